@@ -1,0 +1,17 @@
+module github.com/kittymux/kittymux
+
+go 1.26.0
+
+require (
+	github.com/adrg/xdg v0.5.3 // indirect
+	github.com/fsnotify/fsnotify v1.10.1 // indirect
+	github.com/gofrs/flock v0.13.2 // indirect
+	github.com/google/go-cmp v0.7.0 // indirect
+	github.com/google/renameio/v2 v2.0.2 // indirect
+	github.com/inconshreveable/mousetrap v1.1.0 // indirect
+	github.com/rogpeppe/go-internal v1.16.0 // indirect
+	github.com/spf13/cobra v1.10.2 // indirect
+	github.com/spf13/pflag v1.0.9 // indirect
+	golang.org/x/sys v0.49.0 // indirect
+	mvdan.cc/sh/v3 v3.14.1 // indirect
+)

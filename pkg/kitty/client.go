@@ -1,0 +1,178 @@
+// Package kitty is a client for kitty's remote-control protocol, spoken
+// directly on the unix socket (never by running `kitty @`), and the typed
+// model of what `ls` returns on old (0.26.x) and new (≥ 0.43) kitty.
+package kitty
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Every request and reply is framed as ESC P @kitty-cmd JSON ESC \.
+const (
+	framePrefix = "\x1bP@kitty-cmd"
+	frameSuffix = "\x1b\\"
+)
+
+// protocolVersion is what we claim to be. kitty refuses a client whose
+// major.minor is newer than its own, so claim the oldest kitty we support.
+var protocolVersion = [3]int{0, 26, 0}
+
+// DefaultTimeout bounds a request whose context has no deadline.
+const DefaultTimeout = 5 * time.Second
+
+// maxReply bounds how much of a reply we read: ls of a large session is a few
+// hundred KiB; anything near this is not kitty.
+const maxReply = 64 << 20
+
+// Client talks to one kitty instance. The zero value is not usable; a Client
+// holds no connection: kitty takes one request per connection.
+type Client struct {
+	Addr Address
+}
+
+// NewClient returns a client for addr.
+func NewClient(addr Address) *Client { return &Client{Addr: addr} }
+
+type request struct {
+	Cmd        string `json:"cmd"`
+	Version    [3]int `json:"version"`
+	NoResponse bool   `json:"no_response"`
+	Payload    any    `json:"payload,omitempty"`
+}
+
+type reply struct {
+	OK        *bool           `json:"ok"`
+	Data      json.RawMessage `json:"data"`
+	Error     string          `json:"error"`
+	Traceback string          `json:"tb"`
+}
+
+// Do sends one command and returns the reply's data (raw JSON, may be
+// empty). With noResponse kitty sends nothing back and Do returns once the
+// request is written.
+func (c *Client) Do(ctx context.Context, cmd string, payload any, noResponse bool) (json.RawMessage, error) {
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, DefaultTimeout)
+		defer cancel()
+	}
+	body, err := json.Marshal(request{Cmd: cmd, Version: protocolVersion, NoResponse: noResponse, Payload: payload})
+	if err != nil {
+		return nil, fmt.Errorf("encode kitty @ %s: %w", cmd, err)
+	}
+	conn, err := c.dial(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	deadline, _ := ctx.Deadline()
+	_ = conn.SetDeadline(deadline)
+	// Closing the connection when the context is cancelled unblocks reads and
+	// writes that the deadline alone would not (cancel without a deadline).
+	stop := context.AfterFunc(ctx, func() { _ = conn.SetDeadline(time.Unix(1, 0)) })
+	defer stop()
+
+	msg := make([]byte, 0, len(framePrefix)+len(body)+len(frameSuffix))
+	msg = append(append(append(msg, framePrefix...), body...), frameSuffix...)
+	if _, err := conn.Write(msg); err != nil { // net.Conn.Write loops on short writes
+		return nil, c.ioError(ctx, cmd, "send", err)
+	}
+	if noResponse {
+		return nil, nil
+	}
+	raw, err := readFrame(conn)
+	if err != nil {
+		if errors.Is(err, ErrBadReply) {
+			return nil, fmt.Errorf("kitty @ %s at %s: %w", cmd, c.Addr, err)
+		}
+		return nil, c.ioError(ctx, cmd, "read reply", err)
+	}
+	var r reply
+	if err := json.Unmarshal(raw, &r); err != nil || r.OK == nil {
+		return nil, fmt.Errorf("kitty @ %s at %s: %w: %.80q", cmd, c.Addr, ErrBadReply, raw)
+	}
+	if !*r.OK {
+		return nil, &CommandError{Cmd: cmd, Message: r.Error, Traceback: r.Traceback}
+	}
+	return r.Data, nil
+}
+
+func (c *Client) dial(ctx context.Context) (net.Conn, error) {
+	var d net.Dialer
+	conn, err := d.DialContext(ctx, "unix", c.Addr.Path)
+	if err == nil {
+		return conn, nil
+	}
+	switch {
+	case errors.Is(err, syscall.ENOENT), errors.Is(err, syscall.ENOTDIR):
+		return nil, fmt.Errorf("connect to %s: %w", c.Addr, ErrNoSocket)
+	case errors.Is(err, syscall.ECONNREFUSED):
+		// An abstract name nobody listens on also gives ECONNREFUSED:
+		// there is no file to be stale, so that is a missing socket.
+		if c.Addr.Abstract() {
+			return nil, fmt.Errorf("connect to %s: %w", c.Addr, ErrNoSocket)
+		}
+		return nil, fmt.Errorf("connect to %s (stale socket, or remote control off): %w", c.Addr, ErrRefused)
+	case errors.Is(err, context.DeadlineExceeded), isTimeout(err):
+		return nil, fmt.Errorf("connect to %s: %w", c.Addr, ErrTimeout)
+	}
+	return nil, fmt.Errorf("connect to %s: %w", c.Addr, err)
+}
+
+func (c *Client) ioError(ctx context.Context, cmd, what string, err error) error {
+	if isTimeout(err) || ctx.Err() != nil {
+		return fmt.Errorf("kitty @ %s at %s: %s: %w", cmd, c.Addr, what, ErrTimeout)
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) {
+		// kitty closes the connection without a word when it will not take
+		// commands from this peer (0.36.2+: another uid).
+		return fmt.Errorf("kitty @ %s at %s: %s: connection closed: %w", cmd, c.Addr, what, ErrRefused)
+	}
+	return fmt.Errorf("kitty @ %s at %s: %s: %w", cmd, c.Addr, what, err)
+}
+
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout() || errors.Is(err, os.ErrDeadlineExceeded)
+}
+
+// readFrame reads one ESC P @kitty-cmd ... ESC \ frame and returns its body.
+func readFrame(r io.Reader) ([]byte, error) {
+	var buf []byte
+	chunk := make([]byte, 32<<10)
+	for {
+		n, err := r.Read(chunk)
+		buf = append(buf, chunk[:n]...)
+		if len(buf) >= len(framePrefix) && !bytes.HasPrefix(buf, []byte(framePrefix)) {
+			return nil, fmt.Errorf("%w: starts with %.40q", ErrBadReply, buf)
+		}
+		if end := bytes.Index(buf, []byte(frameSuffix)); end >= 0 && len(buf) >= len(framePrefix) {
+			return buf[len(framePrefix):end], nil
+		}
+		if len(buf) > maxReply {
+			return nil, fmt.Errorf("%w: over %d bytes without an end", ErrBadReply, maxReply)
+		}
+		if err != nil {
+			if errors.Is(err, io.EOF) && len(buf) > 0 {
+				return nil, fmt.Errorf("%w: cut short after %d bytes", ErrBadReply, len(buf))
+			}
+			return nil, err
+		}
+	}
+}
+
+func isRemoteControlOff(msg string) bool {
+	m := strings.ToLower(msg)
+	return strings.Contains(m, "remote control is disabled") || strings.Contains(m, "remote control disallowed") ||
+		strings.Contains(m, "remote control is allowed over a socket only")
+}

@@ -1,0 +1,138 @@
+package kitty
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// LS returns kitty's windows. kitty sends ls's data as a JSON string that
+// holds the JSON document, so it is decoded twice.
+func (c *Client) LS(ctx context.Context) ([]OSWindow, error) {
+	raw, err := c.LSRaw(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []OSWindow
+	if err := json.Unmarshal(raw, &out); err != nil {
+		return nil, fmt.Errorf("kitty @ ls at %s: decode: %w: %v", c.Addr, ErrBadReply, err)
+	}
+	return out, nil
+}
+
+// LSRaw returns the ls document, decoded once.
+func (c *Client) LSRaw(ctx context.Context) ([]byte, error) {
+	data, err := c.Do(ctx, "ls", map[string]any{}, false)
+	if err != nil {
+		return nil, err
+	}
+	var s string
+	if err := json.Unmarshal(data, &s); err != nil {
+		return nil, fmt.Errorf("kitty @ ls at %s: data is not a string: %w", c.Addr, ErrBadReply)
+	}
+	return []byte(s), nil
+}
+
+// Action runs a kitty action such as
+// "save_as_session --save-only --use-foreground-process /abs/path".
+// kitty splits the string shell-style. Needs kitty 0.32.2.
+func (c *Client) Action(ctx context.Context, action string) error {
+	_, err := c.Do(ctx, "action", map[string]any{"action": action}, false)
+	return err
+}
+
+// SetUserVars sets (or, for a bare NAME, unsets) user variables on the
+// windows that match. vars are "NAME=VALUE". Needs kitty 0.30.
+func (c *Client) SetUserVars(ctx context.Context, match string, vars []string) error {
+	_, err := c.Do(ctx, "set-user-vars", map[string]any{"match": match, "var": vars}, false)
+	return err
+}
+
+// LaunchOptions is the subset of `kitty @ launch` that kittymux uses.
+type LaunchOptions struct {
+	Args       []string // empty: the default shell
+	Type       string   // window (default), tab, os-window, overlay, ...
+	Match      string   // the tab to open it in
+	Cwd        string
+	Title      string
+	TabTitle   string
+	Env        []string // NAME=VALUE
+	Vars       []string // NAME=VALUE, kitty 0.30+
+	KeepFocus  bool
+	Hold       bool
+	Location   string
+	NoResponse bool
+}
+
+// Launch opens a window and returns its id.
+func (c *Client) Launch(ctx context.Context, o LaunchOptions) (int, error) {
+	p := map[string]any{"args": o.Args}
+	set := func(k, v string) {
+		if v != "" {
+			p[k] = v
+		}
+	}
+	set("type", o.Type)
+	set("match", o.Match)
+	set("cwd", o.Cwd)
+	set("window_title", o.Title)
+	set("tab_title", o.TabTitle)
+	set("location", o.Location)
+	if len(o.Env) > 0 {
+		p["env"] = o.Env
+	}
+	if len(o.Vars) > 0 {
+		p["var"] = o.Vars
+	}
+	if o.KeepFocus {
+		p["keep_focus"] = true
+	}
+	if o.Hold {
+		p["hold"] = true
+	}
+	data, err := c.Do(ctx, "launch", p, o.NoResponse)
+	if err != nil || o.NoResponse {
+		return 0, err
+	}
+	// kitty answers with the window id as a string ("3").
+	var s string
+	if err := json.Unmarshal(data, &s); err != nil {
+		return 0, fmt.Errorf("kitty @ launch: %w: data %.40q", ErrBadReply, data)
+	}
+	id, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil {
+		return 0, fmt.Errorf("kitty @ launch: %w: window id %q", ErrBadReply, s)
+	}
+	return id, nil
+}
+
+// SendText types text into the matching windows, as if typed.
+func (c *Client) SendText(ctx context.Context, match, text string) error {
+	_, err := c.Do(ctx, "send-text", map[string]any{"match": match, "data": "text:" + text}, false)
+	return err
+}
+
+// GetText returns a window's text; extent is screen (default), all,
+// selection, ... as `kitty @ get-text --extent`.
+func (c *Client) GetText(ctx context.Context, match, extent string) (string, error) {
+	if extent == "" {
+		extent = "screen"
+	}
+	data, err := c.Do(ctx, "get-text", map[string]any{"match": match, "extent": extent}, false)
+	if err != nil {
+		return "", err
+	}
+	var s string
+	if err := json.Unmarshal(data, &s); err != nil {
+		return "", fmt.Errorf("kitty @ get-text: %w", ErrBadReply)
+	}
+	return s, nil
+}
+
+// CloseWindow closes the matching windows.
+func (c *Client) CloseWindow(ctx context.Context, match string) error {
+	_, err := c.Do(ctx, "close-window", map[string]any{"match": match}, false)
+	return err
+}

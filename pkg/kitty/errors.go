@@ -1,0 +1,37 @@
+package kitty
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Sentinel errors of the remote-control client. Callers test them with
+// errors.Is; the one place that turns them into hints for people is pkg/cmd.
+var (
+	// ErrNoSocket: nothing listens at the address (the socket file or the
+	// abstract name does not exist). kitty is not running there.
+	ErrNoSocket = errors.New("no kitty socket")
+	// ErrRefused: the socket exists but kitty does not take commands on it:
+	// a stale socket of a kitty that died, or remote control turned off.
+	ErrRefused = errors.New("kitty refused remote control")
+	// ErrBadReply: something answered, but not in kitty's framing or JSON.
+	ErrBadReply = errors.New("reply is not kitty's")
+	// ErrTimeout: kitty did not answer before the context's deadline.
+	ErrTimeout = errors.New("kitty did not answer in time")
+)
+
+// CommandError is kitty's own `{"ok": false}` reply.
+type CommandError struct {
+	Cmd       string
+	Message   string
+	Traceback string
+}
+
+func (e *CommandError) Error() string {
+	return fmt.Sprintf("kitty @ %s: %s", e.Cmd, e.Message)
+}
+
+// Is lets a reply saying remote control is disabled count as ErrRefused.
+func (e *CommandError) Is(target error) bool {
+	return target == ErrRefused && isRemoteControlOff(e.Message)
+}

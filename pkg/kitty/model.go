@@ -1,0 +1,140 @@
+package kitty
+
+import "encoding/json"
+
+// OSWindow is one OS window of kitty's `ls`.
+type OSWindow struct {
+	ID          int    `json:"id"`
+	IsActive    bool   `json:"is_active"`
+	IsFocused   bool   `json:"is_focused"`
+	LastFocused bool   `json:"last_focused"`
+	WMClass     string `json:"wm_class"`
+	WMName      string `json:"wm_name"`
+	Tabs        []Tab  `json:"tabs"`
+}
+
+// Tab is one tab of an OS window.
+type Tab struct {
+	ID                  int             `json:"id"`
+	Title               string          `json:"title"`
+	IsActive            bool            `json:"is_active"` // 0.26.x: is_active_tab
+	IsFocused           bool            `json:"is_focused"`
+	Layout              string          `json:"layout"`
+	EnabledLayouts      []string        `json:"enabled_layouts"`
+	LayoutState         json.RawMessage `json:"layout_state,omitempty"`
+	ActiveWindowHistory []int           `json:"active_window_history"`
+	Windows             []Window        `json:"windows"`
+}
+
+// Window is one kitty window (a split or a whole tab). Fields that only newer
+// kitty reports are pointers or zero on 0.26.x: see kitty.md for versions.
+type Window struct {
+	ID                  int               `json:"id"`
+	Title               string            `json:"title"`
+	PID                 int               `json:"pid"`
+	Cwd                 string            `json:"cwd"`
+	Cmdline             []string          `json:"cmdline"`
+	Env                 map[string]string `json:"env"`
+	ForegroundProcesses []Process         `json:"foreground_processes"`
+	IsFocused           bool              `json:"is_focused"`
+	IsActive            bool              `json:"is_active"` // 0.26.x: is_active_window
+	IsSelf              bool              `json:"is_self"`
+	Lines               int               `json:"lines"`
+	Columns             int               `json:"columns"`
+	TitleOverridden     bool              `json:"title_overridden"`
+
+	// 0.30+
+	UserVars map[string]string `json:"user_vars,omitempty"`
+	// 0.30.1+; nil when kitty does not say.
+	AtPrompt *bool `json:"at_prompt,omitempty"`
+	// 0.33+: nanoseconds since the epoch.
+	CreatedAt int64 `json:"created_at,omitempty"`
+	// 0.35+
+	LastReportedCmdline string `json:"last_reported_cmdline,omitempty"`
+	LastCmdExitStatus   int    `json:"last_cmd_exit_status,omitempty"`
+	InAlternateScreen   bool   `json:"in_alternate_screen,omitempty"`
+	// 0.47+
+	SessionName    string  `json:"session_name,omitempty"`
+	LastFocusedAt  float64 `json:"last_focused_at,omitempty"`
+	NeedsAttention bool    `json:"needs_attention,omitempty"`
+}
+
+// Process is one of a window's foreground processes.
+type Process struct {
+	PID     int      `json:"pid"`
+	Cmdline []string `json:"cmdline"`
+	Cwd     string   `json:"cwd"`
+}
+
+// UnmarshalJSON accepts 0.26.x's is_active_tab as is_active.
+func (t *Tab) UnmarshalJSON(b []byte) error {
+	type plain Tab
+	var v struct {
+		plain
+		Old *bool `json:"is_active_tab"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*t = Tab(v.plain)
+	if v.Old != nil {
+		t.IsActive = *v.Old
+	}
+	return nil
+}
+
+// UnmarshalJSON accepts 0.26.x's is_active_window as is_active.
+func (w *Window) UnmarshalJSON(b []byte) error {
+	type plain Window
+	var v struct {
+		plain
+		Old *bool `json:"is_active_window"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*w = Window(v.plain)
+	if v.Old != nil {
+		w.IsActive = *v.Old
+	}
+	return nil
+}
+
+// Utility names the kind of utility kitty an OS window belongs to ("panel",
+// "quick-access") or "" for an ordinary one. Panels and the quick-access
+// terminal are separate kitty processes that kittymux leaves alone.
+func (o OSWindow) Utility() string {
+	switch o.WMClass {
+	case "kitty-panel":
+		return "panel"
+	case "kitty-quick-access":
+		return "quick-access"
+	}
+	return ""
+}
+
+// WindowRef is a window with the tab and OS window that hold it.
+type WindowRef struct {
+	OSWindow *OSWindow
+	Tab      *Tab
+	Window   *Window
+}
+
+// Windows lists every window of ls output in order, leaving out utility OS
+// windows.
+func Windows(ls []OSWindow) []WindowRef {
+	var out []WindowRef
+	for i := range ls {
+		o := &ls[i]
+		if o.Utility() != "" {
+			continue
+		}
+		for j := range o.Tabs {
+			t := &o.Tabs[j]
+			for k := range t.Windows {
+				out = append(out, WindowRef{OSWindow: o, Tab: t, Window: &t.Windows[k]})
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,128 @@
+package kitty
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"time"
+)
+
+// Version is a kitty release, e.g. 0.26.5.
+type Version struct{ Major, Minor, Patch int }
+
+func (v Version) String() string {
+	if v.IsZero() {
+		return "unknown"
+	}
+	return fmt.Sprintf("%d.%d.%d", v.Major, v.Minor, v.Patch)
+}
+
+// IsZero reports an unknown version.
+func (v Version) IsZero() bool { return v == Version{} }
+
+// AtLeast reports whether v is o or newer.
+func (v Version) AtLeast(o Version) bool {
+	if v.Major != o.Major {
+		return v.Major > o.Major
+	}
+	if v.Minor != o.Minor {
+		return v.Minor > o.Minor
+	}
+	return v.Patch >= o.Patch
+}
+
+// ParseVersion reads "0.26.5" or "kitty 0.26.5 created by Kovid Goyal".
+func ParseVersion(s string) (Version, error) {
+	m := versionRE.FindStringSubmatch(s)
+	if m == nil {
+		return Version{}, fmt.Errorf("no kitty version in %.60q", s)
+	}
+	a, _ := strconv.Atoi(m[1])
+	b, _ := strconv.Atoi(m[2])
+	c, _ := strconv.Atoi(m[3])
+	return Version{a, b, c}, nil
+}
+
+var versionRE = regexp.MustCompile(`(\d+)\.(\d+)\.(\d+)`)
+
+// The versions that features arrived in (kitty.md).
+var (
+	VersionUserVars      = Version{0, 30, 0}
+	VersionAction        = Version{0, 32, 2}
+	VersionSaveAsSession = Version{0, 43, 0}
+	VersionOnQuit        = Version{0, 46, 2}
+)
+
+// Feature is something kittymux uses that needs a kitty version.
+type Feature struct {
+	Name  string  `json:"name"`
+	Since Version `json:"-"`
+	Need  string  `json:"needs"`
+	Have  bool    `json:"available"`
+}
+
+// Features lists what kittymux uses and whether v has it. An unknown
+// version has none of them.
+func (v Version) Features() []Feature {
+	fs := []Feature{
+		{Name: "user_vars", Since: VersionUserVars},
+		{Name: "action", Since: VersionAction},
+		{Name: "save_as_session", Since: VersionSaveAsSession},
+		{Name: "goto_session", Since: VersionSaveAsSession},
+		{Name: "on_quit", Since: VersionOnQuit},
+	}
+	for i := range fs {
+		fs[i].Need = fs[i].Since.String()
+		fs[i].Have = !v.IsZero() && v.AtLeast(fs[i].Since)
+	}
+	return fs
+}
+
+// Has reports whether v has the named feature.
+func (v Version) Has(name string) bool {
+	for _, f := range v.Features() {
+		if f.Name == name {
+			return f.Have
+		}
+	}
+	return false
+}
+
+// constantsRE matches kitty/constants.py's `version: Version = Version(0, 26, 5)`.
+var constantsRE = regexp.MustCompile(`(?m)^version[^=]*=\s*Version\((\d+),\s*(\d+),\s*(\d+)\)`)
+
+// VersionOfExe finds the version of the kitty binary at exe. It first reads
+// kitty/constants.py beside the install (instant: 0.26.x's `kitty --version`
+// starts Python and takes ~100 ms), then falls back to running
+// `exe --version` with a short timeout.
+func VersionOfExe(ctx context.Context, exe string) (Version, error) {
+	real, err := filepath.EvalSymlinks(exe)
+	if err == nil {
+		exe = real
+	}
+	dir := filepath.Dir(exe)
+	for _, c := range []string{
+		filepath.Join(dir, "..", "..", "kitty", "constants.py"),           // /usr/lib/kitty/kitty/launcher/kitty
+		filepath.Join(dir, "..", "lib", "kitty", "kitty", "constants.py"), // kitty.app/bin/kitty
+		filepath.Join(dir, "..", "kitty", "constants.py"),
+	} {
+		if b, err := os.ReadFile(c); err == nil {
+			if m := constantsRE.FindSubmatch(b); m != nil {
+				return ParseVersion(fmt.Sprintf("%s.%s.%s", m[1], m[2], m[3]))
+			}
+		}
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, exe, "--version")
+	cmd.Stdin = nil
+	out, err := cmd.Output()
+	if err != nil {
+		return Version{}, fmt.Errorf("%s --version: %w", exe, err)
+	}
+	return ParseVersion(string(out))
+}

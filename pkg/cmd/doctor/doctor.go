@@ -1,0 +1,217 @@
+// Package doctor implements `kittymux doctor`: what kittymux can reach and use.
+package doctor
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/kitty"
+)
+
+// Options of `kittymux doctor`.
+type Options struct {
+	F    *factory.Factory
+	JSON bool
+}
+
+// NewCmdDoctor returns the doctor command; runF replaces the run in tests.
+func NewCmdDoctor(f *factory.Factory, runF func(*Options) error) *cobra.Command {
+	o := &Options{F: f}
+	cmd := &cobra.Command{
+		Use:   "doctor",
+		Short: "Check kitty, remote control, features, the state directory and the scanner",
+		Long: `Check each running kitty (socket, pid, version, remote control reachable), which features
+its version has, the state directory and its permissions, and the scanner.
+
+Exit codes: 0 every kitty found is reachable, 1 no kitty can be reached.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(o)
+			}
+			return Run(cmd.Context(), o)
+		},
+	}
+	cmd.Flags().BoolVar(&o.JSON, "json", false, "print the report as JSON")
+	return cmd
+}
+
+// Report is doctor's JSON output; field names are stable.
+type Report struct {
+	OK       bool          `json:"ok"`
+	Kitties  []KittyReport `json:"kitties"`
+	StateDir DirReport     `json:"state_dir"`
+	Scanner  ScannerReport `json:"scanner"`
+	Hint     string        `json:"hint,omitempty"`
+}
+
+// KittyReport is one kitty instance.
+type KittyReport struct {
+	Socket    string                   `json:"socket"`
+	Source    string                   `json:"source"`
+	PID       int                      `json:"pid,omitempty"`
+	Exe       string                   `json:"exe,omitempty"`
+	Version   string                   `json:"version"`
+	Utility   string                   `json:"utility,omitempty"`
+	Reachable bool                     `json:"reachable"`
+	Error     string                   `json:"error,omitempty"`
+	Windows   int                      `json:"windows"`
+	Features  map[string]FeatureReport `json:"features"`
+}
+
+// FeatureReport says whether a kitty has a feature, and which version has it.
+type FeatureReport struct {
+	Available bool   `json:"available"`
+	Needs     string `json:"needs"`
+}
+
+// DirReport is the state directory.
+type DirReport struct {
+	Path    string `json:"path"`
+	Exists  bool   `json:"exists"`
+	Mode    string `json:"mode,omitempty"`
+	OK      bool   `json:"ok"`
+	Problem string `json:"problem,omitempty"`
+}
+
+// ScannerReport is the background scanner.
+type ScannerReport struct {
+	Running bool   `json:"running"`
+	Note    string `json:"note"`
+}
+
+// Run checks everything and prints the report.
+func Run(ctx context.Context, o *Options) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	r := Report{Kitties: []KittyReport{}}
+	insts, err := o.F.Discover(ctx)
+	if err != nil {
+		return err
+	}
+	reachable := 0
+	for _, in := range insts {
+		k := checkKitty(ctx, in)
+		if k.Reachable && k.Utility == "" {
+			reachable++
+		}
+		r.Kitties = append(r.Kitties, k)
+	}
+	r.StateDir = checkDir(o.F.Paths.StateDir)
+	r.Scanner = ScannerReport{Running: false, Note: "not running (the scanner is not started by this version)"}
+	r.OK = reachable > 0
+	if !r.OK {
+		r.Hint = factory.ConfHint
+	}
+	if o.JSON {
+		enc := json.NewEncoder(o.F.IO.Out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(r); err != nil {
+			return err
+		}
+	} else {
+		printText(o.F.IO.Out, r)
+	}
+	if !r.OK {
+		if o.JSON {
+			return &factory.SilentError{Code: factory.ExitError}
+		}
+		return fmt.Errorf("%w", factory.ErrNoKitty)
+	}
+	return nil
+}
+
+func checkKitty(ctx context.Context, in kitty.Instance) KittyReport {
+	k := KittyReport{Socket: in.Socket, Source: in.Source, PID: in.PID, Exe: in.Exe, Version: in.Version.String(),
+		Utility: in.Utility, Features: map[string]FeatureReport{}}
+	for _, f := range in.Version.Features() {
+		k.Features[f.Name] = FeatureReport{Available: f.Have, Needs: f.Need}
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	ls, err := kitty.NewClient(in.Addr).LS(ctx)
+	if err != nil {
+		k.Error = err.Error()
+		return k
+	}
+	k.Reachable = true
+	k.Windows = len(kitty.Windows(ls))
+	return k
+}
+
+func checkDir(path string) DirReport {
+	d := DirReport{Path: path}
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		d.OK = true
+		d.Problem = "does not exist yet (made with mode 0700 on first save)"
+		return d
+	case err != nil:
+		d.Problem = err.Error()
+		return d
+	}
+	d.Exists = true
+	d.Mode = fmt.Sprintf("%04o", fi.Mode().Perm())
+	switch {
+	case !fi.IsDir():
+		d.Problem = "is not a directory"
+	case fi.Mode().Perm()&0o077 != 0:
+		d.Problem = fmt.Sprintf("mode %s lets other users read it; want 0700 (chmod 700 %s)", d.Mode, path)
+	default:
+		d.OK = true
+	}
+	return d
+}
+
+func printText(w io.Writer, r Report) {
+	if len(r.Kitties) == 0 {
+		fmt.Fprintln(w, "kitty: none found with a remote-control socket")
+	}
+	for _, k := range r.Kitties {
+		state := "reachable"
+		if !k.Reachable {
+			state = "NOT reachable: " + k.Error
+		}
+		fmt.Fprintf(w, "kitty %s  %s", k.Version, k.Socket)
+		if k.PID > 0 {
+			fmt.Fprintf(w, "  pid %d", k.PID)
+		}
+		fmt.Fprintf(w, "  (%s)\n", k.Source)
+		if k.Utility != "" {
+			fmt.Fprintf(w, "  %s: a utility kitty, left out\n", k.Utility)
+			continue
+		}
+		fmt.Fprintf(w, "  remote control  %s", state)
+		if k.Reachable {
+			fmt.Fprintf(w, ", %d windows", k.Windows)
+		}
+		fmt.Fprintln(w)
+		for _, name := range []string{"save_as_session", "goto_session", "user_vars", "on_quit"} {
+			f := k.Features[name]
+			if f.Available {
+				fmt.Fprintf(w, "  %-16s yes\n", name)
+			} else {
+				fmt.Fprintf(w, "  %-16s no (needs kitty %s)\n", name, f.Needs)
+			}
+		}
+	}
+	sd := "ok"
+	if !r.StateDir.OK {
+		sd = "PROBLEM: " + r.StateDir.Problem
+	} else if r.StateDir.Problem != "" {
+		sd = r.StateDir.Problem
+	}
+	fmt.Fprintf(w, "state dir  %s  %s %s\n", r.StateDir.Path, r.StateDir.Mode, sd)
+	fmt.Fprintf(w, "scanner    %s\n", r.Scanner.Note)
+}

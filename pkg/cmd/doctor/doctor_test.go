@@ -1,0 +1,89 @@
+package doctor
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
+	"github.com/kittymux/kittymux/pkg/paths"
+)
+
+func testFactory(t *testing.T, insts []kitty.Instance) (*factory.Factory, *bytes.Buffer) {
+	out := &bytes.Buffer{}
+	return &factory.Factory{
+		IO:       &factory.IOStreams{In: strings.NewReader(""), Out: out, ErrOut: out},
+		Paths:    paths.Under(t.TempDir()),
+		Getenv:   func(string) string { return "" },
+		Discover: func(context.Context) ([]kitty.Instance, error) { return insts, nil },
+	}, out
+}
+
+func TestDoctorJSON(t *testing.T) {
+	old := kittytest.StartFake(t, kittytest.FakeOptions{LS: kittytest.Fixture(t, "kitty-0.26.5-ls.json"), Version: kitty.Version{Major: 0, Minor: 26, Patch: 5}})
+	newer := kittytest.StartFake(t, kittytest.FakeOptions{LS: kittytest.Fixture(t, "kitty-0.48.2/ls.json")})
+	f, out := testFactory(t, []kitty.Instance{
+		{Addr: old.Addr, Socket: old.Addr.String(), PID: 10, Version: kitty.Version{Major: 0, Minor: 26, Patch: 5}, Source: "kitty.conf listen_on"},
+		{Addr: newer.Addr, Socket: newer.Addr.String(), PID: 11, Version: kitty.Version{Major: 0, Minor: 48, Patch: 2}, Source: "KITTY_LISTEN_ON"},
+		{Addr: kitty.Address{Path: "/nonexistent/k"}, Socket: "unix:/nonexistent/k", Source: "--to"},
+	})
+	if err := os.MkdirAll(f.Paths.StateDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := Run(context.Background(), &Options{F: f, JSON: true}); err != nil {
+		t.Fatal(err)
+	}
+	var r Report
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !r.OK || len(r.Kitties) != 3 {
+		t.Fatalf("report: %+v", r)
+	}
+	k0, k1, k2 := r.Kitties[0], r.Kitties[1], r.Kitties[2]
+	if k0.Version != "0.26.5" || !k0.Reachable || k0.Windows != 3 || k0.Features["save_as_session"].Available || k0.Features["save_as_session"].Needs != "0.43.0" {
+		t.Errorf("0.26.5 kitty: %+v", k0)
+	}
+	if !k1.Features["save_as_session"].Available || !k1.Features["on_quit"].Available || k1.Windows != 6 {
+		t.Errorf("0.48.2 kitty: %+v", k1)
+	}
+	if k2.Reachable || !strings.Contains(k2.Error, "no kitty socket") {
+		t.Errorf("missing socket: %+v", k2)
+	}
+	if r.StateDir.OK || !strings.Contains(r.StateDir.Problem, "0755") {
+		t.Errorf("a 0755 state dir is not flagged: %+v", r.StateDir)
+	}
+	if r.Scanner.Running {
+		t.Errorf("scanner reported running")
+	}
+}
+
+func TestDoctorNoKitty(t *testing.T) {
+	f, out := testFactory(t, nil)
+	err := Run(context.Background(), &Options{F: f})
+	if !errors.Is(err, factory.ErrNoKitty) {
+		t.Fatalf("err = %v", err)
+	}
+	if code := factory.Report(out, err); code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	if !strings.Contains(out.String(), "allow_remote_control socket-only") || !strings.Contains(out.String(), "listen_on unix:") {
+		t.Errorf("no kitty.conf hint:\n%s", out)
+	}
+	// --json: the report says it, and the exit code is still 1.
+	f, out = testFactory(t, nil)
+	err = Run(context.Background(), &Options{F: f, JSON: true})
+	if code := factory.Report(out, err); code != 1 {
+		t.Errorf("--json exit %d, want 1", code)
+	}
+	var r Report
+	if jerr := json.Unmarshal(out.Bytes(), &r); jerr != nil || r.OK || !strings.Contains(r.Hint, "listen_on") {
+		t.Errorf("json report: %+v %v", r, jerr)
+	}
+}

@@ -1,0 +1,62 @@
+package factory
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/kittymux/kittymux/pkg/kitty"
+)
+
+// Exit codes (design.md): 0 ok, 1 error, 2 cancelled or bad usage.
+const (
+	ExitOK     = 0
+	ExitError  = 1
+	ExitCancel = 2
+)
+
+// FlagError is bad usage: exit 2.
+type FlagError struct{ Err error }
+
+func (e *FlagError) Error() string { return e.Err.Error() }
+func (e *FlagError) Unwrap() error { return e.Err }
+
+// SilentError carries an exit code for an error that was already reported.
+type SilentError struct{ Code int }
+
+func (e *SilentError) Error() string { return fmt.Sprintf("exit %d", e.Code) }
+
+// ErrCancel: the user cancelled: exit 2.
+var ErrCancel = errors.New("cancelled")
+
+// ConfHint is what kitty.conf needs for kittymux to reach kitty.
+const ConfHint = `kittymux talks to kitty over its remote-control socket. Add to kitty.conf and restart kitty:
+    allow_remote_control socket-only
+    listen_on unix:/tmp/kitty
+then run ` + "`kittymux doctor`"
+
+// Report prints err with a hint where one helps and returns the exit code.
+// It is the one place where errors become exit codes and hints.
+func Report(w io.Writer, err error) int {
+	if err == nil {
+		return ExitOK
+	}
+	var silent *SilentError
+	if errors.As(err, &silent) {
+		return silent.Code
+	}
+	if errors.Is(err, ErrCancel) {
+		return ExitCancel
+	}
+	fmt.Fprintf(w, "kittymux: %v\n", err)
+	var flagErr *FlagError
+	switch {
+	case errors.As(err, &flagErr):
+		return ExitCancel
+	case errors.Is(err, ErrNoKitty), errors.Is(err, kitty.ErrNoSocket), errors.Is(err, kitty.ErrRefused):
+		fmt.Fprintln(w, ConfHint)
+	case errors.Is(err, kitty.ErrTimeout):
+		fmt.Fprintln(w, "kitty did not answer; is it busy or stopped? run `kittymux doctor`")
+	}
+	return ExitError
+}

@@ -1,0 +1,85 @@
+// Package factory holds what every command needs: IO streams, paths, and
+// lazily made clients, so that `--help` never dials a socket.
+package factory
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"golang.org/x/term"
+
+	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/paths"
+)
+
+// IOStreams are the command's standard streams.
+type IOStreams struct {
+	In     io.Reader
+	Out    io.Writer
+	ErrOut io.Writer
+	// IsTTY says whether Out is a terminal: tables with headers on a TTY,
+	// tab-separated lines without one.
+	IsTTY bool
+}
+
+// System returns the process's own streams.
+func System() *IOStreams {
+	return &IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr, IsTTY: term.IsTerminal(int(os.Stdout.Fd()))}
+}
+
+// Factory is handed to every command constructor.
+type Factory struct {
+	IO     *IOStreams
+	Paths  paths.Paths
+	Getenv func(string) string
+	// To is the --to address given on the command line, if any.
+	To string
+	// Executable is the path of the running kittymux binary; the resume
+	// prompt binary is looked for beside it.
+	Executable string
+	// Discover finds running kitties; tests replace it.
+	Discover func(ctx context.Context) ([]kitty.Instance, error)
+}
+
+// New returns a Factory for the real system.
+func New() *Factory {
+	f := &Factory{IO: System(), Paths: paths.FromEnv(), Getenv: os.Getenv}
+	f.Executable, _ = os.Executable()
+	f.Discover = f.discover
+	return f
+}
+
+func (f *Factory) discover(ctx context.Context) ([]kitty.Instance, error) {
+	if f.To != "" {
+		a, err := kitty.ParseAddress(f.To)
+		if err != nil {
+			return nil, &FlagError{Err: fmt.Errorf("--to: %w", err)}
+		}
+		return []kitty.Instance{{Addr: a, Socket: a.String(), Source: "--to"}}, nil
+	}
+	return kitty.Discover(ctx, kitty.DiscoverOptions{Getenv: f.Getenv})
+}
+
+// Kitties returns the usable (non-utility) kitty instances.
+func (f *Factory) Kitties(ctx context.Context) ([]kitty.Instance, error) {
+	all, err := f.Discover(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []kitty.Instance
+	for _, in := range all {
+		if in.Utility == "" {
+			out = append(out, in)
+		}
+	}
+	if len(out) == 0 {
+		return nil, ErrNoKitty
+	}
+	return out, nil
+}
+
+// ErrNoKitty: no kitty with remote control was found.
+var ErrNoKitty = errors.New("no running kitty with remote control found")

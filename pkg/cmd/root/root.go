@@ -1,0 +1,44 @@
+// Package root assembles kittymux's command tree.
+package root
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/kittymux/kittymux/pkg/cmd/doctor"
+	"github.com/kittymux/kittymux/pkg/cmd/factory"
+)
+
+// NewCmdRoot returns the kittymux command.
+func NewCmdRoot(f *factory.Factory) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "kittymux",
+		Short: "Keep AI coding agents' conversations across kitty restarts",
+		Long: `kittymux watches kitty through its remote-control socket, saves kitty's layout with
+kitty's own save_as_session, rewrites each agent window's command into its exact resume
+command, and asks once in each restored window before it resumes.
+
+Exit codes: 0 ok, 1 error, 2 cancelled or bad usage.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	cmd.PersistentFlags().StringVar(&f.To, "to", "", "kitty socket address (`unix:/path`); default: KITTY_LISTEN_ON, then every running kitty")
+	cmd.SetIn(f.IO.In)
+	cmd.SetOut(f.IO.Out)
+	cmd.SetErr(f.IO.ErrOut)
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &factory.FlagError{Err: err} })
+	cmd.AddCommand(doctor.NewCmdDoctor(f, nil))
+	for _, add := range extra {
+		cmd.AddCommand(add(f))
+	}
+	return cmd
+}
+
+// extra holds commands registered by other files of this package.
+var extra []func(*factory.Factory) *cobra.Command
+
+// Main runs kittymux with args and returns the exit code.
+func Main(f *factory.Factory, args []string) int {
+	cmd := NewCmdRoot(f)
+	cmd.SetArgs(args)
+	return factory.Report(f.IO.ErrOut, cmd.Execute())
+}

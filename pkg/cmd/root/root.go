@@ -6,6 +6,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/cmd/doctor"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/cmd/sessions"
 )
 
 // NewCmdRoot returns the kittymux command.
@@ -26,15 +27,9 @@ Exit codes: 0 ok, 1 error, 2 cancelled or bad usage.`,
 	cmd.SetOut(f.IO.Out)
 	cmd.SetErr(f.IO.ErrOut)
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &factory.FlagError{Err: err} })
-	cmd.AddCommand(doctor.NewCmdDoctor(f, nil))
-	for _, add := range extra {
-		cmd.AddCommand(add(f))
-	}
+	cmd.AddCommand(doctor.NewCmdDoctor(f, nil), sessions.NewCmdSessions(f))
 	return cmd
 }
-
-// extra holds commands registered by other files of this package.
-var extra []func(*factory.Factory) *cobra.Command
 
 // Main runs kittymux with args and returns the exit code.
 func Main(f *factory.Factory, args []string) int {

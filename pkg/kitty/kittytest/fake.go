@@ -14,13 +14,20 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"testing"
 
 	"mvdan.cc/sh/v3/shell"
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/kittymux/kittymux/pkg/kitty"
 )
+
+// TB is what the helpers need of a test: testing.TB has it, and testscript
+// commands can adapt to it.
+type TB interface {
+	Helper()
+	Fatalf(format string, args ...any)
+	Cleanup(func())
+}
 
 // Request is one request the fake received.
 type Request struct {
@@ -58,7 +65,7 @@ type FakeOptions struct {
 
 // Fixture reads a file of ../shared/fixtures, walking up from the test's
 // directory to find shared/ beside the checkout.
-func Fixture(t testing.TB, rel string) []byte {
+func Fixture(t TB, rel string) []byte {
 	t.Helper()
 	dir, _ := os.Getwd()
 	for {
@@ -76,18 +83,18 @@ func Fixture(t testing.TB, rel string) []byte {
 
 // ShortTempDir is a temp dir with a short path: unix socket paths are
 // limited to about 104 bytes and t.TempDir() can be longer.
-func ShortTempDir(t testing.TB) string {
+func ShortTempDir(t TB) string {
 	t.Helper()
 	d, err := os.MkdirTemp("", "km")
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("%v", err)
 	}
 	t.Cleanup(func() { os.RemoveAll(d) })
 	return d
 }
 
 // StartFake starts a fake kitty; it stops with the test.
-func StartFake(t testing.TB, o FakeOptions) *Fake {
+func StartFake(t TB, o FakeOptions) *Fake {
 	t.Helper()
 	if o.Version.IsZero() {
 		o.Version = kitty.Version{Major: 0, Minor: 48, Patch: 2}

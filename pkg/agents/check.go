@@ -1,0 +1,483 @@
+package agents
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/renameio/v2"
+
+	"github.com/kittymux/kittymux/pkg/paths"
+)
+
+// CacheTTL is how long a probe result is trusted while the binary is
+// unchanged.
+const CacheTTL = 12 * time.Hour
+
+// DefaultProbeTimeout bounds one probe run: every CLI answered --help within
+// 8 s on its first run (agents.md), most within 5.
+const DefaultProbeTimeout = 20 * time.Second
+
+// maxProbeOutput caps what a probe may print; help text is a few kilobytes.
+const maxProbeOutput = 1 << 20
+
+// CheckOptions configure Check.
+type CheckOptions struct {
+	// CachePath is the report cache (paths.Paths.ResumeCheck()); empty
+	// disables the cache.
+	CachePath string
+	// Refresh ignores cached results (they are still rewritten).
+	Refresh bool
+	// Now defaults to time.Now.
+	Now func() time.Time
+	// LookPath defaults to exec.LookPath.
+	LookPath func(string) (string, error)
+	// Timeout of one probe run, DefaultProbeTimeout when zero.
+	Timeout time.Duration
+	// Env of the probe runs (a scratch HOME, say); nil inherits.
+	Env []string
+	// Agents limits the check to these agents; empty means all.
+	Agents []string
+}
+
+// CheckOptionsFor returns the options `sessions check` uses: the cache in
+// the state directory.
+func CheckOptionsFor(p paths.Paths) CheckOptions {
+	return CheckOptions{CachePath: p.ResumeCheck()}
+}
+
+// Report is the result of Check, as `sessions check --json` prints it.
+type Report struct {
+	CheckedAt time.Time    `json:"checked_at"`
+	Agents    []AgentCheck `json:"agents"`
+}
+
+// AgentCheck is one agent's probe result.
+type AgentCheck struct {
+	Agent     string   `json:"agent"`
+	Path      string   `json:"path,omitempty"`      // as found on PATH
+	RealPath  string   `json:"real_path,omitempty"` // symlinks resolved
+	Version   string   `json:"version,omitempty"`   // package.json version of an npm install
+	Installed bool     `json:"installed"`
+	OK        bool     `json:"ok"`                // installed, probes ran, every expected token seen
+	Missing   []string `json:"missing,omitempty"` // expected tokens not seen
+	Error     string   `json:"error,omitempty"`   // a probe that could not run or timed out
+	// CheckedAt is when the probes ran; older than now for a cached result.
+	CheckedAt time.Time `json:"checked_at"`
+	Cached    bool      `json:"cached,omitempty"`
+}
+
+// Probes are probe results by agent, as Decide uses them. A nil Probes means
+// not checked: the definitions are trusted.
+type Probes map[string]AgentCheck
+
+// Probes derives what Decide needs from a report.
+func (r Report) Probes() Probes {
+	p := make(Probes, len(r.Agents))
+	for _, a := range r.Agents {
+		p[a.Agent] = a
+	}
+	return p
+}
+
+// refuse says why mode cannot be used for a given the probe results, or "".
+func (p Probes) refuse(a *agent, mode Mode) string {
+	if p == nil {
+		return ""
+	}
+	r, ok := p[a.name]
+	switch {
+	case !ok:
+		return fmt.Sprintf("probe: %s was not checked", a.name)
+	case !r.Installed:
+		// Not on PATH here, so not probed: no evidence against the
+		// definition. The restore prompt says so if the binary is still
+		// missing when the window comes back, and keeps the record.
+		return ""
+	case r.Error != "":
+		return "probe: " + r.Error
+	}
+	for _, tok := range a.needed(mode) {
+		if slices.Contains(r.Missing, tok) {
+			what := tok
+			if strings.HasPrefix(tok, "-") {
+				what = "flag " + tok
+			}
+			return fmt.Sprintf("probe: %s not in %s", what, a.probeLabel(tok))
+		}
+	}
+	return ""
+}
+
+// needed lists the probed tokens a mode's template relies on.
+func (a *agent) needed(mode Mode) []string {
+	var t []string
+	switch mode {
+	case ModeExact:
+		t = a.def.Exact
+	case ModeLatest:
+		t = a.def.Latest
+	case ModeNew:
+		t = a.def.New
+	}
+	var out []string
+	for _, w := range t {
+		w, _, _ = strings.Cut(w, "=")
+		if a.expects(w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// probeLabel names the probe that expects tok: "codex resume --help".
+func (a *agent) probeLabel(tok string) string {
+	for _, p := range a.probes {
+		if slices.Contains(p.Expect, tok) {
+			return a.name + " " + strings.Join(p.Args, " ")
+		}
+	}
+	return a.name
+}
+
+// Installed maps each defined agent found by lookPath to its path.
+func (s *Set) Installed(lookPath func(string) (string, error)) map[string]string {
+	if lookPath == nil {
+		lookPath = exec.LookPath
+	}
+	out := map[string]string{}
+	for _, n := range s.names {
+		if p, ok := s.agents[n].find(lookPath); ok {
+			out[n] = p
+		}
+	}
+	return out
+}
+
+func (a *agent) find(lookPath func(string) (string, error)) (string, bool) {
+	for _, prog := range a.def.Programs {
+		if p, err := lookPath(prog); err == nil {
+			return p, true
+		}
+	}
+	return "", false
+}
+
+type cacheFile struct {
+	Version int                   `json:"version"`
+	Agents  map[string]cacheEntry `json:"agents"`
+}
+
+type cacheEntry struct {
+	// Key ties the result to one build of the CLI and one set of probes:
+	// upgrading the CLI or editing the definition invalidates it.
+	Key    string     `json:"key"`
+	Result AgentCheck `json:"result"`
+}
+
+const cacheVersion = 1
+
+// Check probes every defined agent found on PATH, in parallel: each probe runs
+// with stdin from /dev/null, in a temporary directory, within the timeout,
+// and its output must show every expected token. Results are cached in
+// opt.CachePath for CacheTTL, keyed by the resolved binary (path, size,
+// mtime, npm package version) and the probes. The report is returned even
+// when the cache cannot be written.
+func (s *Set) Check(ctx context.Context, opt CheckOptions) (Report, error) {
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	if opt.LookPath == nil {
+		opt.LookPath = exec.LookPath
+	}
+	if opt.Timeout <= 0 {
+		opt.Timeout = DefaultProbeTimeout
+	}
+	names := s.names
+	if len(opt.Agents) > 0 {
+		names = nil
+		for _, n := range opt.Agents {
+			if _, ok := s.agents[n]; !ok {
+				return Report{}, fmt.Errorf("check %s: %w", n, ErrUnknownAgent)
+			}
+			names = append(names, n)
+		}
+	}
+	now := opt.Now()
+	cache := readCache(opt.CachePath)
+
+	results := make([]AgentCheck, len(names))
+	keys := make([]string, len(names))
+	var wg sync.WaitGroup
+	for i, n := range names {
+		a := s.agents[n]
+		res := AgentCheck{Agent: n, CheckedAt: now}
+		path, ok := a.find(opt.LookPath)
+		if !ok {
+			results[i] = res
+			continue
+		}
+		res.Path, res.Installed = path, true
+		key, real, version := a.cacheKey(path)
+		res.RealPath, res.Version = real, version
+		keys[i] = key
+		if e, hit := cache.Agents[n]; hit && !opt.Refresh && key != "" && e.Key == key &&
+			now.Sub(e.Result.CheckedAt) < CacheTTL && !e.Result.CheckedAt.After(now) {
+			res = e.Result
+			res.Cached = true
+			results[i] = res
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i] = a.probe(ctx, res, opt)
+		}()
+	}
+	wg.Wait()
+
+	report := Report{CheckedAt: now, Agents: results}
+	if opt.CachePath == "" {
+		return report, nil
+	}
+	if cache.Agents == nil {
+		cache.Agents = map[string]cacheEntry{}
+	}
+	for i, r := range results {
+		switch {
+		case r.Cached:
+		case !r.Installed || keys[i] == "":
+			delete(cache.Agents, r.Agent)
+		case r.Error != "":
+			// A timeout is often a first run unpacking itself: retry next time.
+			delete(cache.Agents, r.Agent)
+		default:
+			r.Cached = false
+			cache.Agents[r.Agent] = cacheEntry{Key: keys[i], Result: r}
+		}
+	}
+	if err := writeCache(opt.CachePath, cache); err != nil {
+		return report, err
+	}
+	return report, nil
+}
+
+// probe runs every probe of a and fills res.
+func (a *agent) probe(ctx context.Context, res AgentCheck, opt CheckOptions) AgentCheck {
+	res.OK = true
+	for _, p := range a.probes {
+		label := a.name + " " + strings.Join(p.Args, " ")
+		out, err := runProbe(ctx, res.Path, p.Args, opt.Env, opt.Timeout)
+		if errors.Is(err, context.DeadlineExceeded) {
+			res.OK, res.Error = false, fmt.Sprintf("%s: timed out after %s", label, opt.Timeout)
+			return res
+		}
+		var exitErr *exec.ExitError
+		if err != nil && !errors.As(err, &exitErr) {
+			res.OK, res.Error = false, fmt.Sprintf("%s: %v", label, err)
+			return res
+		}
+		var missing []string
+		for _, tok := range p.Expect {
+			if !helpShows(out, tok) {
+				missing = append(missing, tok)
+			}
+		}
+		// Some CLIs exit non-zero after printing help; only a failing run
+		// that also lacks the tokens is an error.
+		if err != nil && len(missing) > 0 {
+			res.OK, res.Error = false, fmt.Sprintf("%s: %v: %s", label, err, firstLine(out))
+			return res
+		}
+		res.Missing = append(res.Missing, missing...)
+	}
+	if len(res.Missing) > 0 {
+		res.OK = false
+	}
+	return res
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if len(s) > 120 {
+		s = s[:120] + "…"
+	}
+	return s
+}
+
+var ansiRE = regexp.MustCompile(`\x1b\[[0-9;?]*[A-Za-z]`)
+
+// helpShows reports whether help output shows tok. Flags are matched as
+// tokens, never whole lines, since wrapping follows the terminal width;
+// subcommand words must start a line or follow an alias ("plugin|plugins"),
+// so prose ("to resume") does not count.
+func helpShows(out, tok string) bool {
+	out = ansiRE.ReplaceAllString(out, "")
+	var re *regexp.Regexp
+	if strings.HasPrefix(tok, "-") {
+		re = regexp.MustCompile(`(^|[^A-Za-z0-9_-])` + regexp.QuoteMeta(tok) + `($|[^A-Za-z0-9_-])`)
+	} else {
+		re = regexp.MustCompile(`(?m)(^[ \t]*|[|,][ \t]*)` + regexp.QuoteMeta(tok) + `($|[ \t,|])`)
+	}
+	return re.MatchString(out)
+}
+
+type limitedBuffer struct {
+	buf bytes.Buffer
+}
+
+func (l *limitedBuffer) Write(p []byte) (int, error) {
+	if room := maxProbeOutput - l.buf.Len(); room > 0 {
+		l.buf.Write(p[:min(len(p), room)])
+	}
+	return len(p), nil
+}
+
+// runProbe runs path with args: stdin /dev/null (exec's default for a nil
+// Stdin), a fresh temporary directory so a CLI that writes on --help writes
+// there, and the process group killed on timeout so a node wrapper's native
+// child does not outlive it.
+func runProbe(ctx context.Context, path string, args, env []string, timeout time.Duration) (string, error) {
+	dir, err := os.MkdirTemp("", "kittymux-probe-")
+	if err != nil {
+		return "", fmt.Errorf("create probe directory: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, path, args...)
+	cmd.Dir = dir
+	cmd.Env = env
+	var out limitedBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	killGroup(cmd)
+	cmd.WaitDelay = 2 * time.Second
+	err = cmd.Run()
+	if ctx.Err() != nil {
+		return out.buf.String(), ctx.Err()
+	}
+	return out.buf.String(), err
+}
+
+// cacheKey identifies the installed build: the resolved binary's path, size
+// and mtime, plus the npm package version when the binary sits in one (a
+// node script changes little between versions), plus the probes.
+func (a *agent) cacheKey(path string) (key, real, version string) {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "", "", ""
+	}
+	fi, err := os.Stat(real)
+	if err != nil {
+		return "", real, ""
+	}
+	version = packageVersion(real)
+	probes, _ := json.Marshal(a.probes)
+	sum := sha256.Sum256(probes)
+	key = fmt.Sprintf("%s|%d|%d|%s|%s", real, fi.Size(), fi.ModTime().UnixNano(), version, hex.EncodeToString(sum[:6]))
+	return key, real, version
+}
+
+// packageVersion reads the version of the npm package holding file, if any.
+func packageVersion(file string) string {
+	if !strings.Contains(file, string(filepath.Separator)+"node_modules"+string(filepath.Separator)) {
+		return ""
+	}
+	dir := filepath.Dir(file)
+	for range 4 {
+		data, err := os.ReadFile(filepath.Join(dir, "package.json"))
+		if err == nil {
+			var pkg struct {
+				Version string `json:"version"`
+			}
+			if json.Unmarshal(data, &pkg) == nil {
+				return pkg.Version
+			}
+			return ""
+		}
+		if filepath.Base(filepath.Dir(dir)) == "node_modules" {
+			break
+		}
+		dir = filepath.Dir(dir)
+	}
+	return ""
+}
+
+// readCache returns the cached results; a missing or unreadable cache is an
+// empty one, since it only saves time.
+func readCache(path string) cacheFile {
+	var c cacheFile
+	if path == "" {
+		return c
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return c
+	}
+	if json.Unmarshal(data, &c) != nil || c.Version != cacheVersion {
+		return cacheFile{}
+	}
+	return c
+}
+
+func writeCache(path string, c cacheFile) error {
+	c.Version = cacheVersion
+	data, err := json.MarshalIndent(c, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode probe cache: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("create probe cache directory: %w", err)
+	}
+	if err := renameio.WriteFile(path, append(data, '\n'), 0o600); err != nil {
+		return fmt.Errorf("write probe cache %s: %w", path, err)
+	}
+	return nil
+}
+
+// knownAgentBinaries are names of agent CLIs, defined or not, that doctor
+// looks for on PATH.
+var knownAgentBinaries = []string{
+	"aider", "amp", "auggie", "claude", "cline", "cn", "codebuff", "codex", "continue", "copilot", "crush",
+	"cursor-agent", "droid", "gemini", "goose", "gptme", "hermes", "iflow", "junie", "kilo", "kimi", "kiro-cli",
+	"mastracode", "omp", "opencode", "openhands", "plandex", "qodercli", "qwen",
+}
+
+// UndefinedAgents lists agent CLIs found in pathDirs that have no definition,
+// so doctor can say kittymux will leave their windows as saved.
+func (s *Set) UndefinedAgents(pathDirs []string) []string {
+	var out []string
+	for _, name := range knownAgentBinaries {
+		if _, defined := s.byProgram[name]; defined {
+			continue
+		}
+		for _, d := range pathDirs {
+			if d == "" {
+				continue
+			}
+			fi, err := os.Stat(filepath.Join(d, name))
+			if err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
+				out = append(out, name)
+				break
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,346 @@
+package agents_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kittymux/kittymux/pkg/agents"
+)
+
+// fixtureWindows reads kitty's ls output and recognises each window the way
+// the scanner does: the typed line when shell integration reported one, the
+// foreground processes otherwise.
+func fixtureWindows(t *testing.T, s *agents.Set, file string) []agents.Window {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "agents", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ls []struct {
+		Tabs []struct {
+			Windows []struct {
+				ID                  int    `json:"id"`
+				Cwd                 string `json:"cwd"`
+				LastReportedCmdline string `json:"last_reported_cmdline"`
+				ForegroundProcesses []struct {
+					Cmdline []string `json:"cmdline"`
+				} `json:"foreground_processes"`
+			} `json:"windows"`
+		} `json:"tabs"`
+	}
+	if err := json.Unmarshal(data, &ls); err != nil {
+		t.Fatal(err)
+	}
+	var ws []agents.Window
+	for _, o := range ls {
+		for _, tab := range o.Tabs {
+			for _, win := range tab.Windows {
+				var c agents.Command
+				var ok bool
+				if win.LastReportedCmdline != "" {
+					c, ok = s.RecognizeString(win.LastReportedCmdline)
+				} else {
+					var procs [][]string
+					for _, p := range win.ForegroundProcesses {
+						procs = append(procs, p.Cmdline)
+					}
+					c, ok = s.RecognizeProcesses(procs)
+				}
+				if ok {
+					ws = append(ws, agents.Window{ID: win.ID, Cwd: win.Cwd, Cmd: c})
+				}
+			}
+		}
+	}
+	return ws
+}
+
+func TestDecideKitty0482Fixture(t *testing.T) {
+	s := loadShipped(t)
+	ws := fixtureWindows(t, s, "kitty-0.48.2-ls.json")
+	const api, web = "/home/u/code/api", "/home/u/code/web"
+	want := []agents.Decision{
+		{
+			WindowID: 1, Agent: "claude", Mode: agents.ModeLatest,
+			Argv:   w("claude", "--model", "opus", "--dangerously-skip-permissions", "--continue"),
+			Reason: "only claude window in " + api + ": --continue is per directory",
+		},
+		{
+			WindowID: 2, Agent: "codex", Mode: agents.ModeExact, ID: codexID,
+			Argv:   w("/home/u/.local/bin/codex", "resume", codexID),
+			Reason: "id 0199a213 from resume",
+		},
+		{
+			WindowID: 4, Agent: "claude", Mode: agents.ModeExact, ID: uuid,
+			Argv:   w("claude", "--model", "sonnet", "--resume", uuid),
+			Reason: "id 4f9e2a51 from --resume",
+		},
+		{
+			// Window 4 is claude in the same directory: --continue could
+			// pick its conversation.
+			WindowID: 5, Agent: "claude", Mode: agents.ModeNew,
+			Argv:   w("claude"),
+			Reason: "2 claude windows in " + web + ", window 4 has an id: --continue could attach another window's conversation, new conversation",
+		},
+		{
+			// opencode does not say --continue is per directory, so latest
+			// is safe only for the single opencode window at all, which
+			// window 6 is. The prompt "fix the tests" is dropped.
+			WindowID: 6, Agent: "opencode", Mode: agents.ModeLatest,
+			Argv:   w("opencode", "-m", "anthropic/claude", "--continue"),
+			Reason: "only opencode window: --continue is not per directory; prompt dropped",
+		},
+	}
+	got := s.Decide(ws, nil)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+
+	// With window 5's id known (hook or journal) it is exact.
+	const known = "9a8b7c6d-1111-4222-8333-444455556666"
+	for i := range ws {
+		if ws[i].ID == 5 {
+			ws[i].KnownID, ws[i].KnownIDFrom = known, "kittymux_session"
+		}
+	}
+	got = s.Decide(ws, nil)
+	want[3] = agents.Decision{
+		WindowID: 5, Agent: "claude", Mode: agents.ModeExact, ID: known,
+		Argv:   w("claude", "--resume", known),
+		Reason: "id 9a8b7c6d from kittymux_session",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("with a known id (-want +got):\n%s", diff)
+	}
+}
+
+func TestDecideKitty0265Fixture(t *testing.T) {
+	s := loadShipped(t)
+	ws := fixtureWindows(t, s, "kitty-0.26.5-ls.json")
+	want := []agents.Decision{
+		{
+			WindowID: 2, Agent: "claude", Mode: agents.ModeLatest,
+			Argv:   w("/home/u/.local/bin/claude", "--model", "opus", "--continue"),
+			Reason: "only claude window in /home/u/code/api: --continue is per directory",
+		},
+		{
+			WindowID: 3, Agent: "codex", Mode: agents.ModeExact, ID: codexID,
+			Argv:   w("/home/u/.local/bin/codex", "resume", codexID),
+			Reason: "id 0199a213 from resume",
+		},
+	}
+	if diff := cmp.Diff(want, s.Decide(ws, nil)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+func recognised(t *testing.T, s *agents.Set, line string) agents.Command {
+	t.Helper()
+	c, ok := s.RecognizeString(line)
+	if !ok {
+		t.Fatalf("%q not recognised", line)
+	}
+	return c
+}
+
+func TestDecideRules(t *testing.T) {
+	s := loadShipped(t)
+	c := func(line string) agents.Command { return recognised(t, s, line) }
+	const other = "0f0e0d0c-0b0a-4909-8807-060504030201"
+	tests := []struct {
+		name   string
+		ws     []agents.Window
+		probes agents.Probes
+		want   []agents.Decision
+	}{
+		{
+			name: "two plain claude in one directory: new each",
+			ws: []agents.Window{
+				{ID: 7, Cwd: "/d", Cmd: c("claude")},
+				{ID: 8, Cwd: "/d/", Cmd: c("claude --continue")},
+			},
+			want: []agents.Decision{
+				{WindowID: 7, Agent: "claude", Mode: agents.ModeNew, Argv: w("claude"), Reason: "2 claude windows in /d and no ids: new conversation each"},
+				{WindowID: 8, Agent: "claude", Mode: agents.ModeNew, Argv: w("claude"), Reason: "2 claude windows in /d and no ids: new conversation each"},
+			},
+		},
+		{
+			name: "claude in two directories: latest each",
+			ws: []agents.Window{
+				{ID: 1, Cwd: "/a", Cmd: c("claude")},
+				{ID: 2, Cwd: "/b", Cmd: c("claude")},
+			},
+			want: []agents.Decision{
+				{WindowID: 1, Agent: "claude", Mode: agents.ModeLatest, Argv: w("claude", "--continue"), Reason: "only claude window in /a: --continue is per directory"},
+				{WindowID: 2, Agent: "claude", Mode: agents.ModeLatest, Argv: w("claude", "--continue"), Reason: "only claude window in /b: --continue is per directory"},
+			},
+		},
+		{
+			name: "the same id in two windows: the lowest window id keeps it",
+			ws: []agents.Window{
+				{ID: 9, Cwd: "/a", Cmd: c("claude --resume " + uuid)},
+				{ID: 3, Cwd: "/b", Cmd: c("claude"), KnownID: uuid, KnownIDFrom: "the journal"},
+			},
+			want: []agents.Decision{
+				{WindowID: 9, Agent: "claude", Mode: agents.ModeNew, Argv: w("claude"), Reason: "id 4f9e2a51 is resumed in window 3: new conversation"},
+				{WindowID: 3, Agent: "claude", Mode: agents.ModeExact, ID: uuid, Argv: w("claude", "--resume", uuid), Reason: "id 4f9e2a51 from the journal"},
+			},
+		},
+		{
+			name: "a known id wins over the id in argv",
+			ws: []agents.Window{
+				{ID: 1, Cwd: "/a", Cmd: c("claude --resume " + uuid), KnownID: other},
+			},
+			want: []agents.Decision{
+				{WindowID: 1, Agent: "claude", Mode: agents.ModeExact, ID: other, Argv: w("claude", "--resume", other), Reason: "id 0f0e0d0c from the recorded id"},
+			},
+		},
+		{
+			name: "a known id that is not an id is ignored",
+			ws: []agents.Window{
+				{ID: 1, Cwd: "/a", Cmd: c("claude --resume " + uuid), KnownID: "--dangerously-skip-permissions"},
+			},
+			want: []agents.Decision{
+				{WindowID: 1, Agent: "claude", Mode: agents.ModeExact, ID: uuid, Argv: w("claude", "--resume", uuid), Reason: "id 4f9e2a51 from --resume"},
+			},
+		},
+		{
+			name: "global scope: two opencode windows in different directories are new",
+			ws: []agents.Window{
+				{ID: 1, Cwd: "/a", Cmd: c("opencode")},
+				{ID: 2, Cwd: "/b", Cmd: c("opencode")},
+			},
+			want: []agents.Decision{
+				{WindowID: 1, Agent: "opencode", Mode: agents.ModeNew, Argv: w("opencode"), Reason: "2 opencode windows and --continue is not per directory: new conversation"},
+				{WindowID: 2, Agent: "opencode", Mode: agents.ModeNew, Argv: w("opencode"), Reason: "2 opencode windows and --continue is not per directory: new conversation"},
+			},
+		},
+		{
+			name: "gemini per project is treated as global",
+			ws: []agents.Window{
+				{ID: 1, Cwd: "/a", Cmd: c("gemini --model pro")},
+			},
+			want: []agents.Decision{
+				{WindowID: 1, Agent: "gemini", Mode: agents.ModeLatest, Argv: w("gemini", "--model", "pro", "--resume", "latest"), Reason: "only gemini window: --resume latest is not per directory"},
+			},
+		},
+		{
+			name: "codex -C moves the directory the rule looks at",
+			ws: []agents.Window{
+				{ID: 1, Cwd: "/a", Cmd: c("codex -C /x")},
+				{ID: 2, Cwd: "/b", Cmd: c("codex --cd ../x")},
+				{ID: 3, Cwd: "/x", Cmd: c("codex exec hi")},
+			},
+			want: []agents.Decision{
+				{WindowID: 1, Agent: "codex", Mode: agents.ModeNew, Argv: w("codex", "-C", "/x"), Reason: "3 codex windows in /x and no ids: new conversation each"},
+				{WindowID: 2, Agent: "codex", Mode: agents.ModeNew, Argv: w("codex", "--cd", "../x"), Reason: "3 codex windows in /x and no ids: new conversation each"},
+				{WindowID: 3, Agent: "codex", Mode: agents.ModeAsSaved, Reason: "one-shot run (exec), not a conversation"},
+			},
+		},
+		{
+			name: "one-shot, helper and no-resume agents stay as saved",
+			ws: []agents.Window{
+				{ID: 1, Cwd: "/a", Cmd: c(`claude -p "hi"`)},
+				{ID: 2, Cwd: "/a", Cmd: c("claude mcp list")},
+				{ID: 3, Cwd: "/a", Cmd: c("mastracode")},
+				{ID: 4, Cwd: "/a", Cmd: c("aider")},
+			},
+			want: []agents.Decision{
+				{WindowID: 1, Agent: "claude", Mode: agents.ModeAsSaved, Reason: "one-shot run (-p), not a conversation"},
+				{WindowID: 2, Agent: "claude", Mode: agents.ModeAsSaved, Reason: "claude mcp is a helper, not a conversation"},
+				{WindowID: 3, Agent: "mastracode", Mode: agents.ModeAsSaved, Reason: "mastracode cannot resume a conversation"},
+				{WindowID: 4, Agent: "aider", Mode: agents.ModeAsSaved, Reason: "aider cannot resume a conversation"},
+			},
+		},
+		{
+			name: "a one-shot run in the directory blocks latest, a helper does not",
+			ws: []agents.Window{
+				{ID: 1, Cwd: "/a", Cmd: c(`claude -p "hi"`)},
+				{ID: 2, Cwd: "/a", Cmd: c("claude")},
+				{ID: 3, Cwd: "/b", Cmd: c("claude doctor")},
+				{ID: 4, Cwd: "/b", Cmd: c("claude")},
+			},
+			want: []agents.Decision{
+				{WindowID: 1, Agent: "claude", Mode: agents.ModeAsSaved, Reason: "one-shot run (-p), not a conversation"},
+				{WindowID: 2, Agent: "claude", Mode: agents.ModeNew, Argv: w("claude"), Reason: "2 claude windows in /a and no ids: new conversation each"},
+				{WindowID: 3, Agent: "claude", Mode: agents.ModeAsSaved, Reason: "claude doctor is a helper, not a conversation"},
+				{WindowID: 4, Agent: "claude", Mode: agents.ModeLatest, Argv: w("claude", "--continue"), Reason: "only claude window in /b: --continue is per directory"},
+			},
+		},
+		{
+			name: "probe missing the latest flag: as saved; exact still fine",
+			ws: []agents.Window{
+				{ID: 1, Cwd: "/a", Cmd: c("claude")},
+				{ID: 2, Cwd: "/b", Cmd: c("claude --resume " + uuid)},
+			},
+			probes: agents.Probes{"claude": {Agent: "claude", Installed: true, Missing: []string{"--continue"}}},
+			want: []agents.Decision{
+				{WindowID: 1, Agent: "claude", Mode: agents.ModeAsSaved, Reason: "probe: flag --continue not in claude --help"},
+				{WindowID: 2, Agent: "claude", Mode: agents.ModeExact, ID: uuid, Argv: w("claude", "--resume", uuid), Reason: "id 4f9e2a51 from --resume"},
+			},
+		},
+		{
+			name:   "probe missing --resume",
+			ws:     []agents.Window{{ID: 2, Cwd: "/b", Cmd: c("claude --resume " + uuid)}},
+			probes: agents.Probes{"claude": {Agent: "claude", Installed: true, Missing: []string{"--resume", "--continue"}}},
+			want: []agents.Decision{
+				{WindowID: 2, Agent: "claude", Mode: agents.ModeAsSaved, Reason: "probe: flag --resume not in claude --help"},
+			},
+		},
+		{
+			name:   "codex subcommand probe",
+			ws:     []agents.Window{{ID: 1, Cwd: "/a", Cmd: c("codex")}},
+			probes: agents.Probes{"codex": {Agent: "codex", Installed: true, Missing: []string{"--last"}}},
+			want: []agents.Decision{
+				{WindowID: 1, Agent: "codex", Mode: agents.ModeAsSaved, Reason: "probe: flag --last not in codex resume --help"},
+			},
+		},
+		{
+			name:   "probe failed, not installed, not checked",
+			ws:     []agents.Window{{ID: 1, Cwd: "/a", Cmd: c("claude")}, {ID: 2, Cwd: "/a", Cmd: c("codex")}, {ID: 3, Cwd: "/a", Cmd: c("gemini")}},
+			probes: agents.Probes{"claude": {Agent: "claude", Installed: true, Error: "claude --help: timed out after 20s"}, "codex": {Agent: "codex"}},
+			want: []agents.Decision{
+				{WindowID: 1, Agent: "claude", Mode: agents.ModeAsSaved, Reason: "probe: claude --help: timed out after 20s"},
+				// Not installed here: not probed, so the definition is trusted.
+				{WindowID: 2, Agent: "codex", Mode: agents.ModeLatest, Argv: w("codex", "resume", "--last"), Reason: "only codex window in /a: resume --last is per directory"},
+				{WindowID: 3, Agent: "gemini", Mode: agents.ModeAsSaved, Reason: "probe: gemini was not checked"},
+			},
+		},
+		{
+			name:   "probe OK",
+			ws:     []agents.Window{{ID: 1, Cwd: "/a", Cmd: c("claude")}},
+			probes: agents.Probes{"claude": {Agent: "claude", Installed: true, OK: true}},
+			want: []agents.Decision{
+				{WindowID: 1, Agent: "claude", Mode: agents.ModeLatest, Argv: w("claude", "--continue"), Reason: "only claude window in /a: --continue is per directory"},
+			},
+		},
+		{
+			name: "unrecognised windows are skipped",
+			ws:   []agents.Window{{ID: 1, Cwd: "/a"}, {ID: 2, Cwd: "/a", Cmd: c("amp")}},
+			want: []agents.Decision{
+				{WindowID: 2, Agent: "amp", Mode: agents.ModeLatest, Argv: w("amp", "threads", "continue", "--last"), Reason: "only amp window: threads continue --last is not per directory"},
+			},
+		},
+		{
+			name: "no directory: it may be any directory",
+			ws:   []agents.Window{{ID: 1, Cmd: c("claude")}, {ID: 2, Cwd: "/b", Cmd: c("claude")}, {ID: 3, Cmd: c("pi")}},
+			want: []agents.Decision{
+				{WindowID: 1, Agent: "claude", Mode: agents.ModeNew, Argv: w("claude"), Reason: "2 claude windows and the directory is unknown: new conversation"},
+				{WindowID: 2, Agent: "claude", Mode: agents.ModeNew, Argv: w("claude"), Reason: "2 claude windows in /b and no ids: new conversation each"},
+				{WindowID: 3, Agent: "pi", Mode: agents.ModeLatest, Argv: w("pi", "--continue"), Reason: "only pi window (directory unknown)"},
+			},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := s.Decide(tc.ws, tc.probes)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}

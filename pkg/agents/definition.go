@@ -1,0 +1,786 @@
+// Package agents knows the AI coding agent CLIs: how each one is recognised in
+// a process list or a typed line, which flags to keep and which to strip, how
+// it resumes a conversation, and whether the installed CLI still has those
+// flags. The knowledge is data (assets/resume-agents.json, overridable per
+// agent by the user's resume.json); this package interprets it.
+package agents
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/kittymux/kittymux/assets"
+	"github.com/kittymux/kittymux/pkg/paths"
+)
+
+// ShippedFile names the embedded definitions in errors.
+const ShippedFile = "resume-agents.json (shipped)"
+
+// ErrDefinition is matched (errors.Is) by every error about a definition.
+var ErrDefinition = errors.New("invalid agent definition")
+
+// Latest scopes: how far "latest" reaches when the agent picks its most recent
+// conversation. Only ScopeCwd is narrower than the whole machine as far as
+// kittymux can tell: a project or a checkout has a root kittymux would have to
+// read the disk to find, so they are treated like global.
+const (
+	ScopeCwd      = "cwd"      // the most recent conversation started in the same directory
+	ScopeProject  = "project"  // per project (gemini): treated as global
+	ScopeCheckout = "checkout" // per git checkout (amp): treated as global
+	ScopeUnstated = "unstated" // the CLI does not say: treated as global
+	ScopeGlobal   = "global"   // the most recent conversation anywhere
+)
+
+// Positional argument kinds.
+const (
+	PositionalPrompt  = "prompt"   // a prompt: dropped, never replayed
+	PositionalPath    = "path"     // a project path: kept (opencode)
+	PositionalOneShot = "one_shot" // any positional makes the run one-shot (mastracode)
+)
+
+// idPlaceholder is replaced by the conversation id in the exact template.
+const idPlaceholder = "{id}"
+
+// Definition is one agent's entry in resume-agents.json or resume.json. Field
+// names are stable: they are the user's configuration format.
+type Definition struct {
+	// Notes is free text: where the facts come from and why a choice was made.
+	Notes string `json:"notes,omitempty"`
+
+	// Programs are executable names (basename; a trailing .exe, .js, .mjs or
+	// .cjs is ignored). Empty means the agent's own name.
+	Programs []string `json:"programs,omitempty"`
+	// Packages are npm package names: a script or binary under
+	// node_modules/<package>/ is this agent (node /…/@anthropic-ai/claude-code/cli.js).
+	Packages []string `json:"packages,omitempty"`
+	// Resume false: recognised, never rewritten (no conversation ids).
+	// Absent means true.
+	Resume *bool `json:"resume,omitempty"`
+	// RenamesProcess: the agent overwrites its process title, so a bare
+	// program name in a process list may have lost its flags (pi).
+	RenamesProcess bool `json:"renames_process,omitempty"`
+
+	// IDPattern is a regular expression for a conversation id, matched
+	// against the whole id. Empty means any plain token.
+	IDPattern string `json:"id_pattern,omitempty"`
+	// Exact is the argv that resumes the conversation {id}. It starts with a
+	// flag (flag style: appended after the kept flags) or with a subcommand
+	// (subcommand style: placed right after the program).
+	Exact []string `json:"exact,omitempty"`
+	// Latest is the argv that resumes the most recent conversation.
+	Latest []string `json:"latest,omitempty"`
+	// New is what a new conversation needs after the program (goose's
+	// "session"); usually empty.
+	New []string `json:"new,omitempty"`
+	// LatestScope: cwd, project, checkout, unstated or global.
+	LatestScope string `json:"latest_scope,omitempty"`
+	// LatestValues are values of an id flag that mean "latest" (gemini's
+	// --resume latest).
+	LatestValues []string `json:"latest_values,omitempty"`
+
+	// SessionSubcommands run the conversation and take the resume arguments
+	// ("resume" for codex, "threads continue" for amp, "session" for goose).
+	// Space-separated words. Stripped at recognition (the templates put them
+	// back); the positional right after is the id when it matches IDPattern.
+	SessionSubcommands []string `json:"session_subcommands,omitempty"`
+	// IDFlags take a conversation id: the exact resume flag and flags that
+	// choose the id up front (--session-id). Each must also be stripped.
+	// The flag before {id} in Exact is one implicitly.
+	IDFlags []string `json:"id_flags,omitempty"`
+	// LatestFlags mean "the most recent conversation". The flags of Latest
+	// are implicitly ones.
+	LatestFlags []string `json:"latest_flags,omitempty"`
+
+	// StripWithValue flags are removed with their value.
+	StripWithValue []string `json:"strip_with_value,omitempty"`
+	// StripOptionalValue flags are removed; the next word goes with them only
+	// when it looks like an id (IDPattern) or is one of LatestValues.
+	StripOptionalValue []string `json:"strip_optional_value,omitempty"`
+	// Strip flags are removed; they take no value.
+	Strip []string `json:"strip,omitempty"`
+	// SecretFlags hold a secret as their value (--api-key): removed with the
+	// value so it never reaches a saved session.
+	SecretFlags []string `json:"secret_flags,omitempty"`
+
+	// OneShotFlags make the run non-interactive (-p/--print). Such a run is
+	// not a conversation and is never rewritten. One that takes a value is
+	// also listed in ValueFlags.
+	OneShotFlags []string `json:"one_shot_flags,omitempty"`
+	// OneShotValues: a value flag that is one-shot only with these values
+	// (pi's --mode json).
+	OneShotValues map[string][]string `json:"one_shot_values,omitempty"`
+	// OneShotSubcommands are non-interactive subcommands (exec, run).
+	// Space-separated words.
+	OneShotSubcommands []string `json:"one_shot_subcommands,omitempty"`
+	// PromptFlags carry a prompt as their value (--prompt X, gemini -i X):
+	// removed with the value.
+	PromptFlags []string `json:"prompt_flags,omitempty"`
+	// Positionals: prompt (default; dropped), path (kept) or one_shot.
+	Positionals string `json:"positionals,omitempty"`
+
+	// ValueFlags are kept flags that take a value, so the value is not
+	// mistaken for a prompt. An unknown --flag=value is one word and is kept;
+	// an unknown --flag followed by a word keeps the flag and treats the word
+	// as a positional, because nothing says the flag takes a value.
+	ValueFlags []string `json:"value_flags,omitempty"`
+	// OptionalValueFlags are kept flags whose value is optional: the next
+	// word goes with them unless it starts with "-".
+	OptionalValueFlags []string `json:"optional_value_flags,omitempty"`
+	// VariadicFlags (a subset of ValueFlags) take every following word up to
+	// the next one starting with "-" (claude --add-dir a b).
+	VariadicFlags []string `json:"variadic_flags,omitempty"`
+	// CwdFlags (a subset of ValueFlags) move the agent's working directory
+	// (codex -C): "latest" per directory then means that directory.
+	CwdFlags []string `json:"cwd_flags,omitempty"`
+
+	// Helpers are subcommands that are not conversations (mcp, login).
+	// Space-separated words ("session list").
+	Helpers []string `json:"helpers,omitempty"`
+	// HelperFlags print and exit (-h, -v). --help and --version always do.
+	HelperFlags []string `json:"helper_flags,omitempty"`
+
+	// Probe and Probes: runs of the CLI whose output must show tokens.
+	// Every flag of Exact and Latest must be expected by one of them.
+	// Probe is the single form of design.md's example; both may be given.
+	Probe  *Probe  `json:"probe,omitempty"`
+	Probes []Probe `json:"probes,omitempty"`
+}
+
+// Probe runs the CLI with Args and expects each token of Expect in its output.
+type Probe struct {
+	Args   []string `json:"args"`
+	Expect []string `json:"expect"`
+}
+
+// DefinitionError says which file, agent and field is wrong.
+type DefinitionError struct {
+	File  string
+	Agent string
+	Field string
+	Msg   string
+}
+
+func (e *DefinitionError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Agent != "" {
+		fmt.Fprintf(&b, ": agent %q", e.Agent)
+	}
+	if e.Field != "" {
+		fmt.Fprintf(&b, ": field %q", e.Field)
+	}
+	b.WriteString(": ")
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+func (e *DefinitionError) Is(target error) bool { return target == ErrDefinition }
+
+type flagKind int
+
+const (
+	kindUnknown flagKind = iota
+	kindValue
+	kindOptionalValue
+	kindStripValue
+	kindStripOptional
+	kindStrip
+	kindSecret
+	kindPrompt
+	kindHelper
+	kindOneShot // a one-shot flag without a value
+)
+
+// takesValue reports whether a flag of this kind needs the next word.
+func (k flagKind) takesValue() bool {
+	switch k {
+	case kindValue, kindStripValue, kindSecret, kindPrompt:
+		return true
+	}
+	return false
+}
+
+type subKind int
+
+const (
+	subSession subKind = iota
+	subHelper
+	subOneShot
+)
+
+type subcommand struct {
+	words []string
+	kind  subKind
+}
+
+// agent is a validated, compiled definition.
+type agent struct {
+	name      string
+	def       Definition
+	canResume bool
+	idRE      *regexp.Regexp
+
+	kinds         map[string]flagKind
+	oneShot       map[string]bool
+	oneShotValues map[string][]string
+	idFlags       map[string]bool
+	latestFlags   map[string]bool
+	latestValues  map[string]bool
+	variadic      map[string]bool
+	cwdFlags      map[string]bool
+	subcommands   []subcommand // longest first
+	probes        []Probe
+}
+
+var (
+	nameRE     = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
+	flagRE     = regexp.MustCompile(`^-{1,2}[A-Za-z0-9][A-Za-z0-9_.-]*$`)
+	programRE  = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.+-]*$`)
+	packageRE  = regexp.MustCompile(`^(@[a-z0-9][a-z0-9._-]*/)?[a-z0-9][a-z0-9._-]*$`)
+	subwordRE  = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.:-]*$`)
+	tmplWordRE = regexp.MustCompile(`^[A-Za-z0-9_.:=@+/-]+$`)
+)
+
+func fieldErr(file, agent, field, format string, args ...any) error {
+	return &DefinitionError{File: file, Agent: agent, Field: field, Msg: fmt.Sprintf(format, args...)}
+}
+
+// decodeFile splits a definitions file into its entries, each decoded
+// strictly. Entries that fail are reported and left out.
+func decodeFile(data []byte, file string) (map[string]*agent, error) {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return nil, fieldErr(file, "", "", "not a JSON object of agent definitions: %v", err)
+	}
+	out := make(map[string]*agent, len(raw))
+	var errs []error
+	names := make([]string, 0, len(raw))
+	for name := range raw {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		a, err := compile(file, name, raw[name])
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		out[name] = a
+	}
+	return out, errors.Join(errs...)
+}
+
+func compile(file, name string, raw json.RawMessage) (*agent, error) {
+	if !nameRE.MatchString(name) {
+		return nil, fieldErr(file, name, "", "name must be lowercase letters, digits, '.', '_' or '-'")
+	}
+	var d Definition
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&d); err != nil {
+		return nil, decodeErr(file, name, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fieldErr(file, name, "", "trailing data after the definition")
+	}
+	return build(file, name, d)
+}
+
+// decodeErr turns encoding/json's messages into field-naming ones.
+func decodeErr(file, name string, err error) error {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return fieldErr(file, name, te.Field, "must be %s, not %s", te.Type, te.Value)
+	}
+	if f, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		return fieldErr(file, name, strings.Trim(f, `"`), "unknown field")
+	}
+	return fieldErr(file, name, "", "%v", err)
+}
+
+// build validates a definition and compiles it.
+func build(file, name string, d Definition) (*agent, error) {
+	bad := func(field, format string, args ...any) (*agent, error) {
+		return nil, fieldErr(file, name, field, format, args...)
+	}
+	a := &agent{
+		name:          name,
+		def:           d,
+		canResume:     d.Resume == nil || *d.Resume,
+		kinds:         map[string]flagKind{},
+		oneShot:       map[string]bool{},
+		oneShotValues: map[string][]string{},
+		idFlags:       map[string]bool{},
+		latestFlags:   map[string]bool{},
+		latestValues:  map[string]bool{},
+		variadic:      map[string]bool{},
+		cwdFlags:      map[string]bool{},
+	}
+	if len(a.def.Programs) == 0 {
+		a.def.Programs = []string{name}
+	}
+	for _, p := range a.def.Programs {
+		if !programRE.MatchString(p) {
+			return bad("programs", "%q is not a plain executable name", p)
+		}
+	}
+	for _, p := range d.Packages {
+		if !packageRE.MatchString(p) {
+			return bad("packages", "%q is not an npm package name", p)
+		}
+	}
+
+	// Flag lists: each flag has one kind, so a definition cannot both keep
+	// and strip a flag.
+	lists := []struct {
+		field string
+		flags []string
+		kind  flagKind
+	}{
+		{"strip_with_value", d.StripWithValue, kindStripValue},
+		{"strip_optional_value", d.StripOptionalValue, kindStripOptional},
+		{"strip", d.Strip, kindStrip},
+		{"secret_flags", d.SecretFlags, kindSecret},
+		{"prompt_flags", d.PromptFlags, kindPrompt},
+		{"value_flags", d.ValueFlags, kindValue},
+		{"optional_value_flags", d.OptionalValueFlags, kindOptionalValue},
+		{"helper_flags", d.HelperFlags, kindHelper},
+	}
+	fieldOf := map[string]string{}
+	for _, l := range lists {
+		for _, f := range l.flags {
+			if !flagRE.MatchString(f) {
+				return bad(l.field, "%q is not a flag (one word starting with '-', no '=')", f)
+			}
+			if prev, dup := fieldOf[f]; dup {
+				return bad(l.field, "flag %q is also in %q", f, prev)
+			}
+			fieldOf[f] = l.field
+			a.kinds[f] = l.kind
+		}
+	}
+	for _, f := range d.OneShotFlags {
+		if !flagRE.MatchString(f) {
+			return bad("one_shot_flags", "%q is not a flag", f)
+		}
+		switch a.kinds[f] {
+		case kindUnknown:
+			a.kinds[f] = kindOneShot
+		case kindValue:
+		default:
+			return bad("one_shot_flags", "flag %q is also in %q", f, fieldOf[f])
+		}
+		a.oneShot[f] = true
+	}
+	for f, vals := range d.OneShotValues {
+		if a.kinds[f] != kindValue {
+			return bad("one_shot_values", "flag %q must be in \"value_flags\"", f)
+		}
+		if len(vals) == 0 {
+			return bad("one_shot_values", "flag %q has no values", f)
+		}
+		a.oneShotValues[f] = vals
+	}
+	for _, f := range d.VariadicFlags {
+		if a.kinds[f] != kindValue {
+			return bad("variadic_flags", "flag %q must be in \"value_flags\"", f)
+		}
+		a.variadic[f] = true
+	}
+	for _, f := range d.CwdFlags {
+		if a.kinds[f] != kindValue {
+			return bad("cwd_flags", "flag %q must be in \"value_flags\"", f)
+		}
+		a.cwdFlags[f] = true
+	}
+	for _, f := range d.IDFlags {
+		if k := a.kinds[f]; k != kindStripValue && k != kindStripOptional {
+			return bad("id_flags", "flag %q must be in \"strip_with_value\" or \"strip_optional_value\"", f)
+		}
+		a.idFlags[f] = true
+	}
+	for _, f := range d.LatestFlags {
+		if k := a.kinds[f]; k != kindStrip && k != kindStripOptional {
+			return bad("latest_flags", "flag %q must be in \"strip\" or \"strip_optional_value\"", f)
+		}
+		a.latestFlags[f] = true
+	}
+	for _, v := range d.LatestValues {
+		if !subwordRE.MatchString(v) {
+			return bad("latest_values", "%q is not a plain word", v)
+		}
+		a.latestValues[v] = true
+	}
+	switch d.Positionals {
+	case "":
+		a.def.Positionals = PositionalPrompt
+	case PositionalPrompt, PositionalPath, PositionalOneShot:
+	default:
+		return bad("positionals", "must be %q, %q or %q, not %q", PositionalPrompt, PositionalPath, PositionalOneShot, d.Positionals)
+	}
+
+	subs := []struct {
+		field string
+		paths []string
+		kind  subKind
+	}{
+		{"session_subcommands", d.SessionSubcommands, subSession},
+		{"helpers", d.Helpers, subHelper},
+		{"one_shot_subcommands", d.OneShotSubcommands, subOneShot},
+	}
+	seenSub := map[string]string{}
+	for _, s := range subs {
+		for _, p := range s.paths {
+			words := strings.Fields(p)
+			if len(words) == 0 {
+				return bad(s.field, "empty subcommand")
+			}
+			for _, w := range words {
+				if !subwordRE.MatchString(w) {
+					return bad(s.field, "%q is not a subcommand", p)
+				}
+			}
+			key := strings.Join(words, " ")
+			if prev, dup := seenSub[key]; dup {
+				return bad(s.field, "subcommand %q is also in %q", key, prev)
+			}
+			seenSub[key] = s.field
+			a.subcommands = append(a.subcommands, subcommand{words: words, kind: s.kind})
+		}
+	}
+	// Longest first, so "session list" (a helper) wins over "session".
+	sort.SliceStable(a.subcommands, func(i, j int) bool {
+		return len(a.subcommands[i].words) > len(a.subcommands[j].words)
+	})
+
+	if d.IDPattern != "" {
+		// Compiled alone first so the error quotes the user's pattern.
+		if _, err := regexp.Compile(d.IDPattern); err != nil {
+			return bad("id_pattern", "does not compile: %v", err)
+		}
+		re, err := regexp.Compile(`^(?:` + d.IDPattern + `)$`)
+		if err != nil {
+			return bad("id_pattern", "does not compile when anchored: %v", err)
+		}
+		if re.MatchString("") {
+			return bad("id_pattern", "matches an empty id")
+		}
+		a.idRE = re
+	}
+
+	if !a.canResume {
+		for field, t := range map[string][]string{"exact": d.Exact, "latest": d.Latest, "new": d.New} {
+			if len(t) > 0 {
+				return bad(field, "must be empty when \"resume\" is false")
+			}
+		}
+		if d.LatestScope != "" {
+			return bad("latest_scope", "must be empty when \"resume\" is false")
+		}
+	} else {
+		if len(d.Exact) == 0 {
+			return bad("exact", "must contain %q", idPlaceholder)
+		}
+		if err := a.checkTemplate("exact", d.Exact, true); err != nil {
+			return nil, fieldErr(file, name, "exact", "%v", err)
+		}
+		if len(d.Latest) > 0 {
+			if err := a.checkTemplate("latest", d.Latest, false); err != nil {
+				return nil, fieldErr(file, name, "latest", "%v", err)
+			}
+			switch d.LatestScope {
+			case ScopeCwd, ScopeProject, ScopeCheckout, ScopeUnstated, ScopeGlobal:
+			case "":
+				return bad("latest_scope", "required with \"latest\" (cwd, project, checkout, unstated or global)")
+			default:
+				return bad("latest_scope", "unknown scope %q (cwd, project, checkout, unstated or global)", d.LatestScope)
+			}
+		} else if d.LatestScope != "" {
+			return bad("latest_scope", "set without \"latest\"")
+		}
+		for _, w := range d.New {
+			if !subwordRE.MatchString(w) {
+				return bad("new", "%q is not a subcommand word", w)
+			}
+		}
+		if len(d.New) > 0 && !a.isSession(d.New) {
+			return bad("new", "%q must be in \"session_subcommands\" so a saved one is stripped", strings.Join(d.New, " "))
+		}
+		// The flag before {id} is an id flag, the flags of latest are latest
+		// flags, without repeating them in id_flags and latest_flags.
+		if f := a.exactIDFlag(); f != "" {
+			a.idFlags[f] = true
+		}
+		for _, w := range d.Latest {
+			if flagRE.MatchString(w) && a.kinds[w] == kindStrip {
+				a.latestFlags[w] = true
+			}
+		}
+	}
+
+	if d.Probe != nil {
+		a.probes = append(a.probes, *d.Probe)
+	}
+	a.probes = append(a.probes, d.Probes...)
+	for _, p := range a.probes {
+		if len(p.Args) == 0 {
+			return bad("probes", "a probe needs args")
+		}
+		for _, w := range p.Args {
+			if !tmplWordRE.MatchString(w) {
+				return bad("probes", "argument %q is not a plain word", w)
+			}
+		}
+		for _, tok := range p.Expect {
+			if tok == "" || strings.ContainsAny(tok, " \t\n") {
+				return bad("probes", "expected token %q must be one word", tok)
+			}
+		}
+	}
+	if a.canResume {
+		if len(a.probes) == 0 {
+			return bad("probes", "an agent that resumes needs a probe confirming its flags")
+		}
+		for _, t := range []struct {
+			field string
+			words []string
+		}{{"exact", d.Exact}, {"latest", d.Latest}} {
+			for _, tok := range templateFlags(t.words) {
+				if !a.expects(tok) {
+					return bad("probes", "flag %q of %q is not expected by any probe", tok, t.field)
+				}
+			}
+		}
+	}
+	return a, nil
+}
+
+// checkTemplate validates a resume template. Every flag of it must be
+// stripped at recognition and its leading subcommand words must be a session
+// subcommand, so a resumed command never carries the resume twice.
+func (a *agent) checkTemplate(field string, t []string, wantID bool) error {
+	ids := 0
+	for _, w := range t {
+		if w == "" {
+			return errors.New("empty word")
+		}
+		n := strings.Count(w, idPlaceholder)
+		ids += n
+		if n > 0 && w != idPlaceholder && !(strings.HasPrefix(w, "-") && strings.HasSuffix(w, "="+idPlaceholder)) {
+			return fmt.Errorf("%q: %s must be a word of its own or a --flag=%s", w, idPlaceholder, idPlaceholder)
+		}
+		if n == 0 && !tmplWordRE.MatchString(w) {
+			return fmt.Errorf("%q is not a plain word", w)
+		}
+	}
+	switch {
+	case wantID && ids == 0:
+		return fmt.Errorf("must contain %q", idPlaceholder)
+	case wantID && ids > 1:
+		return fmt.Errorf("must contain %q only once", idPlaceholder)
+	case !wantID && ids != 0:
+		return fmt.Errorf("must not contain %q", idPlaceholder)
+	}
+	var lead []string
+	for _, w := range t {
+		if strings.HasPrefix(w, "-") || w == idPlaceholder {
+			break
+		}
+		lead = append(lead, w)
+	}
+	if len(lead) > 0 && !a.isSession(lead) {
+		return fmt.Errorf("subcommand %q must be in \"session_subcommands\" so a saved one is stripped", strings.Join(lead, " "))
+	}
+	for i, w := range t {
+		if !strings.HasPrefix(w, "-") {
+			continue
+		}
+		f, _, _ := strings.Cut(w, "=")
+		if !flagRE.MatchString(f) {
+			return fmt.Errorf("%q is not a flag", w)
+		}
+		switch a.kinds[f] {
+		case kindStrip, kindStripOptional:
+		case kindStripValue:
+			// A flag that always takes a value must be followed by one.
+			if !strings.Contains(w, "=") && (i+1 >= len(t) || strings.HasPrefix(t[i+1], "-")) {
+				return fmt.Errorf("flag %q takes a value but none follows", f)
+			}
+		default:
+			return fmt.Errorf("flag %q must be in \"strip\", \"strip_with_value\" or \"strip_optional_value\" so a saved one is not doubled", f)
+		}
+	}
+	return nil
+}
+
+func (a *agent) isSession(words []string) bool {
+	for _, s := range a.subcommands {
+		if s.kind == subSession && slices.Equal(s.words, words) {
+			return true
+		}
+	}
+	return false
+}
+
+// exactIDFlag is the flag that carries {id} in the exact template, if any.
+func (a *agent) exactIDFlag() string {
+	for i, w := range a.def.Exact {
+		if w == idPlaceholder && i > 0 && strings.HasPrefix(a.def.Exact[i-1], "-") {
+			return a.def.Exact[i-1]
+		}
+		if f, ok := strings.CutSuffix(w, "="+idPlaceholder); ok {
+			return f
+		}
+	}
+	return ""
+}
+
+func (a *agent) expects(tok string) bool {
+	for _, p := range a.probes {
+		if slices.Contains(p.Expect, tok) {
+			return true
+		}
+	}
+	return false
+}
+
+// templateFlags are the flag names a template uses ("--resume={id}" gives
+// "--resume").
+func templateFlags(t []string) []string {
+	var out []string
+	for _, w := range t {
+		if strings.HasPrefix(w, "-") {
+			f, _, _ := strings.Cut(w, "=")
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// Set is a loaded, validated collection of agent definitions.
+type Set struct {
+	agents    map[string]*agent
+	names     []string
+	byProgram map[string]*agent
+	packages  []string // longest first, so a nested package name wins
+	byPackage map[string]*agent
+}
+
+// Load returns the shipped definitions, each replaced by an entry of the
+// user's file with the same name. A missing user file (or "") is fine. On a
+// bad user file the error names the file, the agent and the field, and the Set
+// still holds the shipped definitions plus the user entries that were valid.
+func Load(userFile string) (*Set, error) {
+	shipped, shipErr := decodeFile(assets.ResumeAgents, ShippedFile)
+	if shipped == nil {
+		shipped = map[string]*agent{}
+	}
+	if userFile == "" {
+		s, err := newSet(shipped, nil, "")
+		return s, errors.Join(shipErr, err)
+	}
+	data, err := os.ReadFile(userFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		s, err := newSet(shipped, nil, "")
+		return s, errors.Join(shipErr, err)
+	}
+	if err != nil {
+		s, _ := newSet(shipped, nil, "")
+		return s, errors.Join(shipErr, fmt.Errorf("read agent definitions %s: %w", userFile, err))
+	}
+	user, userErr := decodeFile(data, userFile)
+	s, err := newSet(shipped, user, userFile)
+	return s, errors.Join(shipErr, userErr, err)
+}
+
+// newSet merges user entries over shipped ones. A user entry claiming another
+// agent's program or package is refused: which agent a process is must not
+// depend on map order.
+func newSet(shipped, user map[string]*agent, userFile string) (*Set, error) {
+	merged := make(map[string]*agent, len(shipped)+len(user))
+	for n, a := range shipped {
+		merged[n] = a
+	}
+	for n, a := range user {
+		merged[n] = a
+	}
+	var errs []error
+	for {
+		s, conflict := index(merged, user)
+		if conflict == nil {
+			return s, errors.Join(errs...)
+		}
+		errs = append(errs, fieldErr(userFile, conflict.agent, conflict.field, "%q is already agent %q", conflict.value, conflict.owner))
+		if sh, ok := shipped[conflict.agent]; ok {
+			merged[conflict.agent] = sh
+		} else {
+			delete(merged, conflict.agent)
+		}
+		delete(user, conflict.agent)
+	}
+}
+
+type conflict struct{ agent, field, value, owner string }
+
+func index(merged, user map[string]*agent) (*Set, *conflict) {
+	s := &Set{agents: merged, byProgram: map[string]*agent{}, byPackage: map[string]*agent{}}
+	for n := range merged {
+		s.names = append(s.names, n)
+	}
+	sort.Strings(s.names)
+	// Shipped entries first, so the conflict is blamed on the user entry.
+	order := slices.Clone(s.names)
+	sort.SliceStable(order, func(i, j int) bool {
+		_, ui := user[order[i]]
+		_, uj := user[order[j]]
+		return !ui && uj
+	})
+	for _, n := range order {
+		a := merged[n]
+		for _, p := range a.def.Programs {
+			if o, dup := s.byProgram[p]; dup {
+				return nil, &conflict{n, "programs", p, o.name}
+			}
+			s.byProgram[p] = a
+		}
+		for _, p := range a.def.Packages {
+			if o, dup := s.byPackage[p]; dup {
+				return nil, &conflict{n, "packages", p, o.name}
+			}
+			s.byPackage[p] = a
+			s.packages = append(s.packages, p)
+		}
+	}
+	sort.SliceStable(s.packages, func(i, j int) bool { return len(s.packages[i]) > len(s.packages[j]) })
+	return s, nil
+}
+
+// Names lists the defined agents, sorted.
+func (s *Set) Names() []string { return slices.Clone(s.names) }
+
+// Definition returns an agent's definition as loaded (Programs filled in).
+func (s *Set) Definition(name string) (Definition, bool) {
+	a, ok := s.agents[name]
+	if !ok {
+		return Definition{}, false
+	}
+	return a.def, true
+}
+
+// CanResume reports whether the agent is defined and resumes by id.
+func (s *Set) CanResume(name string) bool {
+	a, ok := s.agents[name]
+	return ok && a.canResume
+}
+
+// LoadUser loads the shipped definitions and the user's resume.json under p.
+func LoadUser(p paths.Paths) (*Set, error) { return Load(p.UserAgents()) }

@@ -1,0 +1,90 @@
+package agents
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+)
+
+func TestHelpShows(t *testing.T) {
+	tests := []struct {
+		out, tok string
+		want     bool
+	}{
+		{"  -r, --resume [value]   Resume", "--resume", true},
+		{"  -r, --resume [value]   Resume", "-r", true},
+		{"  --resume-session <id>", "--resume", false},
+		{"  --no-resume", "--resume", false},
+		{"use --resume or --continue)", "--continue", true},
+		{"  --resume[=sessionId]", "--resume", true},
+		{"(--last)", "--last", true},
+		{"\x1b[1m--last\x1b[0m  Continue", "--last", true},
+		{"x--last", "--last", false},
+		{"  resume            Resume a previous session", "resume", true},
+		{"  plugin|plugins    Manage", "plugins", true},
+		{"Use this to resume work", "resume", false},
+		{"  resumed   something", "resume", false},
+		{"", "--resume", false},
+	}
+	for _, tc := range tests {
+		if got := helpShows(tc.out, tc.tok); got != tc.want {
+			t.Errorf("helpShows(%q, %q) = %v, want %v", tc.out, tc.tok, got, tc.want)
+		}
+	}
+}
+
+func TestWindowDir(t *testing.T) {
+	tests := []struct{ cwd, flag, want string }{
+		{"/a/b/", "", "/a/b"},
+		{"/a", "../x", "/x"},
+		{"/a", "/y", "/y"},
+		{"", "rel", ""},
+		{"", "", ""},
+	}
+	for _, tc := range tests {
+		if got := windowDir(tc.cwd, tc.flag); got != tc.want {
+			t.Errorf("windowDir(%q, %q) = %q, want %q", tc.cwd, tc.flag, got, tc.want)
+		}
+	}
+}
+
+// TestDefinitionsMatchCapturedHelp: every flag and subcommand the claude and
+// codex definitions name is in the help text of the versions they were
+// written against (testdata/agents/help), so none is invented.
+func TestDefinitionsMatchCapturedHelp(t *testing.T) {
+	s, err := Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	helps := map[string][]string{
+		"claude": {"claude-2.1.197.txt"},
+		"codex":  {"codex-0.171.0.txt", "codex-0.171.0-resume.txt"},
+	}
+	for name, files := range helps {
+		var text string
+		for _, f := range files {
+			data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "agents", "help", f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			text += string(data) + "\n"
+		}
+		a := s.agents[name]
+		var words []string
+		for f := range a.kinds {
+			words = append(words, f)
+		}
+		for _, sc := range a.subcommands {
+			words = append(words, sc.words...)
+		}
+		words = append(words, templateFlags(a.def.Exact)...)
+		words = append(words, templateFlags(a.def.Latest)...)
+		for _, w := range words {
+			alias := regexp.MustCompile(`\[aliases: ([^\]]*, )?` + regexp.QuoteMeta(w) + `[,\]]`)
+			if !helpShows(text, w) && !alias.MatchString(text) {
+				t.Errorf("%s: %q is not in %v", name, w, files)
+			}
+		}
+	}
+}

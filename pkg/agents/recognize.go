@@ -1,0 +1,544 @@
+package agents
+
+import (
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Command is an agent command line taken apart.
+type Command struct {
+	Agent string `json:"agent"`
+	// Program is how the agent was started: ["/home/u/.local/bin/codex"] or
+	// ["node", "/…/@anthropic-ai/claude-code/cli.js"].
+	Program []string `json:"program"`
+	// Env holds leading K=V assignments of a typed line. They are never part
+	// of a resume argv; the rewriter decides what to do with them.
+	Env []string `json:"env,omitempty"`
+	// Flags are the kept words in their original order: flags, their values
+	// and kept positionals (opencode's project path, after a "--" if the
+	// line had one).
+	Flags []string `json:"flags,omitempty"`
+
+	// ID is the conversation id found in argv: from the exact template or an
+	// id flag chosen up front (--session-id). IDFrom says where.
+	ID     string `json:"id,omitempty"`
+	IDFrom string `json:"id_from,omitempty"`
+	// Latest: a "latest" flag was given (--continue, resume --last).
+	Latest     bool   `json:"latest,omitempty"`
+	LatestFrom string `json:"latest_from,omitempty"`
+	// Dir is the directory a cwd flag moved the agent to (codex -C), as given.
+	Dir string `json:"dir,omitempty"`
+
+	// OneShot: a non-interactive run (claude -p, codex exec), not a
+	// conversation; OneShotWhy names the flag or subcommand.
+	OneShot    bool   `json:"one_shot,omitempty"`
+	OneShotWhy string `json:"one_shot_why,omitempty"`
+	// Helper: a helper subcommand or flag (claude mcp, --help).
+	Helper    bool   `json:"helper,omitempty"`
+	HelperWhy string `json:"helper_why,omitempty"`
+
+	// PromptDropped: a prompt (positional or prompt flag) was removed.
+	PromptDropped bool `json:"prompt_dropped,omitempty"`
+	// SecretDropped: a secret flag and its value were removed.
+	SecretDropped bool `json:"secret_dropped,omitempty"`
+	// FlagsHidden: a process that renames itself showed only its name, so
+	// its flags may be lost; the typed line is the better source.
+	FlagsHidden bool `json:"flags_hidden,omitempty"`
+}
+
+// alwaysHelper flags print and exit for every CLI.
+var alwaysHelper = map[string]bool{"--help": true, "--version": true}
+
+// genericSecretRE catches secret-looking long flags a definition does not
+// list (aider's --anthropic-api-key): a key must never reach a saved
+// session, and stripping an unlisted flag only costs a re-login.
+var genericSecretRE = regexp.MustCompile(`(?i)^--[a-z0-9_-]*(api[-_]?key|secret|password|passwd)[a-z0-9_-]*$`)
+
+// plainTokenRE is the shape every id must have on top of the agent's own
+// form: never an option, no whitespace, no shell metacharacters.
+var plainTokenRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,199}$`)
+
+// isID reports whether w is a conversation id of this agent.
+func (a *agent) isID(w string) bool {
+	if !plainTokenRE.MatchString(w) {
+		return false
+	}
+	return a.idRE == nil || a.idRE.MatchString(w)
+}
+
+func isOption(w string) bool { return len(w) > 1 && w[0] == '-' }
+
+// Interpreters that run an agent's script: node /…/cli.js. Their options
+// are accepted only from a short list of harmless ones, because the restore
+// prompt runs what is recognised: `node --require /tmp/x.js /…/cli.js` must
+// not pass as claude.
+var (
+	interpreterRE = regexp.MustCompile(`^(node|nodejs|bun|python[0-9.]*)$`)
+	nodeOptionRE  = regexp.MustCompile(`^--(max-old-space-size|max-semi-space-size|stack-size)=[0-9]+$|^--(no-warnings|no-deprecation|enable-source-maps|use-openssl-ca|use-system-ca)$`)
+	pythonOptions = map[string]bool{"-u": true, "-B": true, "-E": true, "-s": true, "-I": true, "-O": true, "-OO": true}
+)
+
+func interpreterOption(interp, w string) bool {
+	if strings.HasPrefix(interp, "python") {
+		return pythonOptions[w]
+	}
+	return nodeOptionRE.MatchString(w)
+}
+
+// matchProgram finds the agent an argv runs, the program words and the rest.
+func (s *Set) matchProgram(argv []string) (*agent, []string, []string, bool) {
+	if len(argv) == 0 {
+		return nil, nil, nil, false
+	}
+	base := filepath.Base(argv[0])
+	if interpreterRE.MatchString(base) {
+		k := 1
+		for k < len(argv) && isOption(argv[k]) {
+			if !interpreterOption(base, argv[k]) {
+				return nil, nil, nil, false
+			}
+			k++
+		}
+		if k >= len(argv) {
+			return nil, nil, nil, false
+		}
+		a := s.matchPath(argv[k])
+		if a == nil {
+			return nil, nil, nil, false
+		}
+		return a, argv[:k+1], argv[k+1:], true
+	}
+	a := s.matchPath(argv[0])
+	if a == nil {
+		return nil, nil, nil, false
+	}
+	return a, argv[:1], argv[1:], true
+}
+
+// matchPath recognises an executable or script path by its name or by the
+// npm package it sits in. A native child such as
+// /…/@openai/codex-linux-x64/vendor/…/bin/codex is still called codex.
+func (s *Set) matchPath(p string) *agent {
+	if p == "" || strings.ContainsAny(p, "\x00\n\r") || isOption(p) {
+		return nil
+	}
+	base := filepath.Base(p)
+	for _, ext := range []string{".exe", ".js", ".mjs", ".cjs"} {
+		if b, ok := strings.CutSuffix(base, ext); ok {
+			base = b
+			break
+		}
+	}
+	if a, ok := s.byProgram[base]; ok {
+		return a
+	}
+	slashed := "/" + p
+	for _, pkg := range s.packages {
+		if strings.Contains(slashed, "/node_modules/"+pkg+"/") {
+			return s.byPackage[pkg]
+		}
+	}
+	return nil
+}
+
+// RecognizeArgv recognises a saved argv or one process's argv.
+func (s *Set) RecognizeArgv(argv []string) (Command, bool) {
+	a, prog, rest, ok := s.matchProgram(argv)
+	if !ok {
+		return Command{}, false
+	}
+	c := Command{Agent: a.name, Program: slices.Clone(prog)}
+	if a.def.RenamesProcess && len(argv) == 1 && !strings.Contains(argv[0], "/") {
+		c.FlagsHidden = true
+	}
+	a.parse(&c, rest)
+	return c, true
+}
+
+// RecognizeProcesses recognises a window's foreground processes. One window
+// can hold several processes of one agent (codex's node wrapper and its
+// native child, gemini re-spawning node): the agent counts once, and the
+// outermost process is preferred unless a later one of the same agent shows
+// more (a renamed parent shows none of its flags).
+func (s *Set) RecognizeProcesses(procs [][]string) (Command, bool) {
+	var best Command
+	found := false
+	for _, argv := range procs {
+		c, ok := s.RecognizeArgv(argv)
+		if !ok {
+			continue
+		}
+		if !found {
+			best, found = c, true
+			continue
+		}
+		if c.Agent == best.Agent && c.information() > best.information() {
+			best = c
+		}
+	}
+	return best, found
+}
+
+func (c Command) information() int {
+	n := len(c.Flags)
+	for _, b := range []bool{c.ID != "", c.Latest, c.OneShot, c.Helper, c.PromptDropped, c.SecretDropped} {
+		if b {
+			n++
+		}
+	}
+	if c.FlagsHidden {
+		n--
+	}
+	return n
+}
+
+// RecognizeString recognises a typed command line. Only a single simple
+// command whose words are all literal counts: pipes, lists, redirections,
+// subshells, substitutions, parameter expansion, globs, tilde and brace
+// expansion, background jobs... mean the line is not replayed by kittymux
+// and stays as saved. Leading K=V assignments are kept when literal.
+func (s *Set) RecognizeString(line string) (Command, bool) {
+	argv, env, ok := literalCommand(line)
+	if !ok {
+		return Command{}, false
+	}
+	c, ok := s.RecognizeArgv(argv)
+	if !ok {
+		return Command{}, false
+	}
+	c.Env = env
+	c.FlagsHidden = false
+	return c, true
+}
+
+func literalCommand(line string) (argv, env []string, ok bool) {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(line), "")
+	if err != nil || len(f.Stmts) != 1 {
+		return nil, nil, false
+	}
+	st := f.Stmts[0]
+	if st.Negated || st.Background || st.Coprocess || st.Disown || len(st.Redirs) > 0 || st.Semicolon.IsValid() {
+		return nil, nil, false
+	}
+	call, isCall := st.Cmd.(*syntax.CallExpr)
+	if !isCall || len(call.Args) == 0 {
+		return nil, nil, false
+	}
+	for _, as := range call.Assigns {
+		if as.Append || as.Naked || as.Index != nil || as.Array != nil || as.Name == nil {
+			return nil, nil, false
+		}
+		v := ""
+		if as.Value != nil {
+			if v, ok = literalWord(as.Value); !ok {
+				return nil, nil, false
+			}
+		}
+		env = append(env, as.Name.Value+"="+v)
+	}
+	for _, w := range call.Args {
+		v, ok := literalWord(w)
+		if !ok {
+			return nil, nil, false
+		}
+		argv = append(argv, v)
+	}
+	return argv, env, true
+}
+
+// literalWord returns a word's value when it holds nothing a shell would
+// expand.
+func literalWord(w *syntax.Word) (string, bool) {
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			if hasUnquotedSpecial(p.Value) {
+				return "", false
+			}
+		case *syntax.SglQuoted:
+			if p.Dollar { // $'...' decodes escapes: not a plain word
+				return "", false
+			}
+		case *syntax.DblQuoted:
+			if p.Dollar {
+				return "", false
+			}
+			for _, q := range p.Parts {
+				if _, lit := q.(*syntax.Lit); !lit {
+					return "", false
+				}
+			}
+		default:
+			return "", false
+		}
+	}
+	// Fields, not Literal: it removes the backslash of "my\ dir". With
+	// nothing to expand and no ReadDir it neither splits nor globs.
+	fs, err := expand.Fields(nil, w)
+	if err != nil || len(fs) != 1 {
+		return "", false
+	}
+	return fs[0], true
+}
+
+// hasUnquotedSpecial finds glob, brace, tilde and history characters that
+// are not escaped by a backslash.
+func hasUnquotedSpecial(lit string) bool {
+	for i := 0; i < len(lit); i++ {
+		switch lit[i] {
+		case '\\':
+			i++
+		case '*', '?', '[', ']', '{', '}', '~', '!':
+			return true
+		}
+	}
+	return false
+}
+
+// parse takes an agent's arguments apart into c.
+func (a *agent) parse(c *Command, args []string) {
+	args = slices.Clone(args)
+	keep := func(w ...string) { c.Flags = append(c.Flags, w...) }
+	firstPositional := true
+	idNext := "" // the session subcommand just passed: the id may follow
+	dashdash, dashdashKept := false, false
+
+	// next returns the word after i when it is not an option.
+	next := func(i int) (string, bool) {
+		if i+1 < len(args) && !isOption(args[i+1]) {
+			return args[i+1], true
+		}
+		return "", false
+	}
+
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		if dashdash || !isOption(w) {
+			if firstPositional && !dashdash {
+				firstPositional = false
+				if sub, n := a.matchSubcommand(args[i:]); n > 0 {
+					path := strings.Join(sub.words, " ")
+					switch sub.kind {
+					case subHelper:
+						c.Helper, c.HelperWhy = true, path
+						return
+					case subOneShot:
+						c.OneShot, c.OneShotWhy = true, path
+						return
+					case subSession:
+						i += n - 1
+						idNext = path
+						continue
+					}
+				}
+			}
+			if from := idNext; from != "" {
+				idNext = ""
+				if a.isID(w) {
+					a.noteID(c, from, w)
+					continue
+				}
+			}
+			switch a.def.Positionals {
+			case PositionalPath:
+				if looksLikePath(w) {
+					if dashdash && !dashdashKept {
+						keep("--")
+						dashdashKept = true
+					}
+					keep(w)
+				} else {
+					c.PromptDropped = true
+				}
+			case PositionalOneShot:
+				c.OneShot, c.OneShotWhy = true, "a positional argument"
+				return
+			default:
+				c.PromptDropped = true
+			}
+			continue
+		}
+		if w == "--" {
+			dashdash = true
+			continue
+		}
+
+		name, value, attached := w, "", false
+		if strings.HasPrefix(w, "--") {
+			name, value, attached = strings.Cut(w, "=")
+		}
+		kind := a.kind(name)
+		if kind == kindUnknown && !strings.HasPrefix(w, "--") && len(w) > 2 {
+			// -mopus is -m opus; -cd is -c -d when both are known.
+			if k := a.kind(w[:2]); k.takesValue() || k == kindOptionalValue || k == kindStripOptional {
+				name, value, attached, kind = w[:2], w[2:], true, k
+			} else if split, ok := a.splitCluster(w); ok {
+				args = slices.Concat(args[:i], split, args[i+1:])
+				i--
+				continue
+			}
+		}
+
+		if alwaysHelper[name] || kind == kindHelper {
+			c.Helper, c.HelperWhy = true, name
+			return
+		}
+		if a.oneShot[name] {
+			c.OneShot, c.OneShotWhy = true, name
+			return
+		}
+		if vals, ok := a.oneShotValues[name]; ok {
+			v := value
+			if !attached {
+				v, _ = next(i)
+			}
+			if slices.Contains(vals, v) {
+				c.OneShot, c.OneShotWhy = true, name+" "+v
+				return
+			}
+		}
+		if kind == kindUnknown && strings.HasPrefix(name, "--") && genericSecretRE.MatchString(name) {
+			kind = kindSecret
+		}
+
+		switch kind {
+		case kindSecret, kindPrompt:
+			// The value goes whatever it looks like: a prompt or a key
+			// must never be replayed, even one starting with "-".
+			if !attached && i+1 < len(args) {
+				i++
+			}
+			if kind == kindSecret {
+				c.SecretDropped = true
+			} else {
+				c.PromptDropped = true
+			}
+		case kindStripValue:
+			if !attached {
+				if v, ok := next(i); ok {
+					value, attached = v, true
+					i++
+				}
+			}
+			if attached && a.idFlags[name] {
+				a.noteID(c, name, value)
+			}
+		case kindStripOptional:
+			if !attached {
+				if v, ok := next(i); ok && (a.latestValues[v] || (a.idFlags[name] && a.isID(v))) {
+					value, attached = v, true
+					i++
+				}
+			}
+			switch {
+			case attached && a.idFlags[name]:
+				a.noteID(c, name, value)
+			case !attached && a.latestFlags[name]:
+				a.noteLatest(c, name)
+			}
+		case kindStrip:
+			if a.latestFlags[name] {
+				a.noteLatest(c, name)
+			}
+		case kindValue:
+			keep(w)
+			if !attached {
+				if v, ok := next(i); ok {
+					keep(v)
+					value = v
+					i++
+					for a.variadic[name] {
+						v, ok := next(i)
+						if !ok {
+							break
+						}
+						keep(v)
+						i++
+					}
+				}
+			}
+			if a.cwdFlags[name] {
+				c.Dir = value
+			}
+		case kindOptionalValue:
+			keep(w)
+			if !attached {
+				if v, ok := next(i); ok {
+					keep(v)
+					i++
+				}
+			}
+		default:
+			keep(w)
+		}
+	}
+}
+
+func (a *agent) kind(flag string) flagKind { return a.kinds[flag] }
+
+// splitCluster splits -cd into -c -d when every letter is a known flag and
+// only the last may take a value (as commander and clap read it).
+func (a *agent) splitCluster(w string) ([]string, bool) {
+	letters := w[1:]
+	out := make([]string, 0, len(letters))
+	for j, r := range letters {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return nil, false
+		}
+		f := "-" + string(r)
+		k := a.kind(f)
+		if k == kindUnknown {
+			return nil, false
+		}
+		if j < len(letters)-1 && (k.takesValue() || k == kindOptionalValue || k == kindStripOptional) {
+			return nil, false
+		}
+		out = append(out, f)
+	}
+	return out, true
+}
+
+// matchSubcommand matches the longest subcommand path at the start of words.
+func (a *agent) matchSubcommand(words []string) (subcommand, int) {
+	for _, s := range a.subcommands {
+		if len(s.words) <= len(words) && slices.Equal(s.words, words[:len(s.words)]) {
+			return s, len(s.words)
+		}
+	}
+	return subcommand{}, 0
+}
+
+func (a *agent) noteID(c *Command, from, value string) {
+	if a.latestValues[value] {
+		a.noteLatest(c, from+" "+value)
+		return
+	}
+	// The first id wins: a second one on the same line is a typo the agent
+	// would reject anyway.
+	if c.ID == "" && a.isID(value) {
+		c.ID, c.IDFrom = value, from
+	}
+}
+
+func (a *agent) noteLatest(c *Command, from string) {
+	if !c.Latest {
+		c.Latest, c.LatestFrom = true, from
+	}
+}
+
+// looksLikePath tells a project path from a prompt typed where a path goes:
+// whitespace without a slash is a sentence, not a directory.
+func looksLikePath(w string) bool {
+	if strings.ContainsAny(w, "\n\r\x00") {
+		return false
+	}
+	if strings.Contains(w, "/") {
+		return true
+	}
+	return !strings.ContainsAny(w, " \t")
+}

@@ -1,0 +1,402 @@
+package agents
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Mode is how a window's agent comes back.
+type Mode string
+
+const (
+	ModeExact   Mode = "exact"    // the conversation with a known id
+	ModeLatest  Mode = "latest"   // the agent's most recent conversation, where that is safe
+	ModeNew     Mode = "new"      // a new conversation with the same flags
+	ModeAsSaved Mode = "as-saved" // not rewritten: the saved command stays
+)
+
+// Sentinel errors of resume argv building and validation.
+var (
+	ErrUnknownAgent = errors.New("unknown agent")
+	ErrNoResume     = errors.New("agent cannot resume a conversation")
+	ErrBadID        = errors.New("not a plain conversation id")
+)
+
+// CheckID reports why id cannot be used as agent's conversation id.
+func (s *Set) CheckID(agentName, id string) error {
+	a, ok := s.agents[agentName]
+	if !ok {
+		return fmt.Errorf("%w %q", ErrUnknownAgent, agentName)
+	}
+	return a.checkID(id)
+}
+
+func (a *agent) checkID(id string) error {
+	switch {
+	case id == "":
+		return fmt.Errorf("%w: the id is empty", ErrBadID)
+	case strings.HasPrefix(id, "-"):
+		return fmt.Errorf("%w: %q starts with '-', so %s would read it as an option", ErrBadID, id, a.name)
+	case strings.ContainsAny(id, " \t\n\r\v\f"):
+		return fmt.Errorf("%w: %q holds whitespace", ErrBadID, id)
+	case !plainTokenRE.MatchString(id):
+		return fmt.Errorf("%w: %q holds characters other than letters, digits, '.', '_' and '-'", ErrBadID, id)
+	case a.idRE != nil && !a.idRE.MatchString(id):
+		return fmt.Errorf("%w: %q does not match the id form of %s (%s)", ErrBadID, id, a.name, a.def.IDPattern)
+	}
+	return nil
+}
+
+// ResumeArgv builds the argv that brings c back in mode: the program, the
+// kept flags and the template of the mode. A flag-style template goes after
+// the kept flags (before a "--"), a subcommand-style one right after the
+// program. The old resume flags were stripped when c was recognised, so none
+// is doubled, and prompts were dropped then, so none is replayed. Env is not
+// part of the argv.
+func (s *Set) ResumeArgv(c Command, mode Mode, id string) ([]string, error) {
+	a, ok := s.agents[c.Agent]
+	if !ok {
+		return nil, fmt.Errorf("%w %q", ErrUnknownAgent, c.Agent)
+	}
+	if !a.canResume {
+		return nil, fmt.Errorf("%s: %w", a.name, ErrNoResume)
+	}
+	if len(c.Program) == 0 {
+		return nil, fmt.Errorf("%s: the command has no program", a.name)
+	}
+	var tmpl []string
+	switch mode {
+	case ModeExact:
+		if err := a.checkID(id); err != nil {
+			return nil, err
+		}
+		for _, w := range a.def.Exact {
+			tmpl = append(tmpl, strings.Replace(w, idPlaceholder, id, 1))
+		}
+	case ModeLatest:
+		if len(a.def.Latest) == 0 {
+			return nil, fmt.Errorf("%s has no way to resume its latest conversation", a.name)
+		}
+		tmpl = a.def.Latest
+	case ModeNew:
+		tmpl = a.def.New
+	case ModeAsSaved:
+		return nil, errors.New("as-saved keeps the saved command: there is no resume argv to build")
+	default:
+		return nil, fmt.Errorf("unknown mode %q", mode)
+	}
+	return assemble(c.Program, c.Flags, tmpl), nil
+}
+
+func assemble(program, flags, tmpl []string) []string {
+	out := slices.Clone(program)
+	if len(tmpl) > 0 && !strings.HasPrefix(tmpl[0], "-") {
+		return slices.Concat(out, tmpl, flags)
+	}
+	at := slices.Index(flags, "--")
+	if at < 0 {
+		at = len(flags)
+	}
+	return slices.Concat(out, flags[:at], tmpl, flags[at:])
+}
+
+// Validate checks a resume record read from an editable session file before
+// the restore prompt runs it. It is valid only when argv is exactly what
+// kittymux writes for that agent, mode and id: a changed program, an id that
+// is an option, words after the id, an env or sh -c wrapper, a prompt or a
+// secret all fail.
+func (s *Set) Validate(agentName string, mode Mode, id string, argv []string) error {
+	a, ok := s.agents[agentName]
+	if !ok {
+		return fmt.Errorf("%w %q", ErrUnknownAgent, agentName)
+	}
+	if !a.canResume {
+		return fmt.Errorf("%s: %w", a.name, ErrNoResume)
+	}
+	switch mode {
+	case ModeExact, ModeLatest, ModeNew:
+	case ModeAsSaved:
+		return errors.New("mode as-saved has no resume command to check")
+	default:
+		return fmt.Errorf("unknown mode %q", mode)
+	}
+	if mode == ModeExact {
+		if err := a.checkID(id); err != nil {
+			return err
+		}
+	} else if id != "" {
+		return fmt.Errorf("mode %s takes no id, got %q", mode, id)
+	}
+	if len(argv) == 0 {
+		return errors.New("the command is empty")
+	}
+	for i, w := range argv {
+		if w == "" {
+			return fmt.Errorf("word %d of the command is empty", i+1)
+		}
+		if strings.ContainsFunc(w, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+			return fmt.Errorf("word %d of the command holds a control character", i+1)
+		}
+	}
+	c, ok := s.RecognizeArgv(argv)
+	if !ok {
+		return fmt.Errorf("program %q is not a known agent", argv[0])
+	}
+	if c.Agent != a.name {
+		return fmt.Errorf("program %q is %s, not %s", argv[0], c.Agent, a.name)
+	}
+	switch {
+	case c.OneShot:
+		return fmt.Errorf("the command is a one-shot run (%s), not a conversation", c.OneShotWhy)
+	case c.Helper:
+		return fmt.Errorf("the command is a helper (%s), not a conversation", c.HelperWhy)
+	case c.PromptDropped:
+		return errors.New("the command holds a prompt argument")
+	case c.SecretDropped:
+		return errors.New("the command holds a secret flag")
+	}
+	want, err := s.ResumeArgv(c, mode, id)
+	if err != nil {
+		return err
+	}
+	if !slices.Equal(want, argv) {
+		return fmt.Errorf("the command is not what kittymux writes for %s %s: got %q, want %q", a.name, mode, argv, want)
+	}
+	return nil
+}
+
+// Window is one agent window as the scanner or the rewriter sees it.
+type Window struct {
+	ID  int
+	Cwd string
+	Cmd Command
+	// KnownID is the conversation id reported for the window (kitty user
+	// var kittymux_session, or the journal). It wins over an id in argv:
+	// the agent reports the id it is in now, which changes after /clear or
+	// /resume, while argv keeps the one it started with.
+	KnownID string
+	// KnownIDFrom names the source of KnownID for reasons ("journal").
+	KnownIDFrom string
+}
+
+// Decision is what a window's agent comes back as.
+type Decision struct {
+	WindowID int
+	Agent    string
+	Mode     Mode
+	ID       string
+	Argv     []string // nil for ModeAsSaved: the saved command stays
+	Reason   string
+}
+
+// shortID keeps reasons readable.
+func shortID(id string) string {
+	if len(id) > 8 {
+		return id[:8]
+	}
+	return id
+}
+
+// Decide applies design.md's rules to every agent window:
+//   - exact beats latest: an id in argv or a reported id is resumed;
+//   - latest only where it cannot attach the wrong conversation: scope cwd
+//     and the only window of that agent in that directory, or the single
+//     window of that agent at all;
+//   - never one conversation twice: the same id in two windows is resumed in
+//     the lowest window id, the others start a new one; two windows of one
+//     agent in one directory without ids start a new one each;
+//   - one-shot runs, helpers, agents that cannot resume and agents whose
+//     probe failed stay as saved.
+//
+// probes nil means not checked: the definitions are trusted.
+func (s *Set) Decide(ws []Window, probes Probes) []Decision {
+	var es []*entry
+	out := make([]Decision, 0, len(ws))
+	for _, w := range ws {
+		if w.Cmd.Agent == "" {
+			continue
+		}
+		out = append(out, Decision{WindowID: w.ID, Agent: w.Cmd.Agent})
+	}
+	i := 0
+	for _, w := range ws {
+		if w.Cmd.Agent == "" {
+			continue
+		}
+		e := &entry{w: w, a: s.agents[w.Cmd.Agent], d: &out[i]}
+		i++
+		es = append(es, e)
+		if e.a == nil {
+			e.d.Mode, e.d.Reason = ModeAsSaved, fmt.Sprintf("no definition for %s", w.Cmd.Agent)
+			continue
+		}
+		c := w.Cmd
+		switch {
+		case c.OneShot:
+			e.d.Mode, e.d.Reason = ModeAsSaved, fmt.Sprintf("one-shot run (%s), not a conversation", c.OneShotWhy)
+		case c.Helper:
+			e.d.Mode, e.d.Reason = ModeAsSaved, fmt.Sprintf("%s %s is a helper, not a conversation", e.a.name, c.HelperWhy)
+		case !e.a.canResume:
+			e.d.Mode, e.d.Reason = ModeAsSaved, fmt.Sprintf("%s cannot resume a conversation", e.a.name)
+		case w.KnownID != "" && e.a.checkID(w.KnownID) == nil:
+			e.id, e.src = w.KnownID, cmpOr(w.KnownIDFrom, "the recorded id")
+		case c.ID != "":
+			e.id, e.src = c.ID, c.IDFrom
+		}
+	}
+
+	// Windows of one agent that can hold a conversation, for the "latest"
+	// and "twice" rules. Helpers never hold one; one-shot runs may have
+	// written the directory's most recent conversation, so they count.
+	conversational := func(e *entry) bool { return e.a != nil && !e.w.Cmd.Helper }
+
+	// Exact ids, lowest window id first.
+	byID := map[string][]*entry{}
+	for _, e := range es {
+		if e.d.Mode == "" && e.id != "" {
+			k := e.a.name + "\x00" + e.id
+			byID[k] = append(byID[k], e)
+		}
+	}
+	for _, group := range byID {
+		sort.Slice(group, func(i, j int) bool { return group[i].w.ID < group[j].w.ID })
+		first := group[0]
+		first.d.Mode, first.d.ID = ModeExact, first.id
+		first.d.Reason = fmt.Sprintf("id %s from %s", shortID(first.id), first.src)
+		for _, e := range group[1:] {
+			e.d.Mode = ModeNew
+			e.d.Reason = fmt.Sprintf("id %s is resumed in window %d: new conversation", shortID(e.id), first.w.ID)
+		}
+	}
+
+	for _, e := range es {
+		if e.d.Mode != "" {
+			continue
+		}
+		a := e.a
+		if len(a.def.Latest) == 0 {
+			e.d.Mode, e.d.Reason = ModeNew, fmt.Sprintf("no id and %s has no latest: new conversation", a.name)
+			continue
+		}
+		latest := strings.Join(a.def.Latest, " ")
+		if a.def.LatestScope == ScopeCwd && e.dir() != "" {
+			dir := e.dir()
+			var same, withID []*entry
+			for _, o := range es {
+				// A window whose directory is unknown may be in this one.
+				if o.a == a && conversational(o) && (o.dir() == dir || o.dir() == "") {
+					same = append(same, o)
+					if o.id != "" {
+						withID = append(withID, o)
+					}
+				}
+			}
+			switch {
+			case len(same) == 1:
+				e.d.Mode = ModeLatest
+				e.d.Reason = fmt.Sprintf("only %s window in %s: %s is per directory", a.name, dir, latest)
+			case len(withID) == 0:
+				e.d.Mode = ModeNew
+				e.d.Reason = fmt.Sprintf("%d %s windows in %s and no ids: new conversation each", len(same), a.name, dir)
+			default:
+				e.d.Mode = ModeNew
+				e.d.Reason = fmt.Sprintf("%d %s windows in %s, %s: %s could attach another window's conversation, new conversation",
+					len(same), a.name, dir, windowsWithIDs(withID), latest)
+			}
+			continue
+		}
+		var all []*entry
+		for _, o := range es {
+			if o.a == a && conversational(o) {
+				all = append(all, o)
+			}
+		}
+		switch {
+		case len(all) == 1 && a.def.LatestScope == ScopeCwd:
+			e.d.Mode = ModeLatest
+			e.d.Reason = fmt.Sprintf("only %s window (directory unknown)", a.name)
+		case len(all) == 1:
+			e.d.Mode = ModeLatest
+			e.d.Reason = fmt.Sprintf("only %s window: %s is not per directory", a.name, latest)
+		case a.def.LatestScope == ScopeCwd:
+			e.d.Mode = ModeNew
+			e.d.Reason = fmt.Sprintf("%d %s windows and the directory is unknown: new conversation", len(all), a.name)
+		default:
+			e.d.Mode = ModeNew
+			e.d.Reason = fmt.Sprintf("%d %s windows and %s is not per directory: new conversation", len(all), a.name, latest)
+		}
+	}
+
+	for _, e := range es {
+		d := e.d
+		if d.Mode == ModeAsSaved || e.a == nil {
+			continue
+		}
+		if why := probes.refuse(e.a, d.Mode); why != "" {
+			d.Mode, d.ID, d.Reason = ModeAsSaved, "", why
+			continue
+		}
+		argv, err := s.ResumeArgv(e.w.Cmd, d.Mode, d.ID)
+		if err != nil {
+			d.Mode, d.ID, d.Reason = ModeAsSaved, "", err.Error()
+			continue
+		}
+		d.Argv = argv
+		if e.w.Cmd.PromptDropped {
+			d.Reason += "; prompt dropped"
+		}
+	}
+	return out
+}
+
+// entry is a window under decision.
+type entry struct {
+	w   Window
+	a   *agent
+	id  string // the id it resumes, if any
+	src string // where the id came from
+	d   *Decision
+}
+
+// dir is where "latest" looks for this window: the window's directory, or
+// the one a cwd flag moved the agent to.
+func (e *entry) dir() string { return windowDir(e.w.Cwd, e.w.Cmd.Dir) }
+
+func windowsWithIDs(es []*entry) string {
+	ids := make([]string, len(es))
+	for i, e := range es {
+		ids[i] = fmt.Sprint(e.w.ID)
+	}
+	if len(ids) == 1 {
+		return "window " + ids[0] + " has an id"
+	}
+	return "windows " + strings.Join(ids, ", ") + " have ids"
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// windowDir resolves a cwd flag against the window's directory.
+func windowDir(cwd, flagDir string) string {
+	switch {
+	case flagDir == "":
+		if cwd == "" {
+			return ""
+		}
+		return filepath.Clean(cwd)
+	case filepath.IsAbs(flagDir):
+		return filepath.Clean(flagDir)
+	case cwd == "":
+		return ""
+	default:
+		return filepath.Join(cwd, flagDir)
+	}
+}

@@ -1,0 +1,92 @@
+package root_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/cmd/root"
+	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
+	"github.com/kittymux/kittymux/pkg/prompt"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"kittymux":        func() { os.Exit(root.Main(factory.New(), os.Args[1:])) },
+		"kittymux-resume": func() { os.Exit(prompt.Main(os.Args[1:])) },
+	})
+}
+
+// tsTB lets the kittytest helpers run inside a script.
+type tsTB struct{ ts *testscript.TestScript }
+
+func (t tsTB) Helper()                           {}
+func (t tsTB) Fatalf(format string, args ...any) { t.ts.Fatalf(format, args...) }
+func (t tsTB) Cleanup(f func())                  { t.ts.Defer(f) }
+
+var fakes sync.Map // *testscript.TestScript -> *kittytest.Fake
+
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir: filepath.Join("..", "..", "..", "testdata", "script"),
+		Setup: func(env *testscript.Env) error {
+			home := filepath.Join(env.WorkDir, "home")
+			env.Setenv("HOME", home)
+			env.Setenv("XDG_STATE_HOME", filepath.Join(home, ".local", "state"))
+			env.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+			env.Setenv("KITTY_LISTEN_ON", "")
+			env.Setenv("KITTY_PID", "")
+			env.Setenv("KITTYMUX_RESUME_BIN", "/opt/kittymux/bin/kittymux-resume")
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// fakekitty [-version V] LS [SESSION]: a fake kitty serving the
+			// fixtures (paths in ../shared/fixtures or the script's work dir);
+			// KITTY_LISTEN_ON points at it.
+			"fakekitty": func(ts *testscript.TestScript, neg bool, args []string) {
+				o := kittytest.FakeOptions{}
+				if len(args) > 1 && args[0] == "-version" {
+					v, err := kitty.ParseVersion(args[1])
+					ts.Check(err)
+					o.Version, args = v, args[2:]
+				}
+				if len(args) < 1 {
+					ts.Fatalf("usage: fakekitty [-version V] LS [SESSION]")
+				}
+				read := func(name string) []byte {
+					if b, err := os.ReadFile(ts.MkAbs(name)); err == nil {
+						return b
+					}
+					return kittytest.Fixture(tsTB{ts}, name)
+				}
+				o.LS = read(args[0])
+				if len(args) > 1 {
+					o.Session = read(args[1])
+				}
+				f := kittytest.StartFake(tsTB{ts}, o)
+				fakes.Store(ts, f)
+				ts.Defer(func() { fakes.Delete(ts) })
+				ts.Setenv("KITTY_LISTEN_ON", f.Addr.String())
+			},
+			// fakekitty-requests: what the fake received, a line each.
+			"fakekitty-requests": func(ts *testscript.TestScript, neg bool, args []string) {
+				v, ok := fakes.Load(ts)
+				if !ok {
+					ts.Fatalf("no fakekitty running")
+				}
+				for _, r := range v.(*kittytest.Fake).Requests() {
+					b, _ := json.Marshal(r.Payload)
+					fmt.Fprintf(ts.Stdout(), "%s %s\n", r.Cmd, strings.ReplaceAll(string(b), ts.Getenv("WORK"), "$WORK"))
+				}
+			},
+		},
+	})
+}

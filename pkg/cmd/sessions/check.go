@@ -1,0 +1,95 @@
+package sessions
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/cmd/factory"
+)
+
+// CheckOptions of `sessions check`.
+type CheckOptions struct {
+	F       *factory.Factory
+	JSON    bool
+	Refresh bool
+}
+
+// NewCmdCheck returns `sessions check`.
+func NewCmdCheck(f *factory.Factory, runF func(*CheckOptions) error) *cobra.Command {
+	o := &CheckOptions{F: f}
+	cmd := &cobra.Command{
+		Use:   "check",
+		Short: "Probe each installed agent CLI's own --help for the flags kittymux uses",
+		Long: `Probe every installed agent CLI that has a definition, in parallel: its --help and the
+subcommand help it needs (stdin from /dev/null, a temporary directory, 20 s each), and confirm each
+flag the definition uses. Results are cached 12 h in resume-check.json; upgrading a CLI invalidates
+its entry. An agent whose probe fails keeps its saved command when a session is saved.
+
+Exit codes: 0 checked, 1 error.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(o)
+			}
+			return Check(cmd.Context(), o)
+		},
+	}
+	cmd.Flags().BoolVar(&o.JSON, "json", false, "print the report as JSON")
+	cmd.Flags().BoolVar(&o.Refresh, "refresh", false, "probe again, ignoring the cache")
+	return cmd
+}
+
+// Check runs `sessions check`.
+func Check(ctx context.Context, o *CheckOptions) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	set, err := loadAgents(o.F)
+	if err != nil {
+		return err
+	}
+	opt := agents.CheckOptionsFor(o.F.Paths)
+	opt.Refresh = o.Refresh
+	rep, err := set.Check(ctx, opt)
+	if err != nil {
+		return err
+	}
+	w := o.F.IO.Out
+	if o.JSON {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	n := 0
+	for _, a := range rep.Agents {
+		if !a.Installed {
+			continue
+		}
+		n++
+		state := "ok"
+		switch {
+		case a.Error != "":
+			state = "FAILED: " + a.Error
+		case len(a.Missing) > 0:
+			state = "MISSING " + strings.Join(a.Missing, ", ") + ": kept as saved"
+		}
+		ver := a.Version
+		if ver == "" {
+			ver = "-"
+		}
+		cached := ""
+		if a.Cached {
+			cached = " (cached)"
+		}
+		fmt.Fprintf(w, "%-13s %-10s %s  %s%s\n", a.Agent, ver, a.Path, state, cached)
+	}
+	if n == 0 && o.F.IO.IsTTY {
+		fmt.Fprintln(w, "no defined agent CLI is installed")
+	}
+	return nil
+}

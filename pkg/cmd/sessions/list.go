@@ -1,0 +1,137 @@
+package sessions
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/scanner"
+)
+
+// ListOptions of `sessions list`.
+type ListOptions struct {
+	F    *factory.Factory
+	JSON bool
+}
+
+// NewCmdList returns `sessions list`.
+func NewCmdList(f *factory.Factory, runF func(*ListOptions) error) *cobra.Command {
+	o := &ListOptions{F: f}
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "Each live agent window: exact | latest | new, the command it would resume with, and why",
+		Long: `List each agent window in every running kitty: the agent, how it would resume (exact, latest,
+new, or as-saved), the command it would resume with, and why. The rules run over the windows of
+every kitty together, so one conversation is never resumed twice.
+
+Exit codes: 0 listed, 1 no kitty reachable.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(o)
+			}
+			return List(cmd.Context(), o)
+		},
+	}
+	cmd.Flags().BoolVar(&o.JSON, "json", false, "print the windows as JSON")
+	return cmd
+}
+
+// ListedWindow is one row of `sessions list --json`.
+type ListedWindow struct {
+	Kitty    string      `json:"kitty"`
+	WindowID int         `json:"window_id"`
+	Tab      string      `json:"tab"`
+	Cwd      string      `json:"cwd"`
+	Agent    string      `json:"agent"`
+	Mode     agents.Mode `json:"mode"`
+	ID       string      `json:"id,omitempty"`
+	Argv     []string    `json:"argv,omitempty"`
+	Command  string      `json:"command,omitempty"`
+	Reason   string      `json:"reason"`
+}
+
+// List runs `sessions list`.
+func List(ctx context.Context, o *ListOptions) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	f := o.F
+	insts, err := f.Kitties(ctx)
+	if err != nil {
+		return err
+	}
+	set, err := loadAgents(f)
+	if err != nil {
+		return err
+	}
+	type row struct {
+		inst kitty.Instance
+		w    scanner.AgentWindow
+	}
+	var rows []row
+	var reached int
+	for _, in := range insts {
+		ls, err := kitty.NewClient(in.Addr).LS(ctx)
+		if err != nil {
+			fmt.Fprintf(f.IO.ErrOut, "kittymux: %s: %v\n", in.Socket, err)
+			continue
+		}
+		reached++
+		for _, w := range scanner.AgentWindows(set, ls) {
+			rows = append(rows, row{in, w})
+		}
+	}
+	if reached == 0 {
+		return fmt.Errorf("%w (none of %d answered)", factory.ErrNoKitty, len(insts))
+	}
+	// Window ids repeat across kitties: the rules see positions instead.
+	ws := make([]agents.Window, len(rows))
+	var names []string
+	for i, r := range rows {
+		ws[i] = r.w.Agent
+		ws[i].ID = i + 1
+		names = append(names, r.w.Agent.Cmd.Agent)
+	}
+	out := []ListedWindow{}
+	for _, d := range set.Decide(ws, probes(ctx, f, set, names)) {
+		r := rows[d.WindowID-1]
+		lw := ListedWindow{Kitty: r.inst.Socket, WindowID: r.w.Ref.Window.ID, Tab: r.w.Ref.Tab.Title, Cwd: r.w.Agent.Cwd,
+			Agent: d.Agent, Mode: d.Mode, ID: d.ID, Argv: d.Argv, Reason: d.Reason}
+		if len(d.Argv) > 0 {
+			lw.Command = shellQuote(d.Argv)
+		}
+		out = append(out, lw)
+	}
+	if o.JSON {
+		enc := json.NewEncoder(f.IO.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(map[string]any{"windows": out})
+	}
+	if len(out) == 0 {
+		if f.IO.IsTTY {
+			fmt.Fprintln(f.IO.Out, "no agent windows")
+		}
+		return nil
+	}
+	if f.IO.IsTTY {
+		fmt.Fprintf(f.IO.Out, "%-7s %-10s %-9s %-20s %s\n", "WINDOW", "AGENT", "MODE", "TAB", "COMMAND / WHY")
+		for _, w := range out {
+			cmd := w.Command
+			if cmd == "" {
+				cmd = "(kept as saved)"
+			}
+			fmt.Fprintf(f.IO.Out, "%-7d %-10s %-9s %-20.20s %s\n%48s%s\n", w.WindowID, w.Agent, w.Mode, w.Tab, cmd, "", w.Reason)
+		}
+		return nil
+	}
+	for _, w := range out {
+		fmt.Fprintf(f.IO.Out, "%s\t%d\t%s\t%s\t%s\t%s\n", w.Kitty, w.WindowID, w.Agent, w.Mode, w.Command, w.Reason)
+	}
+	return nil
+}

@@ -1,0 +1,104 @@
+package sessions
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/rewrite"
+	"github.com/kittymux/kittymux/pkg/sessions"
+)
+
+// PublishOptions of `sessions publish`.
+type PublishOptions struct {
+	F      *factory.Factory
+	Raw    string
+	Name   string
+	Stdout bool
+	Direct bool
+	JSON   bool
+}
+
+// NewCmdPublish returns `sessions publish`.
+func NewCmdPublish(f *factory.Factory, runF func(*PublishOptions) error) *cobra.Command {
+	o := &PublishOptions{F: f}
+	cmd := &cobra.Command{
+		Use:   "publish RAW",
+		Short: "Rewrite a raw kitty save and publish it, with no kitty socket",
+		Long: `Rewrite RAW, a file written by kitty's save_as_session, as ` + "`sessions save`" + ` does, and publish it
+atomically as sessions/NAME.kitty-session (default NAME: RAW's base name). No kitty socket is used:
+this is the offline worker kitty's quit watcher starts. --stdout prints the result instead.
+
+Exit codes: 0 published, 1 error (nothing written), 2 bad usage.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Raw = args[0]
+			if o.Name == "" {
+				o.Name = strings.TrimSuffix(filepath.Base(o.Raw), sessions.Ext)
+			}
+			if !o.Stdout {
+				if err := sessions.CheckName(o.Name); err != nil {
+					return &factory.FlagError{Err: err}
+				}
+			}
+			if runF != nil {
+				return runF(o)
+			}
+			return Publish(cmd.Context(), o)
+		},
+	}
+	cmd.Flags().StringVar(&o.Name, "name", "", "name to publish as")
+	cmd.Flags().BoolVar(&o.Stdout, "stdout", false, "print the rewritten file instead of publishing it")
+	cmd.Flags().BoolVar(&o.Direct, "direct", false, "restored windows resume without asking")
+	cmd.Flags().BoolVar(&o.JSON, "json", false, "print what was published as JSON")
+	return cmd
+}
+
+// Publish runs `sessions publish`.
+func Publish(ctx context.Context, o *PublishOptions) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	f := o.F
+	raw, err := os.ReadFile(o.Raw)
+	if err != nil {
+		return fmt.Errorf("read raw save: %w", err)
+	}
+	set, err := loadAgents(f)
+	if err != nil {
+		return err
+	}
+	bin, err := resumeBin(f)
+	if err != nil {
+		return err
+	}
+	opt := rewrite.Options{Agents: set, ResumeBin: bin, Direct: o.Direct}
+	// A first pass names the agents in the file, so only those are probed.
+	first, err := rewrite.Rewrite(raw, opt)
+	if err != nil {
+		return fmt.Errorf("%s: %w; nothing was written", o.Raw, err)
+	}
+	var names []string
+	for _, w := range first.Windows {
+		names = append(names, w.Agent)
+	}
+	opt.Probes = probes(ctx, f, set, names)
+	res, err := rewrite.Rewrite(raw, opt)
+	if err != nil {
+		return fmt.Errorf("%s: %w; nothing was written", o.Raw, err)
+	}
+	if o.Stdout {
+		_, err := f.IO.Out.Write(res.Data)
+		return err
+	}
+	path, err := sessions.Publish(f.Paths, o.Name, res.Data)
+	if err != nil {
+		return err
+	}
+	return printSaved(f.IO.Out, o.JSON, SaveResult{Name: o.Name, Path: path, Windows: res.Windows})
+}

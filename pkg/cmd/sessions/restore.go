@@ -1,0 +1,93 @@
+package sessions
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+
+	"github.com/spf13/cobra"
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/sessions"
+)
+
+// RestoreOptions of `sessions restore`.
+type RestoreOptions struct {
+	F    *factory.Factory
+	Name string
+	// StartKitty starts a new kitty on a session file; tests replace it.
+	StartKitty func(kittyPath, session string) error
+}
+
+// NewCmdRestore returns `sessions restore`.
+func NewCmdRestore(f *factory.Factory, runF func(*RestoreOptions) error) *cobra.Command {
+	o := &RestoreOptions{F: f, StartKitty: startKitty}
+	cmd := &cobra.Command{
+		Use:   "restore NAME|last",
+		Short: "Open a saved session: goto_session inside kitty, a new kitty otherwise",
+		Long: `Open a saved session. Inside kitty (or with --to) kitty's goto_session loads it into the
+running kitty; outside, a new kitty starts with --session. "last" is the newest autosave, or the
+newest save when there is none. Needs kitty 0.43 or newer.
+
+Exit codes: 0 opened, 1 error, 2 bad usage.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Name = args[0]
+			if runF != nil {
+				return runF(o)
+			}
+			return Restore(cmd.Context(), o)
+		},
+	}
+	return cmd
+}
+
+// Restore runs `sessions restore`.
+func Restore(ctx context.Context, o *RestoreOptions) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	f := o.F
+	info, err := sessions.Resolve(f.Paths, o.Name)
+	if err != nil {
+		return err
+	}
+	if f.To != "" || f.Getenv("KITTY_LISTEN_ON") != "" {
+		in, err := oneKitty(ctx, f)
+		if err != nil {
+			return err
+		}
+		if err := needVersion(in, "sessions restore (kitty's goto_session)", kitty.VersionSaveAsSession); err != nil {
+			return err
+		}
+		q, err := syntax.Quote(info.Path, syntax.LangPOSIX)
+		if err != nil {
+			return err
+		}
+		if err := kitty.NewClient(in.Addr).Action(ctx, "goto_session "+q); err != nil {
+			return fmt.Errorf("goto_session %s: %w", info.Path, err)
+		}
+		fmt.Fprintf(f.IO.Out, "restored %s in %s\n", info.Name, in.Socket)
+		return nil
+	}
+	kp, err := exec.LookPath("kitty")
+	if err != nil {
+		return fmt.Errorf("not inside kitty and no kitty on PATH to start: %w", err)
+	}
+	v, err := kitty.VersionOfExe(ctx, kp)
+	if err == nil && !v.AtLeast(kitty.VersionSaveAsSession) {
+		return fmt.Errorf("a saved session needs kitty %s or newer to load; %s is %s", kitty.VersionSaveAsSession, kp, v)
+	}
+	if err := o.StartKitty(kp, info.Path); err != nil {
+		return fmt.Errorf("start kitty: %w", err)
+	}
+	fmt.Fprintf(f.IO.Out, "restored %s in a new kitty\n", info.Name)
+	return nil
+}
+
+func startKitty(kittyPath, session string) error {
+	cmd := exec.Command(kittyPath, "--detach", "--session", session)
+	return cmd.Run()
+}

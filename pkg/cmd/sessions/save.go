@@ -1,0 +1,223 @@
+package sessions
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/rewrite"
+	"github.com/kittymux/kittymux/pkg/scanner"
+	"github.com/kittymux/kittymux/pkg/sessions"
+)
+
+// DefaultName is the session `save` writes when no name is given.
+const DefaultName = "default"
+
+// SaveOptions of `sessions save`.
+type SaveOptions struct {
+	F      *factory.Factory
+	Name   string
+	All    bool
+	Direct bool
+	JSON   bool
+}
+
+// NewCmdSave returns `sessions save`.
+func NewCmdSave(f *factory.Factory, runF func(*SaveOptions) error) *cobra.Command {
+	o := &SaveOptions{F: f}
+	cmd := &cobra.Command{
+		Use:   "save [NAME]",
+		Short: "Save the focused OS window (--all: every one) with each agent's resume command",
+		Long: `Mark each agent window, ask kitty to save_as_session to a temporary file, rewrite each agent
+window's command into the restore prompt with its exact resume argv, and publish the result
+atomically as sessions/NAME.kitty-session (default NAME: ` + DefaultName + `). Needs kitty 0.43 or newer.
+A failed or empty save never replaces a good one.
+
+Exit codes: 0 saved, 1 error (nothing written), 2 bad usage.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Name = DefaultName
+			if len(args) == 1 {
+				o.Name = args[0]
+			}
+			if err := sessions.CheckName(o.Name); err != nil {
+				return &factory.FlagError{Err: err}
+			}
+			if runF != nil {
+				return runF(o)
+			}
+			return Save(cmd.Context(), o)
+		},
+	}
+	cmd.Flags().BoolVar(&o.All, "all", false, "save every OS window, not only the focused one")
+	cmd.Flags().BoolVar(&o.Direct, "direct", false, "restored windows resume without asking")
+	cmd.Flags().BoolVar(&o.JSON, "json", false, "print what was saved as JSON")
+	return cmd
+}
+
+// SaveResult is what `save --json` prints.
+type SaveResult struct {
+	Name    string           `json:"name"`
+	Path    string           `json:"path"`
+	Kitty   string           `json:"kitty"`
+	Windows []rewrite.Window `json:"windows"`
+}
+
+// Save runs `sessions save`.
+func Save(ctx context.Context, o *SaveOptions) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	f := o.F
+	in, err := oneKitty(ctx, f)
+	if err != nil {
+		return err
+	}
+	if err := needVersion(in, "sessions save (kitty's save_as_session)", kitty.VersionSaveAsSession); err != nil {
+		return fmt.Errorf("%w; nothing was written", err)
+	}
+	set, err := loadAgents(f)
+	if err != nil {
+		return err
+	}
+	bin, err := resumeBin(f)
+	if err != nil {
+		return err
+	}
+	client := kitty.NewClient(in.Addr)
+	ls, err := client.LS(ctx)
+	if err != nil {
+		return err
+	}
+	live := scanner.AgentWindows(set, ls)
+	if err := markAgents(ctx, client, live); err != nil {
+		if isUnknownAction(err) {
+			return tooOld(err)
+		}
+		return err
+	}
+	if err := f.Paths.EnsureState(); err != nil {
+		return err
+	}
+	raw, err := kittySave(ctx, client, f.Paths.SessionsDir(), o.Name, o.All)
+	if err != nil {
+		if isUnknownAction(err) {
+			return tooOld(err)
+		}
+		return fmt.Errorf("kitty's save_as_session: %w; nothing was written", err)
+	}
+	var names []string
+	for _, w := range live {
+		names = append(names, w.Agent.Cmd.Agent)
+	}
+	res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, Probes: probes(ctx, f, set, names), ResumeBin: bin, Direct: o.Direct})
+	if err != nil {
+		return fmt.Errorf("%w; nothing was written", err)
+	}
+	path, err := sessions.Publish(f.Paths, o.Name, res.Data)
+	if err != nil {
+		return err
+	}
+	return printSaved(f.IO.Out, o.JSON, SaveResult{Name: o.Name, Path: path, Kitty: in.Socket, Windows: res.Windows})
+}
+
+// markAgents sets kittymux_agent (and kittymux_session where the id is
+// known) on each agent window, so kitty's save carries them as --var.
+func markAgents(ctx context.Context, c *kitty.Client, live []scanner.AgentWindow) error {
+	for _, w := range live {
+		vars := []string{scanner.VarAgent + "=" + w.Agent.Cmd.Agent}
+		id := w.Agent.KnownID
+		if id == "" {
+			id = w.Agent.Cmd.ID
+		}
+		if id != "" {
+			vars = append(vars, scanner.VarSession+"="+id)
+		}
+		if err := c.SetUserVars(ctx, "id:"+strconv.Itoa(w.Ref.Window.ID), vars); err != nil {
+			return fmt.Errorf("mark window %d: %w", w.Ref.Window.ID, err)
+		}
+	}
+	return nil
+}
+
+// kittySave asks kitty to write its session to a temp file beside the
+// published ones and returns the bytes. The temp file is always removed.
+func kittySave(ctx context.Context, c *kitty.Client, dir, name string, all bool) ([]byte, error) {
+	tmp, err := os.CreateTemp(dir, ".raw-"+name+"-*.kitty-session")
+	if err != nil {
+		return nil, err
+	}
+	tmp.Close()
+	defer os.Remove(tmp.Name())
+	path, err := filepath.Abs(tmp.Name())
+	if err != nil {
+		return nil, err
+	}
+	// kitty splits the action string shell-style: quote the path.
+	q, err := syntax.Quote(path, syntax.LangPOSIX)
+	if err != nil {
+		return nil, err
+	}
+	action := "save_as_session --save-only --use-foreground-process "
+	if !all {
+		action += "--match=state:focused_os_window "
+	}
+	if err := c.Action(ctx, action+q); err != nil {
+		return nil, err
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if len(raw) == 0 {
+		return nil, rewrite.ErrEmpty
+	}
+	return raw, nil
+}
+
+// tooOld explains a kitty of unknown version that did not know a command.
+func tooOld(err error) error {
+	return fmt.Errorf("sessions save needs kitty %s or newer (save_as_session): %w; nothing was written", kitty.VersionSaveAsSession, err)
+}
+
+func isUnknownAction(err error) bool {
+	var ce *kitty.CommandError
+	if !errors.As(err, &ce) {
+		return false
+	}
+	m := strings.ToLower(ce.Message)
+	return strings.Contains(m, "unknown") || strings.Contains(m, "no remote command")
+}
+
+func printSaved(w io.Writer, asJSON bool, r SaveResult) error {
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(r)
+	}
+	fmt.Fprintf(w, "saved %s (%s)\n", r.Name, r.Path)
+	printWindows(w, r.Windows)
+	return nil
+}
+
+func printWindows(w io.Writer, ws []rewrite.Window) {
+	for _, x := range ws {
+		cmd := "(kept as saved)"
+		if x.Mode != agents.ModeAsSaved {
+			cmd = shellQuote(x.Argv)
+		}
+		fmt.Fprintf(w, "  window %d  %-8s %-8s %s\n      %s\n", x.WindowID, x.Agent, x.Mode, cmd, x.Reason)
+	}
+}

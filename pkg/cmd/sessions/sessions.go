@@ -1,0 +1,130 @@
+// Package sessions implements `kittymux sessions ...`.
+package sessions
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/kitty"
+)
+
+// NewCmdSessions returns `kittymux sessions`.
+func NewCmdSessions(f *factory.Factory) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "sessions",
+		Short: "Save, restore, list and check agent sessions",
+	}
+	cmd.AddCommand(NewCmdSave(f, nil), NewCmdPublish(f, nil), NewCmdRestore(f, nil), NewCmdList(f, nil), NewCmdCheck(f, nil))
+	return cmd
+}
+
+// loadAgents loads the shipped and user definitions. A bad user file is
+// reported, and the shipped definitions still work.
+func loadAgents(f *factory.Factory) (*agents.Set, error) {
+	set, err := agents.Load(f.Paths.UserAgents())
+	if set == nil {
+		return nil, err
+	}
+	if err != nil {
+		fmt.Fprintf(f.IO.ErrOut, "kittymux: warning: %v\n", err)
+	}
+	return set, nil
+}
+
+// probes checks the agents named (cached 12 h) for what Decide needs.
+func probes(ctx context.Context, f *factory.Factory, set *agents.Set, names []string) agents.Probes {
+	if len(names) == 0 {
+		return agents.Probes{}
+	}
+	opt := agents.CheckOptionsFor(f.Paths)
+	opt.Agents = uniq(names)
+	rep, err := set.Check(ctx, opt)
+	if err != nil {
+		fmt.Fprintf(f.IO.ErrOut, "kittymux: warning: checking agent CLIs: %v\n", err)
+		return nil
+	}
+	return rep.Probes()
+}
+
+func uniq(xs []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, x := range xs {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// oneKitty picks the kitty a command acts on: --to, the kitty we run inside,
+// or the only one running.
+func oneKitty(ctx context.Context, f *factory.Factory) (kitty.Instance, error) {
+	insts, err := f.Kitties(ctx)
+	if err != nil {
+		return kitty.Instance{}, err
+	}
+	for _, in := range insts {
+		if in.Source == "KITTY_LISTEN_ON" || in.Source == "--to" {
+			return in, nil
+		}
+	}
+	if len(insts) > 1 {
+		var names []string
+		for _, in := range insts {
+			names = append(names, in.Socket)
+		}
+		return kitty.Instance{}, &factory.FlagError{Err: fmt.Errorf("%d kitties are running (%s): pick one with --to", len(insts), strings.Join(names, ", "))}
+	}
+	return insts[0], nil
+}
+
+// needVersion refuses a kitty known to be older than a feature needs.
+func needVersion(in kitty.Instance, what string, v kitty.Version) error {
+	if !in.Version.IsZero() && !in.Version.AtLeast(v) {
+		return fmt.Errorf("%s needs kitty %s or newer; the kitty at %s is %s", what, v, in.Addr, in.Version)
+	}
+	return nil
+}
+
+// resumeBin is the restore prompt binary put into published files: the one
+// beside this kittymux, else the one on PATH.
+func resumeBin(f *factory.Factory) (string, error) {
+	if p := f.Getenv("KITTYMUX_RESUME_BIN"); p != "" {
+		return filepath.Abs(p)
+	}
+	if f.Executable != "" {
+		p := filepath.Join(filepath.Dir(f.Executable), "kittymux-resume")
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+			return p, nil
+		}
+	}
+	p, err := exec.LookPath("kittymux-resume")
+	if err != nil {
+		return "", fmt.Errorf("kittymux-resume is neither beside kittymux nor on PATH; install both with `go install ./cmd/...`")
+	}
+	return filepath.Abs(p)
+}
+
+// shellQuote renders argv for people to read; nothing runs it.
+func shellQuote(argv []string) string {
+	parts := make([]string, len(argv))
+	for i, a := range argv {
+		q, err := syntax.Quote(a, syntax.LangPOSIX)
+		if err != nil {
+			q = fmt.Sprintf("%q", a)
+		}
+		parts[i] = q
+	}
+	return strings.Join(parts, " ")
+}

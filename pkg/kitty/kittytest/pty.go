@@ -1,0 +1,128 @@
+package kittytest
+
+import (
+	"bytes"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/creack/pty"
+)
+
+// PTYOptions describe a program run in a pseudo-terminal, as a person in a
+// kitty window would run it.
+type PTYOptions struct {
+	Path string
+	Args []string
+	Env  []string
+	Dir  string
+	// WaitFor is text to wait for before typing Keys; empty types at once.
+	WaitFor string
+	// Keys are written one element at a time, 80 ms apart: a key's escape
+	// sequence ("\x1b[A") arrives whole, a lone Esc alone.
+	Keys []string
+	// Done reports that the run reached what the test waits for (a fake
+	// agent logged its argv, say); the program is then killed. The run also
+	// ends when the program exits.
+	Done    func() bool
+	Timeout time.Duration // default 10 s
+}
+
+// Keys splits typed text into keys: each rune alone, but an arrow key's
+// escape sequence (ESC [ X) kept whole.
+func Keys(s string) []string {
+	var out []string
+	for i := 0; i < len(s); {
+		if strings.HasPrefix(s[i:], "\x1b[") && i+3 <= len(s) {
+			out = append(out, s[i:i+3])
+			i += 3
+			continue
+		}
+		r := []rune(s[i:])[0]
+		out = append(out, string(r))
+		i += len(string(r))
+	}
+	return out
+}
+
+// PTYRun is what came of it.
+type PTYRun struct {
+	Out    string
+	Exited bool
+	Code   int
+}
+
+// RunPTY runs a program in a pseudo-terminal, types Keys, and waits for Done
+// or the program's exit.
+func RunPTY(t TB, o PTYOptions) PTYRun {
+	t.Helper()
+	if o.Timeout == 0 {
+		o.Timeout = 10 * time.Second
+	}
+	cmd := exec.Command(o.Path, o.Args...)
+	cmd.Env, cmd.Dir = o.Env, o.Dir
+	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 24, Cols: 120})
+	if err != nil {
+		t.Fatalf("start %s in a pty: %v", o.Path, err)
+	}
+	defer f.Close()
+	var mu sync.Mutex
+	var out bytes.Buffer
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := f.Read(buf)
+			mu.Lock()
+			out.Write(buf[:n])
+			mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	output := func() string { mu.Lock(); defer mu.Unlock(); return out.String() }
+	done := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(done) }()
+	stop := func() {
+		_ = cmd.Process.Kill()
+		<-done
+	}
+	deadline := time.Now().Add(o.Timeout)
+	if o.WaitFor != "" {
+		for !strings.Contains(output(), o.WaitFor) {
+			select {
+			case <-done:
+				t.Fatalf("%s exited before showing %q; output:\n%s", o.Path, o.WaitFor, output())
+			default:
+			}
+			if time.Now().After(deadline) {
+				stop()
+				t.Fatalf("%s did not show %q; output:\n%s", o.Path, o.WaitFor, output())
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	for _, k := range o.Keys {
+		_, _ = f.Write([]byte(k))
+		time.Sleep(80 * time.Millisecond)
+	}
+	for {
+		select {
+		case <-done:
+			time.Sleep(20 * time.Millisecond) // let the reader drain
+			return PTYRun{Out: output(), Exited: true, Code: cmd.ProcessState.ExitCode()}
+		default:
+		}
+		if o.Done != nil && o.Done() {
+			time.Sleep(50 * time.Millisecond)
+			stop()
+			return PTYRun{Out: output()}
+		}
+		if time.Now().After(deadline) {
+			stop()
+			t.Fatalf("%s: nothing happened in %v; output:\n%s", o.Path, o.Timeout, output())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

@@ -1,0 +1,316 @@
+package prompt_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
+	"github.com/kittymux/kittymux/pkg/prompt"
+)
+
+// The test binary doubles as kittymux-resume: a link to it under that name
+// runs the real prompt.
+func TestMain(m *testing.M) {
+	if filepath.Base(os.Args[0]) == "kittymux-resume" {
+		os.Exit(prompt.Main(os.Args[1:]))
+	}
+	os.Exit(m.Run())
+}
+
+const (
+	uuid  = "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73"
+	codex = "0199a213-81c0-7800-8aa1-bbab2a035a53"
+)
+
+type world struct {
+	t        *testing.T
+	bin      string // kittymux-resume
+	agents   string // fake agents' dir
+	log      *kittytest.AgentLog
+	home     string
+	cwd      string
+	state    string
+	extraEnv []string
+}
+
+func newWorld(t *testing.T) *world {
+	t.Helper()
+	binDir, log := kittytest.FakeAgents(t, "claude", "codex", "opencode", "gemini", "fakesh")
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := t.TempDir()
+	w := &world{t: t, agents: binDir, log: log, home: filepath.Join(d, "home"), cwd: filepath.Join(d, "work")}
+	w.state = filepath.Join(w.home, ".local", "state", "kittymux")
+	for _, p := range []string{w.home, w.cwd, filepath.Join(d, "bin")} {
+		os.MkdirAll(p, 0o755)
+	}
+	w.bin = filepath.Join(d, "bin", "kittymux-resume")
+	if err := os.Symlink(self, w.bin); err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+func (w *world) env() []string {
+	return append([]string{
+		"PATH=" + w.agents + ":/usr/bin:/bin",
+		"HOME=" + w.home,
+		"SHELL=" + filepath.Join(w.agents, "fakesh"),
+		"FAKEAGENT_LOG=" + w.log.Path,
+		"XDG_STATE_HOME=" + filepath.Join(w.home, ".local", "state"),
+		"XDG_CONFIG_HOME=" + filepath.Join(w.home, ".config"),
+		"TERM=xterm-256color",
+	}, w.extraEnv...)
+}
+
+type run struct {
+	out     string
+	records []kittytest.AgentRecord
+	exited  bool
+	code    int
+}
+
+// runPTY starts the prompt in a pseudo-terminal, waits for its question
+// (unless wantPrompt is false), types keys, and waits until something was
+// exec'd (a record in the fake agents' log) or the prompt exited.
+func (w *world) runPTY(args []string, keys string, wantPrompt bool) run {
+	w.t.Helper()
+	before := len(w.log.Records())
+	o := kittytest.PTYOptions{Path: w.bin, Args: args, Env: w.env(), Dir: w.cwd, Keys: kittytest.Keys(keys),
+		Done: func() bool { return len(w.log.Records()) > before }}
+	if wantPrompt {
+		o.WaitFor = "i commands"
+	}
+	p := kittytest.RunPTY(w.t, o)
+	return run{out: p.Out, exited: p.Exited, code: p.Code, records: w.log.Records()[before:]}
+}
+
+func argvOf(r run) []string {
+	if len(r.records) != 1 {
+		return []string{"<" + string(rune('0'+len(r.records))) + " records>"}
+	}
+	return append([]string{r.records[0].Name}, r.records[0].Args...)
+}
+
+func claudeRecord(extra ...string) []string {
+	a := []string{"--agent", "claude", "--mode", "exact", "--id", uuid, "--tab", "api work"}
+	a = append(a, extra...)
+	return append(a, "--", "claude", "--model", "sonnet", "--resume", uuid)
+}
+
+func TestKeys(t *testing.T) {
+	w := newWorld(t)
+	resume := []string{"claude", "--model", "sonnet", "--resume", uuid}
+	fresh := []string{"claude", "--model", "sonnet"}
+	shell := []string{"-fakesh"}
+	for _, c := range []struct {
+		name string
+		keys string
+		want []string
+	}{
+		{"enter resumes", "\r", resume},
+		{"n starts a new conversation", "n", fresh},
+		{"s opens a shell", "s", shell},
+		{"lone esc opens a shell", "\x1b", shell},
+		{"arrow key is ignored", "\x1b[A\r", resume},
+		{"ctrl-c opens a shell", "\x03", shell},
+		{"i shows the commands and waits", "i\r", resume},
+		{"other keys are ignored", "xq\r", resume},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := w.runPTY(claudeRecord(), c.keys, true)
+			if diff := cmp.Diff(c.want, argvOf(r)); diff != "" {
+				t.Errorf("exec'd (-want +got):\n%s\noutput:\n%s", diff, r.out)
+			}
+			if c.name == "i shows the commands and waits" && !strings.Contains(r.out, "claude --model sonnet --resume "+uuid) {
+				t.Errorf("i did not show the resume argv:\n%s", r.out)
+			}
+		})
+	}
+}
+
+func TestPromptText(t *testing.T) {
+	w := newWorld(t)
+	r := w.runPTY(claudeRecord(), "\r", true)
+	for _, want := range []string{"claude was running here — resume session 4f9e2a51?", `tab "api work"`, "Enter resume", "n new conversation", "s shell", "a resume all", "i commands"} {
+		if !strings.Contains(r.out, want) {
+			t.Errorf("prompt lacks %q:\n%s", want, r.out)
+		}
+	}
+}
+
+func TestCodexSubcommand(t *testing.T) {
+	w := newWorld(t)
+	r := w.runPTY([]string{"--agent", "codex", "--mode", "exact", "--id", codex, "--", "codex", "resume", codex}, "\r", true)
+	if diff := cmp.Diff([]string{"codex", "resume", codex}, argvOf(r)); diff != "" {
+		t.Errorf("(-want +got):\n%s\n%s", diff, r.out)
+	}
+}
+
+func TestResumeAll(t *testing.T) {
+	w := newWorld(t)
+	r := w.runPTY(claudeRecord(), "a", true)
+	if diff := cmp.Diff([]string{"claude", "--model", "sonnet", "--resume", uuid}, argvOf(r)); diff != "" {
+		t.Fatalf("a: (-want +got):\n%s", diff)
+	}
+	if _, err := os.Stat(filepath.Join(w.state, "resume-all-until")); err != nil {
+		t.Fatalf("a wrote no resume-all-until: %v", err)
+	}
+	// Another window's prompt now resumes without asking.
+	r = w.runPTY([]string{"--agent", "codex", "--mode", "exact", "--id", codex, "--", "codex", "resume", codex}, "", false)
+	if diff := cmp.Diff([]string{"codex", "resume", codex}, argvOf(r)); diff != "" {
+		t.Errorf("second window: (-want +got):\n%s\n%s", diff, r.out)
+	}
+}
+
+func TestWaitingPromptJoinsResumeAll(t *testing.T) {
+	w := newWorld(t)
+	// A prompt already waiting notices another window's `a`.
+	go func() {
+		time.Sleep(700 * time.Millisecond)
+		os.MkdirAll(w.state, 0o700)
+		until := strconv.FormatInt(time.Now().Add(time.Minute).Unix(), 10)
+		os.WriteFile(filepath.Join(w.state, "resume-all-until"), []byte(until), 0o600)
+	}()
+	r := w.runPTY(claudeRecord(), "", true)
+	if diff := cmp.Diff([]string{"claude", "--model", "sonnet", "--resume", uuid}, argvOf(r)); diff != "" {
+		t.Errorf("(-want +got):\n%s\n%s", diff, r.out)
+	}
+}
+
+func TestAutoModes(t *testing.T) {
+	resume := []string{"claude", "--model", "sonnet", "--resume", uuid}
+	t.Run("KITTYMUX_RESUME=auto", func(t *testing.T) {
+		w := newWorld(t)
+		w.extraEnv = []string{"KITTYMUX_RESUME=auto"}
+		if diff := cmp.Diff(resume, argvOf(w.runPTY(claudeRecord(), "", false))); diff != "" {
+			t.Error(diff)
+		}
+	})
+	t.Run("resume-auto file", func(t *testing.T) {
+		w := newWorld(t)
+		os.MkdirAll(w.state, 0o700)
+		os.WriteFile(filepath.Join(w.state, "resume-auto"), nil, 0o600)
+		if diff := cmp.Diff(resume, argvOf(w.runPTY(claudeRecord(), "", false))); diff != "" {
+			t.Error(diff)
+		}
+	})
+	t.Run("--direct save", func(t *testing.T) {
+		w := newWorld(t)
+		if diff := cmp.Diff(resume, argvOf(w.runPTY(claudeRecord("--direct"), "", false))); diff != "" {
+			t.Error(diff)
+		}
+	})
+	t.Run("no terminal runs the record's command", func(t *testing.T) {
+		w := newWorld(t)
+		cmd := exec.Command(w.bin, claudeRecord()...)
+		cmd.Env, cmd.Dir, cmd.Stdin = w.env(), w.cwd, nil
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer cmd.Process.Kill()
+		recs := w.log.WaitFor(t, 1, 10*time.Second)
+		if diff := cmp.Diff(resume, append([]string{recs[0].Name}, recs[0].Args...)); diff != "" {
+			t.Error(diff)
+		}
+	})
+}
+
+func TestShellChoices(t *testing.T) {
+	t.Run("from the shell's startup, s exits back to it", func(t *testing.T) {
+		w := newWorld(t)
+		r := w.runPTY(claudeRecord("--from-shell"), "s", true)
+		if !r.exited || r.code != 0 || len(r.records) != 0 {
+			t.Errorf("exited %v code %d records %v", r.exited, r.code, r.records)
+		}
+	})
+	t.Run("missing agent binary opens a shell and says so", func(t *testing.T) {
+		w := newWorld(t)
+		os.Remove(filepath.Join(w.agents, "gemini"))
+		g := "8a7b6c5d-1111-4222-8333-944455556666"
+		r := w.runPTY([]string{"--agent", "gemini", "--mode", "exact", "--id", g, "--", "gemini", "--resume", g}, "", false)
+		if diff := cmp.Diff([]string{"-fakesh"}, argvOf(r)); diff != "" {
+			t.Error(diff)
+		}
+		if !strings.Contains(r.out, "gemini is not installed") {
+			t.Errorf("no message:\n%s", r.out)
+		}
+	})
+}
+
+// hostile are records someone could write into an editable session file.
+// None may exec anything but a shell, and none may create a file.
+var hostile = [][]string{
+	{"--agent", "claude", "--mode", "exact", "--id", "--dangerously-skip-permissions", "--", "claude", "--resume", "--dangerously-skip-permissions"},
+	{"--agent", "claude", "--mode", "exact", "--id", "$(touch x)", "--", "claude", "--resume", "$(touch x)"},
+	{"--agent", "claude", "--mode", "exact", "--id", "`touch x`", "--", "claude", "--resume", "`touch x`"},
+	{"--agent", "claude", "--mode", "exact", "--id", "a;b", "--", "claude", "--resume", "a;b"},
+	{"--agent", "claude", "--mode", "exact", "--id", "a\nb", "--", "claude", "--resume", "a\nb"},
+	{"--agent", "claude", "--mode", "exact", "--id", "a b", "--", "claude", "--resume", "a b"},
+	{"--agent", "claude", "--mode", "exact", "--id", "x|touch x", "--", "claude", "--resume", "x|touch x"},
+	{"--agent", "claude", "--mode", "exact", "--id", "x&&touch x", "--", "claude", "--resume", "x&&touch x"},
+	{"--agent", "claude", "--mode", "exact", "--id", "x>x", "--", "claude", "--resume", "x>x"},
+	{"--agent", "claude", "--mode", "exact", "--id", "../../etc/passwd", "--", "claude", "--resume", "../../etc/passwd"},
+	{"--agent", "claude", "--mode", "exact", "--id", "", "--", "claude", "--resume", ""},
+	{"--agent", "claude", "--mode", "exact", "--id", "-r", "--", "claude", "--resume", "-r"},
+	{"--agent", "claude", "--mode", "exact", "--id", uuid, "--", "/bin/sh", "-c", "touch x"},
+	{"--agent", "claude", "--mode", "exact", "--id", uuid, "--", "sh", "-c", "touch x; claude --resume " + uuid},
+	{"--agent", "claude", "--mode", "exact", "--id", uuid, "--", "bash", "-c", "claude --resume " + uuid},
+	{"--agent", "claude", "--mode", "exact", "--id", uuid, "--", "env", "X=1", "claude", "--resume", uuid},
+	{"--agent", "claude", "--mode", "exact", "--id", uuid, "--", "X=1", "claude", "--resume", uuid},
+	{"--agent", "claude", "--mode", "exact", "--id", uuid, "--", "claude", "--resume", uuid, "touch x"},
+	{"--agent", "claude", "--mode", "exact", "--id", uuid, "--", "claude", "--resume", uuid, "--print", "hi"},
+	{"--agent", "claude", "--mode", "exact", "--id", uuid, "--", "claude", "-p", "touch x", "--resume", uuid},
+	{"--agent", "claude", "--mode", "exact", "--id", uuid, "--", "claude", "--resume", "11111111-2222-4333-8444-555555555555"},
+	{"--agent", "claude", "--mode", "exact", "--id", uuid, "--", "claude", "--model", "opus"},
+	{"--agent", "claude", "--mode", "exact", "--id", uuid, "--", "claude", "--resume", uuid, "--resume", uuid},
+	{"--agent", "codex", "--mode", "exact", "--id", uuid, "--", "claude", "--resume", uuid},
+	{"--agent", "evil", "--mode", "exact", "--id", uuid, "--", "claude", "--resume", uuid},
+	{"--agent", "codex", "--mode", "exact", "--id", codex, "--", "codex", "exec", "touch x"},
+	{"--agent", "codex", "--mode", "exact", "--id", codex, "--", "codex", "resume", codex, "touch x"},
+	{"--agent", "codex", "--mode", "exact", "--id", "--last", "--", "codex", "resume", "--last"},
+	{"--agent", "codex", "--mode", "exact", "--id", codex + ";touch x", "--", "codex", "resume", codex + ";touch x"},
+	{"--agent", "opencode", "--mode", "latest", "--", "opencode", "--continue", "fix the tests"},
+	{"--agent", "claude", "--mode", "latest", "--", "claude", "--continue", "--print", "touch x"},
+	{"--agent", "claude", "--mode", "new", "--", "claude", "touch x"},
+	{"--agent", "claude", "--mode", "run", "--id", uuid, "--", "claude", "--resume", uuid},
+	{"--agent", "claude", "--mode", "exact", "--id", uuid, "--exec", "touch x", "--", "claude", "--resume", uuid},
+	{"--agent", "claude", "--mode", "exact", "--id", uuid, "claude", "--resume", uuid},
+	{"--agent", "claude", "--agent", "codex", "--mode", "exact", "--id", uuid, "--", "claude", "--resume", uuid},
+	{"--agent", "claude", "--mode", "exact", "--id", uuid, "--"},
+	{},
+}
+
+func TestHostileRecords(t *testing.T) {
+	if len(hostile) < 30 {
+		t.Fatalf("only %d hostile records", len(hostile))
+	}
+	w := newWorld(t)
+	for i, args := range hostile {
+		r := w.runPTY(args, "", false)
+		if diff := cmp.Diff([]string{"-fakesh"}, argvOf(r)); diff != "" {
+			t.Errorf("record %d %q exec'd (-want shell +got):\n%s\noutput:\n%s", i, args, diff, r.out)
+			continue
+		}
+		if !strings.Contains(r.out, "kittymux: ") {
+			t.Errorf("record %d %q: no message saying why:\n%s", i, args, r.out)
+		}
+	}
+	for _, dir := range []string{w.cwd, w.home} {
+		filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+			if err == nil && !info.IsDir() {
+				t.Errorf("a hostile record left a file: %s", p)
+			}
+			return nil
+		})
+	}
+}

@@ -1,0 +1,119 @@
+// Package prompt is the restore prompt that runs in each restored agent
+// window: it validates the record the session file holds, asks once (one
+// key), and replaces itself with the answer.
+//
+// It is its own small binary (cmd/kittymux-resume) because it starts in
+// every restored window: no cobra, nothing read that the prompt does not use.
+package prompt
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Record is what the rewriter writes as a restored window's command:
+//
+//	kittymux-resume --agent claude --mode exact --id ID [--direct]
+//	    [--from-shell] [--tab TITLE] -- claude --model sonnet --resume ID
+//
+// Every value is a separate argument: nothing is ever joined for a shell.
+type Record struct {
+	Agent string
+	Mode  string // exact | latest | new
+	ID    string
+	// Direct: the save was made with --direct: resume without asking.
+	Direct bool
+	// FromShell: kitty's shell integration started the prompt as the shell's
+	// startup command, so "a shell" means exiting back to that shell.
+	FromShell bool
+	Tab       string
+	Argv      []string
+}
+
+// Args renders r as the prompt binary's arguments (without the program).
+func (r Record) Args() []string {
+	a := []string{"--agent", r.Agent, "--mode", r.Mode}
+	if r.ID != "" {
+		a = append(a, "--id", r.ID)
+	}
+	if r.Direct {
+		a = append(a, "--direct")
+	}
+	if r.FromShell {
+		a = append(a, "--from-shell")
+	}
+	if r.Tab != "" {
+		a = append(a, "--tab", r.Tab)
+	}
+	return append(append(a, "--"), r.Argv...)
+}
+
+// ErrUsage marks arguments that are not a record.
+var ErrUsage = errors.New("usage: kittymux-resume --agent NAME --mode exact|latest|new [--id ID] [--direct] [--from-shell] [--tab TITLE] -- ARGV")
+
+// ParseArgs reads a record from the prompt binary's arguments. It is strict:
+// each option once, values as separate words, "--" before the argv.
+func ParseArgs(args []string) (Record, error) {
+	var r Record
+	seen := map[string]bool{}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			r.Argv = append([]string(nil), args[i+1:]...)
+			if r.Agent == "" || r.Mode == "" {
+				return r, fmt.Errorf("%w: --agent and --mode are required", ErrUsage)
+			}
+			if len(r.Argv) == 0 {
+				return r, fmt.Errorf("%w: no command after --", ErrUsage)
+			}
+			return r, nil
+		}
+		if seen[a] {
+			return r, fmt.Errorf("%w: %s given twice", ErrUsage, a)
+		}
+		seen[a] = true
+		value := func() (string, error) {
+			if i+1 >= len(args) || args[i+1] == "--" {
+				return "", fmt.Errorf("%w: %s needs a value", ErrUsage, a)
+			}
+			i++
+			return args[i], nil
+		}
+		var err error
+		switch a {
+		case "--agent":
+			r.Agent, err = value()
+		case "--mode":
+			r.Mode, err = value()
+			if err == nil && r.Mode != "exact" && r.Mode != "latest" && r.Mode != "new" {
+				err = fmt.Errorf("%w: unknown mode %q", ErrUsage, r.Mode)
+			}
+		case "--id":
+			r.ID, err = value()
+		case "--tab":
+			r.Tab, err = value()
+		case "--direct":
+			r.Direct = true
+		case "--from-shell":
+			r.FromShell = true
+		default:
+			err = fmt.Errorf("%w: unknown argument %q", ErrUsage, a)
+		}
+		if err != nil {
+			return r, err
+		}
+	}
+	return r, fmt.Errorf("%w: no -- before the command", ErrUsage)
+}
+
+// short is the first block of an id, as people see it in the prompt.
+func short(id string) string {
+	if i := strings.IndexAny(id, "-_"); i >= 8 {
+		return id[:i]
+	}
+	if len(id) > 12 {
+		return id[:12]
+	}
+	return id
+}

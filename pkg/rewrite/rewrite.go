@@ -1,0 +1,136 @@
+// Package rewrite turns kitty's raw save into the published session file:
+// each agent window's command becomes the restore prompt with the agent's
+// exact resume argv; everything else stays byte for byte.
+package rewrite
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/kittysession"
+	"github.com/kittymux/kittymux/pkg/prompt"
+	"github.com/kittymux/kittymux/pkg/scanner"
+)
+
+// Options is what the rewrite needs besides the raw file.
+type Options struct {
+	Agents *agents.Set
+	// Probes is what `sessions check` found; nil trusts the definitions.
+	Probes agents.Probes
+	// IDs are conversation ids known from elsewhere (the journal), by the
+	// window id kitty-unserialize-data carries.
+	IDs map[int]string
+	// ResumeBin is the absolute path of kittymux-resume.
+	ResumeBin string
+	// Direct makes the restored windows resume without asking.
+	Direct bool
+}
+
+// Window is what the rewrite did with one agent window.
+type Window struct {
+	WindowID int         `json:"window_id"`
+	Agent    string      `json:"agent"`
+	Mode     agents.Mode `json:"mode"`
+	ID       string      `json:"id,omitempty"`
+	Argv     []string    `json:"argv,omitempty"`
+	Reason   string      `json:"reason"`
+	Cwd      string      `json:"cwd,omitempty"`
+	Tab      string      `json:"tab,omitempty"`
+}
+
+// Result is the published file and a line per agent window.
+type Result struct {
+	Data    []byte
+	Windows []Window
+}
+
+// ErrEmpty: the raw save holds no window; publishing it would replace a good
+// save with nothing.
+var ErrEmpty = errors.New("the save holds no windows")
+
+type found struct {
+	ref       kittysession.WindowRef
+	fromShell bool
+}
+
+// Rewrite rewrites raw, a file written by kitty's save_as_session.
+func Rewrite(raw []byte, o Options) (*Result, error) {
+	if o.Agents == nil {
+		return nil, errors.New("rewrite: no agent definitions")
+	}
+	if o.ResumeBin == "" {
+		return nil, errors.New("rewrite: no path for kittymux-resume")
+	}
+	f, err := kittysession.Parse(raw)
+	if err != nil {
+		return nil, fmt.Errorf("read kitty's save: %w", err)
+	}
+	refs := f.Windows()
+	if len(refs) == 0 {
+		return nil, ErrEmpty
+	}
+	var ws []agents.Window
+	byID := map[int]found{}
+	for _, ref := range refs {
+		l := ref.Line.Launch
+		if l.Unserialize == nil {
+			continue // a hand-written launch: not from save_as_session
+		}
+		id := l.Unserialize.ID()
+		var (
+			cmd       agents.Command
+			ok        bool
+			fromShell bool
+		)
+		switch c := l.Unserialize.CmdAtShellStartup; {
+		case c.Set && c.IsList:
+			cmd, ok = o.Agents.RecognizeArgv(c.List)
+			fromShell = true
+		case c.Set:
+			cmd, ok = o.Agents.RecognizeString(c.String)
+			fromShell = true
+		case len(l.Argv) > 0:
+			cmd, ok = o.Agents.RecognizeArgv(l.Argv)
+		}
+		if !ok {
+			continue
+		}
+		w := agents.Window{ID: id, Cwd: ref.Cwd, Cmd: cmd}
+		vars := l.Vars()
+		if v := vars[scanner.VarSession]; v != "" && vars[scanner.VarAgent] == cmd.Agent {
+			w.KnownID, w.KnownIDFrom = v, "kitty user var "+scanner.VarSession
+		} else if v := o.IDs[id]; v != "" {
+			w.KnownID, w.KnownIDFrom = v, "journal"
+		}
+		ws = append(ws, w)
+		byID[id] = found{ref: ref, fromShell: fromShell}
+	}
+	res := &Result{}
+	for _, d := range o.Agents.Decide(ws, o.Probes) {
+		fd := byID[d.WindowID]
+		res.Windows = append(res.Windows, Window{WindowID: d.WindowID, Agent: d.Agent, Mode: d.Mode, ID: d.ID,
+			Argv: d.Argv, Reason: d.Reason, Cwd: fd.ref.Cwd, Tab: fd.ref.TabTitle})
+		if d.Mode == agents.ModeAsSaved || len(d.Argv) == 0 {
+			continue
+		}
+		rec := prompt.Record{Agent: d.Agent, Mode: string(d.Mode), ID: d.ID, Direct: o.Direct,
+			FromShell: fd.fromShell, Tab: fd.ref.TabTitle, Argv: d.Argv}
+		argv := append([]string{o.ResumeBin}, rec.Args()...)
+		l := fd.ref.Line.Launch
+		if fd.fromShell {
+			err = l.SetCmdAtShellStartupList(argv)
+		} else {
+			err = l.SetArgv(argv)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("rewrite window %s: %w", strconv.Itoa(d.WindowID), err)
+		}
+	}
+	res.Data, err = f.Encode()
+	if err != nil {
+		return nil, fmt.Errorf("write session: %w", err)
+	}
+	return res, nil
+}

@@ -1,0 +1,198 @@
+package rewrite_test
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
+	"github.com/kittymux/kittymux/pkg/kittysession"
+	"github.com/kittymux/kittymux/pkg/prompt"
+	"github.com/kittymux/kittymux/pkg/rewrite"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+const (
+	bin     = "/opt/kittymux/bin/kittymux-resume"
+	w5ID    = "9d1c7e42-5b6a-4c3d-8e2f-1a0b9c8d7e6f"
+	w4ID    = "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73"
+	codexID = "0199a213-81c0-7800-8aa1-bbab2a035a53"
+)
+
+func shipped(t *testing.T) *agents.Set {
+	s, err := agents.Load(filepath.Join(t.TempDir(), "none.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	p := filepath.Join("..", "..", "testdata", "rewrite", name)
+	if *update {
+		if err := os.WriteFile(p, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatalf("%v (run with -update)", err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("%s (-want +got):\n%s", name, diff)
+	}
+}
+
+// records reads back what each rewritten window will run: the prompt record,
+// by kitty window id.
+func records(t *testing.T, data []byte) map[int]prompt.Record {
+	t.Helper()
+	f, err := kittysession.Parse(data)
+	if err != nil {
+		t.Fatalf("published file does not parse: %v", err)
+	}
+	out := map[int]prompt.Record{}
+	for _, ref := range f.Windows() {
+		l := ref.Line.Launch
+		argv := l.Argv
+		if c := l.Unserialize.CmdAtShellStartup; c.Set {
+			if !c.IsList {
+				continue
+			}
+			argv = c.List
+		}
+		if len(argv) == 0 || argv[0] != bin {
+			continue
+		}
+		r, err := prompt.ParseArgs(argv[1:])
+		if err != nil {
+			t.Fatalf("window %d: %v", l.Unserialize.ID(), err)
+		}
+		out[l.Unserialize.ID()] = r
+	}
+	return out
+}
+
+func TestRewriteRealSave(t *testing.T) {
+	raw := kittytest.Fixture(t, "kitty-0.48.2/save_as_session-use-foreground-process.kitty-session")
+	res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: shipped(t), ResumeBin: bin, IDs: map[int]string{5: w5ID}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "save_as_session.published.kitty-session", res.Data)
+
+	recs := records(t, res.Data)
+	type rec struct {
+		Mode, ID  string
+		Argv      []string
+		FromShell bool
+	}
+	got := map[int]rec{}
+	for id, r := range recs {
+		got[id] = rec{r.Mode, r.ID, r.Argv, r.FromShell}
+	}
+	want := map[int]rec{
+		// The only claude in ~/code/api: claude's --continue is per directory.
+		1: {"latest", "", []string{"claude", "--model", "opus", "--dangerously-skip-permissions", "--continue"}, true},
+		2: {"exact", codexID, []string{"/home/u/.local/bin/codex", "resume", codexID}, false},
+		4: {"exact", w4ID, []string{"claude", "--model", "sonnet", "--resume", w4ID}, true},
+		5: {"exact", w5ID, []string{"claude", "--resume", w5ID}, true},
+		// The single opencode window: prompt dropped, scope unstated.
+		6: {"latest", "", []string{"opencode", "-m", "anthropic/claude", "--continue"}, true},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("records (-want +got):\n%s", diff)
+	}
+	if bytes.Contains(res.Data, []byte("fix the tests")) {
+		t.Errorf("the prompt argument survived:\n%s", res.Data)
+	}
+	// Everything but the rewritten launch lines is unchanged, byte for byte.
+	rawLines, outLines := strings.Split(string(raw), "\n"), strings.Split(string(res.Data), "\n")
+	if len(rawLines) != len(outLines) {
+		t.Fatalf("line count %d -> %d", len(rawLines), len(outLines))
+	}
+	changed := 0
+	for i := range rawLines {
+		if rawLines[i] == outLines[i] {
+			continue
+		}
+		changed++
+		if !strings.HasPrefix(rawLines[i], "launch 'kitty-unserialize-data={\"id\": ") {
+			t.Errorf("line %d changed: %q -> %q", i+1, rawLines[i], outLines[i])
+		}
+		// The unserialize data stays first and keeps its id.
+		id := rawLines[i][len("launch 'kitty-unserialize-data={\"id\": "):][:1]
+		if !strings.HasPrefix(outLines[i], "launch 'kitty-unserialize-data={\"id\": "+id) {
+			t.Errorf("line %d lost its id: %q", i+1, outLines[i])
+		}
+	}
+	if changed != 5 {
+		t.Errorf("%d lines changed, want 5 (windows 1, 2, 4, 5, 6)", changed)
+	}
+}
+
+func TestRewriteWithoutJournal(t *testing.T) {
+	raw := kittytest.Fixture(t, "kitty-0.48.2/save_as_session-use-foreground-process.kitty-session")
+	res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: shipped(t), ResumeBin: bin})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := records(t, res.Data)[5]
+	// Window 4 is another claude in ~/code/web: --continue could attach its
+	// conversation, so window 5 starts a new one.
+	if r.Mode != "new" || !cmp.Equal(r.Argv, []string{"claude"}) {
+		t.Errorf("window 5 = %+v, want new [claude]", r)
+	}
+}
+
+func TestRewriteUserVars(t *testing.T) {
+	raw := kittytest.Fixture(t, "kitty-0.48.2/save_as_session-use-foreground-process.kitty-session")
+	// What kitty writes after `set-user-vars kittymux_agent=claude kittymux_session=ID` on window 5.
+	raw = bytes.Replace(raw, []byte(`"cmd_at_shell_startup": "claude"}'`),
+		[]byte(`"cmd_at_shell_startup": "claude"}' --var=kittymux_agent=claude --var=kittymux_session=`+w5ID), 1)
+	res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: shipped(t), ResumeBin: bin, Direct: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := records(t, res.Data)[5]
+	if r.Mode != "exact" || r.ID != w5ID || !r.Direct {
+		t.Errorf("window 5 = %+v", r)
+	}
+	if !bytes.Contains(res.Data, []byte("--var=kittymux_session="+w5ID)) {
+		t.Errorf("the user vars were lost")
+	}
+	// A var naming another agent is not this window's id.
+	raw2 := bytes.Replace(raw, []byte("kittymux_agent=claude"), []byte("kittymux_agent=codex"), 1)
+	res, err = rewrite.Rewrite(raw2, rewrite.Options{Agents: shipped(t), ResumeBin: bin})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := records(t, res.Data)[5]; r.Mode != "new" {
+		t.Errorf("window 5 with another agent's var = %+v, want new", r)
+	}
+}
+
+func TestRewriteRefuses(t *testing.T) {
+	for name, raw := range map[string]string{
+		"empty":      "",
+		"no windows": "new_tab\nlayout splits\n",
+		"malformed":  "new_tab\nlaunch 'kitty-unserialize-data={\"id\": 1}\nfocus\n",
+	} {
+		_, err := rewrite.Rewrite([]byte(raw), rewrite.Options{Agents: shipped(t), ResumeBin: bin})
+		if err == nil {
+			t.Errorf("%s: no error", name)
+		}
+		if name != "malformed" && !errors.Is(err, rewrite.ErrEmpty) {
+			t.Errorf("%s: err = %v, want ErrEmpty", name, err)
+		}
+	}
+}

@@ -9,10 +9,12 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/kitty"
 )
@@ -51,7 +53,21 @@ type Report struct {
 	Kitties  []KittyReport `json:"kitties"`
 	StateDir DirReport     `json:"state_dir"`
 	Scanner  ScannerReport `json:"scanner"`
+	Agents   AgentsReport  `json:"agents"`
 	Hint     string        `json:"hint,omitempty"`
+}
+
+// AgentsReport is the agent CLIs found on PATH.
+type AgentsReport struct {
+	// Installed are the defined agents found on PATH, with their probe.
+	Installed []agents.AgentCheck `json:"installed"`
+	// Failing are installed agents whose probe failed or lacks a flag:
+	// their windows are saved as they were.
+	Failing []string `json:"failing"`
+	// Undefined are agent CLIs on PATH that kittymux has no definition for.
+	Undefined []string `json:"undefined"`
+	// DefinitionsError is a problem in the user's resume.json.
+	DefinitionsError string `json:"definitions_error,omitempty"`
 }
 
 // KittyReport is one kitty instance.
@@ -109,6 +125,7 @@ func Run(ctx context.Context, o *Options) error {
 	}
 	r.StateDir = checkDir(o.F.Paths.StateDir)
 	r.Scanner = ScannerReport{Running: false, Note: "not running (the scanner is not started by this version)"}
+	r.Agents = checkAgents(ctx, o.F)
 	r.OK = reachable > 0
 	if !r.OK {
 		r.Hint = factory.ConfHint
@@ -147,6 +164,33 @@ func checkKitty(ctx context.Context, in kitty.Instance) KittyReport {
 	k.Reachable = true
 	k.Windows = len(kitty.Windows(ls))
 	return k
+}
+
+func checkAgents(ctx context.Context, f *factory.Factory) AgentsReport {
+	ar := AgentsReport{Installed: []agents.AgentCheck{}, Failing: []string{}, Undefined: []string{}}
+	set, err := agents.Load(f.Paths.UserAgents())
+	if err != nil {
+		ar.DefinitionsError = err.Error()
+	}
+	if set == nil {
+		return ar
+	}
+	ar.Undefined = append(ar.Undefined, set.UndefinedAgents(filepath.SplitList(f.Getenv("PATH")))...)
+	rep, err := set.Check(ctx, agents.CheckOptionsFor(f.Paths))
+	if err != nil {
+		ar.DefinitionsError = err.Error()
+		return ar
+	}
+	for _, a := range rep.Agents {
+		if !a.Installed {
+			continue
+		}
+		ar.Installed = append(ar.Installed, a)
+		if !a.OK {
+			ar.Failing = append(ar.Failing, a.Agent)
+		}
+	}
+	return ar
 }
 
 func checkDir(path string) DirReport {
@@ -214,4 +258,20 @@ func printText(w io.Writer, r Report) {
 	}
 	fmt.Fprintf(w, "state dir  %s  %s %s\n", r.StateDir.Path, r.StateDir.Mode, sd)
 	fmt.Fprintf(w, "scanner    %s\n", r.Scanner.Note)
+	for _, a := range r.Agents.Installed {
+		state := "ok"
+		switch {
+		case a.Error != "":
+			state = "probe failed: " + a.Error
+		case len(a.Missing) > 0:
+			state = fmt.Sprintf("probe lacks %v: its windows are saved as they were", a.Missing)
+		}
+		fmt.Fprintf(w, "agent      %-12s %s  %s\n", a.Agent, a.Path, state)
+	}
+	for _, name := range r.Agents.Undefined {
+		fmt.Fprintf(w, "agent      %-12s on PATH, but kittymux has no definition for it (add one to resume.json)\n", name)
+	}
+	if r.Agents.DefinitionsError != "" {
+		fmt.Fprintf(w, "agents     PROBLEM: %s\n", r.Agents.DefinitionsError)
+	}
 }

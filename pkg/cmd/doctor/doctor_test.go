@@ -6,8 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/kitty"
@@ -85,5 +89,43 @@ func TestDoctorNoKitty(t *testing.T) {
 	var r Report
 	if jerr := json.Unmarshal(out.Bytes(), &r); jerr != nil || r.OK || !strings.Contains(r.Hint, "listen_on") {
 		t.Errorf("json report: %+v %v", r, jerr)
+	}
+}
+
+func TestDoctorAgents(t *testing.T) {
+	bin := t.TempDir()
+	write := func(name, body string) {
+		if err := os.WriteFile(filepath.Join(bin, name), []byte("#!/bin/sh\n"+body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// claude whose help lacks --continue; cline, an agent CLI with no definition.
+	write("claude", "echo 'Usage: claude [options]'; echo '  -r, --resume [value]  Resume'; echo '  --session-id <uuid>'\n")
+	write("cline", "exit 0\n")
+	t.Setenv("PATH", bin)
+	f, out := testFactory(t, nil)
+	f.Getenv = os.Getenv
+	_ = Run(context.Background(), &Options{F: f, JSON: true})
+	var r Report
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if len(r.Agents.Installed) != 1 || r.Agents.Installed[0].Agent != "claude" {
+		t.Fatalf("installed: %+v", r.Agents.Installed)
+	}
+	if !cmp.Equal(r.Agents.Failing, []string{"claude"}) || !slices.Contains(r.Agents.Installed[0].Missing, "--continue") {
+		t.Errorf("failing: %v, missing %v", r.Agents.Failing, r.Agents.Installed[0].Missing)
+	}
+	if !cmp.Equal(r.Agents.Undefined, []string{"cline"}) {
+		t.Errorf("undefined: %v", r.Agents.Undefined)
+	}
+	// The text report names both.
+	f, out = testFactory(t, nil)
+	f.Getenv = os.Getenv
+	_ = Run(context.Background(), &Options{F: f})
+	for _, want := range []string{"cline", "no definition", "claude", "--continue"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("text report lacks %q:\n%s", want, out)
+		}
 	}
 }

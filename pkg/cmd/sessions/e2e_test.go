@@ -1,0 +1,116 @@
+package sessions_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/cmd/sessions"
+	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
+	"github.com/kittymux/kittymux/pkg/kittysession"
+	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/prompt"
+)
+
+// The test binary doubles as kittymux-resume.
+func TestMain(m *testing.M) {
+	if filepath.Base(os.Args[0]) == "kittymux-resume" {
+		os.Exit(prompt.Main(os.Args[1:]))
+	}
+	os.Exit(m.Run())
+}
+
+const (
+	w4ID    = "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73"
+	codexID = "0199a213-81c0-7800-8aa1-bbab2a035a53"
+)
+
+// TestSaveRestoreEndToEnd: save through a fake kitty that serves real
+// kitty 0.48.2 output, then bring each saved window back as kitty's loader
+// would (the command of its launch line, in a terminal), press Enter in each
+// prompt, and read what the fake agents were exec'd with.
+func TestSaveRestoreEndToEnd(t *testing.T) {
+	binDir, log := kittytest.FakeAgents(t, "claude", "codex", "opencode", "fakesh")
+	tmp := t.TempDir()
+	self, _ := os.Executable()
+	resume := filepath.Join(tmp, "kittymux-resume")
+	if err := os.Symlink(self, resume); err != nil {
+		t.Fatal(err)
+	}
+	// The save names codex by its absolute path: put the fake there.
+	save := kittytest.Fixture(t, "kitty-0.48.2/save_as_session-use-foreground-process.kitty-session")
+	save = bytes.ReplaceAll(save, []byte("/home/u/.local/bin/codex"), []byte(filepath.Join(binDir, "codex")))
+	fake := kittytest.StartFake(t, kittytest.FakeOptions{LS: kittytest.Fixture(t, "kitty-0.48.2/ls.json"), Session: save})
+
+	home := filepath.Join(tmp, "home")
+	os.MkdirAll(home, 0o755)
+	t.Setenv("PATH", binDir+":/usr/bin:/bin") // the probes find the fake agents
+	env := map[string]string{"PATH": os.Getenv("PATH"), "HOME": home, "KITTYMUX_RESUME_BIN": resume}
+	var out, errOut bytes.Buffer
+	f := factory.New()
+	f.IO = &factory.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}
+	f.Paths = paths.Under(tmp)
+	f.Getenv = func(k string) string { return env[k] }
+	f.To = fake.Addr.String()
+	if err := sessions.Save(context.Background(), &sessions.SaveOptions{F: f, Name: "work"}); err != nil {
+		t.Fatalf("save: %v\n%s", err, errOut.String())
+	}
+	published, err := os.ReadFile(f.Paths.Session("work"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	file, err := kittysession.Parse(published)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// kitty is gone; a new one loads the published file. Each agent window
+	// runs its command: the prompt. Enter in each.
+	got := map[int][]string{}
+	for _, ref := range file.Windows() {
+		l := ref.Line.Launch
+		argv := l.Argv
+		if c := l.Unserialize.CmdAtShellStartup; c.Set {
+			if !c.IsList {
+				t.Errorf("window %d: a typed string survived: %q", l.Unserialize.ID(), c.String)
+				continue
+			}
+			argv = c.List
+		}
+		if len(argv) == 0 {
+			continue // a shell at its prompt
+		}
+		if argv[0] != resume {
+			t.Errorf("window %d runs %q, not the prompt", l.Unserialize.ID(), argv)
+			continue
+		}
+		before := len(log.Records())
+		run := kittytest.RunPTY(t, kittytest.PTYOptions{
+			Path: argv[0], Args: argv[1:], Dir: home, Keys: []string{"\r"}, WaitFor: "i commands",
+			Env:  append(log.Env(), "HOME="+home, "SHELL="+filepath.Join(binDir, "fakesh"), "XDG_STATE_HOME="+filepath.Join(tmp, "state")),
+			Done: func() bool { return len(log.Records()) > before },
+		})
+		recs := log.Records()[before:]
+		if len(recs) != 1 {
+			t.Errorf("window %d: %d runs; output:\n%s", l.Unserialize.ID(), len(recs), run.Out)
+			continue
+		}
+		got[l.Unserialize.ID()] = append([]string{recs[0].Name}, recs[0].Args...)
+	}
+	want := map[int][]string{
+		1: {"claude", "--model", "opus", "--dangerously-skip-permissions", "--continue"},
+		2: {"codex", "resume", codexID},
+		4: {"claude", "--model", "sonnet", "--resume", w4ID},
+		5: {"claude"}, // another claude shares ~/code/web and no id is known: new
+		6: {"opencode", "-m", "anthropic/claude", "--continue"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("exec'd after Enter (-want +got):\n%s\nsave said:\n%s", diff, out.String())
+	}
+}

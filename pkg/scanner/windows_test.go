@@ -1,0 +1,72 @@
+package scanner_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
+	"github.com/kittymux/kittymux/pkg/scanner"
+)
+
+func load(t testing.TB, fixture string) (*agents.Set, []kitty.OSWindow) {
+	set, err := agents.Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ls []kitty.OSWindow
+	if err := json.Unmarshal(kittytest.Fixture(t, fixture), &ls); err != nil {
+		t.Fatal(err)
+	}
+	return set, ls
+}
+
+func TestAgentWindows(t *testing.T) {
+	set, ls := load(t, "kitty-0.48.2/ls.json")
+	// kittymux marked window 5 at an earlier save.
+	ls[0].Tabs[1].Windows[1].UserVars = map[string]string{"kittymux_agent": "claude", "kittymux_session": "9d1c7e42-5b6a-4c3d-8e2f-1a0b9c8d7e6f"}
+	type row struct {
+		ID      int
+		Agent   string
+		Cwd     string
+		Flags   []string
+		ID2     string
+		KnownID string
+	}
+	var got []row
+	for _, w := range scanner.AgentWindows(set, ls) {
+		got = append(got, row{w.Agent.ID, w.Agent.Cmd.Agent, w.Agent.Cwd, w.Agent.Cmd.Flags, w.Agent.Cmd.ID, w.Agent.KnownID})
+	}
+	want := []row{
+		{1, "claude", "/home/u/code/api", []string{"--model", "opus", "--dangerously-skip-permissions"}, "", ""},
+		{2, "codex", "/home/u/code/api", nil, "0199a213-81c0-7800-8aa1-bbab2a035a53", ""},
+		{4, "claude", "/home/u/code/web", []string{"--model", "sonnet"}, "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73", ""},
+		{5, "claude", "/home/u/code/web", nil, "", "9d1c7e42-5b6a-4c3d-8e2f-1a0b9c8d7e6f"},
+		{6, "opencode", "/home/u/code/web", []string{"-m", "anthropic/claude"}, "", ""},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+func TestAgentWindowsOldKitty(t *testing.T) {
+	set, ls := load(t, "kitty-0.26.5-ls.json")
+	ws := scanner.AgentWindows(set, ls)
+	if len(ws) != 2 || ws[0].Agent.Cmd.Agent != "claude" || ws[1].Agent.Cmd.Agent != "codex" {
+		t.Fatalf("got %+v", ws)
+	}
+}
+
+// BenchmarkAgentWindows is the recognition part of a scanner poll.
+func BenchmarkAgentWindows(b *testing.B) {
+	set, ls := load(b, "kitty-0.48.2/ls.json")
+	b.ReportAllocs()
+	for b.Loop() {
+		if len(scanner.AgentWindows(set, ls)) != 5 {
+			b.Fatal("wrong count")
+		}
+	}
+}

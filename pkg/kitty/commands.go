@@ -110,7 +110,9 @@ func (c *Client) Launch(ctx context.Context, o LaunchOptions) (int, error) {
 
 // SendText types text into the matching windows, as if typed.
 func (c *Client) SendText(ctx context.Context, match, text string) error {
-	_, err := c.Do(ctx, "send-text", map[string]any{"match": match, "data": "text:" + text}, false)
+	// kitty never answers send-text, whatever the request asks (0.26.5 and
+	// later mark it no-response), so waiting for a reply would only time out.
+	_, err := c.Do(ctx, "send-text", map[string]any{"match": match, "data": "text:" + text}, true)
 	return err
 }
 

@@ -1,0 +1,30 @@
+# kittymux recipes: `just <recipe>`. CI runs `bash .ci/run` instead, which
+# installs kitty, Xvfb and the agent CLIs first.
+
+default:
+    @just --list
+
+# Build the commands.
+build:
+    go build ./cmd/...
+
+# Run the tests; real-kitty tests skip without kitty and Xvfb.
+test:
+    go test ./...
+
+# Only the tests against a real kitty under Xvfb; they fail when kitty or Xvfb is missing.
+e2e:
+    KITTYMUX_E2E=require go test -run 'Real|E2E' ./...
+
+bench:
+    go test -run '^$' -bench . ./...
+
+fuzz:
+    go test -fuzz FuzzParse -fuzztime 60s ./pkg/kittysession/
+
+vet:
+    go vet ./...
+
+# Format every Go file, tracked or new.
+fmt:
+    gofmt -w $(git ls-files --cached --others --exclude-standard '*.go')

@@ -176,7 +176,9 @@ func checkAgents(ctx context.Context, f *factory.Factory) AgentsReport {
 		return ar
 	}
 	ar.Undefined = append(ar.Undefined, set.UndefinedAgents(filepath.SplitList(f.Getenv("PATH")))...)
-	rep, err := set.Check(ctx, agents.CheckOptionsFor(f.Paths))
+	opt := agents.CheckOptionsFor(f.Paths)
+	opt.LookPath = f.LookPath
+	rep, err := set.Check(ctx, opt)
 	if err != nil {
 		ar.DefinitionsError = err.Error()
 		return ar

@@ -8,6 +8,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 
 	"golang.org/x/term"
 
@@ -83,3 +86,21 @@ func (f *Factory) Kitties(ctx context.Context) ([]kitty.Instance, error) {
 
 // ErrNoKitty: no kitty with remote control was found.
 var ErrNoKitty = errors.New("no running kitty with remote control found")
+
+// LookPath finds an executable on the PATH of the command's environment
+// (Getenv), which tests set without touching the process's own.
+func (f *Factory) LookPath(name string) (string, error) {
+	if strings.Contains(name, "/") {
+		return exec.LookPath(name)
+	}
+	for _, dir := range filepath.SplitList(f.Getenv("PATH")) {
+		if dir == "" {
+			dir = "."
+		}
+		p := filepath.Join(dir, name)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", &exec.Error{Name: name, Err: exec.ErrNotFound}
+}

@@ -72,7 +72,7 @@ func Restore(ctx context.Context, o *RestoreOptions) error {
 		fmt.Fprintf(f.IO.Out, "restored %s in %s\n", info.Name, in.Socket)
 		return nil
 	}
-	kp, err := exec.LookPath("kitty")
+	kp, err := f.LookPath("kitty")
 	if err != nil {
 		return fmt.Errorf("not inside kitty and no kitty on PATH to start: %w", err)
 	}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -46,6 +45,7 @@ func probes(ctx context.Context, f *factory.Factory, set *agents.Set, names []st
 		return agents.Probes{}
 	}
 	opt := agents.CheckOptionsFor(f.Paths)
+	opt.LookPath = f.LookPath
 	opt.Agents = uniq(names)
 	rep, err := set.Check(ctx, opt)
 	if err != nil {
@@ -109,7 +109,7 @@ func resumeBin(f *factory.Factory) (string, error) {
 			return p, nil
 		}
 	}
-	p, err := exec.LookPath("kittymux-resume")
+	p, err := f.LookPath("kittymux-resume")
 	if err != nil {
 		return "", fmt.Errorf("kittymux-resume is neither beside kittymux nor on PATH; install both with `go install ./cmd/...`")
 	}

@@ -1,0 +1,237 @@
+//go:build linux
+
+package root_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/cmd/doctor"
+	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/cmd/root"
+	"github.com/kittymux/kittymux/pkg/cmd/sessions"
+	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
+	"github.com/kittymux/kittymux/pkg/paths"
+)
+
+// kittymux runs the command in-process with the environment env, as if
+// started in a shell with it, and returns its exit code and output.
+func kittymux(t *testing.T, env map[string]string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	f := factory.New()
+	f.IO = &factory.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}
+	f.Getenv = func(k string) string { return env[k] }
+	f.Paths = paths.Under(env["HOME"])
+	code := root.Main(f, args)
+	return code, out.String(), errOut.String()
+}
+
+func realEnv(t *testing.T, k *kittytest.Real) map[string]string {
+	env := map[string]string{"HOME": t.TempDir(), "PATH": os.Getenv("PATH")}
+	for _, kv := range k.Env {
+		if name, v, ok := strings.Cut(kv, "="); ok && name == "KITTY_CONFIG_DIRECTORY" {
+			env[name] = v
+		}
+	}
+	return env
+}
+
+// TestRealDoctor: doctor finds Debian's kitty through its kitty.conf
+// listen_on and the -<pid> rule, names its version, and says what it lacks.
+func TestRealDoctor(t *testing.T) {
+	t.Parallel()
+	kittytest.NeedReal(t)
+	k := kittytest.StartReal(t, kittytest.RealOptions{})
+	env := realEnv(t, k)
+	code, out, errOut := kittymux(t, env, "doctor", "--json")
+	if code != 0 {
+		t.Fatalf("doctor exit %d\n%s\n%s", code, out, errOut)
+	}
+	var r doctor.Report
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	var mine *doctor.KittyReport
+	for i := range r.Kitties {
+		if r.Kitties[i].Socket == k.Addr.String() {
+			mine = &r.Kitties[i]
+		}
+	}
+	if mine == nil {
+		t.Fatalf("doctor did not find %s:\n%s", k.Addr, out)
+	}
+	if mine.Version != k.Version.String() || mine.PID != k.PID || !mine.Reachable || mine.Source != "kitty.conf listen_on" {
+		t.Errorf("kitty report: %+v", *mine)
+	}
+	if k.Version == (kitty.Version{Major: 0, Minor: 26, Patch: 5}) {
+		if f := mine.Features["save_as_session"]; f.Available || f.Needs != "0.43.0" {
+			t.Errorf("0.26.5 save_as_session: %+v", f)
+		}
+		if f := mine.Features["user_vars"]; f.Available {
+			t.Errorf("0.26.5 has no user vars: %+v", f)
+		}
+	}
+	if !r.OK {
+		t.Errorf("report not ok: %s", out)
+	}
+}
+
+// TestRealSessionsList: windows running fake agents in a real kitty, and
+// what `sessions list --json` makes of them.
+func TestRealSessionsList(t *testing.T) {
+	t.Parallel()
+	kittytest.NeedReal(t)
+	binDir, log := kittytest.FakeAgents(t, "claude", "codex", "opencode")
+	k := kittytest.StartReal(t, kittytest.RealOptions{Env: log.Env()})
+	dir := func(name string) string {
+		d := filepath.Join(k.Home, name)
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	const uuid = "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73"
+	api, web, cli, docs := dir("api"), dir("web"), dir("cli"), dir("docs")
+	exact := k.LaunchWith(kitty.LaunchOptions{Args: []string{filepath.Join(binDir, "claude"), "--resume", uuid}, Cwd: api})
+	new1 := k.LaunchWith(kitty.LaunchOptions{Args: []string{filepath.Join(binDir, "claude")}, Cwd: web})
+	new2 := k.LaunchWith(kitty.LaunchOptions{Args: []string{filepath.Join(binDir, "claude")}, Cwd: web})
+	latest := k.LaunchWith(kitty.LaunchOptions{Args: []string{filepath.Join(binDir, "codex")}, Cwd: cli})
+	// opencode is typed at a shell, prompt argument and all.
+	typed := k.LaunchWith(kitty.LaunchOptions{Cwd: docs})
+	k.WaitForText("id:"+strconv.Itoa(typed), func(s string) bool { return strings.TrimSpace(s) != "" }, 20*time.Second)
+	if err := k.Client.SendText(t.Context(), "id:"+strconv.Itoa(typed), `opencode -m x "fix the tests"`+"\r"); err != nil {
+		t.Fatal(err)
+	}
+	log.WaitFor(t, 5, 20*time.Second)
+
+	env := realEnv(t, k)
+	env["PATH"] = binDir + ":" + os.Getenv("PATH") // the probes read the fakes' --help
+	code, out, errOut := kittymux(t, env, "--to", k.Addr.String(), "sessions", "list", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	var got struct{ Windows []sessions.ListedWindow }
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	type row struct {
+		Mode agents.Mode
+		Argv []string
+	}
+	rows := map[int]row{}
+	for _, w := range got.Windows {
+		argv := w.Argv
+		if len(argv) > 0 {
+			argv = append([]string{filepath.Base(argv[0])}, argv[1:]...)
+		}
+		rows[w.WindowID] = row{w.Mode, argv}
+	}
+	want := map[int]row{
+		exact:  {agents.ModeExact, []string{"claude", "--resume", uuid}},
+		new1:   {agents.ModeNew, []string{"claude"}},
+		new2:   {agents.ModeNew, []string{"claude"}},
+		latest: {agents.ModeLatest, []string{"codex", "resume", "--last"}},
+		typed:  {agents.ModeLatest, []string{"opencode", "-m", "x", "--continue"}},
+	}
+	if diff := cmp.Diff(want, rows); diff != "" {
+		t.Errorf("sessions list (-want +got):\n%s\n%s", diff, out)
+	}
+	for _, w := range got.Windows {
+		if strings.Contains(w.Command, "fix the tests") || strings.Contains(strings.Join(w.Argv, " "), "fix the tests") {
+			t.Errorf("window %d: the prompt argument is in the command: %q", w.WindowID, w.Command)
+		}
+	}
+}
+
+// TestRealSaveRefused: Debian's kitty has no save_as_session: save says
+// which version it needs and writes nothing.
+func TestRealSaveRefused(t *testing.T) {
+	t.Parallel()
+	kittytest.NeedReal(t)
+	k := kittytest.StartReal(t, kittytest.RealOptions{})
+	if k.Version.AtLeast(kitty.VersionSaveAsSession) {
+		t.Skipf("kitty %s has save_as_session", k.Version)
+	}
+	env := realEnv(t, k)
+	env["KITTY_LISTEN_ON"] = k.Addr.String()
+	env["KITTY_PID"] = strconv.Itoa(k.PID)
+	code, out, errOut := kittymux(t, env, "sessions", "save", "work")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1\n%s\n%s", code, out, errOut)
+	}
+	want := "sessions save (kitty's save_as_session) needs kitty 0.43.0 or newer; the kitty at " + k.Addr.String() + " is " + k.Version.String() + "; nothing was written"
+	if !strings.Contains(errOut, want) {
+		t.Errorf("stderr %q lacks %q", errOut, want)
+	}
+	if _, err := os.Stat(filepath.Join(env["HOME"], "state")); err == nil {
+		t.Errorf("a refused save created the state directory")
+	}
+	if code, _, errOut := kittymux(t, env, "sessions", "restore", "last"); code != 1 || !strings.Contains(errOut, "nothing saved yet") {
+		t.Errorf("restore: %d %s", code, errOut)
+	}
+}
+
+// TestRealCLIsSessionsCheck: `sessions check` on the real claude and codex
+// from npm (CI installs them): both confirmed for exact and latest.
+func TestRealCLIsSessionsCheck(t *testing.T) {
+	for _, name := range []string{"claude", "codex"} {
+		if _, err := exec.LookPath(name); err != nil {
+			if os.Getenv("KITTYMUX_E2E") == "require" {
+				t.Fatalf("%s is not on PATH; .ci/run installs it from npm", name)
+			}
+			t.Skipf("%s is not on PATH (KITTYMUX_E2E=require makes this fatal)", name)
+		}
+	}
+	home := t.TempDir()
+	t.Setenv("HOME", home) // the CLIs write under HOME on --help
+	env := map[string]string{"HOME": home, "PATH": os.Getenv("PATH")}
+	code, out, errOut := kittymux(t, env, "sessions", "check", "--json", "--refresh")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	var rep agents.Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	set, _ := agents.Load("")
+	for _, name := range []string{"claude", "codex"} {
+		var c *agents.AgentCheck
+		for i := range rep.Agents {
+			if rep.Agents[i].Agent == name {
+				c = &rep.Agents[i]
+			}
+		}
+		if c == nil || !c.Installed || !c.OK || len(c.Missing) > 0 || c.Error != "" {
+			t.Errorf("%s: %+v", name, c)
+			continue
+		}
+		// exact and latest are both confirmed: Decide keeps them with these probes.
+		cmd, _ := set.RecognizeArgv([]string{name})
+		const id = "0199a213-81c0-7800-8aa1-bbab2a035a53"
+		ds := set.Decide([]agents.Window{
+			{ID: 1, Cwd: "/a", Cmd: cmd, KnownID: id},
+			{ID: 2, Cwd: "/b", Cmd: cmd},
+		}, rep.Probes())
+		if len(ds) != 2 || ds[0].Mode != agents.ModeExact || ds[1].Mode != agents.ModeLatest {
+			t.Errorf("%s with its probe: %+v", name, ds)
+		}
+		t.Logf("%s %s: confirmed %s", name, c.Version, c.Path)
+	}
+	// The result is cached in the state dir, 0600.
+	fi, err := os.Stat(filepath.Join(home, "state", "resume-check.json"))
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("cache: %v %v", fi, err)
+	}
+}

@@ -20,8 +20,10 @@ func Main(args []string) int {
 	r, err := ParseArgs(args)
 	e := &Env{
 		In: os.Stdin, Out: os.Stderr, Getenv: os.Getenv, Now: time.Now, LookPath: exec.LookPath,
-		StateDir:   filepath.Join(xdg.StateHome, "kittymux"),
-		Exec:       func(path string, argv []string) error { return syscall.Exec(path, argv, os.Environ()) },
+		StateDir: filepath.Join(xdg.StateHome, "kittymux"),
+		Exec: func(path string, argv, env []string) error {
+			return syscall.Exec(path, argv, append(os.Environ(), env...))
+		},
 		IsTerminal: func() bool { return term.IsTerminal(int(os.Stdin.Fd())) },
 	}
 	if term.IsTerminal(int(os.Stdout.Fd())) {

@@ -32,8 +32,9 @@ type Env struct {
 	StateDir string
 	Now      func() time.Time
 	LookPath func(string) (string, error)
-	// Exec replaces the process; it returns only on failure.
-	Exec func(path string, argv []string) error
+	// Exec replaces the process with argv, its environment plus env; it
+	// returns only on failure.
+	Exec func(path string, argv, env []string) error
 	// Validate checks a record read from the editable session file.
 	Validate func(Record) error
 	// NewArgv is the command for a new conversation of the record's agent.
@@ -61,9 +62,9 @@ func Run(e *Env, r Record) error {
 	switch {
 	case !e.IsTerminal():
 		// Nobody to ask: run the command the record holds.
-		return e.exec(path, r.Argv)
+		return e.exec(path, r.Argv, r.Env)
 	case r.Direct || e.Getenv("KITTYMUX_RESUME") == "auto" || e.exists("resume-auto") || e.resumeAllActive():
-		return e.exec(path, r.Argv)
+		return e.exec(path, r.Argv, r.Env)
 	}
 	choice, err := e.ask(r)
 	if err != nil {
@@ -72,14 +73,14 @@ func Run(e *Env, r Record) error {
 	}
 	switch choice {
 	case ChoiceResume:
-		return e.exec(path, r.Argv)
+		return e.exec(path, r.Argv, r.Env)
 	case ChoiceNew:
 		argv, err := e.NewArgv(r)
 		if err != nil {
 			fmt.Fprintf(e.Out, "kittymux: cannot start a new %s conversation: %v\r\n", r.Agent, err)
 			return e.shell(r)
 		}
-		return e.exec(path, argv)
+		return e.exec(path, argv, r.Env)
 	}
 	return e.shell(r)
 }
@@ -91,8 +92,8 @@ func orAgent(a string) string {
 	return a
 }
 
-func (e *Env) exec(path string, argv []string) error {
-	err := e.Exec(path, argv)
+func (e *Env) exec(path string, argv, env []string) error {
+	err := e.Exec(path, argv, env)
 	// Still here: the exec failed. Say so, and keep the window usable.
 	fmt.Fprintf(e.Out, "kittymux: could not run %s: %v\r\n", quote(argv), err)
 	return err
@@ -113,7 +114,7 @@ func (e *Env) shell(r Record) error {
 		path = "/bin/sh"
 	}
 	// A leading "-" in argv[0] makes any shell a login shell.
-	err = e.Exec(path, []string{"-" + filepath.Base(path)})
+	err = e.Exec(path, []string{"-" + filepath.Base(path)}, nil)
 	fmt.Fprintf(e.Out, "kittymux: could not start %s: %v\r\n", path, err)
 	return err
 }
@@ -183,9 +184,13 @@ func (e *Env) text(r Record) string {
 
 func (e *Env) commands(r Record) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "  Enter  %s\r\n", quote(r.Argv))
+	env := ""
+	if len(r.Env) > 0 {
+		env = quote(r.Env) + " "
+	}
+	fmt.Fprintf(&b, "  Enter  %s%s\r\n", env, quote(r.Argv))
 	if argv, err := e.NewArgv(r); err == nil {
-		fmt.Fprintf(&b, "  n      %s\r\n", quote(argv))
+		fmt.Fprintf(&b, "  n      %s%s\r\n", env, quote(argv))
 	}
 	if r.FromShell {
 		b.WriteString("  s/Esc  back to the shell\r\n")

@@ -156,6 +156,18 @@ func TestCodexSubcommand(t *testing.T) {
 	}
 }
 
+func TestEnvAssignments(t *testing.T) {
+	w := newWorld(t)
+	args := []string{"--agent", "claude", "--mode", "exact", "--id", uuid, "--env", "KITTYMUX_TEST_X=a b", "--", "claude", "--resume", uuid}
+	r := w.runPTY(args, "\r", true)
+	if diff := cmp.Diff([]string{"claude", "--resume", uuid}, argvOf(r)); diff != "" {
+		t.Fatal(diff)
+	}
+	if got := r.records[0].Env["KITTYMUX_TEST_X"]; got != "a b" {
+		t.Errorf("env KITTYMUX_TEST_X = %q, want %q", got, "a b")
+	}
+}
+
 func TestResumeAll(t *testing.T) {
 	w := newWorld(t)
 	r := w.runPTY(claudeRecord(), "a", true)
@@ -287,6 +299,10 @@ var hostile = [][]string{
 	{"--agent", "claude", "--mode", "exact", "--id", uuid, "claude", "--resume", uuid},
 	{"--agent", "claude", "--agent", "codex", "--mode", "exact", "--id", uuid, "--", "claude", "--resume", uuid},
 	{"--agent", "claude", "--mode", "exact", "--id", uuid, "--"},
+	{"--agent", "claude", "--mode", "exact", "--id", uuid, "--env", "LD_PRELOAD=/tmp/x.so", "--", "claude", "--resume", uuid},
+	{"--agent", "claude", "--mode", "exact", "--id", uuid, "--env", "PATH=/tmp", "--", "claude", "--resume", uuid},
+	{"--agent", "claude", "--mode", "exact", "--id", uuid, "--env", "A B=1", "--", "claude", "--resume", uuid},
+	{"--agent", "claude", "--mode", "exact", "--id", uuid, "--env", "NOVALUE", "--", "claude", "--resume", uuid},
 	{},
 }
 

@@ -9,6 +9,7 @@ package prompt
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 )
 
@@ -28,7 +29,10 @@ type Record struct {
 	// startup command, so "a shell" means exiting back to that shell.
 	FromShell bool
 	Tab       string
-	Argv      []string
+	// Env are NAME=VALUE assignments typed before the agent's name
+	// (`FOO=1 claude`), set for the agent only.
+	Env  []string
+	Argv []string
 }
 
 // Args renders r as the prompt binary's arguments (without the program).
@@ -46,11 +50,32 @@ func (r Record) Args() []string {
 	if r.Tab != "" {
 		a = append(a, "--tab", r.Tab)
 	}
+	for _, e := range r.Env {
+		a = append(a, "--env", e)
+	}
 	return append(append(a, "--"), r.Argv...)
 }
 
 // ErrUsage marks arguments that are not a record.
-var ErrUsage = errors.New("usage: kittymux-resume --agent NAME --mode exact|latest|new [--id ID] [--direct] [--from-shell] [--tab TITLE] -- ARGV")
+var ErrUsage = errors.New("usage: kittymux-resume --agent NAME --mode exact|latest|new [--id ID] [--direct] [--from-shell] [--tab TITLE] [--env NAME=VALUE]... -- ARGV")
+
+var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// CheckEnv accepts NAME=VALUE with a plain name and a value without control
+// characters. Names that change what a program loads (LD_*, DYLD_*) or
+// where it is found (PATH) are refused: an edited file must not use them.
+func CheckEnv(kv string) error {
+	name, value, ok := strings.Cut(kv, "=")
+	switch {
+	case !ok || !envName.MatchString(name):
+		return fmt.Errorf("%w: --env %q is not NAME=VALUE", ErrUsage, kv)
+	case strings.HasPrefix(name, "LD_") || strings.HasPrefix(name, "DYLD_") || name == "PATH":
+		return fmt.Errorf("%w: --env %s is not allowed", ErrUsage, name)
+	case strings.ContainsFunc(value, func(r rune) bool { return r < 0x20 || r == 0x7f }):
+		return fmt.Errorf("%w: --env %s has control characters", ErrUsage, name)
+	}
+	return nil
+}
 
 // ParseArgs reads a record from the prompt binary's arguments. It is strict:
 // each option once, values as separate words, "--" before the argv.
@@ -69,7 +94,7 @@ func ParseArgs(args []string) (Record, error) {
 			}
 			return r, nil
 		}
-		if seen[a] {
+		if seen[a] && a != "--env" {
 			return r, fmt.Errorf("%w: %s given twice", ErrUsage, a)
 		}
 		seen[a] = true
@@ -93,6 +118,13 @@ func ParseArgs(args []string) (Record, error) {
 			r.ID, err = value()
 		case "--tab":
 			r.Tab, err = value()
+		case "--env":
+			var e string
+			if e, err = value(); err == nil {
+				if err = CheckEnv(e); err == nil {
+					r.Env = append(r.Env, e)
+				}
+			}
 		case "--direct":
 			r.Direct = true
 		case "--from-shell":

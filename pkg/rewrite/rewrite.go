@@ -46,6 +46,15 @@ type Result struct {
 	Windows []Window
 }
 
+func checkEnv(env []string) error {
+	for _, e := range env {
+		if err := prompt.CheckEnv(e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // ErrEmpty: the raw save holds no window; publishing it would replace a good
 // save with nothing.
 var ErrEmpty = errors.New("the save holds no windows")
@@ -53,6 +62,7 @@ var ErrEmpty = errors.New("the save holds no windows")
 type found struct {
 	ref       kittysession.WindowRef
 	fromShell bool
+	env       []string
 }
 
 // Rewrite rewrites raw, a file written by kitty's save_as_session.
@@ -105,7 +115,7 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 			w.KnownID, w.KnownIDFrom = v, "journal"
 		}
 		ws = append(ws, w)
-		byID[id] = found{ref: ref, fromShell: fromShell}
+		byID[id] = found{ref: ref, fromShell: fromShell, env: cmd.Env}
 	}
 	res := &Result{}
 	for _, d := range o.Agents.Decide(ws, o.Probes) {
@@ -116,7 +126,13 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 			continue
 		}
 		rec := prompt.Record{Agent: d.Agent, Mode: string(d.Mode), ID: d.ID, Direct: o.Direct,
-			FromShell: fd.fromShell, Tab: fd.ref.TabTitle, Argv: d.Argv}
+			FromShell: fd.fromShell, Tab: fd.ref.TabTitle, Env: fd.env, Argv: d.Argv}
+		if err := checkEnv(fd.env); err != nil {
+			// The prompt would refuse this record: keep the window as saved.
+			res.Windows[len(res.Windows)-1].Mode = agents.ModeAsSaved
+			res.Windows[len(res.Windows)-1].Reason = err.Error()
+			continue
+		}
 		argv := append([]string{o.ResumeBin}, rec.Args()...)
 		l := fd.ref.Line.Launch
 		if fd.fromShell {

@@ -181,6 +181,27 @@ func TestRewriteUserVars(t *testing.T) {
 	}
 }
 
+func TestRewriteTypedEnv(t *testing.T) {
+	raw := []byte("new_tab\ncd /srv\n" +
+		`launch 'kitty-unserialize-data={"id": 1, "cmd_at_shell_startup": "CLAUDE_CONFIG_DIR=/srv/.c claude --resume ` + w4ID + `"}'` + "\n" +
+		`launch 'kitty-unserialize-data={"id": 2, "cmd_at_shell_startup": "LD_PRELOAD=/x.so codex"}'` + "\n")
+	res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: shipped(t), ResumeBin: bin})
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := records(t, res.Data)
+	if r := recs[1]; !cmp.Equal(r.Env, []string{"CLAUDE_CONFIG_DIR=/srv/.c"}) || r.ID != w4ID {
+		t.Errorf("window 1 = %+v", r)
+	}
+	// The prompt would refuse LD_PRELOAD: the window stays as it was saved.
+	if _, ok := recs[2]; ok || !bytes.Contains(res.Data, []byte(`"LD_PRELOAD=/x.so codex"`)) {
+		t.Errorf("window 2 was rewritten:\n%s", res.Data)
+	}
+	if w := res.Windows[1]; w.Mode != agents.ModeAsSaved || !strings.Contains(w.Reason, "LD_PRELOAD") {
+		t.Errorf("window 2 result = %+v", w)
+	}
+}
+
 func TestRewriteRefuses(t *testing.T) {
 	for name, raw := range map[string]string{
 		"empty":      "",

@@ -17,6 +17,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/kittymux/kittymux/assets"
 	"github.com/kittymux/kittymux/pkg/paths"
@@ -307,6 +308,26 @@ func decodeErr(file, name string, err error) error {
 	return fieldErr(file, name, "", "%v", err)
 }
 
+// idPatterns memoises compiled id patterns: most agents share the uuid one,
+// and the restore prompt loads every definition at start-up.
+var idPatterns sync.Map // pattern -> *regexp.Regexp
+
+func compileID(pattern string) (*regexp.Regexp, error) {
+	if re, ok := idPatterns.Load(pattern); ok {
+		return re.(*regexp.Regexp), nil
+	}
+	// Compiled alone first so the error quotes the user's pattern.
+	if _, err := regexp.Compile(pattern); err != nil {
+		return nil, err
+	}
+	re, err := regexp.Compile(`^(?:` + pattern + `)$`)
+	if err != nil {
+		return nil, fmt.Errorf("when anchored: %w", err)
+	}
+	idPatterns.Store(pattern, re)
+	return re, nil
+}
+
 // build validates a definition and compiles it.
 func build(file, name string, d Definition) (*agent, error) {
 	bad := func(field, format string, args ...any) (*agent, error) {
@@ -463,13 +484,9 @@ func build(file, name string, d Definition) (*agent, error) {
 	})
 
 	if d.IDPattern != "" {
-		// Compiled alone first so the error quotes the user's pattern.
-		if _, err := regexp.Compile(d.IDPattern); err != nil {
-			return bad("id_pattern", "does not compile: %v", err)
-		}
-		re, err := regexp.Compile(`^(?:` + d.IDPattern + `)$`)
+		re, err := compileID(d.IDPattern)
 		if err != nil {
-			return bad("id_pattern", "does not compile when anchored: %v", err)
+			return bad("id_pattern", "does not compile: %v", err)
 		}
 		if re.MatchString("") {
 			return bad("id_pattern", "matches an empty id")

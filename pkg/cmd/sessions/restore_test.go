@@ -1,0 +1,59 @@
+package sessions_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/cmd/sessions"
+	"github.com/kittymux/kittymux/pkg/paths"
+	storage "github.com/kittymux/kittymux/pkg/sessions"
+)
+
+// Outside kitty, restore starts a new kitty on the file, if that kitty can
+// load it.
+func TestRestoreOutsideKitty(t *testing.T) {
+	for _, c := range []struct {
+		version string
+		wantErr string
+	}{
+		{"0.48.2", ""},
+		{"0.26.5", "needs kitty 0.43.0 or newer to load; "},
+	} {
+		t.Run(c.version, func(t *testing.T) {
+			tmp := t.TempDir()
+			bin := filepath.Join(tmp, "bin")
+			os.MkdirAll(bin, 0o755)
+			kittyPath := filepath.Join(bin, "kitty")
+			os.WriteFile(kittyPath, []byte("#!/bin/sh\necho 'kitty "+c.version+" created by Kovid Goyal'\n"), 0o755)
+			var out bytes.Buffer
+			f := factory.New()
+			f.IO = &factory.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &out}
+			f.Paths = paths.Under(tmp)
+			f.Getenv = func(k string) string { return map[string]string{"PATH": bin}[k] }
+			path, err := storage.Publish(f.Paths, "work", []byte("new_tab\nlaunch\n"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var started []string
+			err = sessions.Restore(context.Background(), &sessions.RestoreOptions{F: f, Name: "last",
+				StartKitty: func(k, s string) error { started = append(started, k, s); return nil }})
+			if c.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), c.wantErr) || started != nil {
+					t.Fatalf("err = %v, started %v", err, started)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(started) != 2 || started[0] != kittyPath || started[1] != path {
+				t.Errorf("started %v, want %s on %s", started, kittyPath, path)
+			}
+		})
+	}
+}

@@ -6,7 +6,10 @@ package rewrite
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/kittysession"
@@ -26,6 +29,12 @@ type Options struct {
 	ResumeBin string
 	// Direct makes the restored windows resume without asking.
 	Direct bool
+	// Running is the agent command each window runs now, by window id (what
+	// `sessions save` read from ls). kitty saves a restored agent window's
+	// command as it launched it: the restore prompt, which has since exec'd
+	// the agent, or a new conversation, or nothing yet. For such a window the
+	// running command wins; without one the record's command is decided again.
+	Running map[int]agents.Command
 }
 
 // Window is what the rewrite did with one agent window.
@@ -53,6 +62,16 @@ func checkEnv(env []string) error {
 		}
 	}
 	return nil
+}
+
+// promptRecord reads argv as the restore prompt's command line, as an earlier
+// rewrite wrote it.
+func promptRecord(argv []string, bin string) (prompt.Record, bool) {
+	if len(argv) == 0 || (argv[0] != bin && filepath.Base(argv[0]) != "kittymux-resume") {
+		return prompt.Record{}, false
+	}
+	r, err := prompt.ParseArgs(argv[1:])
+	return r, err == nil
 }
 
 // ErrEmpty: the raw save holds no window; publishing it would replace a good
@@ -94,15 +113,33 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 			ok        bool
 			fromShell bool
 		)
+		// kittymux_pid names a process of the kitty that saved: restored, the
+		// window's processes are others. kitty writes it as --var=K=V.
+		l.Options = slices.DeleteFunc(l.Options, func(opt kittysession.Option) bool {
+			k, _, _ := strings.Cut(opt.Value, "=")
+			return opt.Name == "--var" && opt.HasValue && k == scanner.VarPID
+		})
+		var argv []string
 		switch c := l.Unserialize.CmdAtShellStartup; {
 		case c.Set && c.IsList:
-			cmd, ok = o.Agents.RecognizeArgv(c.List)
-			fromShell = true
+			argv, fromShell = c.List, true
 		case c.Set:
 			cmd, ok = o.Agents.RecognizeString(c.String)
 			fromShell = true
-		case len(l.Argv) > 0:
-			cmd, ok = o.Agents.RecognizeArgv(l.Argv)
+		default:
+			argv = l.Argv
+		}
+		if rec, isRec := promptRecord(argv, o.ResumeBin); isRec {
+			// A window restored by an earlier save.
+			cmd, ok = o.Running[id]
+			if !ok {
+				cmd, ok = o.Agents.RecognizeArgv(rec.Argv)
+			}
+			if ok && len(cmd.Env) == 0 {
+				cmd.Env = rec.Env
+			}
+		} else if len(argv) > 0 {
+			cmd, ok = o.Agents.RecognizeArgv(argv)
 		}
 		if !ok {
 			continue

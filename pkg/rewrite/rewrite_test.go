@@ -217,3 +217,46 @@ func TestRewriteRefuses(t *testing.T) {
 		}
 	}
 }
+
+// TestRewriteRestoredWindows: a save of a kitty that was itself restored from
+// a published file. kitty saves each restored agent window's command as it
+// launched it, the restore prompt, whatever the prompt exec'd since.
+func TestRewriteRestoredWindows(t *testing.T) {
+	const old = "/old/place/kittymux-resume"
+	raw := []byte("new_tab\n" +
+		// 1: restored exact; Enter resumed it.
+		`launch 'kitty-unserialize-data={"id": 1}' --cwd=/a --var=kittymux_agent=claude --var=kittymux_session=` + w4ID +
+		` --var=kittymux_pid=4242 ` + old + ` --agent claude --mode exact --id ` + w4ID + ` -- claude --model sonnet --resume ` + w4ID + "\n" +
+		// 2: restored exact; `n` started a new conversation in its place.
+		`launch 'kitty-unserialize-data={"id": 2}' --cwd=/b --var=kittymux_agent=claude ` + old +
+		` --agent claude --mode exact --id ` + w5ID + ` -- claude --resume ` + w5ID + "\n" +
+		// 3: restored from a shell, the prompt still waiting for its key.
+		`launch 'kitty-unserialize-data={"id": 3, "cmd_at_shell_startup": ["` + old + `", "--agent", "codex", "--mode", "latest", "--from-shell", "--env", "CODEX_HOME=/c", "--", "codex", "resume", "--last"]}' --cwd=/c` + "\n" +
+		// 4: not a record: a program that only shares the prompt's options.
+		`launch 'kitty-unserialize-data={"id": 4}' --cwd=/d /usr/bin/kittymux-resume --agent claude` + "\n")
+	set := shipped(t)
+	fresh, _ := set.RecognizeArgv([]string{"claude"})
+	resumed, _ := set.RecognizeArgv([]string{"claude", "--model", "sonnet", "--resume", w4ID})
+	res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, ResumeBin: bin,
+		Running: map[int]agents.Command{1: resumed, 2: fresh}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := records(t, res.Data)
+	want := map[int]prompt.Record{
+		1: {Agent: "claude", Mode: "exact", ID: w4ID, Argv: []string{"claude", "--model", "sonnet", "--resume", w4ID}},
+		// The conversation running now has no known id: the only claude in
+		// /b resumes its latest, never the one it was restored from.
+		2: {Agent: "claude", Mode: "latest", Argv: []string{"claude", "--continue"}},
+		3: {Agent: "codex", Mode: "latest", FromShell: true, Env: []string{"CODEX_HOME=/c"}, Argv: []string{"codex", "resume", "--last"}},
+	}
+	if diff := cmp.Diff(want, recs); diff != "" {
+		t.Errorf("records (-want +got):\n%s\n%s", diff, res.Data)
+	}
+	if bytes.Contains(res.Data, []byte(old)) || bytes.Contains(res.Data, []byte("kittymux_pid")) {
+		t.Errorf("the old prompt path or a pid var survived:\n%s", res.Data)
+	}
+	if !bytes.Contains(res.Data, []byte("--cwd=/d /usr/bin/kittymux-resume --agent claude\n")) {
+		t.Errorf("window 4 changed:\n%s", res.Data)
+	}
+}

@@ -3,6 +3,9 @@
 package scanner
 
 import (
+	"slices"
+	"strconv"
+
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/kitty"
 )
@@ -12,6 +15,12 @@ import (
 const (
 	VarAgent   = "kittymux_agent"
 	VarSession = "kittymux_session"
+	// VarPID is the pid of the agent process VarSession belongs to. An id
+	// holds for that process only: once the window runs another process of
+	// the agent (the user quit and started a new conversation, a restored
+	// prompt exec'd a new one), VarSession is stale and is not used. Whatever
+	// sets VarSession sets VarPID with it.
+	VarPID = "kittymux_pid"
 )
 
 // AgentWindow is a live kitty window running a recognised agent.
@@ -19,12 +28,15 @@ type AgentWindow struct {
 	Ref kitty.WindowRef
 	// Agent is the window as the rules see it. Its ID is the kitty window id.
 	Agent agents.Window
+	// PID is the pid of the window's outermost process running the agent.
+	PID int
 }
 
 // AgentWindows recognises the agent in each window of ls: from its
 // foreground processes, or, where those lost the flags (pi renames itself),
 // from the line typed at the shell (kitty ≥ 0.35). A conversation id comes
-// from the argv or from the kittymux_session user var set by an earlier save.
+// from the argv or from the kittymux_session user var set by an earlier save,
+// when kittymux_pid says it was set for a process running now.
 func AgentWindows(set *agents.Set, ls []kitty.OSWindow) []AgentWindow {
 	var out []AgentWindow
 	for _, ref := range kitty.Windows(ls) {
@@ -49,11 +61,23 @@ func AgentWindows(set *agents.Set, ls []kitty.OSWindow) []AgentWindow {
 				break
 			}
 		}
+		var pids []int
+		for _, p := range w.ForegroundProcesses {
+			if c, ok := set.RecognizeArgv(p.Cmdline); ok && c.Agent == cmd.Agent && p.PID > 0 {
+				pids = append(pids, p.PID)
+			}
+		}
 		aw := agents.Window{ID: w.ID, Cwd: cwd, Cmd: cmd}
 		if id := w.UserVars[VarSession]; id != "" && w.UserVars[VarAgent] == cmd.Agent {
-			aw.KnownID, aw.KnownIDFrom = id, "kitty user var "+VarSession
+			if pid, err := strconv.Atoi(w.UserVars[VarPID]); err == nil && slices.Contains(pids, pid) {
+				aw.KnownID, aw.KnownIDFrom = id, "kitty user var "+VarSession
+			}
 		}
-		out = append(out, AgentWindow{Ref: ref, Agent: aw})
+		a := AgentWindow{Ref: ref, Agent: aw}
+		if len(pids) > 0 {
+			a.PID = pids[0]
+		}
+		out = append(out, a)
 	}
 	return out
 }

@@ -26,8 +26,12 @@ func load(t testing.TB, fixture string) (*agents.Set, []kitty.OSWindow) {
 
 func TestAgentWindows(t *testing.T) {
 	set, ls := load(t, "kitty-0.48.2/ls.json")
-	// kittymux marked window 5 at an earlier save.
-	ls[0].Tabs[1].Windows[1].UserVars = map[string]string{"kittymux_agent": "claude", "kittymux_session": "9d1c7e42-5b6a-4c3d-8e2f-1a0b9c8d7e6f"}
+	// kittymux marked window 5 at an earlier save, for its claude (pid 25422).
+	ls[0].Tabs[1].Windows[1].UserVars = map[string]string{"kittymux_agent": "claude",
+		"kittymux_session": "9d1c7e42-5b6a-4c3d-8e2f-1a0b9c8d7e6f", "kittymux_pid": "25422"}
+	// and window 1 for a claude that has since exited: that id is stale.
+	ls[0].Tabs[0].Windows[0].UserVars = map[string]string{"kittymux_agent": "claude",
+		"kittymux_session": "0a1b2c3d-0000-4000-8000-000000000000", "kittymux_pid": "25001"}
 	type row struct {
 		ID      int
 		Agent   string
@@ -35,17 +39,18 @@ func TestAgentWindows(t *testing.T) {
 		Flags   []string
 		ID2     string
 		KnownID string
+		PID     int
 	}
 	var got []row
 	for _, w := range scanner.AgentWindows(set, ls) {
-		got = append(got, row{w.Agent.ID, w.Agent.Cmd.Agent, w.Agent.Cwd, w.Agent.Cmd.Flags, w.Agent.Cmd.ID, w.Agent.KnownID})
+		got = append(got, row{w.Agent.ID, w.Agent.Cmd.Agent, w.Agent.Cwd, w.Agent.Cmd.Flags, w.Agent.Cmd.ID, w.Agent.KnownID, w.PID})
 	}
 	want := []row{
-		{1, "claude", "/home/u/code/api", []string{"--model", "opus", "--dangerously-skip-permissions"}, "", ""},
-		{2, "codex", "/home/u/code/api", nil, "0199a213-81c0-7800-8aa1-bbab2a035a53", ""},
-		{4, "claude", "/home/u/code/web", []string{"--model", "sonnet"}, "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73", ""},
-		{5, "claude", "/home/u/code/web", nil, "", "9d1c7e42-5b6a-4c3d-8e2f-1a0b9c8d7e6f"},
-		{6, "opencode", "/home/u/code/web", []string{"-m", "anthropic/claude"}, "", ""},
+		{1, "claude", "/home/u/code/api", []string{"--model", "opus", "--dangerously-skip-permissions"}, "", "", 25378},
+		{2, "codex", "/home/u/code/api", nil, "0199a213-81c0-7800-8aa1-bbab2a035a53", "", 25379},
+		{4, "claude", "/home/u/code/web", []string{"--model", "sonnet"}, "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73", "", 25409},
+		{5, "claude", "/home/u/code/web", nil, "", "9d1c7e42-5b6a-4c3d-8e2f-1a0b9c8d7e6f", 25422},
+		{6, "opencode", "/home/u/code/web", []string{"-m", "anthropic/claude"}, "", "", 25438},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)

@@ -122,7 +122,12 @@ func Save(ctx context.Context, o *SaveOptions) error {
 	for _, w := range live {
 		names = append(names, w.Agent.Cmd.Agent)
 	}
-	res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, Probes: probes(ctx, f, set, names), ResumeBin: bin, Direct: o.Direct})
+	running := map[int]agents.Command{}
+	for _, w := range live {
+		running[w.Ref.Window.ID] = w.Agent.Cmd
+	}
+	res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, Probes: probes(ctx, f, set, names), ResumeBin: bin,
+		Direct: o.Direct, Running: running})
 	if err != nil {
 		return fmt.Errorf("%w; nothing was written", err)
 	}
@@ -133,8 +138,11 @@ func Save(ctx context.Context, o *SaveOptions) error {
 	return printSaved(f.IO.Out, o.JSON, SaveResult{Name: o.Name, Path: path, Kitty: in.Socket, Windows: res.Windows})
 }
 
-// markAgents sets kittymux_agent (and kittymux_session where the id is
-// known) on each agent window, so kitty's save carries them as --var.
+// markAgents sets kittymux_agent on each agent window, and kittymux_session
+// with kittymux_pid (the agent process it belongs to) where the id is known,
+// so kitty's save carries them as --var. Where no id is known both are
+// unset: one left from an earlier process of the window (a conversation the
+// user has since quit, a restored one) is not this conversation's.
 func markAgents(ctx context.Context, c *kitty.Client, live []scanner.AgentWindow) error {
 	for _, w := range live {
 		vars := []string{scanner.VarAgent + "=" + w.Agent.Cmd.Agent}
@@ -142,8 +150,10 @@ func markAgents(ctx context.Context, c *kitty.Client, live []scanner.AgentWindow
 		if id == "" {
 			id = w.Agent.Cmd.ID
 		}
-		if id != "" {
-			vars = append(vars, scanner.VarSession+"="+id)
+		if id != "" && w.PID > 0 {
+			vars = append(vars, scanner.VarSession+"="+id, scanner.VarPID+"="+strconv.Itoa(w.PID))
+		} else {
+			vars = append(vars, scanner.VarSession, scanner.VarPID) // a name alone unsets it
 		}
 		if err := c.SetUserVars(ctx, "id:"+strconv.Itoa(w.Ref.Window.ID), vars); err != nil {
 			return fmt.Errorf("mark window %d: %w", w.Ref.Window.ID, err)

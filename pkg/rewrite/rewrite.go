@@ -29,12 +29,16 @@ type Options struct {
 	ResumeBin string
 	// Direct makes the restored windows resume without asking.
 	Direct bool
-	// Running is the agent command each window runs now, by window id (what
-	// `sessions save` read from ls). kitty saves a restored agent window's
-	// command as it launched it: the restore prompt, which has since exec'd
-	// the agent, or a new conversation, or nothing yet. For such a window the
-	// running command wins; without one the record's command is decided again.
-	Running map[int]agents.Command
+	// Live are the agent windows of the kitty that saved, as `sessions save`
+	// read them from ls (kitty window ids). They matter twice:
+	//   - kitty saves a restored agent window's command as it launched it:
+	//     the restore prompt, which has since exec'd the agent, or a new
+	//     conversation, or nothing yet. For such a window the live command
+	//     wins; without one the record's command is decided again.
+	//   - a window the file leaves out (another OS window, without --all)
+	//     still counts for the rules: "latest" is never chosen where another
+	//     window could own the newest conversation.
+	Live []agents.Window
 }
 
 // Window is what the rewrite did with one agent window.
@@ -100,6 +104,10 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 	if len(refs) == 0 {
 		return nil, ErrEmpty
 	}
+	running := make(map[int]agents.Command, len(o.Live))
+	for _, w := range o.Live {
+		running[w.ID] = w.Cmd
+	}
 	var ws []agents.Window
 	byID := map[int]found{}
 	for _, ref := range refs {
@@ -131,7 +139,7 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 		}
 		if rec, isRec := promptRecord(argv, o.ResumeBin); isRec {
 			// A window restored by an earlier save.
-			cmd, ok = o.Running[id]
+			cmd, ok = running[id]
 			if !ok {
 				cmd, ok = o.Agents.RecognizeArgv(rec.Argv)
 			}
@@ -154,9 +162,17 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 		ws = append(ws, w)
 		byID[id] = found{ref: ref, fromShell: fromShell, env: cmd.Env}
 	}
+	for _, w := range o.Live {
+		if _, inFile := byID[w.ID]; !inFile {
+			ws = append(ws, w)
+		}
+	}
 	res := &Result{}
 	for _, d := range o.Agents.Decide(ws, o.Probes) {
-		fd := byID[d.WindowID]
+		fd, inFile := byID[d.WindowID]
+		if !inFile {
+			continue
+		}
 		res.Windows = append(res.Windows, Window{WindowID: d.WindowID, Agent: d.Agent, Mode: d.Mode, ID: d.ID,
 			Argv: d.Argv, Reason: d.Reason, Cwd: fd.ref.Cwd, Tab: fd.ref.TabTitle})
 		if d.Mode == agents.ModeAsSaved || len(d.Argv) == 0 {

@@ -238,7 +238,7 @@ func TestRewriteRestoredWindows(t *testing.T) {
 	fresh, _ := set.RecognizeArgv([]string{"claude"})
 	resumed, _ := set.RecognizeArgv([]string{"claude", "--model", "sonnet", "--resume", w4ID})
 	res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, ResumeBin: bin,
-		Running: map[int]agents.Command{1: resumed, 2: fresh}})
+		Live: []agents.Window{{ID: 1, Cwd: "/a", Cmd: resumed}, {ID: 2, Cwd: "/b", Cmd: fresh}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,5 +258,33 @@ func TestRewriteRestoredWindows(t *testing.T) {
 	}
 	if !bytes.Contains(res.Data, []byte("--cwd=/d /usr/bin/kittymux-resume --agent claude\n")) {
 		t.Errorf("window 4 changed:\n%s", res.Data)
+	}
+}
+
+// TestRewriteCountsWindowsLeftOut: a save of the focused OS window only. A
+// claude in the same directory in another OS window could own the newest
+// conversation there, so --continue is not safe for the saved one.
+func TestRewriteCountsWindowsLeftOut(t *testing.T) {
+	raw := []byte("new_os_window\nnew_tab\ncd /srv\n" +
+		`launch 'kitty-unserialize-data={"id": 1, "cmd_at_shell_startup": "claude --model opus"}'` + "\n")
+	set := shipped(t)
+	mine, _ := set.RecognizeString("claude --model opus")
+	other, _ := set.RecognizeString("claude")
+	for _, c := range []struct {
+		name string
+		live []agents.Window
+		want agents.Mode
+	}{
+		{"alone", []agents.Window{{ID: 1, Cwd: "/srv", Cmd: mine}}, agents.ModeLatest},
+		{"another claude there, not saved", []agents.Window{{ID: 1, Cwd: "/srv", Cmd: mine}, {ID: 7, Cwd: "/srv", Cmd: other}}, agents.ModeNew},
+		{"another claude elsewhere", []agents.Window{{ID: 1, Cwd: "/srv", Cmd: mine}, {ID: 7, Cwd: "/home", Cmd: other}}, agents.ModeLatest},
+	} {
+		res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, ResumeBin: bin, Live: c.live})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Windows) != 1 || res.Windows[0].Mode != c.want {
+			t.Errorf("%s: %+v, want one window, %s", c.name, res.Windows, c.want)
+		}
 	}
 }

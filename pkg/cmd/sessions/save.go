@@ -122,12 +122,12 @@ func Save(ctx context.Context, o *SaveOptions) error {
 	for _, w := range live {
 		names = append(names, w.Agent.Cmd.Agent)
 	}
-	running := map[int]agents.Command{}
-	for _, w := range live {
-		running[w.Ref.Window.ID] = w.Agent.Cmd
+	ws := make([]agents.Window, len(live))
+	for i, w := range live {
+		ws[i] = w.Agent
 	}
 	res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, Probes: probes(ctx, f, set, names), ResumeBin: bin,
-		Direct: o.Direct, Running: running})
+		Direct: o.Direct, Live: ws})
 	if err != nil {
 		return fmt.Errorf("%w; nothing was written", err)
 	}

@@ -3,13 +3,19 @@ package sessions
 import (
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/google/renameio/v2"
 
 	"github.com/spf13/cobra"
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/kittysession"
 	"github.com/kittymux/kittymux/pkg/sessions"
 )
 
@@ -69,7 +75,7 @@ func Restore(ctx context.Context, o *RestoreOptions) error {
 		if err := kitty.NewClient(in.Addr).Action(ctx, "goto_session "+q); err != nil {
 			return fmt.Errorf("goto_session %s: %w", info.Path, err)
 		}
-		fmt.Fprintf(f.IO.Out, "restored %s in %s\n", info.Name, in.Socket)
+		fmt.Fprintf(f.IO.Out, "restored %s in %s (kitty went to its windows if they were open already)\n", info.Name, in.Socket)
 		return nil
 	}
 	kp, err := f.LookPath("kitty")
@@ -80,11 +86,49 @@ func Restore(ctx context.Context, o *RestoreOptions) error {
 	if err == nil && !v.AtLeast(kitty.VersionSaveAsSession) {
 		return fmt.Errorf("a saved session needs kitty %s or newer to load; %s is %s", kitty.VersionSaveAsSession, kp, v)
 	}
-	if err := o.StartKitty(kp, info.Path); err != nil {
+	path, err := forNewKitty(f, info)
+	if err != nil {
+		return err
+	}
+	if err := o.StartKitty(kp, path); err != nil {
 		return fmt.Errorf("start kitty: %w", err)
 	}
 	fmt.Fprintf(f.IO.Out, "restored %s in a new kitty\n", info.Name)
 	return nil
+}
+
+// forNewKitty returns the file a new kitty should load. A save of one OS
+// window starts with new_os_window: goto_session skips the empty section
+// before it, but a kitty started with --session opens an OS window for it, a
+// stray shell. Such a file is loaded from a copy without that line.
+func forNewKitty(f *factory.Factory, info sessions.Info) (string, error) {
+	data, err := os.ReadFile(info.Path)
+	if err != nil {
+		return "", err
+	}
+	file, err := kittysession.Parse(data)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", info.Path, err)
+	}
+	for i, l := range file.Lines {
+		switch {
+		case l.Directive == "" || strings.HasPrefix(l.Directive, "#"):
+			continue
+		case l.Directive != "new_os_window":
+			return info.Path, nil
+		}
+		file.Lines = append(file.Lines[:i:i], file.Lines[i+1:]...)
+		out, err := file.Encode()
+		if err != nil {
+			return "", err
+		}
+		copyPath := filepath.Join(filepath.Dir(info.Path), ".new-kitty-"+filepath.Base(info.Path))
+		if err := renameio.WriteFile(copyPath, out, 0o600); err != nil {
+			return "", err
+		}
+		return copyPath, nil
+	}
+	return info.Path, nil
 }
 
 func startKitty(kittyPath, session string) error {

@@ -54,6 +54,25 @@ func TestRestoreOutsideKitty(t *testing.T) {
 			if len(started) != 2 || started[0] != kittyPath || started[1] != path {
 				t.Errorf("started %v, want %s on %s", started, kittyPath, path)
 			}
+			// A save of one OS window starts with new_os_window; a new kitty
+			// would open a stray OS window for the empty section before it,
+			// so it loads a copy without that line.
+			one := "\nnew_os_window\nnew_tab\nlaunch\n"
+			path, _ = storage.Publish(f.Paths, "one", []byte(one))
+			started = nil
+			if err := sessions.Restore(context.Background(), &sessions.RestoreOptions{F: f, Name: "one",
+				StartKitty: func(k, s string) error { started = append(started, k, s); return nil }}); err != nil {
+				t.Fatal(err)
+			}
+			if len(started) != 2 || started[1] == path {
+				t.Fatalf("started %v", started)
+			}
+			if b, _ := os.ReadFile(started[1]); string(b) != "\nnew_tab\nlaunch\n" {
+				t.Errorf("copy for the new kitty: %q", b)
+			}
+			if b, _ := os.ReadFile(path); string(b) != one {
+				t.Errorf("the published file changed: %q", b)
+			}
 		})
 	}
 }

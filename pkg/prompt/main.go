@@ -17,6 +17,11 @@ import (
 // Main is kittymux-resume: it returns an exit code only when it could not
 // exec anything (or, from a shell's startup, when the answer is the shell).
 func Main(args []string) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
+		// Run by a person, not from a session file: say what it is.
+		fmt.Fprintf(os.Stderr, "kittymux-resume is the restore prompt kittymux writes into saved sessions.\n%v\n", ErrUsage)
+		return 2
+	}
 	r, err := ParseArgs(args)
 	e := &Env{
 		In: os.Stdin, Out: os.Stderr, Getenv: os.Getenv, Now: time.Now, LookPath: exec.LookPath,

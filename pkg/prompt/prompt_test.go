@@ -303,7 +303,21 @@ var hostile = [][]string{
 	{"--agent", "claude", "--mode", "exact", "--id", uuid, "--env", "PATH=/tmp", "--", "claude", "--resume", uuid},
 	{"--agent", "claude", "--mode", "exact", "--id", uuid, "--env", "A B=1", "--", "claude", "--resume", uuid},
 	{"--agent", "claude", "--mode", "exact", "--id", uuid, "--env", "NOVALUE", "--", "claude", "--resume", uuid},
-	{},
+}
+
+func TestUsage(t *testing.T) {
+	w := newWorld(t)
+	for _, args := range [][]string{nil, {"--help"}} {
+		cmd := exec.Command(w.bin, args...)
+		cmd.Env = w.env()
+		out, err := cmd.CombinedOutput()
+		if code := cmd.ProcessState.ExitCode(); code != 2 || !strings.Contains(string(out), "usage: kittymux-resume") {
+			t.Errorf("%q: exit %d (%v)\n%s", args, code, err, out)
+		}
+		if recs := w.log.Records(); len(recs) != 0 {
+			t.Errorf("%q ran %v", args, recs)
+		}
+	}
 }
 
 func TestHostileRecords(t *testing.T) {

@@ -19,8 +19,10 @@ e2e:
 bench:
     go test -run '^$' -bench . ./...
 
+# Fuzz the session file parser and the prompt's record validation, a minute each.
 fuzz:
-    go test -fuzz FuzzParse -fuzztime 60s ./pkg/kittysession/
+    go test -run '^$' -fuzz FuzzParse -fuzztime 60s ./pkg/kittysession/
+    go test -run '^$' -fuzz FuzzValidate -fuzztime 60s ./pkg/agents/
 
 vet:
     go vet ./...

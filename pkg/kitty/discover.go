@@ -42,7 +42,8 @@ type DiscoverOptions struct {
 // process whose socket follows from its command line or kitty.conf's
 // listen_on (with kitty's "-<pid>" suffix rule). Utility kitties (panels, the
 // quick-access terminal) are returned with Utility set, so callers can say
-// they were left out. Only sockets that exist are returned.
+// they were left out. Sockets found from processes are returned only when
+// they exist; KITTY_LISTEN_ON always is, so a stale one can be reported.
 func Discover(ctx context.Context, o DiscoverOptions) ([]Instance, error) {
 	if o.Getenv == nil {
 		o.Getenv = os.Getenv
@@ -70,8 +71,11 @@ func Discover(ctx context.Context, o DiscoverOptions) ([]Instance, error) {
 
 	var out []Instance
 	seen := map[string]bool{}
-	add := func(in Instance) {
-		if seen[in.Addr.Path] || !exists(in.Addr) {
+	// explicit: an address the environment names is reported even when
+	// nothing listens there, so the caller can say so; candidates derived
+	// from kitty processes count only when their socket exists.
+	add := func(in Instance, explicit bool) {
+		if seen[in.Addr.Path] || !explicit && !exists(in.Addr) {
 			return
 		}
 		seen[in.Addr.Path] = true
@@ -87,7 +91,7 @@ func Discover(ctx context.Context, o DiscoverOptions) ([]Instance, error) {
 					in.Exe, in.Utility = p.exe, p.utility()
 				}
 			}
-			add(in)
+			add(in, true)
 		}
 	}
 	confListen := listenOnFromConf(filepath.Join(o.ConfigDir, "kitty.conf"), 0)
@@ -108,7 +112,7 @@ func Discover(ctx context.Context, o DiscoverOptions) ([]Instance, error) {
 		if err != nil {
 			continue
 		}
-		add(Instance{Addr: addr, PID: p.pid, Exe: p.exe, Source: source, Utility: p.utility()})
+		add(Instance{Addr: addr, PID: p.pid, Exe: p.exe, Source: source, Utility: p.utility()}, false)
 	}
 	for i := range out {
 		if out[i].Exe != "" {

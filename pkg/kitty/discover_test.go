@@ -140,3 +140,15 @@ func TestVersion(t *testing.T) {
 		t.Errorf("version edges wrong")
 	}
 }
+
+// A KITTY_LISTEN_ON whose socket is gone is still returned, so doctor can
+// say it is stale; sockets derived from processes must exist.
+func TestDiscoverStaleListenOn(t *testing.T) {
+	p := &fakeProc{root: filepath.Join(t.TempDir(), "proc")}
+	p.writeNetUnix(t)
+	env := map[string]string{"KITTY_LISTEN_ON": "unix:/tmp/gone-1"}
+	got, err := Discover(context.Background(), DiscoverOptions{Getenv: func(k string) string { return env[k] }, ProcRoot: p.root, ConfigDir: t.TempDir()})
+	if err != nil || len(got) != 1 || got[0].Socket != "unix:/tmp/gone-1" || got[0].Source != "KITTY_LISTEN_ON" {
+		t.Fatalf("got %+v, %v", got, err)
+	}
+}

@@ -20,7 +20,6 @@ import (
 	"sync"
 
 	"github.com/kittymux/kittymux/assets"
-	"github.com/kittymux/kittymux/pkg/paths"
 )
 
 // ShippedFile names the embedded definitions in errors.
@@ -798,6 +797,3 @@ func (s *Set) CanResume(name string) bool {
 	a, ok := s.agents[name]
 	return ok && a.canResume
 }
-
-// LoadUser loads the shipped definitions and the user's resume.json under p.
-func LoadUser(p paths.Paths) (*Set, error) { return Load(p.UserAgents()) }

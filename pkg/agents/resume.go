@@ -26,15 +26,6 @@ var (
 	ErrBadID        = errors.New("not a plain conversation id")
 )
 
-// CheckID reports why id cannot be used as agent's conversation id.
-func (s *Set) CheckID(agentName, id string) error {
-	a, ok := s.agents[agentName]
-	if !ok {
-		return fmt.Errorf("%w %q", ErrUnknownAgent, agentName)
-	}
-	return a.checkID(id)
-}
-
 func (a *agent) checkID(id string) error {
 	switch {
 	case id == "":

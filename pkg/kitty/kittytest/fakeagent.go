@@ -56,17 +56,6 @@ func (l *AgentLog) Records() []AgentRecord {
 	return recs
 }
 
-// Named returns the runs of one agent.
-func (l *AgentLog) Named(name string) []AgentRecord {
-	var out []AgentRecord
-	for _, r := range l.Records() {
-		if r.Name == name {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
 // WaitFor waits until at least n runs are logged and returns them; it fails
 // the test, showing the log, if that takes longer than timeout.
 func (l *AgentLog) WaitFor(t testing.TB, n int, timeout time.Duration) []AgentRecord {

@@ -4,14 +4,13 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"syscall"
 	"time"
 
-	"github.com/adrg/xdg"
 	"golang.org/x/term"
 
 	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/paths"
 )
 
 // Main is kittymux-resume: it returns an exit code only when it could not
@@ -23,9 +22,10 @@ func Main(args []string) int {
 		return 2
 	}
 	r, err := ParseArgs(args)
+	p := paths.FromEnv()
 	e := &Env{
 		In: os.Stdin, Out: os.Stderr, Getenv: os.Getenv, Now: time.Now, LookPath: exec.LookPath,
-		StateDir: filepath.Join(xdg.StateHome, "kittymux"),
+		Paths: p,
 		Exec: func(path string, argv, env []string) error {
 			return syscall.Exec(path, argv, append(os.Environ(), env...))
 		},
@@ -39,7 +39,7 @@ func Main(args []string) int {
 		_ = e.shell(r)
 		return 1
 	}
-	set, loadErr := agents.Load(filepath.Join(xdg.ConfigHome, "kittymux", "resume.json"))
+	set, loadErr := agents.Load(p.UserAgents())
 	if set == nil {
 		fmt.Fprintf(e.Out, "kittymux: agent definitions: %v\r\n", loadErr)
 		_ = e.shell(r)

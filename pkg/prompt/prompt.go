@@ -10,8 +10,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/renameio/v2"
 	"golang.org/x/term"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/kittymux/kittymux/pkg/paths"
 )
 
 // Choice is what the prompt ends in.
@@ -29,7 +32,7 @@ type Env struct {
 	In       *os.File // the terminal, when there is one
 	Out      io.Writer
 	Getenv   func(string) string
-	StateDir string
+	Paths    paths.Paths
 	Now      func() time.Time
 	LookPath func(string) (string, error)
 	// Exec replaces the process with argv, its environment plus env; it
@@ -63,7 +66,7 @@ func Run(e *Env, r Record) error {
 	case !e.IsTerminal():
 		// Nobody to ask: run the command the record holds.
 		return e.exec(path, r.Argv, r.Env)
-	case r.Direct || e.Getenv("KITTYMUX_RESUME") == "auto" || e.exists("resume-auto") || e.resumeAllActive():
+	case r.Direct || e.Getenv("KITTYMUX_RESUME") == "auto" || exists(e.Paths.ResumeAuto()) || e.resumeAllActive():
 		return e.exec(path, r.Argv, r.Env)
 	}
 	choice, err := e.ask(r)
@@ -119,20 +122,14 @@ func (e *Env) shell(r Record) error {
 	return err
 }
 
-func (e *Env) exists(name string) bool {
-	if e.StateDir == "" {
-		return false
-	}
-	_, err := os.Stat(filepath.Join(e.StateDir, name))
+func exists(path string) bool {
+	_, err := os.Stat(path)
 	return err == nil
 }
 
 // resumeAllActive: another window's `a` asked every waiting window to resume.
 func (e *Env) resumeAllActive() bool {
-	if e.StateDir == "" {
-		return false
-	}
-	b, err := os.ReadFile(filepath.Join(e.StateDir, "resume-all-until"))
+	b, err := os.ReadFile(e.Paths.ResumeAllUntil())
 	if err != nil {
 		return false
 	}
@@ -140,19 +137,14 @@ func (e *Env) resumeAllActive() bool {
 	return err == nil && e.Now().Unix() < until
 }
 
+// setResumeAll answers the other waiting windows for a while. Failing to
+// is no reason not to resume this one.
 func (e *Env) setResumeAll() {
-	if e.StateDir == "" {
-		return
-	}
-	if err := os.MkdirAll(e.StateDir, 0o700); err != nil {
+	if e.Paths.EnsureState() != nil {
 		return
 	}
 	until := e.Now().Add(resumeAllFor).Unix()
-	p := filepath.Join(e.StateDir, "resume-all-until")
-	tmp := p + ".tmp" + strconv.Itoa(os.Getpid())
-	if os.WriteFile(tmp, []byte(strconv.FormatInt(until, 10)+"\n"), 0o600) == nil {
-		_ = os.Rename(tmp, p)
-	}
+	_ = renameio.WriteFile(e.Paths.ResumeAllUntil(), []byte(strconv.FormatInt(until, 10)+"\n"), 0o600)
 }
 
 func (e *Env) text(r Record) string {

@@ -12,8 +12,8 @@ import (
 
 	"github.com/google/renameio/v2"
 	"golang.org/x/term"
-	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/paths"
 )
 
@@ -98,7 +98,7 @@ func orAgent(a string) string {
 func (e *Env) exec(path string, argv, env []string) error {
 	err := e.Exec(path, argv, env)
 	// Still here: the exec failed. Say so, and keep the window usable.
-	fmt.Fprintf(e.Out, "kittymux: could not run %s: %v\r\n", quote(argv), err)
+	fmt.Fprintf(e.Out, "kittymux: could not run %s: %v\r\n", agents.Quote(argv), err)
 	return err
 }
 
@@ -178,11 +178,11 @@ func (e *Env) commands(r Record) string {
 	var b strings.Builder
 	env := ""
 	if len(r.Env) > 0 {
-		env = quote(r.Env) + " "
+		env = agents.Quote(r.Env) + " "
 	}
-	fmt.Fprintf(&b, "  Enter  %s%s\r\n", env, quote(r.Argv))
+	fmt.Fprintf(&b, "  Enter  %s%s\r\n", env, agents.Quote(r.Argv))
 	if argv, err := e.NewArgv(r); err == nil {
-		fmt.Fprintf(&b, "  n      %s%s\r\n", env, quote(argv))
+		fmt.Fprintf(&b, "  n      %s%s\r\n", env, agents.Quote(argv))
 	}
 	if r.FromShell {
 		b.WriteString("  s/Esc  back to the shell\r\n")
@@ -277,16 +277,4 @@ func drainSequence(keys <-chan byte) bool {
 			return got
 		}
 	}
-}
-
-func quote(argv []string) string {
-	parts := make([]string, len(argv))
-	for i, a := range argv {
-		q, err := syntax.Quote(a, syntax.LangBash)
-		if err != nil {
-			q = strconv.Quote(a)
-		}
-		parts[i] = q
-	}
-	return strings.Join(parts, " ")
 }

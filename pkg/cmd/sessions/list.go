@@ -104,7 +104,7 @@ func List(ctx context.Context, o *ListOptions) error {
 		lw := ListedWindow{Kitty: r.inst.Socket, WindowID: r.w.Ref.Window.ID, Tab: r.w.Ref.Tab.Title, Cwd: r.w.Agent.Cwd,
 			Agent: d.Agent, Mode: d.Mode, ID: d.ID, Argv: d.Argv, Reason: d.Reason}
 		if len(d.Argv) > 0 {
-			lw.Command = shellQuote(d.Argv)
+			lw.Command = agents.Quote(d.Argv)
 		}
 		out = append(out, lw)
 	}

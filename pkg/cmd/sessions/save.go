@@ -226,7 +226,7 @@ func printWindows(w io.Writer, ws []rewrite.Window) {
 	for _, x := range ws {
 		cmd := "(kept as saved)"
 		if x.Mode != agents.ModeAsSaved {
-			cmd = shellQuote(x.Argv)
+			cmd = agents.Quote(x.Argv)
 		}
 		fmt.Fprintf(w, "  window %d  %-8s %-8s %s\n      %s\n", x.WindowID, x.Agent, x.Mode, cmd, x.Reason)
 	}

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
@@ -114,17 +113,4 @@ func resumeBin(f *factory.Factory) (string, error) {
 		return "", fmt.Errorf("kittymux-resume is neither beside kittymux nor on PATH; install both with `go install ./cmd/...`")
 	}
 	return filepath.Abs(p)
-}
-
-// shellQuote renders argv for people to read; nothing runs it.
-func shellQuote(argv []string) string {
-	parts := make([]string, len(argv))
-	for i, a := range argv {
-		q, err := syntax.Quote(a, syntax.LangPOSIX)
-		if err != nil {
-			q = fmt.Sprintf("%q", a)
-		}
-		parts[i] = q
-	}
-	return strings.Join(parts, " ")
 }

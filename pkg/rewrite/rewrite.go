@@ -20,8 +20,9 @@ import (
 // Options is what the rewrite needs besides the raw file.
 type Options struct {
 	Agents *agents.Set
-	// Probes is what `sessions check` found; nil trusts the definitions.
-	Probes agents.Probes
+	// Check probes the agents the file holds (`sessions check`, cached) once
+	// they are known; nil trusts the definitions.
+	Check func(agentNames []string) agents.Probes
 	// IDs are conversation ids known from elsewhere (the journal), by the
 	// window id kitty-unserialize-data carries.
 	IDs map[int]string
@@ -108,8 +109,11 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 	for _, w := range o.Live {
 		running[w.ID] = w.Cmd
 	}
-	var ws []agents.Window
-	byID := map[int]found{}
+	var (
+		ws    []agents.Window
+		names []string // the agents in the file, the ones worth probing
+		byID  = map[int]found{}
+	)
 	for _, ref := range refs {
 		l := ref.Line.Launch
 		if l.Unserialize == nil {
@@ -160,6 +164,7 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 			w.KnownID, w.KnownIDFrom = v, "journal"
 		}
 		ws = append(ws, w)
+		names = append(names, cmd.Agent)
 		byID[id] = found{ref: ref, fromShell: fromShell, env: cmd.Env}
 	}
 	for _, w := range o.Live {
@@ -167,8 +172,12 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 			ws = append(ws, w)
 		}
 	}
+	var probes agents.Probes
+	if o.Check != nil {
+		probes = o.Check(names)
+	}
 	res := &Result{}
-	for _, d := range o.Agents.Decide(ws, o.Probes) {
+	for _, d := range o.Agents.Decide(ws, probes) {
 		fd, inFile := byID[d.WindowID]
 		if !inFile {
 			continue

@@ -288,3 +288,32 @@ func TestRewriteCountsWindowsLeftOut(t *testing.T) {
 		}
 	}
 }
+
+// TestRewriteProbes: the file's agents are probed once, and an agent whose
+// help lacks its resume flag keeps its saved command.
+func TestRewriteProbes(t *testing.T) {
+	raw := kittytest.Fixture(t, "kitty-0.48.2/save_as_session-use-foreground-process.kitty-session")
+	var asked [][]string
+	res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: shipped(t), ResumeBin: bin,
+		Check: func(names []string) agents.Probes {
+			asked = append(asked, names)
+			return agents.Probes{
+				"claude":   {Agent: "claude", Installed: true, Missing: []string{"--resume", "--continue"}},
+				"codex":    {Agent: "codex", Installed: true, OK: true},
+				"opencode": {Agent: "opencode", Installed: true, OK: true},
+			}
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([][]string{{"claude", "codex", "claude", "claude", "opencode"}}, asked); diff != "" {
+		t.Errorf("probed (-want +got):\n%s", diff)
+	}
+	recs := records(t, res.Data)
+	if _, ok := recs[4]; ok || !bytes.Contains(res.Data, []byte(`"cmd_at_shell_startup": "claude --resume `+w4ID+` --model sonnet"`)) {
+		t.Errorf("window 4 was rewritten though claude's help lacks --resume")
+	}
+	if recs[2].Mode != "exact" {
+		t.Errorf("codex window = %+v", recs[2])
+	}
+}

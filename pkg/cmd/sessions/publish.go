@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/rewrite"
 	"github.com/kittymux/kittymux/pkg/sessions"
@@ -77,18 +78,8 @@ func Publish(ctx context.Context, o *PublishOptions) error {
 	if err != nil {
 		return err
 	}
-	opt := rewrite.Options{Agents: set, ResumeBin: bin, Direct: o.Direct}
-	// A first pass names the agents in the file, so only those are probed.
-	first, err := rewrite.Rewrite(raw, opt)
-	if err != nil {
-		return fmt.Errorf("%s: %w; nothing was written", o.Raw, err)
-	}
-	var names []string
-	for _, w := range first.Windows {
-		names = append(names, w.Agent)
-	}
-	opt.Probes = probes(ctx, f, set, names)
-	res, err := rewrite.Rewrite(raw, opt)
+	res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, ResumeBin: bin, Direct: o.Direct,
+		Check: func(names []string) agents.Probes { return probes(ctx, f, set, names) }})
 	if err != nil {
 		return fmt.Errorf("%s: %w; nothing was written", o.Raw, err)
 	}

@@ -118,16 +118,12 @@ func Save(ctx context.Context, o *SaveOptions) error {
 		}
 		return fmt.Errorf("kitty's save_as_session: %w; nothing was written", err)
 	}
-	var names []string
-	for _, w := range live {
-		names = append(names, w.Agent.Cmd.Agent)
-	}
 	ws := make([]agents.Window, len(live))
 	for i, w := range live {
 		ws[i] = w.Agent
 	}
-	res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, Probes: probes(ctx, f, set, names), ResumeBin: bin,
-		Direct: o.Direct, Live: ws})
+	res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, ResumeBin: bin, Direct: o.Direct, Live: ws,
+		Check: func(names []string) agents.Probes { return probes(ctx, f, set, names) }})
 	if err != nil {
 		return fmt.Errorf("%w; nothing was written", err)
 	}

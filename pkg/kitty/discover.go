@@ -138,10 +138,11 @@ func kittyConfigDir(getenv func(string) string) string {
 // path lives in the temp dir.
 func expandListenOn(v string, fromConfig bool, pid int, getenv func(string) string, tmp string) string {
 	v = os.Expand(v, getenv)
-	if fromConfig && strings.HasPrefix(v, "unix:") && !strings.Contains(v, "{kitty_pid}") {
-		v += "-{kitty_pid}"
+	if fromConfig && strings.HasPrefix(v, "unix:") {
+		v = WithPIDSuffix(v, pid)
+	} else {
+		v = strings.ReplaceAll(v, "{kitty_pid}", strconv.Itoa(pid))
 	}
-	v = strings.ReplaceAll(v, "{kitty_pid}", strconv.Itoa(pid))
 	if path, ok := strings.CutPrefix(v, "unix:"); ok && !strings.HasPrefix(path, "@") {
 		switch {
 		case strings.HasPrefix(path, "~"):

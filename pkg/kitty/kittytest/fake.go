@@ -7,18 +7,19 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net"
 	"os"
 	"path/filepath"
-	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 
 	"mvdan.cc/sh/v3/shell"
-	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/kittysession"
 )
 
 // TB is what the helpers need of a test: testing.TB has it, and testscript
@@ -46,9 +47,8 @@ type Fake struct {
 	Version kitty.Version
 
 	mu       sync.Mutex
-	ls       []any            // the ls document, mutable by set-user-vars
-	session  []byte           // what save_as_session writes
-	vars     map[int][]string // window id -> NAME=VALUE set through set-user-vars
+	ls       []any  // the ls document, mutable by set-user-vars
+	session  []byte // what save_as_session writes
 	requests []Request
 	hook     func(Request) (reply []byte, handled bool)
 	ln       net.Listener
@@ -102,7 +102,7 @@ func StartFake(t TB, o FakeOptions) *Fake {
 	if o.Dir == "" {
 		o.Dir = ShortTempDir(t)
 	}
-	f := &Fake{Version: o.Version, session: o.Session, vars: map[int][]string{}}
+	f := &Fake{Version: o.Version, session: o.Session}
 	if o.LS != nil {
 		if err := f.SetLS(o.LS); err != nil {
 			t.Fatalf("fake kitty: ls fixture: %v", err)
@@ -263,9 +263,12 @@ func (f *Fake) respond(r Request) map[string]any {
 		vars, _ := r.Payload["var"].([]any)
 		for _, v := range vars {
 			s, _ := v.(string)
-			k, val, _ := strings.Cut(s, "=")
-			uv[k] = val
-			f.vars[id] = append(f.vars[id], s)
+			// A name alone unsets the variable, as in kitty.
+			if k, val, ok := strings.Cut(s, "="); ok {
+				uv[k] = val
+			} else {
+				delete(uv, k)
+			}
 		}
 		return ok(nil)
 	case "action":
@@ -338,30 +341,38 @@ func (f *Fake) action(s string) map[string]any {
 	if !filepath.IsAbs(path) {
 		return fail("fake kitty: save_as_session wants an absolute path, got " + path)
 	}
-	if err := os.WriteFile(path, f.sessionWithVars(), 0o644); err != nil {
+	data, err := f.sessionWithVars()
+	if err != nil {
+		return fail(err.Error())
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
 		return fail(err.Error())
 	}
 	return ok(true)
 }
 
-var launchID = regexp.MustCompile(`^launch 'kitty-unserialize-data=\{"id": (\d+)[,}][^']*'`)
-
-// sessionWithVars writes user vars set through set-user-vars onto their
-// window's launch line, as kitty's save_as_session does (--var=K=V).
-func (f *Fake) sessionWithVars() []byte {
-	lines := strings.SplitAfter(string(f.session), "\n")
-	for i, l := range lines {
-		m := launchID.FindStringSubmatchIndex(l)
-		if m == nil {
+// sessionWithVars writes each window's user vars onto its launch line, as
+// kitty's save_as_session does (--var=K=V, every var the window has).
+func (f *Fake) sessionWithVars() ([]byte, error) {
+	file, err := kittysession.Parse(f.session)
+	if err != nil {
+		return nil, err
+	}
+	for _, ref := range file.Windows() {
+		l := ref.Line.Launch
+		if l.Unserialize == nil {
 			continue
 		}
-		id, _ := strconv.Atoi(l[m[2]:m[3]])
-		var add string
-		for _, v := range f.vars[id] {
-			q, _ := syntax.Quote("--var="+v, syntax.LangPOSIX)
-			add += " " + q
+		w := f.window(l.Unserialize.ID())
+		if w == nil {
+			continue
 		}
-		lines[i] = l[:m[1]] + add + l[m[1]:]
+		uv, _ := w["user_vars"].(map[string]any)
+		l.Options = slices.DeleteFunc(l.Options, func(o kittysession.Option) bool { return o.Name == "--var" })
+		for _, k := range slices.Sorted(maps.Keys(uv)) {
+			v, _ := uv[k].(string)
+			l.Options = append(l.Options, kittysession.Option{Name: "--var", Value: k + "=" + v, HasValue: true})
+		}
 	}
-	return []byte(strings.Join(lines, ""))
+	return file.Encode()
 }

@@ -18,9 +18,10 @@ type Paths struct {
 	ConfigDir string // $XDG_CONFIG_HOME/kittymux
 }
 
-// FromEnv resolves Paths from the XDG environment.
+// FromEnv resolves Paths from the XDG environment, as adrg/xdg read it when
+// the process started (the prompt runs in every restored window: no second
+// read).
 func FromEnv() Paths {
-	xdg.Reload()
 	return Paths{
 		StateDir:  filepath.Join(xdg.StateHome, "kittymux"),
 		ConfigDir: filepath.Join(xdg.ConfigHome, "kittymux"),

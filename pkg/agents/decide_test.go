@@ -16,7 +16,7 @@ import (
 // foreground processes otherwise.
 func fixtureWindows(t *testing.T, s *agents.Set, file string) []agents.Window {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "agents", file))
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "kitty", file))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func fixtureWindows(t *testing.T, s *agents.Set, file string) []agents.Window {
 
 func TestDecideKitty0482Fixture(t *testing.T) {
 	s := loadShipped(t)
-	ws := fixtureWindows(t, s, "kitty-0.48.2-ls.json")
+	ws := fixtureWindows(t, s, "0.48.2/ls.json")
 	const api, web = "/home/u/code/api", "/home/u/code/web"
 	want := []agents.Decision{
 		{
@@ -120,7 +120,7 @@ func TestDecideKitty0482Fixture(t *testing.T) {
 
 func TestDecideKitty0265Fixture(t *testing.T) {
 	s := loadShipped(t)
-	ws := fixtureWindows(t, s, "kitty-0.26.5-ls.json")
+	ws := fixtureWindows(t, s, "0.26.5-ls.json")
 	want := []agents.Decision{
 		{
 			WindowID: 2, Agent: "claude", Mode: agents.ModeLatest,

@@ -9,7 +9,7 @@ import (
 
 // BenchmarkLS is one scanner poll's kitty round trip: dial, ls, decode twice.
 func BenchmarkLS(b *testing.B) {
-	f := kittytest.StartFake(b, kittytest.FakeOptions{LS: kittytest.Fixture(b, "kitty-0.48.2/ls.json")})
+	f := kittytest.StartFake(b, kittytest.FakeOptions{LS: kittytest.Fixture(b, "0.48.2/ls.json")})
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {

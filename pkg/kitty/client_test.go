@@ -24,7 +24,7 @@ func ctx(t *testing.T) context.Context {
 }
 
 func TestLSNewKitty(t *testing.T) {
-	f := kittytest.StartFake(t, kittytest.FakeOptions{LS: kittytest.Fixture(t, "kitty-0.48.2/ls.json")})
+	f := kittytest.StartFake(t, kittytest.FakeOptions{LS: kittytest.Fixture(t, "0.48.2/ls.json")})
 	ls, err := f.Client.LS(ctx(t))
 	if err != nil {
 		t.Fatal(err)
@@ -69,7 +69,7 @@ func TestLSNewKitty(t *testing.T) {
 
 func TestLSOldKitty(t *testing.T) {
 	f := kittytest.StartFake(t, kittytest.FakeOptions{
-		LS: kittytest.Fixture(t, "kitty-0.26.5-ls.json"), Version: kitty.Version{Major: 0, Minor: 26, Patch: 5},
+		LS: kittytest.Fixture(t, "0.26.5-ls.json"), Version: kitty.Version{Major: 0, Minor: 26, Patch: 5},
 	})
 	ls, err := f.Client.LS(ctx(t))
 	if err != nil {
@@ -117,7 +117,7 @@ func TestFraming(t *testing.T) {
 }
 
 func TestCommands(t *testing.T) {
-	f := kittytest.StartFake(t, kittytest.FakeOptions{LS: kittytest.Fixture(t, "kitty-0.48.2/ls.json")})
+	f := kittytest.StartFake(t, kittytest.FakeOptions{LS: kittytest.Fixture(t, "0.48.2/ls.json")})
 	c := ctx(t)
 	if err := f.Client.SetUserVars(c, "id:5", []string{"kittymux_agent=claude"}); err != nil {
 		t.Fatal(err)

@@ -17,7 +17,7 @@ import (
 // the words kitty's own lexer reads; and after rewriting every launch line,
 // the output parses back to the new values with all other lines untouched.
 func FuzzParse(f *testing.F) {
-	for _, pattern := range []string{"../../../shared/fixtures/kitty-0.48.2/*.kitty-session", "../../testdata/kittysession/*.kitty-session"} {
+	for _, pattern := range []string{"../../testdata/kitty/0.48.2/*.kitty-session", "../../testdata/kittysession/*.kitty-session"} {
 		paths, _ := filepath.Glob(pattern)
 		if len(paths) == 0 {
 			f.Fatalf("no seeds in %s", pattern)

@@ -18,12 +18,12 @@ import (
 var update = flag.Bool("update", false, "rewrite testdata/kittysession/*.golden")
 
 const (
-	fixtureDir  = "../../../shared/fixtures/kitty-0.48.2"
+	fixtureDir  = "../../testdata/kitty/0.48.2"
 	testdataDir = "../../testdata/kittysession"
 	saveFixture = fixtureDir + "/save_as_session-use-foreground-process.kitty-session"
 )
 
-// sessionFiles are the real kitty files and ours. CI always has the fixtures.
+// sessionFiles are the real kitty files (testdata/kitty) and ours.
 func sessionFiles(t *testing.T) []string {
 	t.Helper()
 	if _, err := os.Stat(fixtureDir); err != nil {

@@ -9,7 +9,7 @@ import (
 )
 
 func BenchmarkRewrite(b *testing.B) {
-	raw := kittytest.Fixture(b, "kitty-0.48.2/save_as_session-use-foreground-process.kitty-session")
+	raw := kittytest.Fixture(b, "0.48.2/save_as_session-use-foreground-process.kitty-session")
 	set, err := agents.Load("")
 	if err != nil {
 		b.Fatal(err)

@@ -83,7 +83,7 @@ func records(t *testing.T, data []byte) map[int]prompt.Record {
 }
 
 func TestRewriteRealSave(t *testing.T) {
-	raw := kittytest.Fixture(t, "kitty-0.48.2/save_as_session-use-foreground-process.kitty-session")
+	raw := kittytest.Fixture(t, "0.48.2/save_as_session-use-foreground-process.kitty-session")
 	res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: shipped(t), ResumeBin: bin, IDs: map[int]string{5: w5ID}})
 	if err != nil {
 		t.Fatal(err)
@@ -141,7 +141,7 @@ func TestRewriteRealSave(t *testing.T) {
 }
 
 func TestRewriteWithoutJournal(t *testing.T) {
-	raw := kittytest.Fixture(t, "kitty-0.48.2/save_as_session-use-foreground-process.kitty-session")
+	raw := kittytest.Fixture(t, "0.48.2/save_as_session-use-foreground-process.kitty-session")
 	res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: shipped(t), ResumeBin: bin})
 	if err != nil {
 		t.Fatal(err)
@@ -155,7 +155,7 @@ func TestRewriteWithoutJournal(t *testing.T) {
 }
 
 func TestRewriteUserVars(t *testing.T) {
-	raw := kittytest.Fixture(t, "kitty-0.48.2/save_as_session-use-foreground-process.kitty-session")
+	raw := kittytest.Fixture(t, "0.48.2/save_as_session-use-foreground-process.kitty-session")
 	// What kitty writes after `set-user-vars kittymux_agent=claude kittymux_session=ID` on window 5.
 	raw = bytes.Replace(raw, []byte(`"cmd_at_shell_startup": "claude"}'`),
 		[]byte(`"cmd_at_shell_startup": "claude"}' --var=kittymux_agent=claude --var=kittymux_session=`+w5ID), 1)
@@ -292,7 +292,7 @@ func TestRewriteCountsWindowsLeftOut(t *testing.T) {
 // TestRewriteProbes: the file's agents are probed once, and an agent whose
 // help lacks its resume flag keeps its saved command.
 func TestRewriteProbes(t *testing.T) {
-	raw := kittytest.Fixture(t, "kitty-0.48.2/save_as_session-use-foreground-process.kitty-session")
+	raw := kittytest.Fixture(t, "0.48.2/save_as_session-use-foreground-process.kitty-session")
 	var asked [][]string
 	res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: shipped(t), ResumeBin: bin,
 		Check: func(names []string) agents.Probes {

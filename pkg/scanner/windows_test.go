@@ -25,7 +25,7 @@ func load(t testing.TB, fixture string) (*agents.Set, []kitty.OSWindow) {
 }
 
 func TestAgentWindows(t *testing.T) {
-	set, ls := load(t, "kitty-0.48.2/ls.json")
+	set, ls := load(t, "0.48.2/ls.json")
 	// kittymux marked window 5 at an earlier save, for its claude (pid 25422).
 	ls[0].Tabs[1].Windows[1].UserVars = map[string]string{"kittymux_agent": "claude",
 		"kittymux_session": "9d1c7e42-5b6a-4c3d-8e2f-1a0b9c8d7e6f", "kittymux_pid": "25422"}
@@ -58,7 +58,7 @@ func TestAgentWindows(t *testing.T) {
 }
 
 func TestAgentWindowsOldKitty(t *testing.T) {
-	set, ls := load(t, "kitty-0.26.5-ls.json")
+	set, ls := load(t, "0.26.5-ls.json")
 	ws := scanner.AgentWindows(set, ls)
 	if len(ws) != 2 || ws[0].Agent.Cmd.Agent != "claude" || ws[1].Agent.Cmd.Agent != "codex" {
 		t.Fatalf("got %+v", ws)
@@ -67,7 +67,7 @@ func TestAgentWindowsOldKitty(t *testing.T) {
 
 // BenchmarkAgentWindows is the recognition part of a scanner poll.
 func BenchmarkAgentWindows(b *testing.B) {
-	set, ls := load(b, "kitty-0.48.2/ls.json")
+	set, ls := load(b, "0.48.2/ls.json")
 	b.ReportAllocs()
 	for b.Loop() {
 		if len(scanner.AgentWindows(set, ls)) != 5 {

@@ -30,8 +30,8 @@ func testFactory(t *testing.T, insts []kitty.Instance) (*factory.Factory, *bytes
 }
 
 func TestDoctorJSON(t *testing.T) {
-	old := kittytest.StartFake(t, kittytest.FakeOptions{LS: kittytest.Fixture(t, "kitty-0.26.5-ls.json"), Version: kitty.Version{Major: 0, Minor: 26, Patch: 5}})
-	newer := kittytest.StartFake(t, kittytest.FakeOptions{LS: kittytest.Fixture(t, "kitty-0.48.2/ls.json")})
+	old := kittytest.StartFake(t, kittytest.FakeOptions{LS: kittytest.Fixture(t, "0.26.5-ls.json"), Version: kitty.Version{Major: 0, Minor: 26, Patch: 5}})
+	newer := kittytest.StartFake(t, kittytest.FakeOptions{LS: kittytest.Fixture(t, "0.48.2/ls.json")})
 	f, out := testFactory(t, []kitty.Instance{
 		{Addr: old.Addr, Socket: old.Addr.String(), PID: 10, Version: kitty.Version{Major: 0, Minor: 26, Patch: 5}, Source: "kitty.conf listen_on"},
 		{Addr: newer.Addr, Socket: newer.Addr.String(), PID: 11, Version: kitty.Version{Major: 0, Minor: 48, Patch: 2}, Source: "KITTY_LISTEN_ON"},

@@ -49,7 +49,7 @@ func TestScripts(t *testing.T) {
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			// fakekitty [-version V] LS [SESSION]: a fake kitty serving the
-			// fixtures (paths in ../shared/fixtures or the script's work dir);
+			// fixtures (paths in testdata/kitty or the script's work dir);
 			// KITTY_LISTEN_ON points at it.
 			"fakekitty": func(ts *testscript.TestScript, neg bool, args []string) {
 				o := kittytest.FakeOptions{}

@@ -44,9 +44,9 @@ func TestSaveRestoreEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The save names codex by its absolute path: put the fake there.
-	save := kittytest.Fixture(t, "kitty-0.48.2/save_as_session-use-foreground-process.kitty-session")
+	save := kittytest.Fixture(t, "0.48.2/save_as_session-use-foreground-process.kitty-session")
 	save = bytes.ReplaceAll(save, []byte("/home/u/.local/bin/codex"), []byte(filepath.Join(binDir, "codex")))
-	fake := kittytest.StartFake(t, kittytest.FakeOptions{LS: kittytest.Fixture(t, "kitty-0.48.2/ls.json"), Session: save})
+	fake := kittytest.StartFake(t, kittytest.FakeOptions{LS: kittytest.Fixture(t, "0.48.2/ls.json"), Session: save})
 
 	home := filepath.Join(tmp, "home")
 	os.MkdirAll(home, 0o755)

@@ -63,19 +63,26 @@ type FakeOptions struct {
 	Dir     string        // where the socket goes; default a fresh short temp dir
 }
 
-// Fixture reads a file of ../shared/fixtures, walking up from the test's
-// directory to find shared/ beside the checkout.
+// Fixture reads a file of the repository's testdata/kitty (real kitty
+// output), found by walking up from the test's directory to go.mod: tests
+// never read outside the repository.
 func Fixture(t TB, rel string) []byte {
 	t.Helper()
-	dir, _ := os.Getwd()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatalf("fixture %s: %v", rel, err)
+	}
 	for {
-		p := filepath.Join(dir, "..", "shared", "fixtures", rel)
-		if b, err := os.ReadFile(p); err == nil {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			b, err := os.ReadFile(filepath.Join(dir, "testdata", "kitty", rel))
+			if err != nil {
+				t.Fatalf("fixture: %v", err)
+			}
 			return b
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			t.Fatalf("fixture %s: no shared/fixtures beside the checkout", rel)
+			t.Fatalf("fixture %s: no go.mod above %s", rel, dir)
 		}
 		dir = parent
 	}

@@ -221,7 +221,7 @@ func (s *Set) Decide(ws []Window, probes Probes) []Decision {
 		if w.Cmd.Agent == "" {
 			continue
 		}
-		e := &entry{w: w, a: s.agents[w.Cmd.Agent], d: &out[i]}
+		e := &entry{i: i, w: w, a: s.agents[w.Cmd.Agent], d: &out[i]}
 		i++
 		es = append(es, e)
 		if e.a == nil {
@@ -256,14 +256,33 @@ func (s *Set) Decide(ws []Window, probes Probes) []Decision {
 			byID[k] = append(byID[k], e)
 		}
 	}
-	for _, group := range byID {
-		sort.Slice(group, func(i, j int) bool { return group[i].w.ID < group[j].w.ID })
-		first := group[0]
+	for _, same := range byID {
+		sort.Slice(same, func(i, j int) bool { return same[i].w.ID < same[j].w.ID })
+		first := same[0]
 		first.d.Mode, first.d.ID = ModeExact, first.id
 		first.d.Reason = fmt.Sprintf("id %s from %s", shortID(first.id), first.src)
-		for _, e := range group[1:] {
+		for _, e := range same[1:] {
 			e.d.Mode = ModeNew
 			e.d.Reason = fmt.Sprintf("id %s is resumed in window %d: new conversation", shortID(e.id), first.w.ID)
+		}
+	}
+
+	// The "latest" rules look at every window of the agent, or of the agent
+	// in the window's directory: grouped once here, so that a save of many
+	// windows of one agent in one directory stays linear.
+	byAgent := map[*agent]*group{}
+	byDir := map[dirKey]*group{}
+	unknownDir := map[*agent]*group{} // may be in any directory of the agent
+	for _, e := range es {
+		e.where = e.dir()
+		if !conversational(e) {
+			continue
+		}
+		groupOf(byAgent, e.a).add(e)
+		if e.where == "" {
+			groupOf(unknownDir, e.a).add(e)
+		} else {
+			groupOf(byDir, dirKey{e.a, e.where}).add(e)
 		}
 	}
 
@@ -277,51 +296,43 @@ func (s *Set) Decide(ws []Window, probes Probes) []Decision {
 			continue
 		}
 		latest := strings.Join(a.def.Latest, " ")
-		if a.def.LatestScope == ScopeCwd && e.dir() != "" {
-			dir := e.dir()
-			var same, withID []*entry
-			for _, o := range es {
+		if a.def.LatestScope == ScopeCwd && e.where != "" {
+			dir := e.where
+			// Undecided windows are conversational: the group holds e.
+			g, u := byDir[dirKey{a, dir}], groupOf(unknownDir, a)
+			if g.mode == "" {
 				// A window whose directory is unknown may be in this one.
-				if o.a == a && conversational(o) && (o.dir() == dir || o.dir() == "") {
-					same = append(same, o)
-					if o.id != "" {
-						withID = append(withID, o)
-					}
+				same, withID := len(g.all)+len(u.all), len(g.withID)+len(u.withID)
+				switch {
+				case same == 1:
+					g.mode = ModeLatest
+					g.reason = fmt.Sprintf("only %s window in %s: %s is per directory", a.name, dir, latest)
+				case withID == 0:
+					g.mode = ModeNew
+					g.reason = fmt.Sprintf("%d %s windows in %s and no ids: new conversation each", same, a.name, dir)
+				default:
+					g.mode = ModeNew
+					g.reason = fmt.Sprintf("%d %s windows in %s, %s: %s could attach another window's conversation, new conversation",
+						same, a.name, dir, windowsWithIDs(g.withID, u.withID), latest)
 				}
 			}
-			switch {
-			case len(same) == 1:
-				e.d.Mode = ModeLatest
-				e.d.Reason = fmt.Sprintf("only %s window in %s: %s is per directory", a.name, dir, latest)
-			case len(withID) == 0:
-				e.d.Mode = ModeNew
-				e.d.Reason = fmt.Sprintf("%d %s windows in %s and no ids: new conversation each", len(same), a.name, dir)
-			default:
-				e.d.Mode = ModeNew
-				e.d.Reason = fmt.Sprintf("%d %s windows in %s, %s: %s could attach another window's conversation, new conversation",
-					len(same), a.name, dir, windowsWithIDs(withID), latest)
-			}
+			e.d.Mode, e.d.Reason = g.mode, g.reason
 			continue
 		}
-		var all []*entry
-		for _, o := range es {
-			if o.a == a && conversational(o) {
-				all = append(all, o)
-			}
-		}
+		all := len(byAgent[a].all)
 		switch {
-		case len(all) == 1 && a.def.LatestScope == ScopeCwd:
+		case all == 1 && a.def.LatestScope == ScopeCwd:
 			e.d.Mode = ModeLatest
 			e.d.Reason = fmt.Sprintf("only %s window (directory unknown)", a.name)
-		case len(all) == 1:
+		case all == 1:
 			e.d.Mode = ModeLatest
 			e.d.Reason = fmt.Sprintf("only %s window: %s is not per directory", a.name, latest)
 		case a.def.LatestScope == ScopeCwd:
 			e.d.Mode = ModeNew
-			e.d.Reason = fmt.Sprintf("%d %s windows and the directory is unknown: new conversation", len(all), a.name)
+			e.d.Reason = fmt.Sprintf("%d %s windows and the directory is unknown: new conversation", all, a.name)
 		default:
 			e.d.Mode = ModeNew
-			e.d.Reason = fmt.Sprintf("%d %s windows and %s is not per directory: new conversation", len(all), a.name, latest)
+			e.d.Reason = fmt.Sprintf("%d %s windows and %s is not per directory: new conversation", all, a.name, latest)
 		}
 	}
 
@@ -349,26 +360,76 @@ func (s *Set) Decide(ws []Window, probes Probes) []Decision {
 
 // entry is a window under decision.
 type entry struct {
-	w   Window
-	a   *agent
-	id  string // the id it resumes, if any
-	src string // where the id came from
-	d   *Decision
+	i     int // its place in the windows decided
+	w     Window
+	a     *agent
+	id    string // the id it resumes, if any
+	src   string // where the id came from
+	where string // dir(), computed once
+	d     *Decision
 }
 
 // dir is where "latest" looks for this window: the window's directory, or
 // the one a cwd flag moved the agent to.
 func (e *entry) dir() string { return windowDir(e.w.Cwd, e.w.Cmd.Dir) }
 
-func windowsWithIDs(es []*entry) string {
-	ids := make([]string, len(es))
-	for i, e := range es {
-		ids[i] = fmt.Sprint(e.w.ID)
+type dirKey struct {
+	a   *agent
+	dir string
+}
+
+// group is windows of one agent (in one directory) that may hold a
+// conversation, in window order. All of a directory's undecided windows
+// come out the same, so mode and reason are decided once per group.
+type group struct {
+	all, withID []*entry
+	mode        Mode
+	reason      string
+}
+
+func (g *group) add(e *entry) {
+	g.all = append(g.all, e)
+	if e.id != "" {
+		g.withID = append(g.withID, e)
 	}
-	if len(ids) == 1 {
-		return "window " + ids[0] + " has an id"
+}
+
+// groupOf returns m's group for k, made empty when there is none.
+func groupOf[K comparable](m map[K]*group, k K) *group {
+	g := m[k]
+	if g == nil {
+		g = &group{}
+		m[k] = g
 	}
-	return "windows " + strings.Join(ids, ", ") + " have ids"
+	return g
+}
+
+// maxListed caps the windows a reason names: a reason per window that named
+// every other window would make the output quadratic in windows.
+const maxListed = 5
+
+// windowsWithIDs names the windows of a and b (each in window order) in
+// window order, the first maxListed of them.
+func windowsWithIDs(a, b []*entry) string {
+	n := len(a) + len(b)
+	var ids []string
+	for len(ids) < min(n, maxListed) {
+		var e *entry
+		if len(b) == 0 || (len(a) > 0 && a[0].i < b[0].i) {
+			e, a = a[0], a[1:]
+		} else {
+			e, b = b[0], b[1:]
+		}
+		ids = append(ids, strconv.Itoa(e.w.ID))
+	}
+	list := strings.Join(ids, ", ")
+	switch {
+	case n == 1:
+		return "window " + list + " has an id"
+	case n > maxListed:
+		return fmt.Sprintf("windows %s and %d more have ids", list, n-maxListed)
+	}
+	return "windows " + list + " have ids"
 }
 
 func cmpOr(a, b string) string {

@@ -3,7 +3,6 @@ package sessions
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -32,7 +31,8 @@ func NewCmdPublish(f *factory.Factory, runF func(*PublishOptions) error) *cobra.
 		Use:   "publish RAW",
 		Short: "Rewrite a raw kitty save and publish it, with no kitty socket",
 		Long: `Rewrite RAW, a file written by kitty's save_as_session, as ` + "`sessions save`" + ` does, and publish it
-atomically as sessions/NAME.kitty-session (default NAME: RAW's base name). No kitty socket is used:
+atomically as sessions/NAME.kitty-session (default NAME: RAW's base name). RAW must be a regular
+file of at most 16 MiB. No kitty socket is used:
 this is the offline worker kitty's quit watcher starts. --stdout prints the result instead.
 
 Exit codes: 0 published, 1 error (nothing written), 2 bad usage.`,
@@ -66,9 +66,9 @@ func Publish(ctx context.Context, o *PublishOptions) error {
 		ctx = context.Background()
 	}
 	f := o.F
-	raw, err := os.ReadFile(o.Raw)
+	raw, err := sessions.ReadRaw(o.Raw)
 	if err != nil {
-		return fmt.Errorf("read raw save: %w", err)
+		return fmt.Errorf("%w; nothing was written", err)
 	}
 	set, err := loadAgents(f)
 	if err != nil {

@@ -5,11 +5,11 @@
 package paths
 
 import (
-	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/adrg/xdg"
+
+	"github.com/kittymux/kittymux/pkg/statefile"
 )
 
 // Paths holds every file and directory kittymux uses.
@@ -46,16 +46,18 @@ func (p Paths) Session(name string) string {
 	return filepath.Join(p.SessionsDir(), name+".kitty-session")
 }
 
-// EnsureState creates the state directories with mode 0700 and tightens them
-// if they already exist with looser permissions.
+// EnsureState creates the state directory and its sessions directory 0700,
+// tightens them if they exist with looser permissions, and refuses either
+// if it is a symbolic link (see statefile).
 func (p Paths) EnsureState() error {
-	for _, d := range []string{p.StateDir, p.SessionsDir()} {
-		if err := os.MkdirAll(d, 0o700); err != nil {
-			return fmt.Errorf("create state directory %s: %w", d, err)
-		}
-		if err := os.Chmod(d, 0o700); err != nil {
-			return fmt.Errorf("set permissions of %s: %w", d, err)
-		}
+	top, err := statefile.Make(p.StateDir)
+	if err != nil {
+		return err
 	}
-	return nil
+	defer top.Close()
+	d, err := top.MakeSub(filepath.Base(p.SessionsDir()))
+	if err != nil {
+		return err
+	}
+	return d.Close()
 }

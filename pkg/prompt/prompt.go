@@ -10,11 +10,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/renameio/v2"
 	"golang.org/x/term"
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/statefile"
 )
 
 // Choice is what the prompt ends in.
@@ -144,7 +144,7 @@ func (e *Env) setResumeAll() {
 		return
 	}
 	until := e.Now().Add(resumeAllFor).Unix()
-	_ = renameio.WriteFile(e.Paths.ResumeAllUntil(), []byte(strconv.FormatInt(until, 10)+"\n"), 0o600)
+	_ = statefile.WriteFile(e.Paths.StateDir, e.Paths.ResumeAllUntil(), []byte(strconv.FormatInt(until, 10)+"\n"))
 }
 
 func (e *Env) text(r Record) string {

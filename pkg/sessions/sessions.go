@@ -12,9 +12,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/renameio/v2"
-
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/statefile"
 )
 
 // Ext is the extension kitty's session files carry.
@@ -40,8 +39,9 @@ func CheckName(name string) error {
 }
 
 // Publish writes data as the session name: a temp file in the same
-// directory, synced, renamed over the old one, then the directory synced.
-// A reader sees the old file or the new one, never a part.
+// directory, synced, renamed over the old one, then the directory synced
+// (statefile.WriteFile). A reader sees the old file or the new one, never a
+// part; the file is 0600 whatever was there before.
 func Publish(p paths.Paths, name string, data []byte) (string, error) {
 	if err := CheckName(name); err != nil {
 		return "", err
@@ -49,16 +49,9 @@ func Publish(p paths.Paths, name string, data []byte) (string, error) {
 	if len(data) == 0 {
 		return "", errors.New("refusing to publish an empty session")
 	}
-	if err := p.EnsureState(); err != nil {
-		return "", err
-	}
 	path := p.Session(name)
-	if err := renameio.WriteFile(path, data, 0o600); err != nil {
-		return "", fmt.Errorf("publish %s: %w", path, err)
-	}
-	if d, err := os.Open(filepath.Dir(path)); err == nil {
-		_ = d.Sync()
-		d.Close()
+	if err := statefile.WriteFile(p.StateDir, path, data); err != nil {
+		return "", fmt.Errorf("publish %s: %w", name, err)
 	}
 	return path, nil
 }
@@ -71,9 +64,10 @@ type Info struct {
 	Autosave bool      `json:"autosave"`
 }
 
-// List returns the saved sessions, newest first.
+// List returns the saved sessions, newest first. A state or sessions
+// directory that is a link is refused, as for writing.
 func List(p paths.Paths) ([]Info, error) {
-	ents, err := os.ReadDir(p.SessionsDir())
+	ents, err := listSessions(p)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -134,4 +128,18 @@ func Resolve(p paths.Paths, name string) (Info, error) {
 		names[i] = in.Name
 	}
 	return Info{}, fmt.Errorf("%w %q; saved: %s", ErrNotFound, name, strings.Join(names, ", "))
+}
+
+func listSessions(p paths.Paths) ([]os.DirEntry, error) {
+	top, err := statefile.Open(p.StateDir)
+	if err != nil {
+		return nil, err
+	}
+	defer top.Close()
+	d, err := top.OpenSub(filepath.Base(p.SessionsDir()))
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	return d.ReadDir()
 }

@@ -1,0 +1,354 @@
+// Package statefile keeps the files kittymux writes in its state directory.
+//
+// The state directory and every directory under it are opened without
+// following symbolic links: a link there is refused, so nothing outside is
+// ever written or chmod'ed. Directories end 0700 and files 0600, whatever
+// the umask and whatever was there before. A file is replaced atomically: a
+// temp file in the same directory, synced, renamed over the old one, then
+// the directory synced; a temp file left by a killed writer is removed by the
+// next write in its directory.
+package statefile
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+
+	"github.com/google/renameio/v2"
+)
+
+const (
+	dirPerm  = 0o700
+	filePerm = 0o600
+)
+
+// ErrSymlink: a directory of the state is a symbolic link.
+var ErrSymlink = errors.New("is a symbolic link; kittymux does not follow links in its state directory")
+
+// ErrNotDir: a directory of the state is something else.
+var ErrNotDir = errors.New("is not a directory")
+
+// Dir is an open directory of the state. Everything done through it stays
+// inside it: os.Root refuses paths and links that leave it.
+type Dir struct {
+	root *os.Root
+	path string
+}
+
+// Path is where d was opened.
+func (d *Dir) Path() string { return d.path }
+
+// Close releases d.
+func (d *Dir) Close() error { return d.root.Close() }
+
+// Open opens the existing state directory at path; a missing one is an
+// error that wraps fs.ErrNotExist. Nothing is created or changed: commands
+// that only read write nothing.
+func Open(path string) (*Dir, error) {
+	return openTop(path, false)
+}
+
+// Make opens the state directory at path, creating it and its parents when
+// missing, and sets it to 0700. Only path itself is checked for a link: its
+// parents ($XDG_STATE_HOME and above) are the user's to arrange.
+func Make(path string) (*Dir, error) {
+	return openTop(path, true)
+}
+
+func openTop(path string, create bool) (*Dir, error) {
+	if create {
+		if err := os.MkdirAll(filepath.Dir(path), dirPerm); err != nil {
+			return nil, fmt.Errorf("create state directory %s: %w", path, err)
+		}
+		// Mkdir does not follow a link at path: a link stays one, refused
+		// below.
+		if err := os.Mkdir(path, dirPerm); err != nil && !errors.Is(err, fs.ErrExist) {
+			return nil, fmt.Errorf("create state directory %s: %w", path, err)
+		}
+	}
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return nil, fmt.Errorf("open state directory: %w", err)
+	}
+	if err := checkDir(path, fi); err != nil {
+		return nil, err
+	}
+	root, err := os.OpenRoot(path)
+	if err != nil {
+		return nil, fmt.Errorf("open state directory: %w", err)
+	}
+	d := &Dir{root: root, path: path}
+	if err := d.settle(fi, create); err != nil {
+		root.Close()
+		return nil, err
+	}
+	return d, nil
+}
+
+func checkDir(path string, fi fs.FileInfo) error {
+	switch {
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return fmt.Errorf("state directory %s %w", path, ErrSymlink)
+	case !fi.IsDir():
+		return fmt.Errorf("state directory %s %w", path, ErrNotDir)
+	}
+	return nil
+}
+
+// settle checks that the directory opened is the one checked (a link swapped
+// in between is refused) and, when making, tightens it to 0700 through its
+// own descriptor, never through a name.
+func (d *Dir) settle(checked fs.FileInfo, tighten bool) error {
+	f, err := d.root.Open(".")
+	if err != nil {
+		return fmt.Errorf("open state directory %s: %w", d.path, err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("open state directory %s: %w", d.path, err)
+	}
+	if !os.SameFile(fi, checked) {
+		return fmt.Errorf("state directory %s changed while it was opened", d.path)
+	}
+	if tighten && fi.Mode().Perm() != dirPerm {
+		if err := f.Chmod(dirPerm); err != nil {
+			return fmt.Errorf("set permissions of %s: %w", d.path, err)
+		}
+	}
+	return nil
+}
+
+// OpenSub opens the existing directory rel under d, each of its components
+// refused if it is a link.
+func (d *Dir) OpenSub(rel string) (*Dir, error) { return d.sub(rel, false) }
+
+// MakeSub opens the directory rel under d, creating each missing component
+// 0700 and tightening existing ones to 0700.
+func (d *Dir) MakeSub(rel string) (*Dir, error) { return d.sub(rel, true) }
+
+func (d *Dir) sub(rel string, create bool) (*Dir, error) {
+	rel = filepath.Clean(rel)
+	if filepath.IsAbs(rel) || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return nil, fmt.Errorf("%s is not under the state directory %s", rel, d.path)
+	}
+	cur := &Dir{root: d.root, path: d.path}
+	if rel == "." {
+		// A second handle, so that the caller may close what it gets.
+		r, err := d.root.OpenRoot(".")
+		if err != nil {
+			return nil, fmt.Errorf("open state directory %s: %w", d.path, err)
+		}
+		return &Dir{root: r, path: d.path}, nil
+	}
+	for _, name := range strings.Split(rel, string(filepath.Separator)) {
+		next, err := cur.child(name, create)
+		if cur.root != d.root {
+			cur.Close()
+		}
+		if err != nil {
+			return nil, err
+		}
+		cur = next
+	}
+	return cur, nil
+}
+
+func (d *Dir) child(name string, create bool) (*Dir, error) {
+	path := filepath.Join(d.path, name)
+	if create {
+		if err := d.root.Mkdir(name, dirPerm); err != nil && !errors.Is(err, fs.ErrExist) {
+			return nil, fmt.Errorf("create state directory %s: %w", path, err)
+		}
+	}
+	fi, err := d.root.Lstat(name)
+	if err != nil {
+		return nil, fmt.Errorf("open state directory: %w", err)
+	}
+	if err := checkDir(path, fi); err != nil {
+		return nil, err
+	}
+	r, err := d.root.OpenRoot(name)
+	if err != nil {
+		return nil, fmt.Errorf("open state directory %s: %w", path, err)
+	}
+	c := &Dir{root: r, path: path}
+	if err := c.settle(fi, create); err != nil {
+		r.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
+// ReadDir lists d, sorted by name.
+func (d *Dir) ReadDir() ([]fs.DirEntry, error) {
+	f, err := d.root.Open(".")
+	if err != nil {
+		return nil, fmt.Errorf("list %s: %w", d.path, err)
+	}
+	defer f.Close()
+	ents, err := f.ReadDir(-1)
+	if err != nil {
+		return nil, fmt.Errorf("list %s: %w", d.path, err)
+	}
+	return ents, nil
+}
+
+// tempRE matches renameio's temp names: "." + the file's name + a random
+// non-negative int64. Every file kittymux keeps has a name that starts with
+// a letter or digit.
+var tempRE = regexp.MustCompile(`^\.[A-Za-z0-9][A-Za-z0-9._-]*[0-9]$`)
+
+// WriteFile replaces the file name (a plain name in d) with data, mode
+// 0600. A reader sees the old content or the new, never a part, and a crash
+// at any point leaves one of them.
+func (d *Dir) WriteFile(name string, data []byte) error {
+	path := filepath.Join(d.path, name)
+	if name == "" || name == "." || name == ".." || strings.ContainsRune(name, filepath.Separator) {
+		return fmt.Errorf("write %s: not a plain file name", path)
+	}
+	d.removeStale()
+	if err := d.writeFile(name, data); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+func (d *Dir) writeFile(name string, data []byte) error {
+	var (
+		pf   *renameio.PendingFile
+		lock int
+		err  error
+	)
+	// The temp file is locked while it is written and renamed: the lock is
+	// what tells a live writer's temp file from a killed one's. A cleaner in
+	// another process may remove it between its creation and the lock; then
+	// it is unlinked, and a new one is made.
+	for attempt := 0; ; attempt++ {
+		pf, err = renameio.NewPendingFile(name, renameio.WithRoot(d.root), renameio.WithStaticPermissions(filePerm))
+		if err != nil {
+			return err
+		}
+		lock, err = lockFile(pf.File)
+		if err != nil {
+			pf.Cleanup()
+			return err
+		}
+		if linked(pf.File) || attempt == 3 {
+			break
+		}
+		syscall.Close(lock)
+		pf.Cleanup()
+	}
+	// Closed after the rename: closing the temp file itself (in
+	// CloseAtomicallyReplace, before its rename) must not drop the lock.
+	defer syscall.Close(lock)
+	defer pf.Cleanup()
+	if _, err := pf.Write(data); err != nil {
+		return err
+	}
+	if err := pf.CloseAtomicallyReplace(); err != nil {
+		return err
+	}
+	// The rename is durable only once the directory is synced.
+	dir, err := d.root.Open(".")
+	if err != nil {
+		return err
+	}
+	defer dir.Close()
+	return dir.Sync()
+}
+
+// lockFile takes an exclusive flock on f through a duplicate descriptor,
+// which shares f's lock and outlives f's own close.
+func lockFile(f *os.File) (int, error) {
+	var fd int
+	var err error
+	sc, err := f.SyscallConn()
+	if err != nil {
+		return -1, err
+	}
+	if cerr := sc.Control(func(raw uintptr) { fd, err = syscall.Dup(int(raw)) }); cerr != nil {
+		return -1, cerr
+	}
+	if err != nil {
+		return -1, fmt.Errorf("lock temp file: %w", err)
+	}
+	if err := syscall.Flock(fd, syscall.LOCK_EX); err != nil {
+		syscall.Close(fd)
+		return -1, fmt.Errorf("lock temp file: %w", err)
+	}
+	return fd, nil
+}
+
+// linked reports whether f still has a name.
+func linked(f *os.File) bool {
+	fi, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return !ok || st.Nlink > 0
+}
+
+// removeStale removes temp files of kittymux's naming that no live writer
+// holds: a writer killed between creating its temp file and renaming it
+// leaves one, with the whole file inside.
+func (d *Dir) removeStale() {
+	ents, err := d.ReadDir()
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		if !e.Type().IsRegular() || !tempRE.MatchString(e.Name()) {
+			continue
+		}
+		f, err := d.root.OpenFile(e.Name(), os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+		if err != nil {
+			continue
+		}
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && tryLock(f) {
+			_ = d.root.Remove(e.Name())
+		}
+		f.Close()
+	}
+}
+
+func tryLock(f *os.File) bool {
+	sc, err := f.SyscallConn()
+	if err != nil {
+		return false
+	}
+	var locked bool
+	_ = sc.Control(func(fd uintptr) {
+		locked = syscall.Flock(int(fd), syscall.LOCK_EX|syscall.LOCK_NB) == nil
+	})
+	return locked
+}
+
+// WriteFile replaces the file at path, which lies under the state directory
+// stateDir, with data: stateDir and the directories between are made 0700
+// and never followed if they are links, the file is written 0600
+// atomically. It is the one way kittymux writes a state file.
+func WriteFile(stateDir, path string, data []byte) error {
+	rel, err := filepath.Rel(stateDir, path)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return fmt.Errorf("write %s: not under the state directory %s", path, stateDir)
+	}
+	top, err := Make(stateDir)
+	if err != nil {
+		return err
+	}
+	defer top.Close()
+	d, err := top.MakeSub(filepath.Dir(rel))
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.WriteFile(filepath.Base(rel), data)
+}

@@ -1,0 +1,88 @@
+package sessions_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/cmd/sessions"
+	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/rewrite"
+)
+
+// largeSave is a save of n claude windows in one directory, every other one
+// with its own conversation id: the case that made decisions quadratic.
+func largeSave(n int) []byte {
+	var b bytes.Buffer
+	for i := 1; i <= n; i++ {
+		if i%100 == 1 {
+			b.WriteString("new_tab\ncd /home/u/code/api\n")
+		}
+		if i%2 == 1 {
+			fmt.Fprintf(&b, "launch 'kitty-unserialize-data={\"id\": %d, \"cmd_at_shell_startup\": \"claude --model opus --resume 4f9e2a51-3c1d-4b7a-9e0f-%012d\"}' --var=project=api\n", i, i)
+		} else {
+			fmt.Fprintf(&b, "launch 'kitty-unserialize-data={\"id\": %d, \"cmd_at_shell_startup\": \"claude --model opus --dangerously-skip-permissions\"}' --var=project=api\n", i)
+		}
+	}
+	return b.Bytes()
+}
+
+// A save of about 10 MB, tens of thousands of windows of one agent in one
+// directory, is published whole, each window decided by the rules, and
+// what is printed grows with the windows, not with their square.
+func TestPublishLargeSave(t *testing.T) {
+	const n = 60000
+	raw := largeSave(n)
+	tmp := t.TempDir()
+	rawPath := filepath.Join(tmp, "big.kitty-session")
+	if err := os.WriteFile(rawPath, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	f := factory.New()
+	f.IO = &factory.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}
+	f.Paths = paths.Under(tmp)
+	env := map[string]string{"PATH": filepath.Join(tmp, "no-bin"), "KITTYMUX_RESUME_BIN": "/opt/kittymux/bin/kittymux-resume"}
+	f.Getenv = func(k string) string { return env[k] }
+	if err := sessions.Publish(context.Background(), &sessions.PublishOptions{F: f, Raw: rawPath, Name: "big", JSON: true}); err != nil {
+		t.Fatalf("%v\n%s", err, errOut.Bytes())
+	}
+	t.Logf("raw save %d bytes, output %d bytes", len(raw), out.Len())
+	var res struct {
+		Path    string           `json:"path"`
+		Windows []rewrite.Window `json:"windows"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Windows) != n {
+		t.Fatalf("%d windows decided, want %d", len(res.Windows), n)
+	}
+	wantNew := fmt.Sprintf("%d claude windows in /home/u/code/api, windows 1, 3, 5, 7, 9 and %d more have ids: --continue could attach another window's conversation, new conversation", n, n/2-5)
+	for i, w := range res.Windows {
+		switch {
+		case i%2 == 0 && (w.Mode != agents.ModeExact || w.ID != fmt.Sprintf("4f9e2a51-3c1d-4b7a-9e0f-%012d", i+1)):
+			t.Fatalf("window %d: %s %s, want exact", w.WindowID, w.Mode, w.ID)
+		case i%2 == 1 && (w.Mode != agents.ModeNew || w.Reason != wantNew):
+			t.Fatalf("window %d: %s %q, want new: %q", w.WindowID, w.Mode, w.Reason, wantNew)
+		}
+	}
+	published, err := os.ReadFile(res.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := bytes.Count(published, []byte("/opt/kittymux/bin/kittymux-resume")); got != n {
+		t.Errorf("%d windows rewritten, want %d", got, n)
+	}
+	// Every window's line is printed once, each of bounded length.
+	if perWindow := out.Len() / n; perWindow > 1000 {
+		t.Errorf("%d bytes printed per window", perWindow)
+	}
+}

@@ -201,8 +201,8 @@ func (d *Dir) ReadDir() ([]fs.DirEntry, error) {
 
 // tempRE matches renameio's temp names: "." + the file's name + a random
 // non-negative int64. Every file kittymux keeps has a name that starts with
-// a letter or digit.
-var tempRE = regexp.MustCompile(`^\.[A-Za-z0-9][A-Za-z0-9._-]*[0-9]$`)
+// a letter or digit, or a dot and one (restore's .new-kitty- copies).
+var tempRE = regexp.MustCompile(`^\.\.?[A-Za-z0-9][A-Za-z0-9._-]*[0-9]$`)
 
 // WriteFile replaces the file name (a plain name in d) with data, mode
 // 0600. A reader sees the old content or the new, never a part, and a crash

@@ -217,6 +217,7 @@ func TestStaleTempFilesRemoved(t *testing.T) {
 	}
 	write(".work.kitty-session5577006791947779410")
 	write(".resume-check.json12")
+	write("..new-kitty-work.kitty-session42") // the temp of a dot-file
 	live := write(".other.kitty-session8674665223082153551")
 	write(".raw-work-123.kitty-session") // save's own temp: not renameio's naming
 	write("keep.kitty-session")

@@ -2,6 +2,7 @@ package kitty
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -36,8 +37,12 @@ func (a Address) String() string { return "unix:" + a.Path }
 // process id is appended as "-<pid>", unless the value names {kitty_pid}
 // itself, which is substituted instead.
 func WithPIDSuffix(listenOn string, pid int) string {
+	return withPIDSuffix(listenOn, strconv.Itoa(pid))
+}
+
+func withPIDSuffix(listenOn, pid string) string {
 	if strings.Contains(listenOn, "{kitty_pid}") {
-		return strings.ReplaceAll(listenOn, "{kitty_pid}", fmt.Sprint(pid))
+		return strings.ReplaceAll(listenOn, "{kitty_pid}", pid)
 	}
-	return fmt.Sprintf("%s-%d", listenOn, pid)
+	return listenOn + "-" + pid
 }

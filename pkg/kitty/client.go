@@ -12,6 +12,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -30,14 +31,17 @@ var protocolVersion = [3]int{0, 26, 0}
 // DefaultTimeout bounds a request whose context has no deadline.
 const DefaultTimeout = 5 * time.Second
 
-// maxReply bounds how much of a reply we read: ls of a large session is a few
-// hundred KiB; anything near this is not kitty.
-const maxReply = 64 << 20
+// DefaultMaxReply bounds how much of a reply is read: ls of a large session
+// is a few hundred KiB; anything near this is not kitty.
+const DefaultMaxReply = 64 << 20
 
 // Client talks to one kitty instance. The zero value is not usable; a Client
 // holds no connection: kitty takes one request per connection.
 type Client struct {
 	Addr Address
+	// MaxReply is the most bytes of one reply read, framing included;
+	// 0 is DefaultMaxReply.
+	MaxReply int
 }
 
 // NewClient returns a client for addr.
@@ -51,16 +55,27 @@ type request struct {
 }
 
 type reply struct {
-	OK        *bool           `json:"ok"`
-	Data      json.RawMessage `json:"data"`
-	Error     string          `json:"error"`
-	Traceback string          `json:"tb"`
+	OK *bool `json:"ok"`
+	// Data holds a pointer to what the reply's data is decoded into, so
+	// that a large reply is decoded in one go.
+	Data      any    `json:"data"`
+	Error     string `json:"error"`
+	Traceback string `json:"tb"`
 }
 
 // Do sends one command and returns the reply's data (raw JSON, may be
 // empty). With noResponse kitty sends nothing back and Do returns once the
 // request is written.
 func (c *Client) Do(ctx context.Context, cmd string, payload any, noResponse bool) (json.RawMessage, error) {
+	var data json.RawMessage
+	if err := c.do(ctx, cmd, payload, noResponse, &data); err != nil {
+		return nil, err
+	}
+	return data, nil
+}
+
+// do is Do decoding the reply's data into the value data points to.
+func (c *Client) do(ctx context.Context, cmd string, payload any, noResponse bool, data any) error {
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, DefaultTimeout)
@@ -68,11 +83,11 @@ func (c *Client) Do(ctx context.Context, cmd string, payload any, noResponse boo
 	}
 	body, err := json.Marshal(request{Cmd: cmd, Version: protocolVersion, NoResponse: noResponse, Payload: payload})
 	if err != nil {
-		return nil, fmt.Errorf("encode kitty @ %s: %w", cmd, err)
+		return fmt.Errorf("encode kitty @ %s: %w", cmd, err)
 	}
 	conn, err := c.dial(ctx)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer conn.Close()
 	deadline, _ := ctx.Deadline()
@@ -85,26 +100,31 @@ func (c *Client) Do(ctx context.Context, cmd string, payload any, noResponse boo
 	msg := make([]byte, 0, len(framePrefix)+len(body)+len(frameSuffix))
 	msg = append(append(append(msg, framePrefix...), body...), frameSuffix...)
 	if _, err := conn.Write(msg); err != nil { // net.Conn.Write loops on short writes
-		return nil, c.ioError(ctx, cmd, "send", err)
+		return c.ioError(ctx, cmd, "send", err)
 	}
 	if noResponse {
-		return nil, nil
+		return nil
 	}
-	raw, err := readFrame(conn)
+	limit := c.MaxReply
+	if limit <= 0 {
+		limit = DefaultMaxReply
+	}
+	raw, err := readFrame(conn, limit)
 	if err != nil {
 		if errors.Is(err, ErrBadReply) {
-			return nil, fmt.Errorf("kitty @ %s at %s: %w", cmd, c.Addr, err)
+			return fmt.Errorf("kitty @ %s at %s: %w", cmd, c.Addr, err)
 		}
-		return nil, c.ioError(ctx, cmd, "read reply", err)
+		return c.ioError(ctx, cmd, "read reply", err)
 	}
-	var r reply
-	if err := json.Unmarshal(raw, &r); err != nil || r.OK == nil {
-		return nil, fmt.Errorf("kitty @ %s at %s: %w: %.80q", cmd, c.Addr, ErrBadReply, raw)
+	r := reply{Data: data}
+	err = json.Unmarshal(raw, &r)
+	if r.OK == nil || err != nil && *r.OK {
+		return fmt.Errorf("kitty @ %s at %s: %w: %.80q", cmd, c.Addr, ErrBadReply, raw)
 	}
 	if !*r.OK {
-		return nil, &CommandError{Cmd: cmd, Message: r.Error, Traceback: r.Traceback}
+		return &CommandError{Cmd: cmd, Addr: c.Addr, Message: r.Error, Traceback: r.Traceback}
 	}
-	return r.Data, nil
+	return nil
 }
 
 func (c *Client) dial(ctx context.Context) (net.Conn, error) {
@@ -146,21 +166,32 @@ func isTimeout(err error) bool {
 	return errors.As(err, &ne) && ne.Timeout() || errors.Is(err, os.ErrDeadlineExceeded)
 }
 
-// readFrame reads one ESC P @kitty-cmd ... ESC \ frame and returns its body.
-func readFrame(r io.Reader) ([]byte, error) {
-	var buf []byte
-	chunk := make([]byte, 32<<10)
+// readFrame reads one ESC P @kitty-cmd ... ESC \ frame of at most limit
+// bytes and returns its body. It reads no more than limit+1 bytes, and each
+// byte is looked at a bounded number of times, so a huge or endless reply
+// costs time in proportion to what was read, never more.
+func readFrame(r io.Reader, limit int) ([]byte, error) {
+	r = io.LimitReader(r, int64(limit)+1)
+	buf := make([]byte, 0, min(limit+1, 64<<10))
+	searched := len(framePrefix) // the terminator does not start before this
 	for {
-		n, err := r.Read(chunk)
-		buf = append(buf, chunk[:n]...)
-		if len(buf) >= len(framePrefix) && !bytes.HasPrefix(buf, []byte(framePrefix)) {
+		if len(buf) == cap(buf) {
+			buf = slices.Grow(buf, min(len(buf), limit+1-len(buf)))
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if k := min(len(buf), len(framePrefix)); !bytes.Equal(buf[:k], []byte(framePrefix[:k])) {
 			return nil, fmt.Errorf("%w: starts with %.40q", ErrBadReply, buf)
 		}
-		if end := bytes.Index(buf, []byte(frameSuffix)); end >= 0 && len(buf) >= len(framePrefix) {
-			return buf[len(framePrefix):end], nil
+		if len(buf) > searched {
+			if end := bytes.Index(buf[searched:], []byte(frameSuffix)); end >= 0 {
+				return buf[len(framePrefix) : searched+end], nil
+			}
+			// The terminator may straddle this read and the next.
+			searched = max(searched, len(buf)-len(frameSuffix)+1)
 		}
-		if len(buf) > maxReply {
-			return nil, fmt.Errorf("%w: over %d bytes without an end", ErrBadReply, maxReply)
+		if len(buf) > limit {
+			return nil, fmt.Errorf("%w: over %d bytes without an end", ErrBadReply, limit)
 		}
 		if err != nil {
 			if errors.Is(err, io.EOF) && len(buf) > 0 {

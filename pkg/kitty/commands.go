@@ -15,8 +15,8 @@ func (c *Client) LS(ctx context.Context) ([]OSWindow, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []OSWindow
-	if err := json.Unmarshal(raw, &out); err != nil {
+	out, err := decodeLS(raw)
+	if err != nil {
 		return nil, fmt.Errorf("kitty @ ls at %s: decode: %w: %v", c.Addr, ErrBadReply, err)
 	}
 	return out, nil
@@ -24,15 +24,14 @@ func (c *Client) LS(ctx context.Context) ([]OSWindow, error) {
 
 // LSRaw returns the ls document, decoded once.
 func (c *Client) LSRaw(ctx context.Context) ([]byte, error) {
-	data, err := c.Do(ctx, "ls", map[string]any{}, false)
-	if err != nil {
+	var s *string
+	if err := c.do(ctx, "ls", map[string]any{}, false, &s); err != nil {
 		return nil, err
 	}
-	var s string
-	if err := json.Unmarshal(data, &s); err != nil {
-		return nil, fmt.Errorf("kitty @ ls at %s: data is not a string: %w", c.Addr, ErrBadReply)
+	if s == nil {
+		return nil, fmt.Errorf("kitty @ ls at %s: no data: %w", c.Addr, ErrBadReply)
 	}
-	return []byte(s), nil
+	return []byte(*s), nil
 }
 
 // Action runs a kitty action such as

@@ -3,102 +3,73 @@ package kitty
 import (
 	"context"
 	"fmt"
+	"math"
+	"net"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
-// fakeProc builds a /proc-like tree: each process has exe, cmdline, stat.
-type fakeProc struct {
-	root    string
-	sockets []string
-}
-
-func (f *fakeProc) add(t *testing.T, pid, ppid int, exe string, args ...string) {
-	t.Helper()
-	dir := filepath.Join(f.root, fmt.Sprint(pid))
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(exe, filepath.Join(dir, "exe")); err != nil {
-		t.Fatal(err)
-	}
-	os.WriteFile(filepath.Join(dir, "cmdline"), []byte(strings.Join(args, "\x00")+"\x00"), 0o644)
-	os.WriteFile(filepath.Join(dir, "stat"), []byte(fmt.Sprintf("%d (kit ty) S %d 1 1", pid, ppid)), 0o644)
-}
-
-func (f *fakeProc) writeNetUnix(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("Num       RefCount Protocol Flags    Type St Inode Path\n")
-	for i, s := range f.sockets {
-		fmt.Fprintf(&b, "0000000000000000: 00000002 00000000 00010000 0001 01 %d %s\n", 1000+i, s)
-	}
-	// a connected (not listening) socket must not count
-	b.WriteString("0000000000000000: 00000003 00000000 00000000 0001 03 99 /tmp/k-999\n")
-	os.MkdirAll(filepath.Join(f.root, "net"), 0o755)
-	if err := os.WriteFile(filepath.Join(f.root, "net", "unix"), []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func TestDiscover(t *testing.T) {
-	tmp := t.TempDir()
-	// A kitty install whose constants.py gives the version without running it.
-	exe := filepath.Join(tmp, "kitty.app", "bin", "kitty")
-	os.MkdirAll(filepath.Dir(exe), 0o755)
-	os.WriteFile(exe, []byte("#!/bin/false\n"), 0o755)
-	consts := filepath.Join(tmp, "kitty.app", "lib", "kitty", "kitty", "constants.py")
-	os.MkdirAll(filepath.Dir(consts), 0o755)
-	os.WriteFile(consts, []byte("appname: str = 'kitty'\nversion: Version = Version(0, 48, 2)\n"), 0o644)
-
-	conf := filepath.Join(tmp, "conf")
-	os.MkdirAll(conf, 0o755)
-	os.WriteFile(filepath.Join(conf, "kitty.conf"), []byte("font_size 11\ninclude more.conf\n"), 0o644)
-	os.WriteFile(filepath.Join(conf, "more.conf"), []byte("allow_remote_control socket-only\nlisten_on unix:/tmp/mykitty\n"), 0o644)
-	other := filepath.Join(tmp, "other.conf")
-	os.WriteFile(other, []byte("listen_on unix:@other-{kitty_pid}\n"), 0o644)
-
-	p := &fakeProc{root: filepath.Join(tmp, "proc")}
-	p.add(t, 100, 1, exe, "kitty")                                           // kitty.conf rule: /tmp/mykitty-100
-	p.add(t, 101, 100, exe, "kitty")                                         // prewarm fork of 100: left out
-	p.add(t, 200, 1, exe, "kitty", "--listen-on", "unix:/run/k.sock")        // no suffix
-	p.add(t, 300, 1, exe, "kitty", "-o", "listen_on=unix:rel")               // -o: suffix, relative → temp dir
-	p.add(t, 400, 1, exe, "kitty", "--config", other)                        // {kitty_pid} substituted
-	p.add(t, 500, 1, exe, "kitty", "+kitten", "panel", "--edge=top", "htop") // panel
-	p.add(t, 600, 1, exe, "kitty")                                           // socket not listening: gone
-	p.add(t, 700, 1, "/usr/bin/bash", "bash")                                // not kitty
-	p.sockets = []string{"/tmp/mykitty-100", "/run/k.sock", filepath.Join(tmp, "t", "rel-300"), "@other-400", "/tmp/mykitty-500", "/tmp/inside-1"}
-	p.writeNetUnix(t)
-
-	env := map[string]string{"HOME": tmp, "KITTY_CONFIG_DIRECTORY": conf, "KITTY_LISTEN_ON": "unix:/tmp/inside-1", "KITTY_PID": "100"}
-	got, err := Discover(context.Background(), DiscoverOptions{
-		Getenv: func(k string) string { return env[k] }, ProcRoot: p.root, TempDir: filepath.Join(tmp, "t"),
-	})
+// socketsFromConf is how kitties are found where there is no /proc
+// (macOS): kitty.conf's listen_on with its pid globbed. It runs here too.
+func TestSocketsFromConf(t *testing.T) {
+	dir, err := os.MkdirTemp("", "km") // short: unix socket paths are limited
 	if err != nil {
 		t.Fatal(err)
 	}
-	type row struct {
-		Socket, Source, Utility, Version string
-		PID                              int
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	odd := filepath.Join(dir, "a[1]*")
+	if err := os.Mkdir(odd, 0o700); err != nil {
+		t.Fatal(err)
 	}
-	var rows []row
-	for _, in := range got {
-		rows = append(rows, row{in.Socket, in.Source, in.Utility, in.Version.String(), in.PID})
+	listen := func(path string) {
+		ln, err := net.Listen("unix", path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { ln.Close() })
 	}
-	want := []row{
-		{"unix:/tmp/inside-1", "KITTY_LISTEN_ON", "", "0.48.2", 100},
-		{"unix:/tmp/mykitty-100", "kitty.conf listen_on", "", "0.48.2", 100},
-		{"unix:/run/k.sock", "--listen-on", "", "0.48.2", 200},
-		{"unix:" + filepath.Join(tmp, "t", "rel-300"), "-o listen_on", "", "0.48.2", 300},
-		{"unix:@other-400", "kitty.conf listen_on", "", "0.48.2", 400},
-		{"unix:/tmp/mykitty-500", "kitty.conf listen_on", "panel", "0.48.2", 500},
+	me, parent := os.Getpid(), os.Getppid()
+	listen(filepath.Join(dir, fmt.Sprintf("k-%d", me)))                       // found
+	listen(filepath.Join(dir, fmt.Sprintf("k-%d", math.MaxInt32-1)))          // no such process: a crashed kitty's
+	listen(filepath.Join(dir, "k-abc"))                                       // not a pid
+	listen(filepath.Join(dir, fmt.Sprintf("k-%d-x", me)))                     // more after the pid
+	listen(filepath.Join(dir, fmt.Sprintf("kk-%d", me)))                      // another name
+	os.WriteFile(filepath.Join(dir, fmt.Sprintf("k-%d", parent)), nil, 0o600) // not a socket
+	listen(filepath.Join(dir, fmt.Sprintf("s-%d.sock", me)))                  // {kitty_pid}
+	listen(filepath.Join(dir, fmt.Sprintf("rel-%d", me)))                     // relative: in the temp dir
+	listen(filepath.Join(odd, fmt.Sprintf("k-%d", me)))                       // glob characters in the path
+	listen(filepath.Join(odd, fmt.Sprintf("k-%d", parent)))                   // another live process of ours
+
+	o := DiscoverOptions{Getenv: func(string) string { return "" }, TempDir: dir}
+	for _, c := range []struct {
+		listen string
+		want   []string
+	}{
+		{"unix:" + dir + "/k", []string{fmt.Sprintf("%s/k-%d pid %d", dir, me, me)}},
+		{"unix:" + dir + "/s-{kitty_pid}.sock", []string{fmt.Sprintf("%s/s-%d.sock pid %d", dir, me, me)}},
+		{"unix:rel", []string{fmt.Sprintf("%s/rel-%d pid %d", dir, me, me)}},
+		{"unix:" + odd + "/k", []string{fmt.Sprintf("%s/k-%d pid %d", odd, me, me), fmt.Sprintf("%s/k-%d pid %d", odd, parent, parent)}},
+		{"unix:@abstract", nil},
+		{"tcp:localhost:5000", nil},
+		{"none", nil},
+		{"", nil},
+	} {
+		var got []string
+		for _, in := range socketsFromConf(c.listen, o) {
+			got = append(got, fmt.Sprintf("%s pid %d", in.Addr.Path, in.PID))
+		}
+		if diff := cmp.Diff(c.want, got, cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" {
+			t.Errorf("socketsFromConf(%q) (-want +got):\n%s", c.listen, diff)
+		}
 	}
-	if diff := cmp.Diff(want, rows); diff != "" {
-		t.Errorf("Discover (-want +got):\n%s", diff)
-	}
+}
+
+func hasSuffix(s, suffix string) bool {
+	return len(s) >= len(suffix) && s[len(s)-len(suffix):] == suffix
 }
 
 func TestExpandListenOn(t *testing.T) {
@@ -116,7 +87,7 @@ func TestExpandListenOn(t *testing.T) {
 		{"unix:${X}dir/k", true, "unix:/t/xdir/k-42"},
 		{"tcp:localhost:0", true, "tcp:localhost:0"},
 	} {
-		if got := expandListenOn(c.in, c.fromConfig, 42, env, "/t"); got != c.want {
+		if got := expandListenOn(c.in, c.fromConfig, "42", env, "/t"); got != c.want {
 			t.Errorf("expandListenOn(%q, %v) = %q, want %q", c.in, c.fromConfig, got, c.want)
 		}
 	}
@@ -144,10 +115,8 @@ func TestVersion(t *testing.T) {
 // A KITTY_LISTEN_ON whose socket is gone is still returned, so doctor can
 // say it is stale; sockets derived from processes must exist.
 func TestDiscoverStaleListenOn(t *testing.T) {
-	p := &fakeProc{root: filepath.Join(t.TempDir(), "proc")}
-	p.writeNetUnix(t)
 	env := map[string]string{"KITTY_LISTEN_ON": "unix:/tmp/gone-1"}
-	got, err := Discover(context.Background(), DiscoverOptions{Getenv: func(k string) string { return env[k] }, ProcRoot: p.root, ConfigDir: t.TempDir()})
+	got, err := Discover(context.Background(), DiscoverOptions{Getenv: func(k string) string { return env[k] }, ProcRoot: t.TempDir(), ConfigDir: t.TempDir()})
 	if err != nil || len(got) != 1 || got[0].Socket != "unix:/tmp/gone-1" || got[0].Source != "KITTY_LISTEN_ON" {
 		t.Fatalf("got %+v, %v", got, err)
 	}

@@ -21,14 +21,17 @@ var (
 )
 
 // CommandError is kitty's own `{"ok": false}` reply.
+// Message and Traceback are kitty's text as sent: print them through
+// Printable.
 type CommandError struct {
 	Cmd       string
+	Addr      Address
 	Message   string
 	Traceback string
 }
 
 func (e *CommandError) Error() string {
-	return fmt.Sprintf("kitty @ %s: %s", e.Cmd, e.Message)
+	return fmt.Sprintf("kitty @ %s at %s: %s", e.Cmd, e.Addr, Printable(e.Message))
 }
 
 // Is lets a reply saying remote control is disabled count as ErrRefused.

@@ -66,37 +66,95 @@ type Process struct {
 	Cwd     string   `json:"cwd"`
 }
 
+// The wire types read ls in one pass: 0.26.x's is_active_tab and
+// is_active_window land beside is_active, with no UnmarshalJSON method on the
+// way (one would have each tab and window parsed again, a few times over,
+// which a large ls feels). Each wire field shadows the plain type's field
+// of the same JSON name.
+type (
+	plainOSWindow OSWindow
+	plainTab      Tab
+	plainWindow   Window
+	wireOSWindow  struct {
+		plainOSWindow
+		Tabs []wireTab `json:"tabs"`
+	}
+	wireTab struct {
+		plainTab
+		Windows []wireWindow `json:"windows"`
+		Old     *bool        `json:"is_active_tab"`
+	}
+	wireWindow struct {
+		plainWindow
+		Old *bool `json:"is_active_window"`
+	}
+)
+
+func (w wireOSWindow) osWindow() OSWindow {
+	o := OSWindow(w.plainOSWindow)
+	o.Tabs = nil
+	if w.Tabs != nil {
+		o.Tabs = make([]Tab, len(w.Tabs))
+		for i, t := range w.Tabs {
+			o.Tabs[i] = t.tab()
+		}
+	}
+	return o
+}
+
+func (w wireTab) tab() Tab {
+	t := Tab(w.plainTab)
+	if w.Old != nil {
+		t.IsActive = *w.Old
+	}
+	t.Windows = nil
+	if w.Windows != nil {
+		t.Windows = make([]Window, len(w.Windows))
+		for i, win := range w.Windows {
+			t.Windows[i] = win.window()
+		}
+	}
+	return t
+}
+
+func (w wireWindow) window() Window {
+	win := Window(w.plainWindow)
+	if w.Old != nil {
+		win.IsActive = *w.Old
+	}
+	return win
+}
+
+// decodeLS reads an ls document, old field names included.
+func decodeLS(b []byte) ([]OSWindow, error) {
+	var ws []wireOSWindow
+	if err := json.Unmarshal(b, &ws); err != nil {
+		return nil, err
+	}
+	out := make([]OSWindow, len(ws))
+	for i, w := range ws {
+		out[i] = w.osWindow()
+	}
+	return out, nil
+}
+
 // UnmarshalJSON accepts 0.26.x's is_active_tab as is_active.
 func (t *Tab) UnmarshalJSON(b []byte) error {
-	type plain Tab
-	var v struct {
-		plain
-		Old *bool `json:"is_active_tab"`
-	}
-	if err := json.Unmarshal(b, &v); err != nil {
+	var w wireTab
+	if err := json.Unmarshal(b, &w); err != nil {
 		return err
 	}
-	*t = Tab(v.plain)
-	if v.Old != nil {
-		t.IsActive = *v.Old
-	}
+	*t = w.tab()
 	return nil
 }
 
 // UnmarshalJSON accepts 0.26.x's is_active_window as is_active.
 func (w *Window) UnmarshalJSON(b []byte) error {
-	type plain Window
-	var v struct {
-		plain
-		Old *bool `json:"is_active_window"`
-	}
+	var v wireWindow
 	if err := json.Unmarshal(b, &v); err != nil {
 		return err
 	}
-	*w = Window(v.plain)
-	if v.Old != nil {
-		w.IsActive = *v.Old
-	}
+	*w = v.window()
 	return nil
 }
 

@@ -10,7 +10,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -116,8 +115,10 @@ func Run(ctx context.Context, o *Options) error {
 		return err
 	}
 	reachable := 0
-	for _, in := range insts {
-		k := checkKitty(ctx, in)
+	// Every kitty is asked at once, each with its own deadline: hung ones
+	// cost one deadline together.
+	for _, a := range kitty.LSAll(ctx, insts, o.F.AskTimeout) {
+		k := kittyReport(a)
 		if k.Reachable && k.Utility == "" {
 			reachable++
 		}
@@ -148,21 +149,19 @@ func Run(ctx context.Context, o *Options) error {
 	return nil
 }
 
-func checkKitty(ctx context.Context, in kitty.Instance) KittyReport {
+func kittyReport(a kitty.Answer) KittyReport {
+	in := a.Instance
 	k := KittyReport{Socket: in.Socket, Source: in.Source, PID: in.PID, Exe: in.Exe, Version: in.Version.String(),
 		Utility: in.Utility, Features: map[string]FeatureReport{}}
 	for _, f := range in.Version.Features() {
 		k.Features[f.Name] = FeatureReport{Available: f.Have, Needs: f.Need}
 	}
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-	defer cancel()
-	ls, err := kitty.NewClient(in.Addr).LS(ctx)
-	if err != nil {
-		k.Error = err.Error()
+	if a.Err != nil {
+		k.Error = kitty.Printable(a.Err.Error())
 		return k
 	}
 	k.Reachable = true
-	k.Windows = len(kitty.Windows(ls))
+	k.Windows = len(kitty.Windows(a.LS))
 	return k
 }
 
@@ -229,7 +228,7 @@ func printText(w io.Writer, r Report) {
 		if !k.Reachable {
 			state = "NOT reachable: " + k.Error
 		}
-		fmt.Fprintf(w, "kitty %s  %s", k.Version, k.Socket)
+		fmt.Fprintf(w, "kitty %s  %s", k.Version, kitty.Printable(k.Socket))
 		if k.PID > 0 {
 			fmt.Fprintf(w, "  pid %d", k.PID)
 		}

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -127,5 +128,39 @@ func TestDoctorAgents(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("text report lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// Hung kitties are asked at once (one deadline for all), and kitty's error
+// text reaches the report without its escape sequences.
+func TestDoctorHostileKitties(t *testing.T) {
+	release := make(chan struct{})
+	var insts []kitty.Instance
+	for range 4 {
+		k := kittytest.StartFake(t, kittytest.FakeOptions{})
+		k.Hook(func(kittytest.Request) ([]byte, bool) { <-release; return nil, true })
+		insts = append(insts, kitty.Instance{Addr: k.Addr, Socket: k.Addr.String(), Source: "kitty.conf listen_on"})
+	}
+	t.Cleanup(func() { close(release) }) // before the fakes stop
+	evil := kittytest.StartFake(t, kittytest.FakeOptions{})
+	evil.Hook(func(kittytest.Request) ([]byte, bool) {
+		return []byte("\x1bP@kitty-cmd{\"ok\": false, \"error\": \"bad\\u001b]0;pwned\\u0007\\u009b2J\"}\x1b\\"), true
+	})
+	insts = append(insts, kitty.Instance{Addr: evil.Addr, Socket: evil.Addr.String(), Source: "kitty.conf listen_on"})
+
+	const deadline = 500 * time.Millisecond
+	f, out := testFactory(t, insts)
+	f.AskTimeout = deadline
+	start := time.Now()
+	err := Run(context.Background(), &Options{F: f})
+	if took := time.Since(start); took >= 2*deadline {
+		t.Errorf("four hung kitties took %v, want about one deadline (%v)", took, deadline)
+	}
+	factory.Report(out, err)
+	if got := strings.Count(out.String(), "NOT reachable: kitty @ ls at "); got != 5 {
+		t.Errorf("%d kitties reported unreachable, want 5:\n%s", got, out)
+	}
+	if !strings.Contains(out.String(), "]0;pwned") || strings.ContainsAny(out.String(), "\x1b\x07\u009b") {
+		t.Errorf("escape sequences printed: %q", out)
 	}
 }

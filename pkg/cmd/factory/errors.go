@@ -48,7 +48,9 @@ func Report(w io.Writer, err error) int {
 	if errors.Is(err, ErrCancel) {
 		return ExitCancel
 	}
-	fmt.Fprintf(w, "kittymux: %v\n", err)
+	// Errors carry kitty's own text (and socket paths from the
+	// environment): never let an escape sequence in them reach the terminal.
+	fmt.Fprintf(w, "kittymux: %s\n", kitty.Printable(err.Error()))
 	var flagErr *FlagError
 	switch {
 	case errors.As(err, &flagErr):

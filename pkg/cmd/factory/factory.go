@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"golang.org/x/term"
 
@@ -45,6 +46,9 @@ type Factory struct {
 	Executable string
 	// Discover finds running kitties; tests replace it.
 	Discover func(ctx context.Context) ([]kitty.Instance, error)
+	// AskTimeout is how long each kitty has to answer when several are
+	// asked at once; 0 is kitty.AskTimeout.
+	AskTimeout time.Duration
 }
 
 // New returns a Factory for the real system.
@@ -66,11 +70,23 @@ func (f *Factory) discover(ctx context.Context) ([]kitty.Instance, error) {
 	return kitty.Discover(ctx, kitty.DiscoverOptions{Getenv: f.Getenv})
 }
 
-// Kitties returns the usable (non-utility) kitty instances.
+// Kitties returns the kitties a command acts on. A kitty that --to or
+// KITTY_LISTEN_ON names is the only one: a failure there is that kitty's to
+// report, never a reason to act on another kitty. Otherwise every kitty found
+// but the utility ones (panels, the quick-access terminal).
 func (f *Factory) Kitties(ctx context.Context) ([]kitty.Instance, error) {
 	all, err := f.Discover(ctx)
 	if err != nil {
 		return nil, err
+	}
+	for _, in := range all {
+		if !named(in) {
+			continue
+		}
+		if in.Utility != "" {
+			return nil, fmt.Errorf("the kitty at %s (%s) is a %s kitty, which kittymux leaves alone: pick another with --to", in.Addr, in.Source, in.Utility)
+		}
+		return []kitty.Instance{in}, nil
 	}
 	var out []kitty.Instance
 	for _, in := range all {
@@ -82,6 +98,11 @@ func (f *Factory) Kitties(ctx context.Context) ([]kitty.Instance, error) {
 		return nil, ErrNoKitty
 	}
 	return out, nil
+}
+
+// named reports a kitty that --to or KITTY_LISTEN_ON names.
+func named(in kitty.Instance) bool {
+	return in.Source == "--to" || in.Source == "KITTY_LISTEN_ON"
 }
 
 // ErrNoKitty: no kitty with remote control was found.

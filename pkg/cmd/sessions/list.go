@@ -76,15 +76,20 @@ func List(ctx context.Context, o *ListOptions) error {
 	}
 	var rows []row
 	var reached int
-	for _, in := range insts {
-		ls, err := kitty.NewClient(in.Addr).LS(ctx)
-		if err != nil {
-			fmt.Fprintf(f.IO.ErrOut, "kittymux: %s: %v\n", in.Socket, err)
+	// Every kitty is asked at once, each with its own deadline: hung ones
+	// cost one deadline together.
+	for _, a := range kitty.LSAll(ctx, insts, f.AskTimeout) {
+		if a.Err != nil {
+			if len(insts) == 1 {
+				// The one kitty named or found: its failure is the answer.
+				return fmt.Errorf("kitty from %s: %w", a.Instance.Source, a.Err)
+			}
+			fmt.Fprintf(f.IO.ErrOut, "kittymux: %s: %s\n", kitty.Printable(a.Instance.Socket), kitty.Printable(a.Err.Error()))
 			continue
 		}
 		reached++
-		for _, w := range scanner.AgentWindows(set, ls) {
-			rows = append(rows, row{in, w})
+		for _, w := range scanner.AgentWindows(set, a.LS) {
+			rows = append(rows, row{a.Instance, w})
 		}
 	}
 	if reached == 0 {
@@ -119,6 +124,9 @@ func List(ctx context.Context, o *ListOptions) error {
 		}
 		return nil
 	}
+	// Titles, commands and directories come from kitty (and from whatever
+	// runs in its windows): the text forms print them through Printable.
+	p := kitty.Printable
 	if f.IO.IsTTY {
 		fmt.Fprintf(f.IO.Out, "%-7s %-10s %-9s %-20s %s\n", "WINDOW", "AGENT", "MODE", "TAB", "COMMAND / WHY")
 		for _, w := range out {
@@ -126,12 +134,12 @@ func List(ctx context.Context, o *ListOptions) error {
 			if cmd == "" {
 				cmd = "(kept as saved)"
 			}
-			fmt.Fprintf(f.IO.Out, "%-7d %-10s %-9s %-20.20s %s\n%48s%s\n", w.WindowID, w.Agent, w.Mode, w.Tab, cmd, "", w.Reason)
+			fmt.Fprintf(f.IO.Out, "%-7d %-10s %-9s %-20.20s %s\n%48s%s\n", w.WindowID, p(w.Agent), w.Mode, p(w.Tab), p(cmd), "", p(w.Reason))
 		}
 		return nil
 	}
 	for _, w := range out {
-		fmt.Fprintf(f.IO.Out, "%s\t%d\t%s\t%s\t%s\t%s\n", w.Kitty, w.WindowID, w.Agent, w.Mode, w.Command, w.Reason)
+		fmt.Fprintf(f.IO.Out, "%s\t%d\t%s\t%s\t%s\t%s\n", p(w.Kitty), w.WindowID, p(w.Agent), w.Mode, p(w.Command), p(w.Reason))
 	}
 	return nil
 }

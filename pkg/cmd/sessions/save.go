@@ -224,6 +224,7 @@ func printWindows(w io.Writer, ws []rewrite.Window) {
 		if x.Mode != agents.ModeAsSaved {
 			cmd = agents.Quote(x.Argv)
 		}
-		fmt.Fprintf(w, "  window %d  %-8s %-8s %s\n      %s\n", x.WindowID, x.Agent, x.Mode, cmd, x.Reason)
+		// The argv and the reason hold what ran in kitty's windows.
+		fmt.Fprintf(w, "  window %d  %-8s %-8s %s\n      %s\n", x.WindowID, kitty.Printable(x.Agent), x.Mode, kitty.Printable(cmd), kitty.Printable(x.Reason))
 	}
 }

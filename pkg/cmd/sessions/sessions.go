@@ -73,9 +73,17 @@ func oneKitty(ctx context.Context, f *factory.Factory) (kitty.Instance, error) {
 	if err != nil {
 		return kitty.Instance{}, err
 	}
-	for _, in := range insts {
-		if in.Source == "KITTY_LISTEN_ON" || in.Source == "--to" {
-			return in, nil
+	if len(insts) > 1 {
+		// Where processes cannot be read (macOS) a panel or the
+		// quick-access terminal is known only by its ls.
+		var plain []kitty.Instance
+		for _, a := range kitty.LSAll(ctx, insts, f.AskTimeout) {
+			if a.Instance.Utility == "" {
+				plain = append(plain, a.Instance)
+			}
+		}
+		if len(plain) == 1 {
+			return plain[0], nil
 		}
 	}
 	if len(insts) > 1 {

@@ -73,9 +73,13 @@ func (l *AgentLog) WaitFor(t testing.TB, n int, timeout time.Duration) []AgentRe
 			raw, _ := os.ReadFile(l.Path)
 			t.Fatalf("fake agents: %d runs logged after %v, want %d; log %s:\n%s", len(recs), timeout, n, l.Path, raw)
 		}
-		time.Sleep(pollInterval)
+		time.Sleep(logPoll)
 	}
 }
+
+// logPoll is how often WaitFor looks at the log. (real.go's pollInterval
+// is Linux-only, as real.go is.)
+const logPoll = 50 * time.Millisecond
 
 func (l *AgentLog) read() ([]AgentRecord, error) {
 	data, err := os.ReadFile(l.Path)

@@ -1,0 +1,136 @@
+package sessions_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/cmd/sessions"
+	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
+	"github.com/kittymux/kittymux/pkg/paths"
+)
+
+const askTimeout = 500 * time.Millisecond
+
+// listFactory is a factory whose discovery finds insts.
+func listFactory(t *testing.T, insts ...kitty.Instance) (f *factory.Factory, out, errOut *bytes.Buffer) {
+	out, errOut = &bytes.Buffer{}, &bytes.Buffer{}
+	return &factory.Factory{
+		IO:         &factory.IOStreams{In: strings.NewReader(""), Out: out, ErrOut: errOut},
+		Paths:      paths.Under(t.TempDir()),
+		Getenv:     func(string) string { return "" },
+		Discover:   func(context.Context) ([]kitty.Instance, error) { return insts, nil },
+		AskTimeout: askTimeout,
+	}, out, errOut
+}
+
+func instance(f *kittytest.Fake, source string) kitty.Instance {
+	return kitty.Instance{Addr: f.Addr, Socket: f.Addr.String(), Source: source}
+}
+
+// hungKitty takes requests and never answers.
+func hungKitty(t *testing.T) *kittytest.Fake {
+	f := kittytest.StartFake(t, kittytest.FakeOptions{})
+	release := make(chan struct{})
+	t.Cleanup(func() { close(release) }) // before the fake stops
+	f.Hook(func(kittytest.Request) ([]byte, bool) { <-release; return nil, true })
+	return f
+}
+
+// A kitty that KITTY_LISTEN_ON or --to names is the only one used: when it
+// does not answer, that is the error, naming it, and no other kitty is asked.
+func TestListNamedKittyOnly(t *testing.T) {
+	for _, source := range []string{"KITTY_LISTEN_ON", "--to"} {
+		t.Run(source, func(t *testing.T) {
+			named := hungKitty(t)
+			other := kittytest.StartFake(t, kittytest.FakeOptions{LS: kittytest.Fixture(t, "0.48.2/ls.json")})
+			f, out, errOut := listFactory(t, instance(other, "kitty.conf listen_on"), instance(named, source))
+			err := sessions.List(context.Background(), &sessions.ListOptions{F: f})
+			if !errors.Is(err, kitty.ErrTimeout) || !strings.Contains(err.Error(), named.Addr.String()) {
+				t.Fatalf("err = %v, want the named kitty's timeout, naming it", err)
+			}
+			if reqs := other.Requests(); len(reqs) != 0 {
+				t.Errorf("another kitty was asked: %+v", reqs)
+			}
+			if out.Len() != 0 || errOut.Len() != 0 {
+				t.Errorf("printed %q / %q; the error is the answer", out, errOut)
+			}
+			var report bytes.Buffer
+			if code := factory.Report(&report, err); code != factory.ExitError || !strings.Contains(report.String(), named.Addr.String()) {
+				t.Errorf("exit %d, report %q", code, report.String())
+			}
+		})
+	}
+}
+
+// Four hung kitties cost one deadline together, and each is named.
+func TestListHungKitties(t *testing.T) {
+	var insts []kitty.Instance
+	for range 4 {
+		insts = append(insts, instance(hungKitty(t), "kitty.conf listen_on"))
+	}
+	f, _, errOut := listFactory(t, insts...)
+	start := time.Now()
+	err := sessions.List(context.Background(), &sessions.ListOptions{F: f})
+	if took := time.Since(start); took >= 2*askTimeout {
+		t.Errorf("four hung kitties took %v, want about one deadline (%v)", took, askTimeout)
+	}
+	if !errors.Is(err, factory.ErrNoKitty) {
+		t.Fatalf("err = %v, want ErrNoKitty", err)
+	}
+	for _, in := range insts {
+		if !strings.Contains(errOut.String(), in.Socket+": ") {
+			t.Errorf("%s not named in %q", in.Socket, errOut)
+		}
+	}
+}
+
+// Escape sequences in kitty's text (an error, a tab title) never reach the
+// terminal.
+func TestListPrintsNoEscapes(t *testing.T) {
+	const evil = `\u001b]52;c;cHduZWQ=\u0007\u001b[2J\u009b31m`
+	isClean := func(s string) bool { return !strings.ContainsAny(s, "\x1b\x07\u009b") }
+
+	t.Run("error", func(t *testing.T) {
+		k := kittytest.StartFake(t, kittytest.FakeOptions{})
+		k.Hook(func(kittytest.Request) ([]byte, bool) {
+			return []byte("\x1bP@kitty-cmd{\"ok\": false, \"error\": \"bad" + evil + "\"}\x1b\\"), true
+		})
+		f, _, _ := listFactory(t, instance(k, "KITTY_LISTEN_ON"))
+		err := sessions.List(context.Background(), &sessions.ListOptions{F: f})
+		var report bytes.Buffer
+		factory.Report(&report, err)
+		if !strings.Contains(report.String(), "bad") || !isClean(report.String()) {
+			t.Errorf("printed %q", report.String())
+		}
+	})
+	t.Run("titles", func(t *testing.T) {
+		ls := bytes.ReplaceAll(kittytest.Fixture(t, "0.48.2/ls.json"), []byte(`"title": "~/code/web"`), []byte(`"title": "web`+evil+`"`))
+		k := kittytest.StartFake(t, kittytest.FakeOptions{LS: ls})
+		for _, tty := range []bool{true, false} {
+			f, out, errOut := listFactory(t, instance(k, "KITTY_LISTEN_ON"))
+			f.IO.IsTTY = tty
+			if err := sessions.List(context.Background(), &sessions.ListOptions{F: f}); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(out.String(), "claude") || !isClean(out.String()+errOut.String()) {
+				t.Errorf("tty %v: printed %q", tty, out.String())
+			}
+		}
+		// --json keeps kitty's text, escaped as JSON escapes it.
+		f, out, _ := listFactory(t, instance(k, "KITTY_LISTEN_ON"))
+		if err := sessions.List(context.Background(), &sessions.ListOptions{F: f, JSON: true}); err != nil {
+			t.Fatal(err)
+		}
+		var doc struct{ Windows []sessions.ListedWindow }
+		if err := json.Unmarshal(out.Bytes(), &doc); err != nil || !strings.Contains(out.String(), `\u001b]52`) {
+			t.Fatalf("json: %v\n%s", err, out)
+		}
+	})
+}

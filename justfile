@@ -13,6 +13,8 @@ test:
     go test ./...
 
 # Only the tests against a real kitty under Xvfb; they fail when kitty or Xvfb is missing.
+# Those that need kitty 0.43 or newer run $KITTYMUX_KITTY (default: kitty on PATH), the
+# others kitty on PATH; see .ci/kitty-sid for a kitty 0.48.2 on Debian 12.
 e2e:
     KITTYMUX_E2E=require go test -run 'Real|E2E' ./...
 

@@ -24,30 +24,6 @@ import (
 	"github.com/kittymux/kittymux/pkg/paths"
 )
 
-// saveKitty returns the kitty binary the real save tests run ($KITTYMUX_KITTY,
-// else kitty on PATH), or skips when it is older than save_as_session.
-func saveKitty(t *testing.T) string {
-	t.Helper()
-	kittytest.NeedReal(t)
-	bin := os.Getenv("KITTYMUX_KITTY")
-	if bin == "" {
-		bin = "kitty"
-	}
-	path, err := exec.LookPath(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := kitty.VersionOfExe(t.Context(), path)
-	if err != nil {
-		t.Fatalf("version of %s: %v", path, err)
-	}
-	if !v.AtLeast(kitty.VersionSaveAsSession) {
-		t.Skipf("%s is kitty %s: save_as_session and goto_session need %s or newer (TestRealSaveRefused covers the refusal); "+
-			"point KITTYMUX_KITTY at a newer kitty to run this test", path, v, kitty.VersionSaveAsSession)
-	}
-	return path
-}
-
 // agentRuns are the fake agents' runs that are not help or version probes.
 func agentRuns(log *kittytest.AgentLog) []kittytest.AgentRecord {
 	var out []kittytest.AgentRecord
@@ -81,7 +57,8 @@ func argvOf(r kittytest.AgentRecord) []string { return append([]string{r.Name}, 
 func atPrompt(w *kitty.Window) bool { return w.AtPrompt != nil && *w.AtPrompt }
 
 // TestRealSaveRestore runs the whole save path against a real kitty 0.43 or
-// newer (KITTYMUX_KITTY; skipped on an older one): fake agents in windows
+// newer ($KITTYMUX_KITTY, else kitty on PATH; skipped on an older one, failed
+// under KITTYMUX_E2E=require): fake agents in windows
 // (claude launched on an id in api and in rev, claude typed at a shell in web
 // after an earlier claude --resume there was saved and quit, codex launched
 // without an id in cli, a plain shell in docs), `sessions save --all`,
@@ -93,7 +70,7 @@ func atPrompt(w *kitty.Window) bool { return w.AtPrompt != nil && *w.AtPrompt }
 // and saving the restored kitty again gives what runs now.
 func TestRealSaveRestore(t *testing.T) {
 	t.Parallel()
-	kittyBin := saveKitty(t)
+	kittyBin := kittytest.NeedKitty(t, kitty.VersionSaveAsSession)
 	binDir, log := kittytest.FakeAgents(t, "claude", "codex")
 	// TestMain (testscript.Main) put a copy of this test binary on PATH as
 	// kittymux-resume: it runs prompt.Main.

@@ -48,43 +48,59 @@ func realEnv(t *testing.T, k *kittytest.Real) map[string]string {
 	return env
 }
 
-// TestRealDoctor: doctor finds Debian's kitty through its kitty.conf
-// listen_on and the -<pid> rule, names its version, and says what it lacks.
+// TestRealDoctor: doctor finds a real kitty through its kitty.conf
+// listen_on and the -<pid> rule, names its version, and says what it lacks:
+// Debian's kitty on PATH, and a kitty with save_as_session ($KITTYMUX_KITTY),
+// found through /proc as any installed kitty.
 func TestRealDoctor(t *testing.T) {
 	t.Parallel()
 	kittytest.NeedReal(t)
-	k := kittytest.StartReal(t, kittytest.RealOptions{})
-	env := realEnv(t, k)
-	code, out, errOut := kittymux(t, env, "doctor", "--json")
-	if code != 0 {
-		t.Fatalf("doctor exit %d\n%s\n%s", code, out, errOut)
-	}
-	var r doctor.Report
-	if err := json.Unmarshal([]byte(out), &r); err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
-	var mine *doctor.KittyReport
-	for i := range r.Kitties {
-		if r.Kitties[i].Socket == k.Addr.String() {
-			mine = &r.Kitties[i]
-		}
-	}
-	if mine == nil {
-		t.Fatalf("doctor did not find %s:\n%s", k.Addr, out)
-	}
-	if mine.Version != k.Version.String() || mine.PID != k.PID || !mine.Reachable || mine.Source != "kitty.conf listen_on" {
-		t.Errorf("kitty report: %+v", *mine)
-	}
-	if k.Version == (kitty.Version{Major: 0, Minor: 26, Patch: 5}) {
-		if f := mine.Features["save_as_session"]; f.Available || f.Needs != "0.43.0" {
-			t.Errorf("0.26.5 save_as_session: %+v", f)
-		}
-		if f := mine.Features["user_vars"]; f.Available {
-			t.Errorf("0.26.5 has no user vars: %+v", f)
-		}
-	}
-	if !r.OK {
-		t.Errorf("report not ok: %s", out)
+	for _, tc := range []struct {
+		name string
+		need kitty.Version // NeedKitty's kitty when set, else kitty on PATH
+	}{
+		{name: "kitty on PATH"},
+		{name: "kitty with save_as_session", need: kitty.VersionSaveAsSession},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var bin string
+			if !tc.need.IsZero() {
+				bin = kittytest.NeedKitty(t, tc.need)
+			}
+			k := kittytest.StartReal(t, kittytest.RealOptions{Kitty: bin})
+			env := realEnv(t, k)
+			code, out, errOut := kittymux(t, env, "doctor", "--json")
+			if code != 0 {
+				t.Fatalf("doctor exit %d\n%s\n%s", code, out, errOut)
+			}
+			var r doctor.Report
+			if err := json.Unmarshal([]byte(out), &r); err != nil {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			var mine *doctor.KittyReport
+			for i := range r.Kitties {
+				if r.Kitties[i].Socket == k.Addr.String() {
+					mine = &r.Kitties[i]
+				}
+			}
+			if mine == nil {
+				t.Fatalf("doctor did not find %s:\n%s", k.Addr, out)
+			}
+			if mine.Version != k.Version.String() || mine.PID != k.PID || !mine.Reachable || mine.Source != "kitty.conf listen_on" {
+				t.Errorf("kitty %s: report %+v", k.Version, *mine)
+			}
+			want := map[string]doctor.FeatureReport{}
+			for _, f := range k.Version.Features() {
+				want[f.Name] = doctor.FeatureReport{Available: k.Version.AtLeast(f.Since), Needs: f.Since.String()}
+			}
+			if diff := cmp.Diff(want, mine.Features); diff != "" {
+				t.Errorf("kitty %s: features (-want +got):\n%s", k.Version, diff)
+			}
+			if !r.OK {
+				t.Errorf("report not ok: %s", out)
+			}
+		})
 	}
 }
 

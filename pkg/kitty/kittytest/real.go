@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -47,7 +48,9 @@ type RealOptions struct {
 	Cwd string
 	// Config is extra kitty.conf lines, after StartReal's own.
 	Config []string
-	// Kitty is the kitty binary. Default: $KITTYMUX_KITTY, then kitty on PATH.
+	// Kitty is the kitty binary. Default: kitty on PATH, the oldest kitty
+	// kittymux supports in CI (Debian 12's 0.26.5). A test that needs a
+	// newer kitty passes NeedKitty's.
 	Kitty string
 }
 
@@ -211,13 +214,34 @@ func NeedReal(t testing.TB) {
 	findReal(t, "")
 }
 
+// NeedKitty returns the kitty binary for a test that needs kitty need or
+// newer (kitty.VersionSaveAsSession, say): $KITTYMUX_KITTY, else kitty on
+// PATH. When that kitty is older, or kitty or Xvfb is missing, the test is
+// skipped, or fails when KITTYMUX_E2E=require: CI must not pass without
+// running it.
+func NeedKitty(t testing.TB, need kitty.Version) string {
+	t.Helper()
+	bin := os.Getenv("KITTYMUX_KITTY")
+	if bin == "" {
+		bin = "kitty"
+	}
+	path, _ := findReal(t, bin)
+	// Its environment as StartReal gives it: no kitty of the user's is asked.
+	if v := kittyVersion(t, path, isolatedEnv(os.Environ())); !v.AtLeast(need) {
+		msg := fmt.Sprintf("%s is kitty %s; this test needs kitty %s or newer: point KITTYMUX_KITTY at one", path, v, need)
+		if os.Getenv("KITTYMUX_E2E") == "require" {
+			t.Fatal(msg + " (KITTYMUX_E2E=require)")
+		}
+		t.Skip(msg + "; KITTYMUX_E2E=require makes this fatal")
+	}
+	return path
+}
+
 // findReal finds kitty and Xvfb, or skips (fails with KITTYMUX_E2E=require).
+// kittyBin "" is kitty on PATH.
 func findReal(t testing.TB, kittyBin string) (string, string) {
 	t.Helper()
 	var missing []string
-	if kittyBin == "" {
-		kittyBin = os.Getenv("KITTYMUX_KITTY")
-	}
 	if kittyBin == "" {
 		kittyBin = "kitty"
 	}

@@ -76,7 +76,7 @@ func Run(e *Env, r Record) error {
 		return e.shell(r)
 	}
 	if !sealed {
-		fmt.Fprintf(e.Out, "kittymux: this window's record is edited (%v): check it before it runs.\r\n", sealErr)
+		fmt.Fprintf(e.Out, "kittymux: edited record: %v; check it before it runs.\r\n", sealErr)
 		if !e.IsTerminal() {
 			fmt.Fprint(e.Out, "kittymux: no terminal to ask, so an edited record does not run; opening a shell.\r\n")
 			return e.shell(r)

@@ -74,7 +74,7 @@ func (r Record) Verify(key []byte) error {
 	}
 	got, err := hex.DecodeString(r.Seal)
 	if err != nil || !hmac.Equal(got, r.mac(key)) {
-		return errors.New("its seal does not match: edited, or written on another machine")
+		return errors.New("its seal does not match (changed by hand, or sealed on another machine)")
 	}
 	return nil
 }

@@ -127,7 +127,7 @@ func (o Options) exes(argv []string, n int) []string {
 		if !filepath.IsAbs(w) {
 			continue
 		}
-		if p, err := o.Resolve(w); err == nil && filepath.IsAbs(p) && !slices.Contains(out, p) {
+		if p, err := o.Resolve(w); err == nil && filepath.IsAbs(p) && !slices.Contains(out, filepath.Clean(p)) {
 			out = append(out, filepath.Clean(p))
 		}
 	}
@@ -264,7 +264,13 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 		if o.Key != nil {
 			rec = rec.Sealed(o.Key)
 		}
-		if err := checkEnv(fd.env, o.Key != nil, o.Agents.Names()); err != nil {
+		err := checkEnv(fd.env, o.Key != nil, o.Agents.Names())
+		if err == nil {
+			// A word the prompt's parser refuses (a resolved path with a
+			// control character) would cost the window its record.
+			_, err = prompt.ParseArgs(rec.Args())
+		}
+		if err != nil {
 			// The prompt would refuse this record: keep the window as saved.
 			res.Windows[len(res.Windows)-1].Mode = agents.ModeAsSaved
 			res.Windows[len(res.Windows)-1].Reason = err.Error()

@@ -294,6 +294,17 @@ func TestRewriteProgram(t *testing.T) {
 			}
 		})
 	}
+	t.Run("a resolved path the prompt could not read stays as saved", func(t *testing.T) {
+		raw := []byte("new_tab\ncd /srv\n" + `launch 'kitty-unserialize-data={"id": 1}' /opt/ai/claude` + "\n")
+		odd := func(string) (string, error) { return "/opt/ai/\x01claude", nil }
+		res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: shipped(t), ResumeBin: bin, Key: testKey, Resolve: odd})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(records(t, res.Data)) != 0 || len(res.Windows) != 1 || res.Windows[0].Mode != agents.ModeAsSaved {
+			t.Errorf("windows %+v\n%s", res.Windows, res.Data)
+		}
+	})
 	t.Run("relative with no directory stays as saved", func(t *testing.T) {
 		raw := []byte("new_tab\n" + `launch 'kitty-unserialize-data={"id": 1}' ./claude --model opus` + "\n")
 		res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: shipped(t), ResumeBin: bin, Key: testKey, Resolve: resolve})

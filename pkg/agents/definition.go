@@ -250,6 +250,43 @@ var (
 	tmplWordRE = regexp.MustCompile(`^[A-Za-z0-9_.:=@+/-]+$`)
 )
 
+// Programs that run other programs: a definition naming one would make the
+// restore prompt run any script or command as that "agent".
+var (
+	launcherRE = regexp.MustCompile(`^(python|pypy|perl|ruby|php|lua|tclsh|node)[0-9.]*$`)
+	launchers  = map[string]string{}
+)
+
+func init() {
+	for what, names := range map[string]string{
+		"a shell": "sh bash dash zsh fish ksh mksh pdksh oksh loksh tcsh csh ash yash rc es nu nushell elvish xonsh pwsh " +
+			"powershell cmd busybox toybox ion murex oil osh ysh",
+		"an interpreter": "nodejs bun deno irb luajit wish expect java jshell osascript Rscript R julia ghci runghc guile " +
+			"racket sbcl clisp awk gawk mawk nawk tsx ts-node",
+		"a launcher": "env sudo doas su runuser pkexec sg setsid nohup nice ionice chroot unshare nsenter timeout stdbuf " +
+			"xargs exec command builtin eval time strace ltrace gdb lldb valgrind script watch flock chrt taskset " +
+			"systemd-run ssh docker podman npx npm pnpm pnpx yarn bunx uv uvx pipx pip poetry cargo go make just " +
+			"dotnet tmux screen kitty kitten kittymux kittymux-resume open xdg-open start vim vi nvim emacs ed ex " +
+			"less more",
+	} {
+		for _, n := range strings.Fields(names) {
+			launchers[n] = what
+		}
+	}
+}
+
+// launcher says what kind of program-running program name is, "" if none.
+func launcher(name string) string {
+	name = strings.TrimSuffix(name, ".exe")
+	if what, ok := launchers[name]; ok {
+		return what
+	}
+	if launcherRE.MatchString(name) {
+		return "an interpreter"
+	}
+	return ""
+}
+
 func fieldErr(file, agent, field, format string, args ...any) error {
 	return &DefinitionError{File: file, Agent: agent, Field: field, Msg: fmt.Sprintf(format, args...)}
 }
@@ -351,6 +388,13 @@ func build(file, name string, d Definition) (*agent, error) {
 	for _, p := range a.def.Programs {
 		if !programRE.MatchString(p) {
 			return bad("programs", "%q is not a plain executable name", p)
+		}
+		if what := launcher(p); what != "" {
+			field := "programs"
+			if len(d.Programs) == 0 {
+				field = "" // the agent's own name stands for its program
+			}
+			return bad(field, "%q is %s, not an agent: refused, since the restore prompt would run whatever it is given", p, what)
 		}
 	}
 	for _, p := range d.Packages {

@@ -38,6 +38,7 @@ func (p Paths) ResumeCheck() string      { return filepath.Join(p.StateDir, "res
 func (p Paths) Journal() string          { return filepath.Join(p.StateDir, "agent-sessions.json") }
 func (p Paths) ResumeAllUntil() string   { return filepath.Join(p.StateDir, "resume-all-until") }
 func (p Paths) ResumeAuto() string       { return filepath.Join(p.StateDir, "resume-auto") }
+func (p Paths) ResumeKey() string        { return filepath.Join(p.StateDir, "resume-key") }
 func (p Paths) UserAgents() string       { return filepath.Join(p.ConfigDir, "resume.json") }
 func (p Paths) UserTemplatesDir() string { return filepath.Join(p.ConfigDir, "templates") }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strings"
 	"syscall"
 	"time"
 
@@ -27,7 +28,7 @@ func Main(args []string) int {
 		In: os.Stdin, Out: os.Stderr, Getenv: os.Getenv, Now: time.Now, LookPath: exec.LookPath,
 		Paths: p,
 		Exec: func(path string, argv, env []string) error {
-			return syscall.Exec(path, argv, append(os.Environ(), env...))
+			return syscall.Exec(path, argv, mergeEnv(os.Environ(), env))
 		},
 		IsTerminal: func() bool { return term.IsTerminal(int(os.Stdin.Fd())) },
 	}
@@ -45,7 +46,12 @@ func Main(args []string) int {
 		_ = e.shell(r)
 		return 1
 	}
-	e.Validate = func(r Record) error { return set.Validate(r.Agent, agents.Mode(r.Mode), r.ID, r.Argv) }
+	// A missing or unsafe key leaves every record unsealed: each one then
+	// asks, which is the safe way to fail.
+	e.Key, _ = ReadKey(p.ResumeKey())
+	e.Validate = func(r Record, sealed bool) (string, error) {
+		return validate(set, e.LookPath, r, sealed)
+	}
 	e.NewArgv = func(r Record) ([]string, error) {
 		c, ok := set.RecognizeArgv(r.Argv)
 		if !ok {
@@ -57,4 +63,45 @@ func Main(args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// validate checks r against the definitions: its argv is what kittymux
+// writes, its environment is plain unless sealed, and its program is the
+// agent as installed (or, sealed, as it ran in the saved window).
+func validate(set *agents.Set, lookPath func(string) (string, error), r Record, sealed bool) (string, error) {
+	if err := set.Validate(r.Agent, agents.Mode(r.Mode), r.ID, r.Argv); err != nil {
+		return "", err
+	}
+	if !sealed {
+		for _, kv := range r.Env {
+			if why := EnvNeedsSeal(kv, set.Names()); why != "" {
+				return "", fmt.Errorf("--env %s: %s, and only a record kittymux sealed may set it", strings.SplitN(kv, "=", 2)[0], why)
+			}
+		}
+	}
+	trust := agents.Trust{LookPath: lookPath}
+	if sealed {
+		trust.Seen = r.Exe
+	}
+	return set.TrustedProgram(r.Agent, r.Argv, trust)
+}
+
+// mergeEnv sets each of set over base. A name left twice would be read from
+// its first entry by some programs and from its last by others.
+func mergeEnv(base, set []string) []string {
+	if len(set) == 0 {
+		return base
+	}
+	names := map[string]bool{}
+	for _, kv := range set {
+		k, _, _ := strings.Cut(kv, "=")
+		names[k] = true
+	}
+	out := make([]string, 0, len(base)+len(set))
+	for _, kv := range base {
+		if k, _, _ := strings.Cut(kv, "="); !names[k] {
+			out = append(out, kv)
+		}
+	}
+	return append(out, set...)
 }

@@ -38,8 +38,13 @@ type Env struct {
 	// Exec replaces the process with argv, its environment plus env; it
 	// returns only on failure.
 	Exec func(path string, argv, env []string) error
-	// Validate checks a record read from the editable session file.
-	Validate func(Record) error
+	// Key is the sealing key; nil when this machine has none (then no
+	// record is sealed).
+	Key []byte
+	// Validate checks a record read from the editable session file and
+	// returns the path of the program to run. sealed: its seal held, so
+	// what kittymux saw (its Exe, environment that loads code) is trusted.
+	Validate func(r Record, sealed bool) (string, error)
 	// NewArgv is the command for a new conversation of the record's agent.
 	NewArgv func(Record) ([]string, error)
 	// IsTerminal reports whether In is a terminal.
@@ -51,25 +56,41 @@ const resumeAllFor = 2 * time.Minute
 
 // Run validates r, asks (or not), and execs the answer. It returns only when
 // nothing could be exec'd; the error says why.
+//
+// A sealed record runs as the user chose: asked, or not (auto modes, a
+// --direct save, no terminal to ask). A record whose seal does not hold was
+// edited by hand or copied from another machine: if it still validates it
+// is shown in full, marked edited, and runs only on a key press; with no
+// terminal it does not run and a shell opens.
 func Run(e *Env, r Record) error {
-	if err := e.Validate(r); err != nil {
+	sealErr := r.Verify(e.Key)
+	sealed := sealErr == nil
+	path, err := e.Validate(r, sealed)
+	switch {
+	case errors.Is(err, agents.ErrNotInstalled):
+		fmt.Fprintf(e.Out, "kittymux: %s is not installed here (%v); opening a shell.\r\n", r.Agent, err)
+		fmt.Fprintf(e.Out, "kittymux: the session file still holds the record; once %s is installed, restore again.\r\n", r.Agent)
+		return e.shell(r)
+	case err != nil:
 		fmt.Fprintf(e.Out, "kittymux: not resuming %s: %v\r\n", orAgent(r.Agent), err)
 		return e.shell(r)
 	}
-	path, err := e.LookPath(r.Argv[0])
-	if err != nil {
-		fmt.Fprintf(e.Out, "kittymux: %s is not installed here (%s not found); opening a shell.\r\n", r.Agent, r.Argv[0])
-		fmt.Fprintf(e.Out, "kittymux: the session file still holds the record; once %s is installed, restore again.\r\n", r.Agent)
-		return e.shell(r)
+	if !sealed {
+		fmt.Fprintf(e.Out, "kittymux: edited record: %v; check it before it runs.\r\n", sealErr)
+		if !e.IsTerminal() {
+			fmt.Fprint(e.Out, "kittymux: no terminal to ask, so an edited record does not run; opening a shell.\r\n")
+			return e.shell(r)
+		}
+	} else {
+		switch {
+		case !e.IsTerminal():
+			// Nobody to ask: run the command the record holds.
+			return e.exec(path, r.Argv, r.Env)
+		case r.Direct || e.Getenv("KITTYMUX_RESUME") == "auto" || exists(e.Paths.ResumeAuto()) || e.resumeAllActive():
+			return e.exec(path, r.Argv, r.Env)
+		}
 	}
-	switch {
-	case !e.IsTerminal():
-		// Nobody to ask: run the command the record holds.
-		return e.exec(path, r.Argv, r.Env)
-	case r.Direct || e.Getenv("KITTYMUX_RESUME") == "auto" || exists(e.Paths.ResumeAuto()) || e.resumeAllActive():
-		return e.exec(path, r.Argv, r.Env)
-	}
-	choice, err := e.ask(r)
+	choice, err := e.ask(r, sealed)
 	if err != nil {
 		fmt.Fprintf(e.Out, "\r\nkittymux: %v; opening a shell.\r\n", err)
 		return e.shell(r)
@@ -147,15 +168,19 @@ func (e *Env) setResumeAll() {
 	_ = statefile.WriteFile(e.Paths.StateDir, e.Paths.ResumeAllUntil(), []byte(strconv.FormatInt(until, 10)+"\n"))
 }
 
-func (e *Env) text(r Record) string {
+func (e *Env) text(r Record, sealed bool) string {
 	var b strings.Builder
+	edited := ""
+	if !sealed {
+		edited = " (edited)"
+	}
 	switch r.Mode {
 	case "exact":
-		fmt.Fprintf(&b, "%s was running here — resume session %s?\r\n", r.Agent, short(r.ID))
+		fmt.Fprintf(&b, "%s was running here — resume session %s?%s\r\n", r.Agent, short(r.ID), edited)
 	case "latest":
-		fmt.Fprintf(&b, "%s was running here — resume its latest conversation in this directory?\r\n", r.Agent)
+		fmt.Fprintf(&b, "%s was running here — resume its latest conversation in this directory?%s\r\n", r.Agent, edited)
 	default:
-		fmt.Fprintf(&b, "%s was running here — its conversation id is unknown: start a new one?\r\n", r.Agent)
+		fmt.Fprintf(&b, "%s was running here — its conversation id is unknown: start a new one?%s\r\n", r.Agent, edited)
 	}
 	if wd, err := os.Getwd(); err == nil {
 		if home := e.Getenv("HOME"); home != "" && (wd == home || strings.HasPrefix(wd, home+"/")) {
@@ -165,6 +190,10 @@ func (e *Env) text(r Record) string {
 	}
 	if r.Tab != "" {
 		fmt.Fprintf(&b, "  tab %q\r\n", r.Tab)
+	}
+	if !sealed {
+		// An edited record is shown in full: the key press is the check.
+		b.WriteString(e.commands(r))
 	}
 	first := "Enter resume"
 	if r.Mode == "new" {
@@ -196,16 +225,16 @@ func (e *Env) commands(r Record) string {
 	return b.String()
 }
 
-// ask shows the question and waits for one key. It also resumes when another
-// window's `a` says so while this one waits.
-func (e *Env) ask(r Record) (Choice, error) {
+// ask shows the question and waits for one key. It also resumes a sealed
+// record when another window's `a` says so while this one waits.
+func (e *Env) ask(r Record, sealed bool) (Choice, error) {
 	fd := int(e.In.Fd())
 	old, err := term.MakeRaw(fd)
 	if err != nil {
 		return "", fmt.Errorf("terminal: %w", err)
 	}
 	defer term.Restore(fd, old)
-	fmt.Fprint(e.Out, e.text(r))
+	fmt.Fprint(e.Out, e.text(r, sealed))
 
 	keys := make(chan byte, 16)
 	go func() {
@@ -226,7 +255,8 @@ func (e *Env) ask(r Record) (Choice, error) {
 	for {
 		select {
 		case <-tick.C:
-			if e.resumeAllActive() {
+			// Another window's `a` answers only sealed records.
+			if sealed && e.resumeAllActive() {
 				fmt.Fprint(e.Out, "resuming (another window chose: resume all)\r\n")
 				return ChoiceResume, nil
 			}

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
+	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/prompt"
 )
 
@@ -37,18 +38,21 @@ type world struct {
 	home     string
 	cwd      string
 	state    string
+	dir      string // the world's root
+	key      []byte // the sealing key in state
+	pathPre  string // a directory before the fake agents on PATH
 	extraEnv []string
 }
 
 func newWorld(t *testing.T) *world {
 	t.Helper()
-	binDir, log := kittytest.FakeAgents(t, "claude", "codex", "opencode", "gemini", "fakesh")
+	binDir, log := kittytest.FakeAgents(t, "claude", "codex", "opencode", "gemini", "fakesh", "node", "python3")
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
 	d := t.TempDir()
-	w := &world{t: t, agents: binDir, log: log, home: filepath.Join(d, "home"), cwd: filepath.Join(d, "work")}
+	w := &world{t: t, dir: d, agents: binDir, log: log, home: filepath.Join(d, "home"), cwd: filepath.Join(d, "work")}
 	w.state = filepath.Join(w.home, ".local", "state", "kittymux")
 	for _, p := range []string{w.home, w.cwd, filepath.Join(d, "bin")} {
 		os.MkdirAll(p, 0o755)
@@ -57,12 +61,30 @@ func newWorld(t *testing.T) *world {
 	if err := os.Symlink(self, w.bin); err != nil {
 		t.Fatal(err)
 	}
+	w.key, err = prompt.LoadOrCreateKey(paths.Paths{StateDir: w.state})
+	if err != nil {
+		t.Fatal(err)
+	}
 	return w
 }
 
+// seal seals a record's arguments as kittymux writes them.
+func (w *world) seal(args []string) []string {
+	w.t.Helper()
+	r, err := prompt.ParseArgs(args)
+	if err != nil {
+		w.t.Fatalf("seal %q: %v", args, err)
+	}
+	return r.Sealed(w.key).Args()
+}
+
 func (w *world) env() []string {
+	path := w.agents + ":/usr/bin:/bin"
+	if w.pathPre != "" {
+		path = w.pathPre + ":" + path
+	}
 	return append([]string{
-		"PATH=" + w.agents + ":/usr/bin:/bin",
+		"PATH=" + path,
 		"HOME=" + w.home,
 		"SHELL=" + filepath.Join(w.agents, "fakesh"),
 		"FAKEAGENT_LOG=" + w.log.Path,
@@ -127,7 +149,7 @@ func TestKeys(t *testing.T) {
 		{"other keys are ignored", "xq\r", resume},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			r := w.runPTY(claudeRecord(), c.keys, true)
+			r := w.runPTY(w.seal(claudeRecord()), c.keys, true)
 			if diff := cmp.Diff(c.want, argvOf(r)); diff != "" {
 				t.Errorf("exec'd (-want +got):\n%s\noutput:\n%s", diff, r.out)
 			}
@@ -140,7 +162,7 @@ func TestKeys(t *testing.T) {
 
 func TestPromptText(t *testing.T) {
 	w := newWorld(t)
-	r := w.runPTY(claudeRecord(), "\r", true)
+	r := w.runPTY(w.seal(claudeRecord()), "\r", true)
 	for _, want := range []string{"claude was running here — resume session 4f9e2a51?", `tab "api work"`, "Enter resume", "n new conversation", "s shell", "a resume all", "i commands"} {
 		if !strings.Contains(r.out, want) {
 			t.Errorf("prompt lacks %q:\n%s", want, r.out)
@@ -150,7 +172,7 @@ func TestPromptText(t *testing.T) {
 
 func TestCodexSubcommand(t *testing.T) {
 	w := newWorld(t)
-	r := w.runPTY([]string{"--agent", "codex", "--mode", "exact", "--id", codex, "--", "codex", "resume", codex}, "\r", true)
+	r := w.runPTY(w.seal([]string{"--agent", "codex", "--mode", "exact", "--id", codex, "--", "codex", "resume", codex}), "\r", true)
 	if diff := cmp.Diff([]string{"codex", "resume", codex}, argvOf(r)); diff != "" {
 		t.Errorf("(-want +got):\n%s\n%s", diff, r.out)
 	}
@@ -159,7 +181,7 @@ func TestCodexSubcommand(t *testing.T) {
 func TestEnvAssignments(t *testing.T) {
 	w := newWorld(t)
 	args := []string{"--agent", "claude", "--mode", "exact", "--id", uuid, "--env", "KITTYMUX_TEST_X=a b", "--", "claude", "--resume", uuid}
-	r := w.runPTY(args, "\r", true)
+	r := w.runPTY(w.seal(args), "\r", true)
 	if diff := cmp.Diff([]string{"claude", "--resume", uuid}, argvOf(r)); diff != "" {
 		t.Fatal(diff)
 	}
@@ -170,7 +192,7 @@ func TestEnvAssignments(t *testing.T) {
 
 func TestResumeAll(t *testing.T) {
 	w := newWorld(t)
-	r := w.runPTY(claudeRecord(), "a", true)
+	r := w.runPTY(w.seal(claudeRecord()), "a", true)
 	if diff := cmp.Diff([]string{"claude", "--model", "sonnet", "--resume", uuid}, argvOf(r)); diff != "" {
 		t.Fatalf("a: (-want +got):\n%s", diff)
 	}
@@ -178,7 +200,7 @@ func TestResumeAll(t *testing.T) {
 		t.Fatalf("a wrote no resume-all-until: %v", err)
 	}
 	// Another window's prompt now resumes without asking.
-	r = w.runPTY([]string{"--agent", "codex", "--mode", "exact", "--id", codex, "--", "codex", "resume", codex}, "", false)
+	r = w.runPTY(w.seal([]string{"--agent", "codex", "--mode", "exact", "--id", codex, "--", "codex", "resume", codex}), "", false)
 	if diff := cmp.Diff([]string{"codex", "resume", codex}, argvOf(r)); diff != "" {
 		t.Errorf("second window: (-want +got):\n%s\n%s", diff, r.out)
 	}
@@ -193,7 +215,7 @@ func TestWaitingPromptJoinsResumeAll(t *testing.T) {
 		until := strconv.FormatInt(time.Now().Add(time.Minute).Unix(), 10)
 		os.WriteFile(filepath.Join(w.state, "resume-all-until"), []byte(until), 0o600)
 	}()
-	r := w.runPTY(claudeRecord(), "", true)
+	r := w.runPTY(w.seal(claudeRecord()), "", true)
 	if diff := cmp.Diff([]string{"claude", "--model", "sonnet", "--resume", uuid}, argvOf(r)); diff != "" {
 		t.Errorf("(-want +got):\n%s\n%s", diff, r.out)
 	}
@@ -204,7 +226,7 @@ func TestAutoModes(t *testing.T) {
 	t.Run("KITTYMUX_RESUME=auto", func(t *testing.T) {
 		w := newWorld(t)
 		w.extraEnv = []string{"KITTYMUX_RESUME=auto"}
-		if diff := cmp.Diff(resume, argvOf(w.runPTY(claudeRecord(), "", false))); diff != "" {
+		if diff := cmp.Diff(resume, argvOf(w.runPTY(w.seal(claudeRecord()), "", false))); diff != "" {
 			t.Error(diff)
 		}
 	})
@@ -212,19 +234,19 @@ func TestAutoModes(t *testing.T) {
 		w := newWorld(t)
 		os.MkdirAll(w.state, 0o700)
 		os.WriteFile(filepath.Join(w.state, "resume-auto"), nil, 0o600)
-		if diff := cmp.Diff(resume, argvOf(w.runPTY(claudeRecord(), "", false))); diff != "" {
+		if diff := cmp.Diff(resume, argvOf(w.runPTY(w.seal(claudeRecord()), "", false))); diff != "" {
 			t.Error(diff)
 		}
 	})
 	t.Run("--direct save", func(t *testing.T) {
 		w := newWorld(t)
-		if diff := cmp.Diff(resume, argvOf(w.runPTY(claudeRecord("--direct"), "", false))); diff != "" {
+		if diff := cmp.Diff(resume, argvOf(w.runPTY(w.seal(claudeRecord("--direct")), "", false))); diff != "" {
 			t.Error(diff)
 		}
 	})
 	t.Run("no terminal runs the record's command", func(t *testing.T) {
 		w := newWorld(t)
-		cmd := exec.Command(w.bin, claudeRecord()...)
+		cmd := exec.Command(w.bin, w.seal(claudeRecord())...)
 		cmd.Env, cmd.Dir, cmd.Stdin = w.env(), w.cwd, nil
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
@@ -240,7 +262,7 @@ func TestAutoModes(t *testing.T) {
 func TestShellChoices(t *testing.T) {
 	t.Run("from the shell's startup, s exits back to it", func(t *testing.T) {
 		w := newWorld(t)
-		r := w.runPTY(claudeRecord("--from-shell"), "s", true)
+		r := w.runPTY(w.seal(claudeRecord("--from-shell")), "s", true)
 		if !r.exited || r.code != 0 || len(r.records) != 0 {
 			t.Errorf("exited %v code %d records %v", r.exited, r.code, r.records)
 		}
@@ -249,7 +271,7 @@ func TestShellChoices(t *testing.T) {
 		w := newWorld(t)
 		os.Remove(filepath.Join(w.agents, "gemini"))
 		g := "8a7b6c5d-1111-4222-8333-944455556666"
-		r := w.runPTY([]string{"--agent", "gemini", "--mode", "exact", "--id", g, "--", "gemini", "--resume", g}, "", false)
+		r := w.runPTY(w.seal([]string{"--agent", "gemini", "--mode", "exact", "--id", g, "--", "gemini", "--resume", g}), "", false)
 		if diff := cmp.Diff([]string{"-fakesh"}, argvOf(r)); diff != "" {
 			t.Error(diff)
 		}
@@ -317,30 +339,5 @@ func TestUsage(t *testing.T) {
 		if recs := w.log.Records(); len(recs) != 0 {
 			t.Errorf("%q ran %v", args, recs)
 		}
-	}
-}
-
-func TestHostileRecords(t *testing.T) {
-	if len(hostile) < 30 {
-		t.Fatalf("only %d hostile records", len(hostile))
-	}
-	w := newWorld(t)
-	for i, args := range hostile {
-		r := w.runPTY(args, "", false)
-		if diff := cmp.Diff([]string{"-fakesh"}, argvOf(r)); diff != "" {
-			t.Errorf("record %d %q exec'd (-want shell +got):\n%s\noutput:\n%s", i, args, diff, r.out)
-			continue
-		}
-		if !strings.Contains(r.out, "kittymux: ") {
-			t.Errorf("record %d %q: no message saying why:\n%s", i, args, r.out)
-		}
-	}
-	for _, dir := range []string{w.cwd, w.home} {
-		filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
-			if err == nil && !info.IsDir() {
-				t.Errorf("a hostile record left a file: %s", p)
-			}
-			return nil
-		})
 	}
 }

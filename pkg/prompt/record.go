@@ -9,6 +9,7 @@ package prompt
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strings"
 )
@@ -16,7 +17,8 @@ import (
 // Record is what the rewriter writes as a restored window's command:
 //
 //	kittymux-resume --agent claude --mode exact --id ID [--direct]
-//	    [--from-shell] [--tab TITLE] -- claude --model sonnet --resume ID
+//	    [--from-shell] [--tab TITLE] [--env K=V]... [--exe FILE]...
+//	    [--seal HMAC] -- claude --model sonnet --resume ID
 //
 // Every value is a separate argument: nothing is ever joined for a shell.
 type Record struct {
@@ -31,7 +33,13 @@ type Record struct {
 	Tab       string
 	// Env are NAME=VALUE assignments typed before the agent's name
 	// (`FOO=1 claude`), set for the agent only.
-	Env  []string
+	Env []string
+	// Exe are the files the agent's program words resolved to when
+	// kittymux saw it running (symlinks followed): the agent as it was
+	// installed in the saved window. Trusted only under a valid seal.
+	Exe []string
+	// Seal is the hex HMAC-SHA256 of every other field (see Sealed).
+	Seal string
 	Argv []string
 }
 
@@ -53,29 +61,47 @@ func (r Record) Args() []string {
 	for _, e := range r.Env {
 		a = append(a, "--env", e)
 	}
+	for _, e := range r.Exe {
+		a = append(a, "--exe", e)
+	}
+	if r.Seal != "" {
+		a = append(a, "--seal", r.Seal)
+	}
 	return append(append(a, "--"), r.Argv...)
 }
 
 // ErrUsage marks arguments that are not a record.
-var ErrUsage = errors.New("usage: kittymux-resume --agent NAME --mode exact|latest|new [--id ID] [--direct] [--from-shell] [--tab TITLE] [--env NAME=VALUE]... -- ARGV")
+var ErrUsage = errors.New("usage: kittymux-resume --agent NAME --mode exact|latest|new [--id ID] [--direct] [--from-shell] [--tab TITLE] [--env NAME=VALUE]... [--exe FILE]... [--seal HMAC] -- ARGV")
 
 var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // CheckEnv accepts NAME=VALUE with a plain name and a value without control
-// characters. Names that change what a program loads (LD_*, DYLD_*) or
-// where it is found (PATH) are refused: an edited file must not use them.
+// characters. Which names a record may set is decided later, by EnvNeedsSeal,
+// once the seal is checked.
 func CheckEnv(kv string) error {
 	name, value, ok := strings.Cut(kv, "=")
 	switch {
 	case !ok || !envName.MatchString(name):
 		return fmt.Errorf("%w: --env %q is not NAME=VALUE", ErrUsage, kv)
-	case strings.HasPrefix(name, "LD_") || strings.HasPrefix(name, "DYLD_") || name == "PATH":
-		return fmt.Errorf("%w: --env %s is not allowed", ErrUsage, name)
-	case strings.ContainsFunc(value, func(r rune) bool { return r < 0x20 || r == 0x7f }):
+	case hasControl(value):
 		return fmt.Errorf("%w: --env %s has control characters", ErrUsage, name)
 	}
 	return nil
 }
+
+func hasControl(s string) bool {
+	return strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f })
+}
+
+// checkExe accepts a clean absolute path.
+func checkExe(p string) error {
+	if !filepath.IsAbs(p) || filepath.Clean(p) != p || hasControl(p) {
+		return fmt.Errorf("%w: --exe %q is not a clean absolute path", ErrUsage, p)
+	}
+	return nil
+}
+
+var sealRE = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
 // ParseArgs reads a record from the prompt binary's arguments. It is strict:
 // each option once, values as separate words, "--" before the argv.
@@ -94,7 +120,7 @@ func ParseArgs(args []string) (Record, error) {
 			}
 			return r, nil
 		}
-		if seen[a] && a != "--env" {
+		if seen[a] && a != "--env" && a != "--exe" {
 			return r, fmt.Errorf("%w: %s given twice", ErrUsage, a)
 		}
 		seen[a] = true
@@ -124,6 +150,18 @@ func ParseArgs(args []string) (Record, error) {
 				if err = CheckEnv(e); err == nil {
 					r.Env = append(r.Env, e)
 				}
+			}
+		case "--exe":
+			var p string
+			if p, err = value(); err == nil {
+				if err = checkExe(p); err == nil {
+					r.Exe = append(r.Exe, p)
+				}
+			}
+		case "--seal":
+			r.Seal, err = value()
+			if err == nil && !sealRE.MatchString(r.Seal) {
+				err = fmt.Errorf("%w: --seal %q is not a seal", ErrUsage, r.Seal)
 			}
 		case "--direct":
 			r.Direct = true

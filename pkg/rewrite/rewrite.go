@@ -40,6 +40,13 @@ type Options struct {
 	//     still counts for the rules: "latest" is never chosen where another
 	//     window could own the newest conversation.
 	Live []agents.Window
+	// Key seals each record written (prompt.LoadOrCreateKey); nil writes
+	// unsealed records, which the prompt runs only on a key press.
+	Key []byte
+	// Resolve follows symlinks to the file a program path names
+	// (filepath.EvalSymlinks), recorded in the sealed record as the agent
+	// that ran in the window; nil records none.
+	Resolve func(string) (string, error)
 }
 
 // Window is what the rewrite did with one agent window.
@@ -60,10 +67,15 @@ type Result struct {
 	Windows []Window
 }
 
-func checkEnv(env []string) error {
+// checkEnv refuses assignments the prompt would refuse: malformed ones, and
+// without a key to seal them, ones only a sealed record may set.
+func checkEnv(env []string, sealing bool, names []string) error {
 	for _, e := range env {
 		if err := prompt.CheckEnv(e); err != nil {
 			return err
+		}
+		if why := prompt.EnvNeedsSeal(e, names); why != "" && !sealing {
+			return fmt.Errorf("%s, and there is no key to seal the record", why)
 		}
 	}
 	return nil
@@ -79,6 +91,49 @@ func promptRecord(argv []string, bin string) (prompt.Record, bool) {
 	return r, err == nil
 }
 
+// normalize makes a command one the prompt accepts as kittymux saw it: a
+// relative program path becomes absolute in the window's directory (the
+// prompt refuses relative paths: they name another file in every
+// directory), and interpreter options are dropped (the prompt accepts an
+// interpreter only with the agent's script right after it; the options
+// recognition lets through only tune memory and warnings). ok is false when
+// a relative program cannot be placed.
+func normalize(c agents.Command, cwd string) (agents.Command, bool) {
+	prog := slices.Clone(c.Program)
+	if len(prog) > 2 {
+		prog = []string{prog[0], prog[len(prog)-1]}
+	}
+	for i, w := range prog {
+		if strings.Contains(w, "/") && !filepath.IsAbs(w) {
+			if !filepath.IsAbs(cwd) {
+				return c, false
+			}
+			prog[i] = filepath.Join(cwd, w)
+		}
+	}
+	c.Program = prog
+	return c, true
+}
+
+// exes are the files the program words of argv resolve to now, at save
+// time: the agent that ran in the window. Bare names are left to the
+// prompt's PATH.
+func (o Options) exes(argv []string, n int) []string {
+	if o.Resolve == nil {
+		return nil
+	}
+	var out []string
+	for _, w := range argv[:min(n, len(argv))] {
+		if !filepath.IsAbs(w) {
+			continue
+		}
+		if p, err := o.Resolve(w); err == nil && filepath.IsAbs(p) && !slices.Contains(out, filepath.Clean(p)) {
+			out = append(out, filepath.Clean(p))
+		}
+	}
+	return out
+}
+
 // ErrEmpty: the raw save holds no window; publishing it would replace a good
 // save with nothing.
 var ErrEmpty = errors.New("the save holds no windows")
@@ -87,6 +142,7 @@ type found struct {
 	ref       kittysession.WindowRef
 	fromShell bool
 	env       []string
+	progLen   int // program words of the command: argv[0], or interpreter and script
 }
 
 // Rewrite rewrites raw, a file written by kitty's save_as_session.
@@ -110,9 +166,10 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 		running[w.ID] = w.Cmd
 	}
 	var (
-		ws    []agents.Window
-		names []string // the agents in the file, the ones worth probing
-		byID  = map[int]found{}
+		ws       []agents.Window
+		names    []string // the agents in the file, the ones worth probing
+		byID     = map[int]found{}
+		unsealed []Window // kept as saved before any decision
 	)
 	for _, ref := range refs {
 		l := ref.Line.Launch
@@ -142,18 +199,33 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 			argv = l.Argv
 		}
 		if rec, isRec := promptRecord(argv, o.ResumeBin); isRec {
-			// A window restored by an earlier save.
+			// A window restored by an earlier save. Its record is carried
+			// over only if kittymux sealed it: sealing an edited record
+			// again would make it kittymux's. The agent running there now
+			// is what kittymux sees, whatever the record said.
+			sealed := rec.Verify(o.Key) == nil
 			cmd, ok = running[id]
-			if !ok {
+			if !ok && sealed {
 				cmd, ok = o.Agents.RecognizeArgv(rec.Argv)
 			}
-			if ok && len(cmd.Env) == 0 {
+			if !ok && !sealed {
+				if c, known := o.Agents.RecognizeArgv(rec.Argv); known {
+					unsealed = append(unsealed, Window{WindowID: id, Agent: c.Agent, Mode: agents.ModeAsSaved,
+						Reason: "its restore record is not sealed by kittymux: kept as it is", Cwd: ref.Cwd, Tab: ref.TabTitle})
+				}
+			}
+			if ok && len(cmd.Env) == 0 && sealed {
 				cmd.Env = rec.Env
 			}
 		} else if len(argv) > 0 {
 			cmd, ok = o.Agents.RecognizeArgv(argv)
 		}
 		if !ok {
+			continue
+		}
+		if cmd, ok = normalize(cmd, ref.Cwd); !ok {
+			unsealed = append(unsealed, Window{WindowID: id, Agent: cmd.Agent, Mode: agents.ModeAsSaved,
+				Reason: fmt.Sprintf("the program %q is a relative path and the window's directory is unknown", cmd.Program), Tab: ref.TabTitle})
 			continue
 		}
 		w := agents.Window{ID: id, Cwd: ref.Cwd, Cmd: cmd}
@@ -165,7 +237,7 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 		}
 		ws = append(ws, w)
 		names = append(names, cmd.Agent)
-		byID[id] = found{ref: ref, fromShell: fromShell, env: cmd.Env}
+		byID[id] = found{ref: ref, fromShell: fromShell, env: cmd.Env, progLen: len(cmd.Program)}
 	}
 	for _, w := range o.Live {
 		if _, inFile := byID[w.ID]; !inFile {
@@ -188,8 +260,17 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 			continue
 		}
 		rec := prompt.Record{Agent: d.Agent, Mode: string(d.Mode), ID: d.ID, Direct: o.Direct,
-			FromShell: fd.fromShell, Tab: fd.ref.TabTitle, Env: fd.env, Argv: d.Argv}
-		if err := checkEnv(fd.env); err != nil {
+			FromShell: fd.fromShell, Tab: fd.ref.TabTitle, Env: fd.env, Exe: o.exes(d.Argv, fd.progLen), Argv: d.Argv}
+		if o.Key != nil {
+			rec = rec.Sealed(o.Key)
+		}
+		err := checkEnv(fd.env, o.Key != nil, o.Agents.Names())
+		if err == nil {
+			// A word the prompt's parser refuses (a resolved path with a
+			// control character) would cost the window its record.
+			_, err = prompt.ParseArgs(rec.Args())
+		}
+		if err != nil {
 			// The prompt would refuse this record: keep the window as saved.
 			res.Windows[len(res.Windows)-1].Mode = agents.ModeAsSaved
 			res.Windows[len(res.Windows)-1].Reason = err.Error()
@@ -206,6 +287,7 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 			return nil, fmt.Errorf("rewrite window %s: %w", strconv.Itoa(d.WindowID), err)
 		}
 	}
+	res.Windows = append(res.Windows, unsealed...)
 	res.Data, err = f.Encode()
 	if err != nil {
 		return nil, fmt.Errorf("write session: %w", err)

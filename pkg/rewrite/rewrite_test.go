@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -181,25 +183,138 @@ func TestRewriteUserVars(t *testing.T) {
 	}
 }
 
+// testKey seals records in tests.
+var testKey = bytes.Repeat([]byte{7}, prompt.KeySize)
+
+// unsealed drops the seals of recs after checking each holds for key.
+func unsealed(t *testing.T, recs map[int]prompt.Record, key []byte) map[int]prompt.Record {
+	t.Helper()
+	for id, r := range recs {
+		if err := r.Verify(key); err != nil {
+			t.Errorf("window %d: seal: %v", id, err)
+		}
+		r.Seal = ""
+		recs[id] = r
+	}
+	return recs
+}
+
+// TestRewriteTypedEnv: assignments typed before the agent are what kittymux
+// saw on the running agent, so a sealed record carries them, even ones that
+// load code. With no key to seal with, those stay as saved: the prompt
+// would refuse them from an unsealed record.
 func TestRewriteTypedEnv(t *testing.T) {
 	raw := []byte("new_tab\ncd /srv\n" +
 		`launch 'kitty-unserialize-data={"id": 1, "cmd_at_shell_startup": "CLAUDE_CONFIG_DIR=/srv/.c claude --resume ` + w4ID + `"}'` + "\n" +
-		`launch 'kitty-unserialize-data={"id": 2, "cmd_at_shell_startup": "LD_PRELOAD=/x.so codex"}'` + "\n")
-	res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: shipped(t), ResumeBin: bin})
-	if err != nil {
-		t.Fatal(err)
+		`launch 'kitty-unserialize-data={"id": 2, "cmd_at_shell_startup": "LD_PRELOAD=/x.so codex"}'` + "\n" +
+		`launch 'kitty-unserialize-data={"id": 3, "cmd_at_shell_startup": "FORCE_COLOR=1 gemini"}'` + "\n")
+	t.Run("sealed", func(t *testing.T) {
+		res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: shipped(t), ResumeBin: bin, Key: testKey})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[int][]string{1: {"CLAUDE_CONFIG_DIR=/srv/.c"}, 2: {"LD_PRELOAD=/x.so"}, 3: {"FORCE_COLOR=1"}}
+		got := map[int][]string{}
+		for id, r := range unsealed(t, records(t, res.Data), testKey) {
+			got[id] = r.Env
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("env (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("no key", func(t *testing.T) {
+		res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: shipped(t), ResumeBin: bin})
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs := records(t, res.Data)
+		if diff := cmp.Diff([]int{3}, keys(recs)); diff != "" {
+			t.Errorf("rewritten windows (-want +got):\n%s\n%s", diff, res.Data)
+		}
+		for _, w := range res.Windows[:2] {
+			if w.Mode != agents.ModeAsSaved || !strings.Contains(w.Reason, "no key to seal") {
+				t.Errorf("window %d result = %+v", w.WindowID, w)
+			}
+		}
+	})
+}
+
+func keys(m map[int]prompt.Record) []int {
+	var out []int
+	for k := range m {
+		out = append(out, k)
 	}
-	recs := records(t, res.Data)
-	if r := recs[1]; !cmp.Equal(r.Env, []string{"CLAUDE_CONFIG_DIR=/srv/.c"}) || r.ID != w4ID {
-		t.Errorf("window 1 = %+v", r)
+	slices.Sort(out)
+	return out
+}
+
+// TestRewriteProgram: the record names the program as the prompt will
+// accept it, and, sealed, the file that ran.
+func TestRewriteProgram(t *testing.T) {
+	resolved := map[string]string{
+		"/opt/ai/claude":      "/opt/ai/versions/claude-2.1",
+		"/srv/tools/claude":   "/srv/tools/claude",
+		"/usr/bin/node":       "/usr/bin/node",
+		"/usr/lib/codex.js":   "/usr/lib/node_modules/@openai/codex/bin/codex.js",
+		"/home/u/bin/copilot": "/home/u/bin/copilot",
 	}
-	// The prompt would refuse LD_PRELOAD: the window stays as it was saved.
-	if _, ok := recs[2]; ok || !bytes.Contains(res.Data, []byte(`"LD_PRELOAD=/x.so codex"`)) {
-		t.Errorf("window 2 was rewritten:\n%s", res.Data)
+	resolve := func(p string) (string, error) {
+		if r, ok := resolved[p]; ok {
+			return r, nil
+		}
+		return "", os.ErrNotExist
 	}
-	if w := res.Windows[1]; w.Mode != agents.ModeAsSaved || !strings.Contains(w.Reason, "LD_PRELOAD") {
-		t.Errorf("window 2 result = %+v", w)
+	for _, c := range []struct {
+		name, line string
+		cwd        string
+		want       []string // program words of the record
+		exe        []string
+	}{
+		{"bare name: left to PATH", "claude --model opus", "/srv", []string{"claude"}, nil},
+		{"absolute: its file recorded", "/opt/ai/claude --model opus", "/srv", []string{"/opt/ai/claude"}, []string{"/opt/ai/versions/claude-2.1"}},
+		{"relative: made absolute in the window's directory", "./tools/claude", "/srv", []string{"/srv/tools/claude"}, []string{"/srv/tools/claude"}},
+		{"parent-relative", "../srv/tools/claude", "/home", []string{"/srv/tools/claude"}, []string{"/srv/tools/claude"}},
+		{"interpreter options dropped", "/usr/bin/node --max-old-space-size=4096 /usr/lib/codex.js", "/srv",
+			[]string{"/usr/bin/node", "/usr/lib/codex.js"}, []string{"/usr/bin/node", "/usr/lib/node_modules/@openai/codex/bin/codex.js"}},
+		{"missing file: nothing recorded", "/gone/claude", "/srv", []string{"/gone/claude"}, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			raw := []byte("new_tab\ncd " + c.cwd + "\n" +
+				`launch 'kitty-unserialize-data={"id": 1, "cmd_at_shell_startup": "` + c.line + `"}'` + "\n")
+			res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: shipped(t), ResumeBin: bin, Key: testKey, Resolve: resolve})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, ok := unsealed(t, records(t, res.Data), testKey)[1]
+			if !ok {
+				t.Fatalf("not rewritten: %+v\n%s", res.Windows, res.Data)
+			}
+			if got := r.Argv[:len(c.want)]; !cmp.Equal(got, c.want) || !cmp.Equal(r.Exe, c.exe) {
+				t.Errorf("program %q exe %q, want %q %q", r.Argv, r.Exe, c.want, c.exe)
+			}
+		})
 	}
+	t.Run("a resolved path the prompt could not read stays as saved", func(t *testing.T) {
+		raw := []byte("new_tab\ncd /srv\n" + `launch 'kitty-unserialize-data={"id": 1}' /opt/ai/claude` + "\n")
+		odd := func(string) (string, error) { return "/opt/ai/\x01claude", nil }
+		res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: shipped(t), ResumeBin: bin, Key: testKey, Resolve: odd})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(records(t, res.Data)) != 0 || len(res.Windows) != 1 || res.Windows[0].Mode != agents.ModeAsSaved {
+			t.Errorf("windows %+v\n%s", res.Windows, res.Data)
+		}
+	})
+	t.Run("relative with no directory stays as saved", func(t *testing.T) {
+		raw := []byte("new_tab\n" + `launch 'kitty-unserialize-data={"id": 1}' ./claude --model opus` + "\n")
+		res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: shipped(t), ResumeBin: bin, Key: testKey, Resolve: resolve})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(records(t, res.Data)) != 0 || len(res.Windows) != 1 || res.Windows[0].Mode != agents.ModeAsSaved {
+			t.Errorf("windows %+v\n%s", res.Windows, res.Data)
+		}
+	})
 }
 
 func TestRewriteRefuses(t *testing.T) {
@@ -223,6 +338,18 @@ func TestRewriteRefuses(t *testing.T) {
 // launched it, the restore prompt, whatever the prompt exec'd since.
 func TestRewriteRestoredWindows(t *testing.T) {
 	const old = "/old/place/kittymux-resume"
+	waiting := prompt.Record{Agent: "codex", Mode: "latest", FromShell: true, Env: []string{"CODEX_HOME=/c"},
+		Argv: []string{"codex", "resume", "--last"}}
+	sealedArgs := func(r prompt.Record) string {
+		words := []string{old}
+		for _, w := range r.Sealed(testKey).Args() {
+			words = append(words, `"`+w+`"`)
+		}
+		words[0] = `"` + old + `"`
+		return "[" + strings.Join(words, ", ") + "]"
+	}
+	editedArgs := sealedArgs(waiting)
+	editedArgs = strings.Replace(editedArgs, "CODEX_HOME=/c", "CODEX_HOME=/tmp/evil", 1)
 	raw := []byte("new_tab\n" +
 		// 1: restored exact; Enter resumed it.
 		`launch 'kitty-unserialize-data={"id": 1}' --cwd=/a --var=kittymux_agent=claude --var=kittymux_session=` + w4ID +
@@ -231,33 +358,55 @@ func TestRewriteRestoredWindows(t *testing.T) {
 		`launch 'kitty-unserialize-data={"id": 2}' --cwd=/b --var=kittymux_agent=claude ` + old +
 		` --agent claude --mode exact --id ` + w5ID + ` -- claude --resume ` + w5ID + "\n" +
 		// 3: restored from a shell, the prompt still waiting for its key.
-		`launch 'kitty-unserialize-data={"id": 3, "cmd_at_shell_startup": ["` + old + `", "--agent", "codex", "--mode", "latest", "--from-shell", "--env", "CODEX_HOME=/c", "--", "codex", "resume", "--last"]}' --cwd=/c` + "\n" +
+		`launch 'kitty-unserialize-data={"id": 3, "cmd_at_shell_startup": ` + sealedArgs(waiting) + `}' --cwd=/c` + "\n" +
 		// 4: not a record: a program that only shares the prompt's options.
-		`launch 'kitty-unserialize-data={"id": 4}' --cwd=/d /usr/bin/kittymux-resume --agent claude` + "\n")
+		`launch 'kitty-unserialize-data={"id": 4}' --cwd=/d /usr/bin/kittymux-resume --agent claude` + "\n" +
+		// 5: a record edited by hand, its seal broken, still waiting.
+		`launch 'kitty-unserialize-data={"id": 5, "cmd_at_shell_startup": ` + editedArgs + `}' --cwd=/e` + "\n" +
+		// 6: a record never sealed, waiting.
+		`launch 'kitty-unserialize-data={"id": 6}' --cwd=/f ` + old + ` --agent claude --mode latest -- /tmp/x/claude --continue` + "\n")
 	set := shipped(t)
 	fresh, _ := set.RecognizeArgv([]string{"claude"})
 	resumed, _ := set.RecognizeArgv([]string{"claude", "--model", "sonnet", "--resume", w4ID})
-	res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, ResumeBin: bin,
+	res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, ResumeBin: bin, Key: testKey,
 		Live: []agents.Window{{ID: 1, Cwd: "/a", Cmd: resumed}, {ID: 2, Cwd: "/b", Cmd: fresh}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	recs := records(t, res.Data)
+	recs := unsealed(t, records(t, res.Data), testKey)
 	want := map[int]prompt.Record{
 		1: {Agent: "claude", Mode: "exact", ID: w4ID, Argv: []string{"claude", "--model", "sonnet", "--resume", w4ID}},
 		// The conversation running now has no known id: the only claude in
 		// /b resumes its latest, never the one it was restored from.
 		2: {Agent: "claude", Mode: "latest", Argv: []string{"claude", "--continue"}},
-		3: {Agent: "codex", Mode: "latest", FromShell: true, Env: []string{"CODEX_HOME=/c"}, Argv: []string{"codex", "resume", "--last"}},
+		3: waiting,
 	}
 	if diff := cmp.Diff(want, recs); diff != "" {
 		t.Errorf("records (-want +got):\n%s\n%s", diff, res.Data)
 	}
-	if bytes.Contains(res.Data, []byte(old)) || bytes.Contains(res.Data, []byte("kittymux_pid")) {
-		t.Errorf("the old prompt path or a pid var survived:\n%s", res.Data)
+	if bytes.Contains(res.Data, []byte("kittymux_pid")) {
+		t.Errorf("a pid var survived:\n%s", res.Data)
 	}
 	if !bytes.Contains(res.Data, []byte("--cwd=/d /usr/bin/kittymux-resume --agent claude\n")) {
 		t.Errorf("window 4 changed:\n%s", res.Data)
+	}
+	// An edited record is never sealed again: it stays byte for byte, so
+	// the prompt still shows it as edited.
+	for _, keep := range []string{editedArgs, old + " --agent claude --mode latest -- /tmp/x/claude --continue"} {
+		if !bytes.Contains(res.Data, []byte(keep)) {
+			t.Errorf("an unsealed record changed, want %s kept:\n%s", keep, res.Data)
+		}
+	}
+	var why []string
+	for _, w := range res.Windows {
+		if w.WindowID >= 5 {
+			why = append(why, fmt.Sprint(w.WindowID, " ", w.Mode, " ", w.Reason))
+		}
+	}
+	wantWhy := []string{"5 as-saved its restore record is not sealed by kittymux: kept as it is",
+		"6 as-saved its restore record is not sealed by kittymux: kept as it is"}
+	if diff := cmp.Diff(wantWhy, why); diff != "" {
+		t.Errorf("windows (-want +got):\n%s", diff)
 	}
 }
 

@@ -278,7 +278,18 @@ func TestRealSaveRestore(t *testing.T) {
 
 	// A new kitty on the published file.
 	before = len(agentRuns(log))
-	k2 := kittytest.StartReal(t, kittytest.RealOptions{Env: log.Env(), Kitty: kittyBin, Session: published})
+	// Its windows share kittymux's state (paths.Under's state is
+	// $XDG_STATE_HOME/kittymux there), so the prompt finds the key the save
+	// sealed each record with.
+	xdgState := filepath.Join(env["HOME"], "xdg-state")
+	if err := os.Mkdir(xdgState, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(paths.Under(env["HOME"]).StateDir, filepath.Join(xdgState, "kittymux")); err != nil {
+		t.Fatal(err)
+	}
+	k2Env := append(log.Env(), "XDG_STATE_HOME="+xdgState)
+	k2 := kittytest.StartReal(t, kittytest.RealOptions{Env: k2Env, Kitty: kittyBin, Session: published})
 	inDir := map[string]int{}
 	ls = k2.WaitFor(func(ls []kitty.OSWindow) bool {
 		clear(inDir)
@@ -291,6 +302,9 @@ func TestRealSaveRestore(t *testing.T) {
 	agentDirs := []string{"api", "web", "cli", "rev"}
 	for _, d := range agentDirs {
 		text := k2.WaitForText("id:"+strconv.Itoa(inDir[d]), func(s string) bool { return strings.Contains(s, "i commands") }, 30*time.Second)
+		if strings.Contains(text, "edited") {
+			t.Errorf("the prompt in %s shows the record the save sealed as edited:\n%s", d, text)
+		}
 		// The title went through kitty's quoting and the shell's eval intact.
 		if tab := "tab " + strconv.Quote(webTab); d == "web" && !strings.Contains(text, tab) {
 			t.Errorf("the prompt in web does not show %s:\n%s", tab, text)

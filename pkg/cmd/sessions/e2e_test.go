@@ -55,7 +55,8 @@ func TestSaveRestoreEndToEnd(t *testing.T) {
 	var out, errOut bytes.Buffer
 	f := factory.New()
 	f.IO = &factory.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}
-	f.Paths = paths.Under(tmp)
+	// The prompt finds the state (and the sealing key) from XDG_STATE_HOME.
+	f.Paths = paths.Paths{StateDir: filepath.Join(tmp, "state", "kittymux"), ConfigDir: filepath.Join(tmp, "config", "kittymux")}
 	f.Getenv = func(k string) string { return env[k] }
 	f.To = fake.Addr.String()
 	if err := sessions.Save(context.Background(), &sessions.SaveOptions{F: f, Name: "work"}); err != nil {
@@ -97,6 +98,10 @@ func TestSaveRestoreEndToEnd(t *testing.T) {
 			Done: func() bool { return len(log.Records()) > before },
 		})
 		recs := log.Records()[before:]
+		// The save sealed each record with this user's key: none is edited.
+		if strings.Contains(run.Out, "edited") {
+			t.Errorf("window %d: the record the save wrote shows as edited:\n%s", l.Unserialize.ID(), run.Out)
+		}
 		if len(recs) != 1 {
 			t.Errorf("window %d: %d runs; output:\n%s", l.Unserialize.ID(), len(recs), run.Out)
 			continue

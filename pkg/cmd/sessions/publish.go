@@ -10,6 +10,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/prompt"
 	"github.com/kittymux/kittymux/pkg/rewrite"
 	"github.com/kittymux/kittymux/pkg/sessions"
 )
@@ -78,7 +79,12 @@ func Publish(ctx context.Context, o *PublishOptions) error {
 	if err != nil {
 		return err
 	}
+	key, err := prompt.LoadOrCreateKey(f.Paths)
+	if err != nil {
+		return fmt.Errorf("%w; nothing was written", err)
+	}
 	res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, ResumeBin: bin, Direct: o.Direct,
+		Key: key, Resolve: filepath.EvalSymlinks,
 		Check: func(names []string) agents.Probes { return probes(ctx, f, set, names) }})
 	if err != nil {
 		return fmt.Errorf("%s: %w; nothing was written", o.Raw, err)

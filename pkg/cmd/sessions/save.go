@@ -17,6 +17,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/prompt"
 	"github.com/kittymux/kittymux/pkg/rewrite"
 	"github.com/kittymux/kittymux/pkg/scanner"
 	"github.com/kittymux/kittymux/pkg/sessions"
@@ -122,7 +123,12 @@ func Save(ctx context.Context, o *SaveOptions) error {
 	for i, w := range live {
 		ws[i] = w.Agent
 	}
+	key, err := prompt.LoadOrCreateKey(f.Paths)
+	if err != nil {
+		return fmt.Errorf("%w; nothing was written", err)
+	}
 	res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, ResumeBin: bin, Direct: o.Direct, Live: ws,
+		Key: key, Resolve: filepath.EvalSymlinks,
 		Check: func(names []string) agents.Probes { return probes(ctx, f, set, names) }})
 	if err != nil {
 		return fmt.Errorf("%w; nothing was written", err)

@@ -42,7 +42,7 @@ type record struct {
 
 // loggedEnv are the variables worth a test's look; plus any KITTY_*,
 // KITTYMUX_* and FAKEAGENT_* variable.
-var loggedEnv = []string{"TERM", "HOME", "PWD", "CLAUDE_CONFIG_DIR", "CODEX_HOME"}
+var loggedEnv = []string{"TERM", "HOME", "PWD", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "NODE_OPTIONS", "BASH_ENV"}
 
 func main() {
 	name := strings.TrimSuffix(filepath.Base(os.Args[0]), ".exe")

@@ -1,0 +1,193 @@
+package prompt_test
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/prompt"
+)
+
+var sealKey = bytes.Repeat([]byte{1}, prompt.KeySize)
+
+func fullRecord() prompt.Record {
+	return prompt.Record{Agent: "claude", Mode: "exact", ID: uuid, Direct: true, FromShell: true, Tab: "api work",
+		Env: []string{"CLAUDE_CONFIG_DIR=/c", "A=1"}, Exe: []string{"/opt/claude"},
+		Argv: []string{"/opt/claude", "--model", "sonnet", "--resume", uuid}}
+}
+
+func TestSealVerify(t *testing.T) {
+	r := fullRecord().Sealed(sealKey)
+	if err := r.Verify(sealKey); err != nil {
+		t.Fatalf("a sealed record does not verify: %v", err)
+	}
+	// The seal travels in the prompt's argv and comes back whole.
+	back, err := prompt.ParseArgs(r.Args())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(r, back); diff != "" {
+		t.Errorf("round trip (-want +got):\n%s", diff)
+	}
+	if err := back.Verify(sealKey); err != nil {
+		t.Errorf("parsed back: %v", err)
+	}
+
+	// Any change to any field breaks it, and so do another key and none.
+	for name, edit := range map[string]func(*prompt.Record){
+		"agent":      func(r *prompt.Record) { r.Agent = "codex" },
+		"mode":       func(r *prompt.Record) { r.Mode = "latest" },
+		"id":         func(r *prompt.Record) { r.ID = "11111111-2222-4333-8444-555555555555" },
+		"direct":     func(r *prompt.Record) { r.Direct = false },
+		"from shell": func(r *prompt.Record) { r.FromShell = false },
+		"tab":        func(r *prompt.Record) { r.Tab = "api" },
+		"env value":  func(r *prompt.Record) { r.Env[0] = "CLAUDE_CONFIG_DIR=/d" },
+		"env added":  func(r *prompt.Record) { r.Env = append(r.Env, "B=2") },
+		"env order":  func(r *prompt.Record) { r.Env[0], r.Env[1] = r.Env[1], r.Env[0] },
+		"exe":        func(r *prompt.Record) { r.Exe = []string{"/tmp/claude"} },
+		"exe gone":   func(r *prompt.Record) { r.Exe = nil },
+		"argv word":  func(r *prompt.Record) { r.Argv[2] = "opus" },
+		"argv added": func(r *prompt.Record) { r.Argv = append(r.Argv, "--verbose") },
+		// Words moved across a boundary keep the same bytes joined.
+		"words joined": func(r *prompt.Record) { r.Argv = append([]string{"/opt/claude --model"}, r.Argv[2:]...) },
+		"tab into env": func(r *prompt.Record) { r.Tab, r.Env = "", append([]string{"api work"}, r.Env...) },
+	} {
+		e := fullRecord()
+		e.Env, e.Argv = append([]string(nil), e.Env...), append([]string(nil), e.Argv...)
+		e.Seal = r.Seal
+		edit(&e)
+		if err := e.Verify(sealKey); err == nil {
+			t.Errorf("%s changed: the seal still holds", name)
+		}
+	}
+	if err := r.Verify(bytes.Repeat([]byte{2}, prompt.KeySize)); err == nil {
+		t.Error("verifies with another machine's key")
+	}
+	if err := r.Verify(nil); err == nil {
+		t.Error("verifies with no key")
+	}
+	if err := fullRecord().Verify(sealKey); err == nil {
+		t.Error("an unsealed record verifies")
+	}
+}
+
+func TestLoadOrCreateKey(t *testing.T) {
+	p := paths.Under(t.TempDir())
+	key, err := prompt.LoadOrCreateKey(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Stat(p.ResumeKey())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(key) != prompt.KeySize || info.Mode().Perm() != 0o600 || info.Size() != prompt.KeySize {
+		t.Errorf("key %d bytes, file mode %v size %d", len(key), info.Mode(), info.Size())
+	}
+	again, err := prompt.LoadOrCreateKey(p)
+	if err != nil || !bytes.Equal(key, again) {
+		t.Errorf("second load: %v, same key %v", err, bytes.Equal(key, again))
+	}
+	read, err := prompt.ReadKey(p.ResumeKey())
+	if err != nil || !bytes.Equal(key, read) {
+		t.Errorf("ReadKey: %v, same key %v", err, bytes.Equal(key, read))
+	}
+	left, _ := filepath.Glob(filepath.Join(p.StateDir, ".resume-key-*"))
+	if len(left) != 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}
+
+// TestLoadOrCreateKeyRace: processes saving at once all end with the one
+// key that was created, never a partial one.
+func TestLoadOrCreateKeyRace(t *testing.T) {
+	for round := 0; round < 20; round++ {
+		p := paths.Under(t.TempDir())
+		keys := make([][]byte, 8)
+		errs := make([]error, 8)
+		var wg sync.WaitGroup
+		for i := range keys {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				keys[i], errs[i] = prompt.LoadOrCreateKey(p)
+			}()
+		}
+		wg.Wait()
+		onDisk, err := prompt.ReadKey(p.ResumeKey())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range keys {
+			if errs[i] != nil || !bytes.Equal(keys[i], onDisk) {
+				t.Fatalf("round %d, caller %d: err %v, got the key on disk %v", round, i, errs[i], bytes.Equal(keys[i], onDisk))
+			}
+		}
+	}
+}
+
+func TestReadKeyRefuses(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name string
+		data []byte
+		mode os.FileMode
+		want error
+	}{
+		{"readable by the group", sealKey, 0o640, prompt.ErrKeyUnsafe},
+		{"writable by others", sealKey, 0o602, prompt.ErrKeyUnsafe},
+		{"short", sealKey[:16], 0o600, prompt.ErrKeyUnsafe},
+		{"long", append(sealKey, 0), 0o600, prompt.ErrKeyUnsafe},
+		{"empty", nil, 0o600, prompt.ErrKeyUnsafe},
+	} {
+		p := filepath.Join(dir, c.name)
+		if err := os.WriteFile(p, c.data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(p, c.mode); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := prompt.ReadKey(p); !errors.Is(err, c.want) {
+			t.Errorf("%s: err = %v, want %v", c.name, err, c.want)
+		}
+	}
+	if _, err := prompt.ReadKey(filepath.Join(dir, "none")); !errors.Is(err, prompt.ErrNoKey) {
+		t.Errorf("missing: err = %v, want ErrNoKey", err)
+	}
+	if _, err := prompt.ReadKey(dir); !errors.Is(err, prompt.ErrKeyUnsafe) {
+		t.Errorf("a directory: err = %v, want ErrKeyUnsafe", err)
+	}
+}
+
+func TestEnvNeedsSeal(t *testing.T) {
+	names := []string{"claude", "codex", "my-agent"}
+	got := map[string]bool{}
+	for _, kv := range []string{
+		"NODE_OPTIONS=--require=x", "NODE_PATH=/x", "BASH_ENV=/x", "ENV=/x", "LD_PRELOAD=/x.so", "LD_LIBRARY_PATH=/x",
+		"DYLD_INSERT_LIBRARIES=/x", "PATH=/x", "PYTHONPATH=/x", "PYTHONSTARTUP=/x", "PERL5OPT=-Mx", "PERL5LIB=/x",
+		"RUBYOPT=-rx", "HOME=/x", "XDG_CONFIG_HOME=/x", "XDG_DATA_HOME=/x", "CLAUDE_CONFIG_DIR=/x", "CLAUDE_ENV_FILE=/x",
+		"CODEX_HOME=/x", "GEMINI_CLI_HOME=/x", "COPILOT_HOME=/x", "OPENCODE_CONFIG=/x", "PI_CODING_AGENT_DIR=/x",
+		"ANTHROPIC_BASE_URL=https://x", "OPENAI_BASE_URL=https://x", "https_proxy=http://x", "SSL_CERT_FILE=/x",
+		"GIT_SSH_COMMAND=x", "SHELL=/x", "MY_AGENT_HOME=/x", "GLIBC_TUNABLES=x", "node_options=x",
+		// Plain ones any record may set.
+		"FORCE_COLOR=1", "NO_COLOR=1", "TERM=xterm", "LANG=C.UTF-8", "DEBUG=1", "MYVAR=x",
+	} {
+		got[kv] = prompt.EnvNeedsSeal(kv, names) != ""
+	}
+	want := map[string]bool{}
+	for kv := range got {
+		want[kv] = true
+	}
+	for _, kv := range []string{"FORCE_COLOR=1", "NO_COLOR=1", "TERM=xterm", "LANG=C.UTF-8", "DEBUG=1", "MYVAR=x"} {
+		want[kv] = false
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("needs a seal (-want +got):\n%s", diff)
+	}
+}

@@ -8,8 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/google/renameio/v2"
-
 	"github.com/spf13/cobra"
 	"mvdan.cc/sh/v3/syntax"
 
@@ -17,6 +15,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kittysession"
 	"github.com/kittymux/kittymux/pkg/sessions"
+	"github.com/kittymux/kittymux/pkg/statefile"
 )
 
 // RestoreOptions of `sessions restore`.
@@ -123,7 +122,7 @@ func forNewKitty(f *factory.Factory, info sessions.Info) (string, error) {
 			return "", err
 		}
 		copyPath := filepath.Join(filepath.Dir(info.Path), ".new-kitty-"+filepath.Base(info.Path))
-		if err := renameio.WriteFile(copyPath, out, 0o600); err != nil {
+		if err := statefile.WriteFile(f.Paths.StateDir, copyPath, out); err != nil {
 			return "", err
 		}
 		return copyPath, nil

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"mvdan.cc/sh/v3/syntax"
@@ -164,9 +165,26 @@ func markAgents(ctx context.Context, c *kitty.Client, live []scanner.AgentWindow
 	return nil
 }
 
+// rawStaleAfter is how old a raw save left by a killed save must be before
+// the next save removes it: kitty writes it without a lock, so age is what
+// tells a dead save's file from one being written now.
+const rawStaleAfter = 10 * time.Minute
+
+// removeStaleRaw removes raw saves that a killed save left behind: each holds
+// a whole session.
+func removeStaleRaw(dir string, now time.Time) {
+	old, _ := filepath.Glob(filepath.Join(dir, ".raw-*.kitty-session"))
+	for _, p := range old {
+		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() && now.Sub(fi.ModTime()) > rawStaleAfter {
+			os.Remove(p)
+		}
+	}
+}
+
 // kittySave asks kitty to write its session to a temp file beside the
 // published ones and returns the bytes. The temp file is always removed.
 func kittySave(ctx context.Context, c *kitty.Client, dir, name string, all bool) ([]byte, error) {
+	removeStaleRaw(dir, time.Now())
 	tmp, err := os.CreateTemp(dir, ".raw-"+name+"-*.kitty-session")
 	if err != nil {
 		return nil, err
@@ -189,7 +207,7 @@ func kittySave(ctx context.Context, c *kitty.Client, dir, name string, all bool)
 	if err := c.Action(ctx, action+q); err != nil {
 		return nil, err
 	}
-	raw, err := os.ReadFile(path)
+	raw, err := sessions.ReadRaw(path)
 	if err != nil {
 		return nil, err
 	}

@@ -198,6 +198,7 @@ const (
 	kindPrompt
 	kindHelper
 	kindOneShot // a one-shot flag without a value
+	kindSwitch  // kept, takes no value (from the CLI's help)
 )
 
 // takesValue reports whether a flag of this kind needs the next word.

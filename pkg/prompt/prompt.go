@@ -63,6 +63,11 @@ func Run(e *Env, r Record) error {
 		return e.shell(r)
 	}
 	switch {
+	case r.Confirm && !e.IsTerminal():
+		fmt.Fprintf(e.Out, "kittymux: not resuming %s without a key: %s may hold a prompt; opening a shell.\r\n", r.Agent, agents.Quote(r.Argv))
+		return e.shell(r)
+	case r.Confirm:
+		// Asked even in auto mode: the user sees the whole command first.
 	case !e.IsTerminal():
 		// Nobody to ask: run the command the record holds.
 		return e.exec(path, r.Argv, r.Env)
@@ -166,6 +171,9 @@ func (e *Env) text(r Record) string {
 	if r.Tab != "" {
 		fmt.Fprintf(&b, "  tab %q\r\n", r.Tab)
 	}
+	if r.Confirm {
+		fmt.Fprintf(&b, "  check this command: a word in it may be a prompt\r\n  %s\r\n", agents.Quote(r.Argv))
+	}
 	first := "Enter resume"
 	if r.Mode == "new" {
 		first = "Enter start"
@@ -226,7 +234,7 @@ func (e *Env) ask(r Record) (Choice, error) {
 	for {
 		select {
 		case <-tick.C:
-			if e.resumeAllActive() {
+			if !r.Confirm && e.resumeAllActive() {
 				fmt.Fprint(e.Out, "resuming (another window chose: resume all)\r\n")
 				return ChoiceResume, nil
 			}

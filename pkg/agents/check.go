@@ -381,12 +381,7 @@ func (a *agent) probe(ctx context.Context, res AgentCheck, opt CheckOptions) Age
 		}
 		res.Missing = append(res.Missing, missing...)
 		if isHelp(p.Args) {
-			pg := ParseHelp(filepath.Base(res.Path), out)
-			if len(p.Args) > 1 {
-				pg.Subcommands = nil // a subcommand's own subcommands
-			}
-			g.merge(pg)
-			parsed = parsed || len(pg.Value)+len(pg.Optional)+len(pg.None) > 0
+			parsed = g.mergeHelp(filepath.Base(res.Path), p.Args, out) || parsed
 		}
 	}
 	if parsed {

@@ -109,6 +109,19 @@ func (g *Grammar) merge(o Grammar) {
 	g.sort()
 }
 
+// mergeHelp adds the grammar of one help run (args: "--help", or
+// "resume --help"); it reports whether the text listed any option. The root
+// help comes first; a subcommand's help adds its options, not its own
+// subcommands.
+func (g *Grammar) mergeHelp(prog string, args []string, text string) bool {
+	pg := ParseHelp(prog, text)
+	if len(args) > 1 {
+		pg.Subcommands = nil
+	}
+	g.merge(pg)
+	return len(pg.Value)+len(pg.Optional)+len(pg.None) > 0
+}
+
 func (g *Grammar) sort() {
 	for _, l := range []*[]string{&g.Value, &g.Optional, &g.Variadic, &g.None, &g.Subcommands} {
 		sort.Strings(*l)

@@ -531,6 +531,15 @@ func (a *agent) parse(c *Command, args []string, g *compiledGrammar) {
 				if v, ok := next(i); ok {
 					keep(v)
 					i++
+					// copilot --allow-tool [<tools>...]
+					for a.variadic[name] || (g != nil && g.variadic[name]) {
+						v, ok := next(i)
+						if !ok {
+							break
+						}
+						keep(v)
+						i++
+					}
 				}
 			}
 		case kindSwitch:

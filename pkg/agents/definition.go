@@ -140,6 +140,11 @@ type Definition struct {
 	// following word up to the next one starting with "-" (claude --add-dir
 	// a b, copilot --allow-tool [<tools>...]).
 	VariadicFlags []string `json:"variadic_flags,omitempty"`
+	// SwitchFlags are kept flags that take no value, so the word after one
+	// is a prompt (or the next flag), never its value. With ValueFlags and
+	// OptionalValueFlags they make the definition parse a command line as
+	// the CLI's help does when the CLI is not installed here to be read.
+	SwitchFlags []string `json:"switch_flags,omitempty"`
 	// CwdFlags (a subset of ValueFlags) move the agent's working directory
 	// (codex -C): "latest" per directory then means that directory.
 	CwdFlags []string `json:"cwd_flags,omitempty"`
@@ -376,6 +381,7 @@ func build(file, name string, d Definition) (*agent, error) {
 		{"prompt_flags", d.PromptFlags, kindPrompt},
 		{"value_flags", d.ValueFlags, kindValue},
 		{"optional_value_flags", d.OptionalValueFlags, kindOptionalValue},
+		{"switch_flags", d.SwitchFlags, kindSwitch},
 		{"helper_flags", d.HelperFlags, kindHelper},
 	}
 	fieldOf := map[string]string{}

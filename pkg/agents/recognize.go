@@ -566,7 +566,7 @@ func (a *agent) parse(c *Command, args []string, g *compiledGrammar) {
 // CLI's help when there is one, else from the definition's value lists.
 func (a *agent) kind(flag string, g *compiledGrammar) flagKind {
 	k := a.kinds[flag]
-	if k != kindUnknown && k != kindValue && k != kindOptionalValue {
+	if k != kindUnknown && k != kindValue && k != kindOptionalValue && k != kindSwitch {
 		return k
 	}
 	if g != nil {

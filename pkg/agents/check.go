@@ -37,9 +37,11 @@ const FailureTTL = 5 * time.Minute
 const DefaultProbeTimeout = 20 * time.Second
 
 // CommandProbeTimeout is the deadline of the probes a list, save or publish
-// needs: they must never stall the command. A CLI slower than this is kept
-// as saved, and says so, until `sessions check` probes it with more time.
-const CommandProbeTimeout = 4 * time.Second
+// needs: they must never stall the command. The node CLIs answer --help in
+// 0.5-5 s on a busy 2-core machine (gemini, qodercli the slowest); a CLI
+// slower than this is kept as saved, and says so, until `sessions check`
+// probes it with more time. Results are cached, so it is paid rarely.
+const CommandProbeTimeout = 6 * time.Second
 
 // maxProbeOutput caps what a probe may print; help text is a few kilobytes.
 const maxProbeOutput = 1 << 20

@@ -25,6 +25,10 @@ var capturedCLIs = []capturedCLI{
 	{agent: "pi", version: "0.73.1"},
 	{agent: "opencode", version: "1.18.33"},
 	{agent: "qodercli", version: "1.1.52"},
+	{agent: "kilo", version: "7.7.9"},
+	{agent: "droid", version: "0.225.1", subs: [][]string{{"resume"}}},
+	{agent: "grok", version: "0.0.34"},
+	{agent: "mastracode", version: "0.32.1"},
 }
 
 func (c capturedCLI) file(sub []string) string {

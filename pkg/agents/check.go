@@ -411,7 +411,9 @@ func firstLine(s string) string {
 	return s
 }
 
-var ansiRE = regexp.MustCompile(`\x1b\[[0-9;?]*[A-Za-z]`)
+// ansiRE matches CSI sequences, private ones too (mastracode ends its help
+// with ESC[?2004l ESC[<u ESC[>4;0m).
+var ansiRE = regexp.MustCompile(`\x1b\[[0-9;?<>=]*[ -/]*[@-~]`)
 
 // helpShows reports whether help output shows tok. Flags are matched as
 // tokens, never whole lines, since wrapping follows the terminal width;

@@ -336,3 +336,76 @@ func TestLostValues(t *testing.T) {
 		t.Errorf("lost %v from a whole argv", got)
 	}
 }
+
+func TestCommandLinesKilo(t *testing.T) {
+	runLines(t, "kilo", ses, []lineCase{
+		{name: "model", line: "kilo -m anthropic/claude",
+			exact: w("kilo", "-m", "anthropic/claude", "--session", ses), latest: w("kilo", "-m", "anthropic/claude", "--continue")},
+		{name: "model=, worktree, project", line: "kilo --model=openai/gpt-5 --worktree feat ./api",
+			exact: w("kilo", "--model=openai/gpt-5", "--worktree", "feat", "./api", "--session", ses)},
+		{name: "session, cloud fork", line: "kilo -s ses_old --cloud-fork --auto",
+			exact: w("kilo", "--auto", "--session", ses)},
+		{name: "prompt flag", line: `kilo --prompt "fix it" --agent build`,
+			exact: w("kilo", "--agent", "build", "--session", ses)},
+		{name: "run is one-shot", line: `kilo run "x"`},
+		{name: "roll-call is a helper", line: "kilo roll-call gpt"},
+	})
+}
+
+func TestCommandLinesDroid(t *testing.T) {
+	runLines(t, "droid", uid, []lineCase{
+		{name: "autonomy", line: "droid --auto high",
+			exact: w("droid", "--auto", "high", "--resume", uid), latest: w("droid", "--auto", "high", "--resume", "--last")},
+		{name: "settings=, cwd, worktree", line: "droid --settings=./s.json --cwd ../api -w feat",
+			exact: w("droid", "--settings=./s.json", "--cwd", "../api", "-w", "feat", "--resume", uid)},
+		{name: "resume an id", line: "droid -r " + uid2 + " --use-spec",
+			exact: w("droid", "--use-spec", "--resume", uid)},
+		{name: "resume subcommand", line: "droid resume " + uid2 + " --auto low",
+			exact: w("droid", "--auto", "low", "--resume", uid)},
+		{name: "resume --last", line: "droid --resume --last",
+			exact: w("droid", "--resume", uid), latest: w("droid", "--resume", "--last")},
+		{name: "fork is stripped", line: "droid --fork " + uid2 + " --append-system-prompt terse",
+			exact: w("droid", "--append-system-prompt", "terse", "--resume", uid)},
+		{name: "prompt", line: `droid "review app.tsx" --auto medium`,
+			exact: w("droid", "--auto", "medium", "--resume", uid)},
+		{name: "exec is one-shot", line: `droid exec -r high "analyze"`},
+		{name: "search is a helper", line: "droid search auth"},
+	})
+}
+
+// TestCommandLinesNoResume: grok and mastracode have no conversation to
+// resume; their windows stay as saved whatever the flags.
+func TestCommandLinesNoResume(t *testing.T) {
+	s, err := Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		agent, line string
+		oneShot     bool
+	}{
+		{"grok", "grok -m grok-4-latest -d ../api", false},
+		{"grok", `grok --model=grok-code-fast-1 "fix it"`, false},
+		{"grok", `grok -p "fix it"`, true},
+		{"mastracode", "mastracode -m anthropic/claude", false},
+		{"mastracode", `mastracode --prompt "Fix the bug" --timeout 300`, true},
+		{"mastracode", `mastracode "Fix the bug"`, true},
+	} {
+		t.Run(tc.line, func(t *testing.T) {
+			g := capturedFor(t, tc.agent).grammar(t)
+			c, ok := s.RecognizeString(tc.line)
+			if !ok || c.Agent != tc.agent {
+				t.Fatalf("recognised %v as %q", ok, c.Agent)
+			}
+			probes := Probes{tc.agent: {Agent: tc.agent, Installed: true, OK: true, Grammar: g}}
+			c = s.Reparse(c, probes)
+			if c.OneShot != tc.oneShot || c.Unsure != "" {
+				t.Errorf("one-shot %v (%s), unsure %q", c.OneShot, c.OneShotWhy, c.Unsure)
+			}
+			d := s.Decide([]Window{{ID: 1, Cwd: "/a", Cmd: c}}, probes)
+			if d[0].Mode != ModeAsSaved || d[0].Argv != nil {
+				t.Errorf("decided %+v", d[0])
+			}
+		})
+	}
+}

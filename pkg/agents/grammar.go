@@ -201,7 +201,7 @@ func ParseHelp(prog, text string) Grammar {
 			h := strings.ToLower(trimmed)
 			inCommands = strings.Contains(h, "command") && !strings.Contains(h, "option") && !strings.Contains(h, "flag")
 			continue
-		case indent == 0:
+		case indent == 0 && !strings.HasPrefix(trimmed, "-"):
 			// Prose or a usage line ends any section.
 			flush()
 			inCommands = false

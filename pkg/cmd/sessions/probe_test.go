@@ -85,3 +85,27 @@ func TestPublishHungProbe(t *testing.T) {
 		}
 	}
 }
+
+// TestPublishUnsure: a word after a flag in no grammar stays beside it, and
+// the published record asks before running it (--confirm).
+func TestPublishUnsure(t *testing.T) {
+	tmp := t.TempDir()
+	raw := "new_tab t\ncd /w\nlaunch 'kitty-unserialize-data={\"id\": 1}' /opt/oc/opencode --frobnicate loud -m x\n"
+	rawPath := filepath.Join(tmp, "raw.kitty-session")
+	if err := os.WriteFile(rawPath, []byte(raw), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"PATH": filepath.Join(tmp, "empty"), "HOME": tmp, "KITTYMUX_RESUME_BIN": filepath.Join(tmp, "kittymux-resume")}
+	var out, errOut bytes.Buffer
+	f := factory.New()
+	f.IO = &factory.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}
+	f.Paths = paths.Under(tmp)
+	f.Getenv = func(k string) string { return env[k] }
+	if err := sessions.Publish(context.Background(), &sessions.PublishOptions{F: f, Raw: rawPath, Stdout: true}); err != nil {
+		t.Fatalf("%v\n%s", err, errOut.String())
+	}
+	want := "--mode latest --confirm --tab t -- /opt/oc/opencode --frobnicate loud -m x --continue"
+	if !strings.Contains(out.String(), want) {
+		t.Errorf("published file lacks %q:\n%s", want, out.String())
+	}
+}

@@ -27,9 +27,21 @@ import (
 // unchanged.
 const CacheTTL = 12 * time.Hour
 
-// DefaultProbeTimeout bounds one probe run: every CLI answered --help within
-// 8 s on its first run (agents.md), most within 5.
+// FailureTTL is how long a failed probe (a timeout, say) is remembered: long
+// enough that the next commands do not wait for it again, short enough that
+// a CLI still unpacking itself on its first run is tried again soon.
+const FailureTTL = 5 * time.Minute
+
+// DefaultProbeTimeout is the deadline of `sessions check`: every CLI answered
+// --help within 8 s on its first run (agents.md), most within 5.
 const DefaultProbeTimeout = 20 * time.Second
+
+// CommandProbeTimeout is the deadline of the probes a list, save or publish
+// needs: they must never stall the command. The node CLIs answer --help in
+// 0.5-5 s on a busy 2-core machine (gemini, qodercli the slowest); a CLI
+// slower than this is kept as saved, and says so, until `sessions check`
+// probes it with more time. Results are cached, so it is paid rarely.
+const CommandProbeTimeout = 6 * time.Second
 
 // maxProbeOutput caps what a probe may print; help text is a few kilobytes.
 const maxProbeOutput = 1 << 20
@@ -45,7 +57,8 @@ type CheckOptions struct {
 	Now func() time.Time
 	// LookPath defaults to exec.LookPath.
 	LookPath func(string) (string, error)
-	// Timeout of one probe run, DefaultProbeTimeout when zero.
+	// Timeout is one deadline for every probe run together (they run in
+	// parallel); DefaultProbeTimeout when zero.
 	Timeout time.Duration
 	// Env of the probe runs (a scratch HOME, say); nil inherits.
 	Env []string
@@ -75,6 +88,10 @@ type AgentCheck struct {
 	OK        bool     `json:"ok"`                // installed, probes ran, every expected token seen
 	Missing   []string `json:"missing,omitempty"` // expected tokens not seen
 	Error     string   `json:"error,omitempty"`   // a probe that could not run or timed out
+	// TimedOut: the probe did not answer within the deadline.
+	TimedOut bool `json:"timed_out,omitempty"`
+	// Grammar is the option syntax read from the CLI's help.
+	Grammar *Grammar `json:"grammar,omitempty"`
 	// CheckedAt is when the probes ran; older than now for a cached result.
 	CheckedAt time.Time `json:"checked_at"`
 	Cached    bool      `json:"cached,omitempty"`
@@ -107,6 +124,8 @@ func (p Probes) refuse(a *agent, mode Mode) string {
 		// definition. The restore prompt says so if the binary is still
 		// missing when the window comes back, and keeps the record.
 		return ""
+	case r.TimedOut:
+		return fmt.Sprintf("probe: %s (remembered %s; `kittymux sessions check` waits up to %s)", r.Error, FailureTTL, DefaultProbeTimeout)
 	case r.Error != "":
 		return "probe: " + r.Error
 	}
@@ -188,14 +207,17 @@ type cacheEntry struct {
 	Result AgentCheck `json:"result"`
 }
 
-const cacheVersion = 1
+const cacheVersion = 2
 
-// Check probes every defined agent found on PATH, in parallel: each probe runs
-// with stdin from /dev/null, in a temporary directory, within the timeout,
-// and its output must show every expected token. Results are cached in
-// opt.CachePath for CacheTTL, keyed by the resolved binary (path, size,
-// mtime, npm package version) and the probes. The report is returned even
-// when the cache cannot be written.
+// Check probes every defined agent found on PATH, all in parallel under one
+// deadline (opt.Timeout): each probe runs with stdin from /dev/null, in a
+// temporary directory, and its output must show every expected token; the
+// help text also gives the CLI's option grammar. Results are cached in
+// opt.CachePath, keyed by the resolved binary (path, size, mtime, npm package
+// version) and the probes: CacheTTL for a result, FailureTTL for a timeout
+// or a failure, so the next command does not wait again. The cache is
+// written only when a result changed. The report is returned even when the
+// cache cannot be written.
 func (s *Set) Check(ctx context.Context, opt CheckOptions) (Report, error) {
 	if opt.Now == nil {
 		opt.Now = time.Now
@@ -218,6 +240,8 @@ func (s *Set) Check(ctx context.Context, opt CheckOptions) (Report, error) {
 	}
 	now := opt.Now()
 	cache := readCache(opt.CachePath)
+	ctx, cancel := context.WithTimeout(ctx, opt.Timeout)
+	defer cancel()
 
 	results := make([]AgentCheck, len(names))
 	keys := make([]string, len(names))
@@ -234,8 +258,7 @@ func (s *Set) Check(ctx context.Context, opt CheckOptions) (Report, error) {
 		key, real, version := a.cacheKey(path)
 		res.RealPath, res.Version = real, version
 		keys[i] = key
-		if e, hit := cache.Agents[n]; hit && !opt.Refresh && key != "" && e.Key == key &&
-			now.Sub(e.Result.CheckedAt) < CacheTTL && !e.Result.CheckedAt.After(now) {
+		if e, hit := cache.Agents[n]; hit && !opt.Refresh && key != "" && e.Key == key && e.fresh(now) {
 			res = e.Result
 			res.Cached = true
 			results[i] = res
@@ -256,18 +279,25 @@ func (s *Set) Check(ctx context.Context, opt CheckOptions) (Report, error) {
 	if cache.Agents == nil {
 		cache.Agents = map[string]cacheEntry{}
 	}
+	dirty := false
 	for i, r := range results {
+		_, had := cache.Agents[r.Agent]
 		switch {
 		case r.Cached:
 		case !r.Installed || keys[i] == "":
-			delete(cache.Agents, r.Agent)
-		case r.Error != "":
-			// A timeout is often a first run unpacking itself: retry next time.
-			delete(cache.Agents, r.Agent)
+			if had {
+				delete(cache.Agents, r.Agent)
+				dirty = true
+			}
 		default:
 			r.Cached = false
 			cache.Agents[r.Agent] = cacheEntry{Key: keys[i], Result: r}
+			dirty = true
 		}
+	}
+	if !dirty {
+		// Nothing new: a command that changes nothing writes nothing.
+		return report, nil
 	}
 	if err := writeCache(opt.CachePath, cache); err != nil {
 		return report, err
@@ -275,20 +305,70 @@ func (s *Set) Check(ctx context.Context, opt CheckOptions) (Report, error) {
 	return report, nil
 }
 
-// probe runs every probe of a and fills res.
-func (a *agent) probe(ctx context.Context, res AgentCheck, opt CheckOptions) AgentCheck {
-	res.OK = true
+// fresh reports whether a cached result may still be used at now.
+func (e cacheEntry) fresh(now time.Time) bool {
+	ttl := CacheTTL
+	if e.Result.Error != "" {
+		ttl = FailureTTL
+	}
+	at := e.Result.CheckedAt
+	return !at.After(now) && now.Sub(at) < ttl
+}
+
+// helpRuns are the runs of a probe: the definition's probes, with the root
+// --help first so its grammar (and its subcommands) is always read.
+func (a *agent) helpRuns() []Probe {
+	if len(a.probes) == 0 {
+		return nil
+	}
+	runs := []Probe{{Args: []string{"--help"}}}
 	for _, p := range a.probes {
+		if slices.Equal(p.Args, runs[0].Args) {
+			runs[0].Expect = append(runs[0].Expect, p.Expect...)
+			continue
+		}
+		runs = append(runs, p)
+	}
+	return runs
+}
+
+// isHelp: the run prints a help text whose options are worth reading.
+func isHelp(args []string) bool {
+	last := args[len(args)-1]
+	return last == "--help" || last == "-h"
+}
+
+// probe runs every probe of a in parallel and fills res.
+func (a *agent) probe(ctx context.Context, res AgentCheck, opt CheckOptions) AgentCheck {
+	runs := a.helpRuns()
+	type outcome struct {
+		out string
+		err error
+	}
+	outs := make([]outcome, len(runs))
+	var wg sync.WaitGroup
+	for i, p := range runs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out, err := runProbe(ctx, res.Path, p.Args, opt.Env)
+			outs[i] = outcome{out, err}
+		}()
+	}
+	wg.Wait()
+
+	res.OK = true
+	var g Grammar
+	parsed := false
+	for i, p := range runs {
 		label := a.name + " " + strings.Join(p.Args, " ")
-		out, err := runProbe(ctx, res.Path, p.Args, opt.Env, opt.Timeout)
+		out, err := outs[i].out, outs[i].err
 		if errors.Is(err, context.DeadlineExceeded) {
-			res.OK, res.Error = false, fmt.Sprintf("%s: timed out after %s", label, opt.Timeout)
-			return res
+			return a.failed(res, fmt.Sprintf("%s: no answer within %s", label, opt.Timeout), true)
 		}
 		var exitErr *exec.ExitError
 		if err != nil && !errors.As(err, &exitErr) {
-			res.OK, res.Error = false, fmt.Sprintf("%s: %v", label, err)
-			return res
+			return a.failed(res, fmt.Sprintf("%s: %v", label, err), false)
 		}
 		var missing []string
 		for _, tok := range p.Expect {
@@ -299,14 +379,24 @@ func (a *agent) probe(ctx context.Context, res AgentCheck, opt CheckOptions) Age
 		// Some CLIs exit non-zero after printing help; only a failing run
 		// that also lacks the tokens is an error.
 		if err != nil && len(missing) > 0 {
-			res.OK, res.Error = false, fmt.Sprintf("%s: %v: %s", label, err, firstLine(out))
-			return res
+			return a.failed(res, fmt.Sprintf("%s: %v: %s", label, err, firstLine(out)), false)
 		}
 		res.Missing = append(res.Missing, missing...)
+		if isHelp(p.Args) {
+			parsed = g.mergeHelp(filepath.Base(res.Path), p.Args, out) || parsed
+		}
+	}
+	if parsed {
+		res.Grammar = &g
 	}
 	if len(res.Missing) > 0 {
 		res.OK = false
 	}
+	return res
+}
+
+func (a *agent) failed(res AgentCheck, why string, timedOut bool) AgentCheck {
+	res.OK, res.Error, res.TimedOut, res.Missing, res.Grammar = false, why, timedOut, nil, nil
 	return res
 }
 
@@ -321,7 +411,9 @@ func firstLine(s string) string {
 	return s
 }
 
-var ansiRE = regexp.MustCompile(`\x1b\[[0-9;?]*[A-Za-z]`)
+// ansiRE matches CSI sequences, private ones too (mastracode ends its help
+// with ESC[?2004l ESC[<u ESC[>4;0m).
+var ansiRE = regexp.MustCompile(`\x1b\[[0-9;?<>=]*[ -/]*[@-~]`)
 
 // helpShows reports whether help output shows tok. Flags are matched as
 // tokens, never whole lines, since wrapping follows the terminal width;
@@ -351,23 +443,23 @@ func (l *limitedBuffer) Write(p []byte) (int, error) {
 
 // runProbe runs path with args: stdin /dev/null (exec's default for a nil
 // Stdin), a fresh temporary directory so a CLI that writes on --help writes
-// there, and the process group killed on timeout so a node wrapper's native
-// child does not outlive it.
-func runProbe(ctx context.Context, path string, args, env []string, timeout time.Duration) (string, error) {
+// there, and the process group killed at ctx's deadline so a node wrapper's
+// native child does not outlive it.
+func runProbe(ctx context.Context, path string, args, env []string) (string, error) {
 	dir, err := os.MkdirTemp("", "kittymux-probe-")
 	if err != nil {
 		return "", fmt.Errorf("create probe directory: %w", err)
 	}
 	defer os.RemoveAll(dir)
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
 	cmd := exec.CommandContext(ctx, path, args...)
 	cmd.Dir = dir
 	cmd.Env = env
 	var out limitedBuffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	killGroup(cmd)
-	cmd.WaitDelay = 2 * time.Second
+	// Killed, a process that escaped the group could hold the pipe open:
+	// stop reading soon after, the deadline is the command's.
+	cmd.WaitDelay = 300 * time.Millisecond
 	err = cmd.Run()
 	if ctx.Err() != nil {
 		return out.buf.String(), ctx.Err()
@@ -388,9 +480,9 @@ func (a *agent) cacheKey(path string) (key, real, version string) {
 		return "", real, ""
 	}
 	version = packageVersion(real)
-	probes, _ := json.Marshal(a.probes)
+	probes, _ := json.Marshal(a.helpRuns())
 	sum := sha256.Sum256(probes)
-	key = fmt.Sprintf("%s|%d|%d|%s|%s", real, fi.Size(), fi.ModTime().UnixNano(), version, hex.EncodeToString(sum[:6]))
+	key = fmt.Sprintf("%s|%d|%d|%s|%s|g%d", real, fi.Size(), fi.ModTime().UnixNano(), version, hex.EncodeToString(sum[:6]), grammarVersion)
 	return key, real, version
 }
 

@@ -96,7 +96,8 @@ var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
 func at(t time.Time) func() time.Time { return func() time.Time { return t } }
 
-var cmpCheck = cmpopts.IgnoreFields(agents.AgentCheck{}, "Path", "RealPath", "CheckedAt")
+// cmpCheck leaves the grammar to the grammar tests.
+var cmpCheck = cmpopts.IgnoreFields(agents.AgentCheck{}, "Path", "RealPath", "CheckedAt", "Grammar")
 
 func TestCheckRealHelpText(t *testing.T) {
 	s := loadShipped(t)
@@ -327,7 +328,9 @@ func TestCheckTimeout(t *testing.T) {
 	s := loadShipped(t)
 	f := newFakes(t)
 	// The child sleep must die with the script: the probe kills its group.
-	f.write("gemini", "sleep 30 & sleep 30")
+	// Once the file answer exists, it answers (the same binary: same key).
+	answer := filepath.Join(t.TempDir(), "answer")
+	f.write("gemini", fmt.Sprintf("if [ -e '%s' ]; then echo '  -r, --resume <id>'; else sleep 30 & sleep 30; fi", answer))
 	f.installRealHelp()
 	cache := filepath.Join(t.TempDir(), "resume-check.json")
 	start := time.Now()
@@ -342,28 +345,44 @@ func TestCheckTimeout(t *testing.T) {
 		t.Errorf("check took %v", el)
 	}
 	want := []agents.AgentCheck{
-		{Agent: "gemini", Installed: true, Error: "gemini --help: timed out after 300ms"},
+		{Agent: "gemini", Installed: true, Error: "gemini --help: no answer within 300ms", TimedOut: true},
 		{Agent: "claude", Installed: true, OK: true},
 	}
 	if diff := cmp.Diff(want, rep.Agents, cmpCheck); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
-	// A timeout is not cached: the next check tries again.
-	f.write("gemini", "echo '  -r, --resume <id>'")
+	// A timeout is remembered for a few minutes: the next command does not
+	// wait for it again.
+	if err := os.WriteFile(answer, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	rep, err = s.Check(context.Background(), agents.CheckOptions{
 		CachePath: cache, Now: at(t0.Add(time.Minute)), LookPath: f.lookPath, Agents: []string{"gemini"},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
+	if a := rep.Agents[0]; !a.Cached || !a.TimedOut {
+		t.Errorf("a minute after a timeout: %+v", a)
+	}
+	if n := len(f.runs("gemini")); n != 1 {
+		t.Errorf("gemini ran %d times, want 1: the timeout is cached", n)
+	}
+	// Past FailureTTL it is probed again.
+	rep, err = s.Check(context.Background(), agents.CheckOptions{
+		CachePath: cache, Now: at(t0.Add(agents.FailureTTL + time.Minute)), LookPath: f.lookPath, Agents: []string{"gemini"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if a := rep.Agents[0]; a.Cached || !a.OK {
-		t.Errorf("after a timeout: %+v", a)
+		t.Errorf("after FailureTTL: %+v", a)
 	}
 	got := s.Decide([]agents.Window{{ID: 1, Cwd: "/a", Cmd: recognised(t, s, "gemini")}}, agents.Probes{
-		"gemini": {Agent: "gemini", Installed: true, Error: "gemini --help: timed out after 300ms"},
+		"gemini": {Agent: "gemini", Installed: true, Error: "gemini --help: no answer within 300ms", TimedOut: true},
 	})
-	if got[0].Reason != "probe: gemini --help: timed out after 300ms" {
-		t.Errorf("decision %+v", got[0])
+	if want := "probe: gemini --help: no answer within 300ms (remembered 5m0s; `kittymux sessions check` waits up to 20s)"; got[0].Reason != want {
+		t.Errorf("reason %q, want %q", got[0].Reason, want)
 	}
 }
 
@@ -412,5 +431,40 @@ func TestInstalledAndUndefinedAgents(t *testing.T) {
 	want := map[string]string{"claude": filepath.Join(f.dir, "claude"), "codex": filepath.Join(f.dir, "codex")}
 	if diff := cmp.Diff(want, s.Installed(f.lookPath)); diff != "" {
 		t.Errorf("installed (-want +got):\n%s", diff)
+	}
+}
+
+// TestCheckWritesOnlyChanges: a check that probes nothing new leaves the
+// cache file alone (every `sessions list` used to rewrite and fsync it).
+func TestCheckWritesOnlyChanges(t *testing.T) {
+	s := loadShipped(t)
+	f := newFakes(t)
+	f.installRealHelp()
+	cache := filepath.Join(t.TempDir(), "resume-check.json")
+	opt := agents.CheckOptions{CachePath: cache, Now: at(t0), LookPath: f.lookPath}
+	if _, err := s.Check(context.Background(), opt); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.Stat(cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt.Now = at(t0.Add(time.Hour))
+	rep, err := s.Check(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range rep.Agents {
+		if a.Installed && !a.Cached {
+			t.Errorf("%s probed again within the TTL", a.Agent)
+		}
+	}
+	after, err := os.Stat(cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// renameio replaces the file: a rewrite is a new inode.
+	if !os.SameFile(before, after) {
+		t.Error("a check that found nothing new rewrote the cache")
 	}
 }

@@ -111,9 +111,10 @@ type Definition struct {
 	// value so it never reaches a saved session.
 	SecretFlags []string `json:"secret_flags,omitempty"`
 
-	// OneShotFlags make the run non-interactive (-p/--print). Such a run is
-	// not a conversation and is never rewritten. One that takes a value is
-	// also listed in ValueFlags.
+	// OneShotFlags make the run non-interactive (-p/--print), or attach it
+	// to something a saved command re-attaches (copilot --connect). Such a
+	// run is not rewritten. One that takes a value is also listed in
+	// ValueFlags or OptionalValueFlags.
 	OneShotFlags []string `json:"one_shot_flags,omitempty"`
 	// OneShotValues: a value flag that is one-shot only with these values
 	// (pi's --mode json).
@@ -135,9 +136,15 @@ type Definition struct {
 	// OptionalValueFlags are kept flags whose value is optional: the next
 	// word goes with them unless it starts with "-".
 	OptionalValueFlags []string `json:"optional_value_flags,omitempty"`
-	// VariadicFlags (a subset of ValueFlags) take every following word up to
-	// the next one starting with "-" (claude --add-dir a b).
+	// VariadicFlags (of ValueFlags or OptionalValueFlags) take every
+	// following word up to the next one starting with "-" (claude --add-dir
+	// a b, copilot --allow-tool [<tools>...]).
 	VariadicFlags []string `json:"variadic_flags,omitempty"`
+	// SwitchFlags are kept flags that take no value, so the word after one
+	// is a prompt (or the next flag), never its value. With ValueFlags and
+	// OptionalValueFlags they make the definition parse a command line as
+	// the CLI's help does when the CLI is not installed here to be read.
+	SwitchFlags []string `json:"switch_flags,omitempty"`
 	// CwdFlags (a subset of ValueFlags) move the agent's working directory
 	// (codex -C): "latest" per directory then means that directory.
 	CwdFlags []string `json:"cwd_flags,omitempty"`
@@ -198,6 +205,7 @@ const (
 	kindPrompt
 	kindHelper
 	kindOneShot // a one-shot flag without a value
+	kindSwitch  // kept, takes no value (from the CLI's help)
 )
 
 // takesValue reports whether a flag of this kind needs the next word.
@@ -417,6 +425,7 @@ func build(file, name string, d Definition) (*agent, error) {
 		{"prompt_flags", d.PromptFlags, kindPrompt},
 		{"value_flags", d.ValueFlags, kindValue},
 		{"optional_value_flags", d.OptionalValueFlags, kindOptionalValue},
+		{"switch_flags", d.SwitchFlags, kindSwitch},
 		{"helper_flags", d.HelperFlags, kindHelper},
 	}
 	fieldOf := map[string]string{}
@@ -439,7 +448,7 @@ func build(file, name string, d Definition) (*agent, error) {
 		switch a.kinds[f] {
 		case kindUnknown:
 			a.kinds[f] = kindOneShot
-		case kindValue:
+		case kindValue, kindOptionalValue:
 		default:
 			return bad("one_shot_flags", "flag %q is also in %q", f, fieldOf[f])
 		}
@@ -455,8 +464,8 @@ func build(file, name string, d Definition) (*agent, error) {
 		a.oneShotValues[f] = vals
 	}
 	for _, f := range d.VariadicFlags {
-		if a.kinds[f] != kindValue {
-			return bad("variadic_flags", "flag %q must be in \"value_flags\"", f)
+		if k := a.kinds[f]; k != kindValue && k != kindOptionalValue {
+			return bad("variadic_flags", "flag %q must be in \"value_flags\" or \"optional_value_flags\"", f)
 		}
 		a.variadic[f] = true
 	}

@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -49,6 +50,15 @@ type Command struct {
 	// FlagsHidden: a process that renames itself showed only its name, so
 	// its flags may be lost; the typed line is the better source.
 	FlagsHidden bool `json:"flags_hidden,omitempty"`
+	// Unsure says why a word could not be placed: it follows an option that
+	// is in no grammar (neither the CLI's help nor the definition), so it may
+	// be that option's value or a prompt. The word is kept with the option,
+	// never separated from it, and the resume needs a key press.
+	Unsure string `json:"unsure,omitempty"`
+
+	// Raw are the words after the program as recognised, so a grammar read
+	// later from the CLI's help can take them apart again (Set.Reparse).
+	Raw []string `json:"-"`
 }
 
 // alwaysHelper flags print and exit for every CLI.
@@ -152,12 +162,55 @@ func (s *Set) RecognizeArgv(argv []string) (Command, bool) {
 	if !ok {
 		return Command{}, false
 	}
-	c := Command{Agent: a.name, Program: slices.Clone(prog)}
+	c := Command{Agent: a.name, Program: slices.Clone(prog), Raw: slices.Clone(rest)}
 	if a.def.RenamesProcess && len(argv) == 1 && !strings.Contains(argv[0], "/") {
 		c.FlagsHidden = true
 	}
-	a.parse(&c, rest)
+	a.parse(&c, rest, nil)
 	return c, true
+}
+
+// Reparse takes c apart again with the grammar its CLI's help gave (p, from
+// Check), which knows the CLI's options better than the definition does.
+// A command without its raw words (read back from JSON) or an agent without
+// a grammar is returned as it is.
+func (s *Set) Reparse(c Command, p Probes) Command {
+	r, ok := p[c.Agent]
+	if !ok || r.Grammar == nil || c.Raw == nil {
+		return c
+	}
+	a, ok := s.agents[c.Agent]
+	if !ok {
+		return c
+	}
+	return a.reparse(c, r.Grammar.compile())
+}
+
+func (a *agent) reparse(c Command, g *compiledGrammar) Command {
+	out := Command{Agent: c.Agent, Program: c.Program, Env: c.Env, FlagsHidden: c.FlagsHidden, Raw: c.Raw}
+	a.parse(&out, c.Raw, g)
+	return out
+}
+
+// withGrammars reparses each window's command with its agent's grammar.
+func (s *Set) withGrammars(ws []Window, p Probes) []Window {
+	compiled := map[string]*compiledGrammar{}
+	out := make([]Window, len(ws))
+	for i, w := range ws {
+		out[i] = w
+		r, ok := p[w.Cmd.Agent]
+		a := s.agents[w.Cmd.Agent]
+		if !ok || r.Grammar == nil || w.Cmd.Raw == nil || a == nil {
+			continue
+		}
+		g, ok := compiled[a.name]
+		if !ok {
+			g = r.Grammar.compile()
+			compiled[a.name] = g
+		}
+		out[i].Cmd = a.reparse(w.Cmd, g)
+	}
+	return out
 }
 
 // RecognizeProcesses recognises a window's foreground processes. One window
@@ -300,8 +353,9 @@ func hasUnquotedSpecial(lit string) bool {
 	return false
 }
 
-// parse takes an agent's arguments apart into c.
-func (a *agent) parse(c *Command, args []string) {
+// parse takes an agent's arguments apart into c. g, the grammar of the
+// installed CLI's help, may be nil: the definition's lists are the fallback.
+func (a *agent) parse(c *Command, args []string, g *compiledGrammar) {
 	args = slices.Clone(args)
 	keep := func(w ...string) { c.Flags = append(c.Flags, w...) }
 	firstPositional := true
@@ -335,6 +389,12 @@ func (a *agent) parse(c *Command, args []string) {
 						idNext = path
 						continue
 					}
+				}
+				if g != nil && g.subs[w] {
+					// A subcommand of the CLI the definition does not know
+					// (codex fork): not a conversation kittymux can resume.
+					c.Helper, c.HelperWhy = true, w+" (a subcommand in its help)"
+					return
 				}
 			}
 			if from := idNext; from != "" {
@@ -372,12 +432,12 @@ func (a *agent) parse(c *Command, args []string) {
 		if strings.HasPrefix(w, "--") {
 			name, value, attached = strings.Cut(w, "=")
 		}
-		kind := a.kind(name)
+		kind := a.kind(name, g)
 		if kind == kindUnknown && !strings.HasPrefix(w, "--") && len(w) > 2 {
 			// -mopus is -m opus; -cd is -c -d when both are known.
-			if k := a.kind(w[:2]); k.takesValue() || k == kindOptionalValue || k == kindStripOptional {
+			if k := a.kind(w[:2], g); k.takesValue() || k == kindOptionalValue || k == kindStripOptional {
 				name, value, attached, kind = w[:2], w[2:], true, k
-			} else if split, ok := a.splitCluster(w); ok {
+			} else if split, ok := a.splitCluster(w, g); ok {
 				args = slices.Concat(args[:i], split, args[i+1:])
 				i--
 				continue
@@ -452,7 +512,7 @@ func (a *agent) parse(c *Command, args []string) {
 					keep(v)
 					value = v
 					i++
-					for a.variadic[name] {
+					for a.variadic[name] || (g != nil && g.variadic[name]) {
 						v, ok := next(i)
 						if !ok {
 							break
@@ -471,19 +531,60 @@ func (a *agent) parse(c *Command, args []string) {
 				if v, ok := next(i); ok {
 					keep(v)
 					i++
+					// copilot --allow-tool [<tools>...]
+					for a.variadic[name] || (g != nil && g.variadic[name]) {
+						v, ok := next(i)
+						if !ok {
+							break
+						}
+						keep(v)
+						i++
+					}
 				}
 			}
-		default:
+		case kindSwitch:
 			keep(w)
+		default:
+			// In no grammar: the next word may be its value or a prompt.
+			// Never separate them, and let the user see the command.
+			keep(w)
+			if !attached {
+				if v, ok := next(i); ok {
+					keep(v)
+					i++
+					if c.Unsure == "" {
+						c.Unsure = fmt.Sprintf("%s is in no grammar of %s, so %q after it may be its value or a prompt: kept as its value", name, a.name, v)
+					}
+				}
+			}
 		}
 	}
 }
 
-func (a *agent) kind(flag string) flagKind { return a.kinds[flag] }
+// kind is what flag is: a definition's meaning (strip, secret, prompt,
+// one-shot, helper) wins; how many words a kept flag takes comes from the
+// CLI's help when there is one, else from the definition's value lists.
+func (a *agent) kind(flag string, g *compiledGrammar) flagKind {
+	k := a.kinds[flag]
+	if k != kindUnknown && k != kindValue && k != kindOptionalValue && k != kindSwitch {
+		return k
+	}
+	if g != nil {
+		switch g.arity[flag] {
+		case ArityValue:
+			return kindValue
+		case ArityOptional:
+			return kindOptionalValue
+		case ArityNone:
+			return kindSwitch
+		}
+	}
+	return k
+}
 
 // splitCluster splits -cd into -c -d when every letter is a known flag and
 // only the last may take a value (as commander and clap read it).
-func (a *agent) splitCluster(w string) ([]string, bool) {
+func (a *agent) splitCluster(w string, g *compiledGrammar) ([]string, bool) {
 	letters := w[1:]
 	out := make([]string, 0, len(letters))
 	for j, r := range letters {
@@ -491,7 +592,7 @@ func (a *agent) splitCluster(w string) ([]string, bool) {
 			return nil, false
 		}
 		f := "-" + string(r)
-		k := a.kind(f)
+		k := a.kind(f, g)
 		if k == kindUnknown {
 			return nil, false
 		}

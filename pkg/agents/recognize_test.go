@@ -35,7 +35,8 @@ func loadShipped(t *testing.T) *agents.Set {
 	return s
 }
 
-var cmpCommand = cmpopts.EquateEmpty()
+// cmpCommand ignores Raw: it is the input, kept for Reparse.
+var cmpCommand = cmp.Options{cmpopts.EquateEmpty(), cmpopts.IgnoreFields(agents.Command{}, "Raw")}
 
 type recogCase struct {
 	name string
@@ -135,12 +136,15 @@ var cases = []recogCase{
 	{
 		// Nothing says --frobnicate takes a value, so the word after it is a
 		// positional: a prompt for claude.
-		name:    "claude unknown flag followed by a word",
-		argv:    w("claude", "--frobnicate", "loud", "--tmux=classic"),
-		want:    agents.Command{Agent: "claude", Program: w("claude"), Flags: w("--frobnicate", "--tmux=classic"), PromptDropped: true},
-		exact:   w("claude", "--frobnicate", "--tmux=classic", "--resume", uuid),
-		latest:  w("claude", "--frobnicate", "--tmux=classic", "--continue"),
-		newArgv: w("claude", "--frobnicate", "--tmux=classic"),
+		// In no grammar: the word stays with the flag, and the command says
+		// it is unsure, so the restore prompt asks.
+		name: "claude unknown flag followed by a word",
+		argv: w("claude", "--frobnicate", "loud", "--tmux=classic"),
+		want: agents.Command{Agent: "claude", Program: w("claude"), Flags: w("--frobnicate", "loud", "--tmux=classic"),
+			Unsure: `--frobnicate is in no grammar of claude, so "loud" after it may be its value or a prompt: kept as its value`},
+		exact:   w("claude", "--frobnicate", "loud", "--tmux=classic", "--resume", uuid),
+		latest:  w("claude", "--frobnicate", "loud", "--tmux=classic", "--continue"),
+		newArgv: w("claude", "--frobnicate", "loud", "--tmux=classic"),
 	},
 	{
 		name:    "claude prompt after --",

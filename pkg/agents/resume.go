@@ -185,6 +185,10 @@ type Decision struct {
 	ID       string
 	Argv     []string // nil for ModeAsSaved: the saved command stays
 	Reason   string
+	// Unsure: Argv keeps a word that may be a prompt (Command.Unsure says
+	// why). The restore prompt shows the command and waits for a key, even
+	// in auto mode.
+	Unsure string
 }
 
 // shortID keeps reasons readable.
@@ -208,6 +212,7 @@ func shortID(id string) string {
 //
 // probes nil means not checked: the definitions are trusted.
 func (s *Set) Decide(ws []Window, probes Probes) []Decision {
+	ws = s.withGrammars(ws, probes)
 	var es []*entry
 	out := make([]Decision, 0, len(ws))
 	for _, w := range ws {
@@ -353,6 +358,10 @@ func (s *Set) Decide(ws []Window, probes Probes) []Decision {
 		d.Argv = argv
 		if e.w.Cmd.PromptDropped {
 			d.Reason += "; prompt dropped"
+		}
+		if e.w.Cmd.Unsure != "" {
+			d.Unsure = e.w.Cmd.Unsure
+			d.Reason += "; " + e.w.Cmd.Unsure + ", so the restore asks first"
 		}
 	}
 	return out

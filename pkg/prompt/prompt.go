@@ -83,6 +83,11 @@ func Run(e *Env, r Record) error {
 		}
 	} else {
 		switch {
+		case r.Confirm && !e.IsTerminal():
+			fmt.Fprintf(e.Out, "kittymux: not resuming %s without a key: %s may hold a prompt; opening a shell.\r\n", r.Agent, agents.Quote(r.Argv))
+			return e.shell(r)
+		case r.Confirm:
+			// Asked even in auto mode: the user sees the whole command first.
 		case !e.IsTerminal():
 			// Nobody to ask: run the command the record holds.
 			return e.exec(path, r.Argv, r.Env)
@@ -194,6 +199,8 @@ func (e *Env) text(r Record, sealed bool) string {
 	if !sealed {
 		// An edited record is shown in full: the key press is the check.
 		b.WriteString(e.commands(r))
+	} else if r.Confirm {
+		fmt.Fprintf(&b, "  check this command: a word in it may be a prompt\r\n  %s\r\n", agents.Quote(r.Argv))
 	}
 	first := "Enter resume"
 	if r.Mode == "new" {
@@ -255,8 +262,8 @@ func (e *Env) ask(r Record, sealed bool) (Choice, error) {
 	for {
 		select {
 		case <-tick.C:
-			// Another window's `a` answers only sealed records.
-			if sealed && e.resumeAllActive() {
+			// Another window's `a` answers only sealed records that need no check.
+			if sealed && !r.Confirm && e.resumeAllActive() {
 				fmt.Fprint(e.Out, "resuming (another window chose: resume all)\r\n")
 				return ChoiceResume, nil
 			}

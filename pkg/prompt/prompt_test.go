@@ -341,3 +341,38 @@ func TestUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestConfirm: a record with a word kittymux could not place (--confirm)
+// shows the whole command and runs only on a key, whatever the auto mode;
+// with no terminal it opens a shell. The record is sealed: an edited one
+// asks anyway.
+func TestConfirm(t *testing.T) {
+	argv := []string{"claude", "--frobnicate", "loud", "--resume", uuid}
+	raw := append([]string{"--agent", "claude", "--mode", "exact", "--id", uuid, "--confirm", "--"}, argv...)
+	t.Run("auto mode still asks", func(t *testing.T) {
+		w := newWorld(t)
+		rec := w.seal(raw)
+		w.extraEnv = []string{"KITTYMUX_RESUME=auto"}
+		r := w.runPTY(rec, "\r", true)
+		if diff := cmp.Diff(argv, argvOf(r)); diff != "" {
+			t.Errorf("(-want +got):\n%s\n%s", diff, r.out)
+		}
+		if !strings.Contains(r.out, "claude --frobnicate loud --resume "+uuid) {
+			t.Errorf("the command is not shown:\n%s", r.out)
+		}
+	})
+	t.Run("no terminal opens a shell", func(t *testing.T) {
+		w := newWorld(t)
+		rec := w.seal(raw)
+		cmd := exec.Command(w.bin, rec...)
+		cmd.Env, cmd.Dir, cmd.Stdin = w.env(), w.cwd, nil
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer cmd.Process.Kill()
+		recs := w.log.WaitFor(t, 1, 10*time.Second)
+		if diff := cmp.Diff([]string{"-fakesh"}, append([]string{recs[0].Name}, recs[0].Args...)); diff != "" {
+			t.Error(diff)
+		}
+	})
+}

@@ -30,7 +30,12 @@ type Record struct {
 	// FromShell: kitty's shell integration started the prompt as the shell's
 	// startup command, so "a shell" means exiting back to that shell.
 	FromShell bool
-	Tab       string
+	// Confirm: the command keeps a word kittymux could not place (it follows
+	// an option in no grammar, so it may be a prompt). It is shown in full
+	// and runs only on a key press: never in auto mode, never without a
+	// terminal.
+	Confirm bool
+	Tab     string
 	// Env are NAME=VALUE assignments typed before the agent's name
 	// (`FOO=1 claude`), set for the agent only.
 	Env []string
@@ -55,6 +60,9 @@ func (r Record) Args() []string {
 	if r.FromShell {
 		a = append(a, "--from-shell")
 	}
+	if r.Confirm {
+		a = append(a, "--confirm")
+	}
 	if r.Tab != "" {
 		a = append(a, "--tab", r.Tab)
 	}
@@ -71,7 +79,7 @@ func (r Record) Args() []string {
 }
 
 // ErrUsage marks arguments that are not a record.
-var ErrUsage = errors.New("usage: kittymux-resume --agent NAME --mode exact|latest|new [--id ID] [--direct] [--from-shell] [--tab TITLE] [--env NAME=VALUE]... [--exe FILE]... [--seal HMAC] -- ARGV")
+var ErrUsage = errors.New("usage: kittymux-resume --agent NAME --mode exact|latest|new [--id ID] [--direct] [--from-shell] [--confirm] [--tab TITLE] [--env NAME=VALUE]... [--exe FILE]... [--seal HMAC] -- ARGV")
 
 var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
@@ -167,6 +175,8 @@ func ParseArgs(args []string) (Record, error) {
 			r.Direct = true
 		case "--from-shell":
 			r.FromShell = true
+		case "--confirm":
+			r.Confirm = true
 		default:
 			err = fmt.Errorf("%w: unknown argument %q", ErrUsage, a)
 		}

@@ -57,8 +57,11 @@ type Window struct {
 	ID       string      `json:"id,omitempty"`
 	Argv     []string    `json:"argv,omitempty"`
 	Reason   string      `json:"reason"`
-	Cwd      string      `json:"cwd,omitempty"`
-	Tab      string      `json:"tab,omitempty"`
+	// Unsure: the command keeps a word that may be a prompt, so the restore
+	// prompt shows it and waits for a key even in auto mode.
+	Unsure string `json:"unsure,omitempty"`
+	Cwd    string `json:"cwd,omitempty"`
+	Tab    string `json:"tab,omitempty"`
 }
 
 // Result is the published file and a line per agent window.
@@ -255,12 +258,12 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 			continue
 		}
 		res.Windows = append(res.Windows, Window{WindowID: d.WindowID, Agent: d.Agent, Mode: d.Mode, ID: d.ID,
-			Argv: d.Argv, Reason: d.Reason, Cwd: fd.ref.Cwd, Tab: fd.ref.TabTitle})
+			Argv: d.Argv, Reason: d.Reason, Unsure: d.Unsure, Cwd: fd.ref.Cwd, Tab: fd.ref.TabTitle})
 		if d.Mode == agents.ModeAsSaved || len(d.Argv) == 0 {
 			continue
 		}
 		rec := prompt.Record{Agent: d.Agent, Mode: string(d.Mode), ID: d.ID, Direct: o.Direct,
-			FromShell: fd.fromShell, Tab: fd.ref.TabTitle, Env: fd.env, Exe: o.exes(d.Argv, fd.progLen), Argv: d.Argv}
+			FromShell: fd.fromShell, Confirm: d.Unsure != "", Tab: fd.ref.TabTitle, Env: fd.env, Exe: o.exes(d.Argv, fd.progLen), Argv: d.Argv}
 		if o.Key != nil {
 			rec = rec.Sealed(o.Key)
 		}

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -67,6 +68,9 @@ type AgentsReport struct {
 	Undefined []string `json:"undefined"`
 	// DefinitionsError is a problem in the user's resume.json.
 	DefinitionsError string `json:"definitions_error,omitempty"`
+	// CheckedAt is when the report was made; each agent's checked_at is
+	// when its probe ran (earlier for a cached one).
+	CheckedAt time.Time `json:"checked_at,omitzero"`
 }
 
 // KittyReport is one kitty instance.
@@ -177,11 +181,14 @@ func checkAgents(ctx context.Context, f *factory.Factory) AgentsReport {
 	ar.Undefined = append(ar.Undefined, set.UndefinedAgents(filepath.SplitList(f.Getenv("PATH")))...)
 	opt := agents.CheckOptionsFor(f.Paths)
 	opt.LookPath = f.LookPath
+	// doctor must not stall on a hung CLI either; `sessions check` waits longer.
+	opt.Timeout = agents.CommandProbeTimeout
 	rep, err := set.Check(ctx, opt)
 	if err != nil {
 		ar.DefinitionsError = err.Error()
 		return ar
 	}
+	ar.CheckedAt = rep.CheckedAt
 	for _, a := range rep.Agents {
 		if !a.Installed {
 			continue
@@ -192,6 +199,15 @@ func checkAgents(ctx context.Context, f *factory.Factory) AgentsReport {
 		}
 	}
 	return ar
+}
+
+// probeAge says when an agent's probe ran: now, or how long ago its cached
+// result was taken.
+func probeAge(now time.Time, a agents.AgentCheck) string {
+	if !a.Cached || now.IsZero() {
+		return "probed now"
+	}
+	return "probed " + now.Sub(a.CheckedAt).Round(time.Second).String() + " ago, cached"
 }
 
 func checkDir(path string) DirReport {
@@ -262,12 +278,14 @@ func printText(w io.Writer, r Report) {
 	for _, a := range r.Agents.Installed {
 		state := "ok"
 		switch {
+		case a.TimedOut:
+			state = "probe timed out: " + a.Error + "; its windows are saved as they were (`kittymux sessions check` waits longer)"
 		case a.Error != "":
 			state = "probe failed: " + a.Error
 		case len(a.Missing) > 0:
 			state = fmt.Sprintf("probe lacks %v: its windows are saved as they were", a.Missing)
 		}
-		fmt.Fprintf(w, "agent      %-12s %s  %s\n", a.Agent, a.Path, state)
+		fmt.Fprintf(w, "agent      %-12s %s %s  %s (%s)\n", a.Agent, a.Version, a.Path, state, probeAge(r.Agents.CheckedAt, a))
 	}
 	for _, name := range r.Agents.Undefined {
 		fmt.Fprintf(w, "agent      %-12s on PATH, but kittymux has no definition for it (add one to resume.json)\n", name)

@@ -124,7 +124,7 @@ func TestDoctorAgents(t *testing.T) {
 	f, out = testFactory(t, nil)
 	f.Getenv = os.Getenv
 	_ = Run(context.Background(), &Options{F: f})
-	for _, want := range []string{"cline", "no definition", "claude", "--continue"} {
+	for _, want := range []string{"cline", "no definition", "claude", "--continue", "(probed "} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("text report lacks %q:\n%s", want, out)
 		}

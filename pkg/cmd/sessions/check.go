@@ -25,10 +25,12 @@ func NewCmdCheck(f *factory.Factory, runF func(*CheckOptions) error) *cobra.Comm
 	cmd := &cobra.Command{
 		Use:   "check",
 		Short: "Probe each installed agent CLI's own --help for the flags kittymux uses",
-		Long: `Probe every installed agent CLI that has a definition, in parallel: its --help and the
-subcommand help it needs (stdin from /dev/null, a temporary directory, 20 s each), and confirm each
-flag the definition uses. Results are cached 12 h in resume-check.json; upgrading a CLI invalidates
-its entry. An agent whose probe fails keeps its saved command when a session is saved.
+		Long: `Probe every installed agent CLI that has a definition, all in parallel: its --help and the
+subcommand help it needs (stdin from /dev/null, a temporary directory, 20 s in all), confirm each
+flag the definition uses, and read the CLI's option grammar (which options take a value) from the
+help. Results are cached 12 h in resume-check.json, a failure or timeout 5 minutes; upgrading a CLI
+invalidates its entry. An agent whose probe fails keeps its saved command when a session is saved.
+list, save, publish and doctor probe with a 6 s deadline (KITTYMUX_PROBE_TIMEOUT) and use the cache.
 
 Exit codes: 0 checked, 1 error.`,
 		Args: cobra.NoArgs,
@@ -74,6 +76,8 @@ func Check(ctx context.Context, o *CheckOptions) error {
 		n++
 		state := "ok"
 		switch {
+		case a.TimedOut:
+			state = "TIMED OUT: " + a.Error
 		case a.Error != "":
 			state = "FAILED: " + a.Error
 		case len(a.Missing) > 0:

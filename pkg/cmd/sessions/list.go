@@ -54,6 +54,9 @@ type ListedWindow struct {
 	Argv     []string    `json:"argv,omitempty"`
 	Command  string      `json:"command,omitempty"`
 	Reason   string      `json:"reason"`
+	// Unsure: the command keeps a word that may be a prompt; the restore
+	// asks before running it, even in auto mode.
+	Unsure string `json:"unsure,omitempty"`
 }
 
 // List runs `sessions list`.
@@ -107,7 +110,7 @@ func List(ctx context.Context, o *ListOptions) error {
 	for _, d := range set.Decide(ws, probes(ctx, f, set, names)) {
 		r := rows[d.WindowID-1]
 		lw := ListedWindow{Kitty: r.inst.Socket, WindowID: r.w.Ref.Window.ID, Tab: r.w.Ref.Tab.Title, Cwd: r.w.Agent.Cwd,
-			Agent: d.Agent, Mode: d.Mode, ID: d.ID, Argv: d.Argv, Reason: d.Reason}
+			Agent: d.Agent, Mode: d.Mode, ID: d.ID, Argv: d.Argv, Reason: d.Reason, Unsure: d.Unsure}
 		if len(d.Argv) > 0 {
 			lw.Command = agents.Quote(d.Argv)
 		}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -38,7 +39,9 @@ func loadAgents(f *factory.Factory) (*agents.Set, error) {
 	return set, nil
 }
 
-// probes checks the agents named (cached 12 h) for what Decide needs.
+// probes checks the agents named for what Decide needs: cached 12 h (a
+// failure 5 min), and the probes that must run share one short deadline so
+// a CLI whose --help hangs never stalls the command.
 func probes(ctx context.Context, f *factory.Factory, set *agents.Set, names []string) agents.Probes {
 	if len(names) == 0 {
 		return agents.Probes{}
@@ -46,6 +49,14 @@ func probes(ctx context.Context, f *factory.Factory, set *agents.Set, names []st
 	opt := agents.CheckOptionsFor(f.Paths)
 	opt.LookPath = f.LookPath
 	opt.Agents = uniq(names)
+	opt.Timeout = agents.CommandProbeTimeout
+	if v := f.Getenv("KITTYMUX_PROBE_TIMEOUT"); v != "" {
+		if d, err := time.ParseDuration(v); err == nil && d > 0 {
+			opt.Timeout = d
+		} else {
+			fmt.Fprintf(f.IO.ErrOut, "kittymux: warning: KITTYMUX_PROBE_TIMEOUT=%q is not a duration; using %s\n", v, opt.Timeout)
+		}
+	}
 	rep, err := set.Check(ctx, opt)
 	if err != nil {
 		fmt.Fprintf(f.IO.ErrOut, "kittymux: warning: checking agent CLIs: %v\n", err)

@@ -1,0 +1,105 @@
+package agents
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// requiredRealCLIs are installed by CI (.ci/run): their absence fails the
+// test under KITTYMUX_E2E=require. The other captured CLIs are checked when
+// they are on PATH.
+var requiredRealCLIs = []string{"claude", "codex"}
+
+// TestCapturedHelpIsCurrent re-reads the help of each installed CLI whose
+// help is captured and fails when the capture is stale for what kittymux
+// uses: an option or subcommand of the definition whose arity changed,
+// appeared or went, or a new option with a value that the definition does
+// not list. Recapture with testdata/agents/capture-help.sh and correct the
+// definition.
+func TestCapturedHelpIsCurrent(t *testing.T) {
+	s, err := Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := scratchEnv(t)
+	for _, cli := range capturedCLIs {
+		t.Run(cli.agent, func(t *testing.T) {
+			a := s.agents[cli.agent]
+			path, ok := a.find(exec.LookPath)
+			if !ok {
+				msg := cli.agent + " is not on PATH (npm install its package and put node_modules/.bin on PATH)"
+				if slices.Contains(requiredRealCLIs, cli.agent) && os.Getenv("KITTYMUX_E2E") == "require" {
+					t.Fatal(msg)
+				}
+				t.Skip(msg)
+			}
+			_, _, version := a.cacheKey(path)
+			ctx, cancel := context.WithTimeout(context.Background(), DefaultProbeTimeout)
+			defer cancel()
+			var live Grammar
+			for _, args := range append([][]string{nil}, cli.subs...) {
+				args = append(slices.Clone(args), "--help")
+				out, err := runProbe(ctx, path, args, env)
+				if err != nil && out == "" {
+					t.Fatalf("%s %s: %v", path, strings.Join(args, " "), err)
+				}
+				live.mergeHelp(cli.agent, args, out)
+			}
+			captured := cli.grammar(t).compile()
+			now := live.compile()
+			for _, f := range definitionFlags(a) {
+				if captured.arity[f] != now.arity[f] {
+					t.Errorf("%s: arity %d in the captured help of %s, %d in the installed %s (%s)",
+						f, captured.arity[f], cli.version, now.arity[f], version, path)
+				}
+			}
+			for f, ar := range now.arity {
+				if _, known := a.kinds[f]; !known && ar != ArityNone && !alwaysHelper[f] {
+					t.Errorf("%s takes a value in the installed %s (%s) and the definition does not list it", f, version, path)
+				}
+			}
+			for _, sc := range a.subcommands {
+				if w := sc.words[0]; captured.subs[w] != now.subs[w] {
+					t.Errorf("subcommand %q: in the captured help %v, in the installed %s %v", w, captured.subs[w], version, now.subs[w])
+				}
+			}
+			if version != "" && version != cli.version {
+				t.Logf("%s: captured %s, installed %s: the flags kittymux uses agree", cli.agent, cli.version, version)
+			}
+		})
+	}
+}
+
+// definitionFlags are the options a definition names, the templates' too.
+func definitionFlags(a *agent) []string {
+	var out []string
+	for f, k := range a.kinds {
+		if k != kindSecret { // kept out whatever the help says
+			out = append(out, f)
+		}
+	}
+	out = append(out, templateFlags(a.def.Exact)...)
+	out = append(out, templateFlags(a.def.Latest)...)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// scratchEnv is the environment of a probe run in a test: the CLIs write
+// under HOME and the XDG directories on --help, so those point into a
+// temporary directory.
+func scratchEnv(t *testing.T) []string {
+	home := t.TempDir()
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if k == "HOME" || strings.HasPrefix(k, "XDG_") || k == "CODEX_HOME" || k == "CLAUDE_CONFIG_DIR" {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env, "HOME="+home, "NO_COLOR=1", "TERM=dumb")
+}

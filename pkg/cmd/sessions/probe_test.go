@@ -1,0 +1,112 @@
+package sessions_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/cmd/sessions"
+	"github.com/kittymux/kittymux/pkg/paths"
+)
+
+// TestPublishHungProbe: a CLI whose --help never answers costs a publish of
+// a 30-window save one probe deadline, once. The timeout is remembered, so
+// the next publish does not probe again, and each window says why it was
+// kept as saved.
+func TestPublishHungProbe(t *testing.T) {
+	tmp := t.TempDir()
+	bin := filepath.Join(tmp, "bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	counter := filepath.Join(tmp, "probes")
+	// The stand-in counts its runs, then hangs with a child holding the pipe.
+	stub := fmt.Sprintf("#!/bin/sh\necho \"$*\" >> '%s'\nsleep 600 & sleep 600\n", counter)
+	gemini := filepath.Join(bin, "gemini")
+	if err := os.WriteFile(gemini, []byte(stub), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var raw strings.Builder
+	for i := 1; i <= 30; i++ {
+		fmt.Fprintf(&raw, "new_tab t%d\ncd /w/%d\nlaunch 'kitty-unserialize-data={\"id\": %d}' %s --model gemini-2.5-pro\n\n", i, i, i, gemini)
+	}
+	rawPath := filepath.Join(tmp, "raw.kitty-session")
+	if err := os.WriteFile(rawPath, []byte(raw.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	const deadline = time.Second
+	env := map[string]string{"PATH": bin + ":/usr/bin:/bin", "HOME": tmp,
+		"KITTYMUX_RESUME_BIN": filepath.Join(tmp, "kittymux-resume"), "KITTYMUX_PROBE_TIMEOUT": deadline.String()}
+
+	for run := 1; run <= 2; run++ {
+		var out, errOut bytes.Buffer
+		f := factory.New()
+		f.IO = &factory.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}
+		f.Paths = paths.Under(tmp)
+		f.Getenv = func(k string) string { return env[k] }
+		start := time.Now()
+		err := sessions.Publish(context.Background(), &sessions.PublishOptions{F: f, Raw: rawPath, Name: "hung", JSON: true})
+		took := time.Since(start)
+		if err != nil {
+			t.Fatalf("run %d: %v\n%s", run, err, errOut.String())
+		}
+		// Generous: the point is one deadline in all, not one per window
+		// (30) or per run of the old 20 s probe.
+		if took > deadline+4*time.Second {
+			t.Errorf("run %d took %v with a probe deadline of %v", run, took, deadline)
+		}
+		var res sessions.SaveResult
+		if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+			t.Fatalf("run %d: %v\n%s", run, err, out.String())
+		}
+		if len(res.Windows) != 30 {
+			t.Fatalf("run %d: %d windows, want 30", run, len(res.Windows))
+		}
+		for _, w := range res.Windows {
+			if w.Mode != agents.ModeAsSaved || !strings.Contains(w.Reason, "gemini --help: no answer within 1s") {
+				t.Errorf("run %d window %d: %s: %q", run, w.WindowID, w.Mode, w.Reason)
+				break
+			}
+		}
+		data, err := os.ReadFile(counter)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(string(data), "\n"); n != 1 {
+			t.Errorf("after run %d the stand-in ran %d times, want 1: %q", run, n, data)
+		}
+	}
+}
+
+// TestPublishUnsure: a word after a flag in no grammar stays beside it, and
+// the published record asks before running it (--confirm).
+func TestPublishUnsure(t *testing.T) {
+	tmp := t.TempDir()
+	raw := "new_tab t\ncd /w\nlaunch 'kitty-unserialize-data={\"id\": 1}' /opt/oc/opencode --frobnicate loud -m x\n"
+	rawPath := filepath.Join(tmp, "raw.kitty-session")
+	if err := os.WriteFile(rawPath, []byte(raw), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"PATH": filepath.Join(tmp, "empty"), "HOME": tmp, "KITTYMUX_RESUME_BIN": filepath.Join(tmp, "kittymux-resume")}
+	var out, errOut bytes.Buffer
+	f := factory.New()
+	f.IO = &factory.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}
+	f.Paths = paths.Under(tmp)
+	f.Getenv = func(k string) string { return env[k] }
+	if err := sessions.Publish(context.Background(), &sessions.PublishOptions{F: f, Raw: rawPath, Stdout: true}); err != nil {
+		t.Fatalf("%v\n%s", err, errOut.String())
+	}
+	for _, want := range []string{"--mode latest --confirm --tab t --seal ", " -- /opt/oc/opencode --frobnicate loud -m x --continue\n"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("published file lacks %q:\n%s", want, out.String())
+		}
+	}
+}

@@ -18,9 +18,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/google/renameio/v2"
-
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/statefile"
 )
 
 // CacheTTL is how long a probe result is trusted while the binary is
@@ -51,6 +50,9 @@ type CheckOptions struct {
 	// CachePath is the report cache (paths.Paths.ResumeCheck()); empty
 	// disables the cache.
 	CachePath string
+	// StateDir is the state directory the cache lies under, refused if it
+	// is a link (paths.Paths.StateDir); empty: the cache's own directory.
+	StateDir string
 	// Refresh ignores cached results (they are still rewritten).
 	Refresh bool
 	// Now defaults to time.Now.
@@ -69,7 +71,7 @@ type CheckOptions struct {
 // CheckOptionsFor returns the options `sessions check` uses: the cache in
 // the state directory.
 func CheckOptionsFor(p paths.Paths) CheckOptions {
-	return CheckOptions{CachePath: p.ResumeCheck()}
+	return CheckOptions{CachePath: p.ResumeCheck(), StateDir: p.StateDir}
 }
 
 // Report is the result of Check, as `sessions check --json` prints it.
@@ -299,7 +301,7 @@ func (s *Set) Check(ctx context.Context, opt CheckOptions) (Report, error) {
 		// Nothing new: a command that changes nothing writes nothing.
 		return report, nil
 	}
-	if err := writeCache(opt.CachePath, cache); err != nil {
+	if err := writeCache(opt.StateDir, opt.CachePath, cache); err != nil {
 		return report, err
 	}
 	return report, nil
@@ -528,16 +530,16 @@ func readCache(path string) cacheFile {
 	return c
 }
 
-func writeCache(path string, c cacheFile) error {
+func writeCache(stateDir, path string, c cacheFile) error {
 	c.Version = cacheVersion
 	data, err := json.MarshalIndent(c, "", "  ")
 	if err != nil {
 		return fmt.Errorf("encode probe cache: %w", err)
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return fmt.Errorf("create probe cache directory: %w", err)
+	if stateDir == "" {
+		stateDir = filepath.Dir(path)
 	}
-	if err := renameio.WriteFile(path, append(data, '\n'), 0o600); err != nil {
+	if err := statefile.WriteFile(stateDir, path, append(data, '\n')); err != nil {
 		return fmt.Errorf("write probe cache %s: %w", path, err)
 	}
 	return nil

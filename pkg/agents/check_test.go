@@ -468,3 +468,34 @@ func TestCheckWritesOnlyChanges(t *testing.T) {
 		t.Error("a check that found nothing new rewrote the cache")
 	}
 }
+
+// TestCheckCacheRefusesLinkedState: a state directory that is a symbolic
+// link is refused, and nothing is written where it points.
+func TestCheckCacheRefusesLinkedState(t *testing.T) {
+	s := loadShipped(t)
+	f := newFakes(t)
+	f.installRealHelp()
+	top := t.TempDir()
+	target := filepath.Join(top, "elsewhere")
+	if err := os.Mkdir(target, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	state := filepath.Join(top, "state")
+	if err := os.Symlink(target, state); err != nil {
+		t.Fatal(err)
+	}
+	opt := agents.CheckOptions{CachePath: filepath.Join(state, "resume-check.json"), StateDir: state, Now: at(t0), LookPath: f.lookPath}
+	if _, err := s.Check(context.Background(), opt); err == nil || !strings.Contains(err.Error(), state) {
+		t.Errorf("err = %v, want a refusal naming %s", err, state)
+	}
+	entries, err := os.ReadDir(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 0 {
+		t.Errorf("wrote %d entries through the link", len(entries))
+	}
+	if fi, err := os.Stat(target); err != nil || fi.Mode().Perm() != 0o755 {
+		t.Errorf("target mode changed: %v %v", fi.Mode(), err)
+	}
+}

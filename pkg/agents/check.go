@@ -55,6 +55,9 @@ type CheckOptions struct {
 	StateDir string
 	// Refresh ignores cached results (they are still rewritten).
 	Refresh bool
+	// RetryFailures ignores cached failures and timeouts: `sessions check`
+	// is what a user runs to try a CLI again, with its longer deadline.
+	RetryFailures bool
 	// Now defaults to time.Now.
 	Now func() time.Time
 	// LookPath defaults to exec.LookPath.
@@ -260,7 +263,8 @@ func (s *Set) Check(ctx context.Context, opt CheckOptions) (Report, error) {
 		key, real, version := a.cacheKey(path)
 		res.RealPath, res.Version = real, version
 		keys[i] = key
-		if e, hit := cache.Agents[n]; hit && !opt.Refresh && key != "" && e.Key == key && e.fresh(now) {
+		if e, hit := cache.Agents[n]; hit && !opt.Refresh && key != "" && e.Key == key && e.fresh(now) &&
+			!(opt.RetryFailures && e.Result.Error != "") {
 			res = e.Result
 			res.Cached = true
 			results[i] = res

@@ -368,9 +368,39 @@ func TestCheckTimeout(t *testing.T) {
 	if n := len(f.runs("gemini")); n != 1 {
 		t.Errorf("gemini ran %d times, want 1: the timeout is cached", n)
 	}
-	// Past FailureTTL it is probed again.
+	// `sessions check` (RetryFailures) tries a remembered failure again at
+	// once; a cached success it leaves alone.
 	rep, err = s.Check(context.Background(), agents.CheckOptions{
-		CachePath: cache, Now: at(t0.Add(agents.FailureTTL + time.Minute)), LookPath: f.lookPath, Agents: []string{"gemini"},
+		CachePath: cache, Now: at(t0.Add(2 * time.Minute)), LookPath: f.lookPath, Agents: []string{"gemini", "claude"},
+		RetryFailures: true,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := rep.Agents[0]; a.Cached || !a.OK {
+		t.Errorf("retried failure: %+v", a)
+	}
+	if a := rep.Agents[1]; !a.Cached {
+		t.Errorf("a cached success was probed again: %+v", a)
+	}
+	if n := len(f.runs("gemini")); n != 2 {
+		t.Errorf("gemini ran %d times, want 2", n)
+	}
+	// Past FailureTTL a failure is probed again.
+	if err := os.Remove(answer); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Check(context.Background(), agents.CheckOptions{
+		CachePath: cache, Now: at(t0.Add(3 * time.Minute)), LookPath: f.lookPath, Agents: []string{"gemini"},
+		Timeout: 300 * time.Millisecond, Refresh: true,
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(answer, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	rep, err = s.Check(context.Background(), agents.CheckOptions{
+		CachePath: cache, Now: at(t0.Add(agents.FailureTTL + 4*time.Minute)), LookPath: f.lookPath, Agents: []string{"gemini"},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -57,6 +57,7 @@ func Check(ctx context.Context, o *CheckOptions) error {
 	}
 	opt := agents.CheckOptionsFor(o.F.Paths)
 	opt.Refresh = o.Refresh
+	opt.RetryFailures = true
 	opt.LookPath = o.F.LookPath
 	rep, err := set.Check(ctx, opt)
 	if err != nil {

@@ -46,13 +46,11 @@ const (
 )
 
 // Close reasons. Recover offers only KittyGone: a window the user closed, or
-// an agent that exited while its kitty lived, was a deliberate end.
+// an agent that exited while its kitty lived (ClosedWindow too, with a
+// CloseDetail saying so), was a deliberate end.
 const (
 	ClosedWindow    = "window-closed"
 	ClosedKittyGone = "kitty-gone"
-	// ClosedExited: the window lives on but the agent process in it ended
-	// (the user quit it, or another agent process took the window).
-	ClosedExited = "agent-exited"
 )
 
 // Sentinel errors.
@@ -103,6 +101,9 @@ type Record struct {
 	Open           bool       `json:"open"`
 	ClosedAt       *time.Time `json:"closed_at,omitempty"`
 	CloseReason    string     `json:"close_reason,omitempty"`
+	// CloseDetail tells closes of one reason apart for people: a window
+	// closed, or an agent that exited while its window stayed.
+	CloseDetail string `json:"close_detail,omitempty"`
 	// Where it ran.
 	KittyPID    int    `json:"kitty_pid,omitempty"`
 	KittySocket string `json:"kitty_socket"`

@@ -477,3 +477,25 @@ func TestRestartTakesOver(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// TestReadIDs: `sessions list` and `save` take the id claude's record gives
+// over an earlier save's user var.
+func TestReadIDs(t *testing.T) {
+	r := newRig(t, kitty.Version{})
+	r.claudeProcess(t, 2002, uuidClear, "idle")
+	set, _ := agents.Load("")
+	ls := lsOf(
+		win{id: 2, pid: 2002, argv: []string{"/usr/bin/claude"}, cwd: "/b",
+			vars: map[string]string{"kittymux_agent": "claude", "kittymux_session": uuidRec, "kittymux_pid": "2002"}},
+		win{id: 3, pid: 2003, argv: []string{"/usr/bin/claude"}, cwd: "/b"})
+	ws := scanner.AgentWindows(set, ls)
+	scanner.Records{ProcRoot: r.proc}.ReadIDs(ws)
+	got := map[int][2]string{}
+	for _, w := range ws {
+		got[w.Ref.Window.ID] = [2]string{w.Agent.KnownID, w.Agent.KnownIDFrom}
+	}
+	want := map[int][2]string{2: {uuidClear, "claude sessions/2002.json"}, 3: {"", ""}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

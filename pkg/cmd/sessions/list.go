@@ -83,7 +83,9 @@ func List(ctx context.Context, o *ListOptions) error {
 			continue
 		}
 		reached++
-		for _, w := range scanner.AgentWindows(set, ls) {
+		live := scanner.AgentWindows(set, ls)
+		scanner.Records{Getenv: f.Getenv}.ReadIDs(live)
+		for _, w := range live {
 			rows = append(rows, row{in, w})
 		}
 	}

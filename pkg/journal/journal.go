@@ -9,6 +9,7 @@
 package journal
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -221,16 +222,87 @@ func (j *Journal) Update(fn func(*File) error) (Result, error) {
 	}
 	f.Version = SchemaVersion
 	Bound(f, j.now())
-	// Compact: encoding is most of an update's time, and every writer
-	// waits on it under the lock.
-	data, err := json.Marshal(f)
+	data, err := encode(f)
 	if err != nil {
-		return res, fmt.Errorf("encode journal: %w", err)
+		return res, err
 	}
-	if err := writeFile(j.Path, append(data, '\n')); err != nil {
+	if err := writeFile(j.Path, data); err != nil {
 		return res, err
 	}
 	return res, nil
+}
+
+// encode writes one record a line, compact: encoding is most of an
+// update's time and every writer waits on it under the lock, and the prompt
+// finds a conversation's record by decoding only the lines that name it.
+func encode(f *File) ([]byte, error) {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "{\"version\":%d,\"records\":[", f.Version)
+	for i, r := range f.Records {
+		line, err := json.Marshal(r)
+		if err != nil {
+			return nil, fmt.Errorf("encode journal: %w", err)
+		}
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('\n')
+		b.Write(line)
+	}
+	b.WriteString("\n]}\n")
+	return b.Bytes(), nil
+}
+
+// LatestOf returns the most recently seen record of conversation id of
+// agent, or nil, reading only the lines of the journal that name the id (the
+// prompt asks in every restored window: no full decode of 300 records). A
+// file not laid out a record a line is read whole.
+func (j *Journal) LatestOf(agent, id string) (*Record, error) {
+	if id == "" {
+		return nil, nil
+	}
+	data, err := os.ReadFile(j.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read journal %s: %w", j.Path, err)
+	}
+	quoted, _ := json.Marshal(id)
+	if !bytes.Contains(data, quoted) {
+		return nil, nil
+	}
+	if !bytes.HasPrefix(data, []byte(`{"version":`)) {
+		return j.latestSlow(data, agent, id)
+	}
+	f := &File{}
+	for rest := data; ; {
+		i := bytes.Index(rest, quoted)
+		if i < 0 {
+			break
+		}
+		start := bytes.LastIndexByte(rest[:i], '\n') + 1
+		end := bytes.IndexByte(rest[i:], '\n')
+		if end < 0 {
+			end = len(rest) - i
+		}
+		line := bytes.TrimRight(rest[start:i+end], ",")
+		rest = rest[i+end:]
+		var r Record
+		if err := json.Unmarshal(line, &r); err != nil {
+			return j.latestSlow(data, agent, id)
+		}
+		f.Records = append(f.Records, r)
+	}
+	return f.Latest(agent, id), nil
+}
+
+func (j *Journal) latestSlow(data []byte, agent, id string) (*Record, error) {
+	f, err := decode(data, j.Path)
+	if err != nil {
+		return nil, err
+	}
+	return f.Latest(agent, id), nil
 }
 
 // Result says what an Update had to do besides the change.

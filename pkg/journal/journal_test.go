@@ -342,3 +342,69 @@ func BenchmarkUpdate300Records8Writers(b *testing.B) {
 		b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
 	}
 }
+
+// TestLatestOf: the prompt's lookup reads only the lines naming the id and
+// agrees with a full decode, also for a file laid out differently.
+func TestLatestOf(t *testing.T) {
+	j := newAt(t, t0)
+	const id = "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73"
+	_, err := j.Update(func(f *File) error {
+		f.Upsert(Record{Key: "1", Agent: "claude", ID: id, LastSeen: t0, RunsFinished: 1})
+		f.Upsert(Record{Key: "2", Agent: "claude", ID: id, LastSeen: t0.Add(time.Minute), RunsFinished: 2})
+		// The id in another record's argv is no record of it.
+		f.Upsert(Record{Key: "3", Agent: "codex", Argv: []string{"codex", id}, LastSeen: t0.Add(time.Hour)})
+		f.Upsert(Record{Key: "4", Agent: "claude", ID: "other", LastSeen: t0.Add(time.Hour)})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lookup := func() map[string]string {
+		got := map[string]string{}
+		for _, q := range [][2]string{{"claude", id}, {"codex", id}, {"claude", "nope"}, {"claude", ""}} {
+			r, err := j.LatestOf(q[0], q[1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r != nil {
+				got[q[0]+"/"+q[1]] = r.Key
+			}
+		}
+		return got
+	}
+	want := map[string]string{"claude/" + id: "2"}
+	if diff := cmp.Diff(want, lookup()); diff != "" {
+		t.Errorf("line by line (-want +got):\n%s", diff)
+	}
+	f, _ := j.Read()
+	indented, _ := json.MarshalIndent(f, "", "  ")
+	if err := os.WriteFile(j.Path, indented, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, lookup()); diff != "" {
+		t.Errorf("indented file (-want +got):\n%s", diff)
+	}
+}
+
+// BenchmarkLatestOf300: the prompt's read of one conversation's record from
+// a full journal.
+func BenchmarkLatestOf300(b *testing.B) {
+	j := New(filepath.Join(b.TempDir(), "agent-sessions.json"), false)
+	now := time.Now()
+	_, err := j.Update(func(f *File) error {
+		for i := range MaxRecords {
+			f.Upsert(Record{Key: Key("unix:/tmp/kitty-1", 1, i, 1000+i), Agent: "claude", Open: i%2 == 0,
+				ID: fmt.Sprintf("4f9e2a51-3c1d-4b7a-9e0f-%012d", i), Dir: "/home/user/code/api", TabTitle: "api work",
+				Argv: []string{"claude", "--model", "opus"}, FirstSeen: now, LastSeen: now, State: StateIdle})
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if r, err := j.LatestOf("claude", "4f9e2a51-3c1d-4b7a-9e0f-000000000150"); err != nil || r == nil {
+			b.Fatal(r, err)
+		}
+	}
+}

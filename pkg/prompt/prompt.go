@@ -163,7 +163,9 @@ func (e *Env) text(r Record) string {
 		}
 		fmt.Fprintf(&b, "  %s\r\n", wd)
 	}
-	if r.Tab != "" {
+	if line := e.journalLine(r); line != "" {
+		fmt.Fprintf(&b, "  %s\r\n", line)
+	} else if r.Tab != "" {
 		fmt.Fprintf(&b, "  tab %q\r\n", r.Tab)
 	}
 	first := "Enter resume"

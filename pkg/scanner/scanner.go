@@ -83,6 +83,9 @@ type session struct {
 	lastWritten time.Time
 	dirty       bool
 	seen        bool // in this pass
+	// unseen: taken over from the journal and not seen by this scanner
+	// yet; closing it must not claim it ran until now.
+	unseen bool
 }
 
 // KittyStatus is how the scanner's polls of one kitty go. Field names are
@@ -225,7 +228,7 @@ func (s *Scanner) loadJournal(live map[string]bool, now time.Time) {
 			continue
 		}
 		id := r.KittySocket + "|" + strconv.Itoa(r.KittyPID)
-		se := &session{rec: r, kitty: id, accounted: now, lastWritten: r.LastSeen}
+		se := &session{rec: r, kitty: id, accounted: now, lastWritten: r.LastSeen, unseen: true}
 		s.sessions[r.Key] = se
 		if !live[id] {
 			s.close(r.Key, journal.ClosedKittyGone, "", now)
@@ -240,7 +243,9 @@ func (s *Scanner) close(key, reason, detail string, now time.Time) {
 		return
 	}
 	delete(s.sessions, key)
-	se.account(now)
+	if !se.unseen {
+		se.account(now)
+	}
 	r := se.rec
 	r.Open = false
 	t := now
@@ -400,7 +405,7 @@ func (s *Scanner) scan(ctx context.Context, k *kittyState, ls []kitty.OSWindow, 
 				WindowID: aw.Ref.Window.ID, PID: aw.PID}}
 			s.sessions[key] = se
 		}
-		se.seen = true
+		se.seen, se.unseen = true, false
 		s.update(se, aw, reports[aw.PID], now)
 		s.markWindow(ctx, k, aw, se.rec)
 	}

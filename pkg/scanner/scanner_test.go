@@ -468,10 +468,12 @@ func TestRestartTakesOver(t *testing.T) {
 		t.Fatal(err)
 	}
 	recs := r.records(t)
-	want := map[int]string{1: "open=true  first=0s", 9: "open=false kitty-gone first=0s"}
+	// The gone kitty's record keeps its last sighting: this scanner never
+	// saw it run.
+	want := map[int]string{1: "open=true  first=0s last=1m0s", 9: "open=false kitty-gone first=0s last=0s"}
 	got := map[int]string{}
 	for id, rec := range recs {
-		got[id] = fmt.Sprintf("open=%v %s first=%v", rec.Open, rec.CloseReason, rec.FirstSeen.Sub(t0))
+		got[id] = fmt.Sprintf("open=%v %s first=%v last=%v", rec.Open, rec.CloseReason, rec.FirstSeen.Sub(t0), rec.LastSeen.Sub(t0))
 	}
 	if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)

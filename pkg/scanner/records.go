@@ -20,6 +20,19 @@ type Records struct {
 	// Getenv is the scanner's own environment, used when the process's
 	// cannot be read (another OS, a process gone meanwhile).
 	Getenv func(string) string
+
+	// dirs caches where each claude process keeps its files: a process's
+	// environment does not change, and reading it every 2 s per window is
+	// most of what ids cost. nil: no cache (a Records made outside New).
+	dirs map[int]string
+}
+
+// forget drops what is cached about process pid (it ended: the pid may be
+// reused).
+func (r Records) forget(pid int) {
+	if r.dirs != nil {
+		delete(r.dirs, pid)
+	}
 }
 
 // AgentRecord is what an agent's record says about one of its processes.
@@ -89,6 +102,17 @@ func (r Records) claude(pid int) (AgentRecord, bool) {
 // claudeDir is where claude process pid keeps its files: its
 // CLAUDE_CONFIG_DIR, else ~/.claude of its HOME.
 func (r Records) claudeDir(pid int) string {
+	if d, ok := r.dirs[pid]; ok {
+		return d
+	}
+	d := r.readClaudeDir(pid)
+	if r.dirs != nil && d != "" {
+		r.dirs[pid] = d
+	}
+	return d
+}
+
+func (r Records) readClaudeDir(pid int) string {
 	env := r.environ(pid)
 	if env == nil {
 		env = func(k string) string {

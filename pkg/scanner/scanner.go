@@ -156,6 +156,7 @@ func New(o Options) *Scanner {
 	if o.Jitter == nil {
 		o.Jitter = rand.Float64
 	}
+	o.Records.dirs = map[int]string{}
 	return &Scanner{o: o, kitties: map[string]*kittyState{}, sessions: map[string]*session{}, reports: map[int]StateReport{}}
 }
 
@@ -243,6 +244,7 @@ func (s *Scanner) close(key, reason, detail string, now time.Time) {
 		return
 	}
 	delete(s.sessions, key)
+	s.o.Records.forget(se.rec.PID)
 	if !se.unseen {
 		se.account(now)
 	}

@@ -2,6 +2,10 @@
 package root
 
 import (
+	"context"
+	"os/signal"
+	"syscall"
+
 	"github.com/spf13/cobra"
 
 	"github.com/kittymux/kittymux/pkg/cmd/doctor"
@@ -32,9 +36,13 @@ Exit codes: 0 ok, 1 error, 2 cancelled or bad usage.`,
 	return cmd
 }
 
-// Main runs kittymux with args and returns the exit code.
+// Main runs kittymux with args and returns the exit code. Commands run with
+// a context that SIGINT and SIGTERM cancel, so they stop cleanly: a request
+// to kitty in flight ends, the scanner writes its journal.
 func Main(f *factory.Factory, args []string) int {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
 	cmd := NewCmdRoot(f)
 	cmd.SetArgs(args)
-	return factory.Report(f.IO.ErrOut, cmd.Execute())
+	return factory.Report(f.IO.ErrOut, cmd.ExecuteContext(ctx))
 }

@@ -68,6 +68,11 @@ type Definition struct {
 	// RenamesProcess: the agent overwrites its process title, so a bare
 	// program name in a process list may have lost its flags (pi).
 	RenamesProcess bool `json:"renames_process,omitempty"`
+	// TitleWorking and TitleIdle are regular expressions for the window
+	// title the agent sets while it works and while it waits for input. Only
+	// from the CLI's own source or docs; none means the state is unknown.
+	TitleWorking []string `json:"title_working,omitempty"`
+	TitleIdle    []string `json:"title_idle,omitempty"`
 
 	// IDPattern is a regular expression for a conversation id, matched
 	// against the whole id. Empty means any plain token.
@@ -409,6 +414,9 @@ func build(file, name string, d Definition) (*agent, error) {
 		if !packageRE.MatchString(p) {
 			return bad("packages", "%q is not an npm package name", p)
 		}
+	}
+	if err := checkTitles(file, name, d); err != nil {
+		return nil, err
 	}
 
 	// Flag lists: each flag has one kind, so a definition cannot both keep

@@ -193,7 +193,9 @@ func (e *Env) text(r Record, sealed bool) string {
 		}
 		fmt.Fprintf(&b, "  %s\r\n", wd)
 	}
-	if r.Tab != "" {
+	if line := e.journalLine(r); line != "" {
+		fmt.Fprintf(&b, "  %s\r\n", line)
+	} else if r.Tab != "" {
 		fmt.Fprintf(&b, "  tab %q\r\n", r.Tab)
 	}
 	if !sealed {

@@ -81,3 +81,14 @@ func AgentWindows(set *agents.Set, ls []kitty.OSWindow) []AgentWindow {
 	}
 	return out
 }
+
+// ReadIDs gives each window whose agent keeps a record of its running
+// process (claude's sessions/<pid>.json) the id the agent says it is in now.
+// That beats the kittymux_session user var: it follows /clear at once.
+func (r Records) ReadIDs(ws []AgentWindow) {
+	for i := range ws {
+		if rec, ok := r.Read(ws[i].Agent.Cmd.Agent, ws[i].PID); ok {
+			ws[i].Agent.KnownID, ws[i].Agent.KnownIDFrom = rec.ID, rec.IDFrom
+		}
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/scanner"
 )
 
 // Options of `kittymux doctor`.
@@ -102,10 +103,15 @@ type DirReport struct {
 	Problem string `json:"problem,omitempty"`
 }
 
-// ScannerReport is the background scanner.
+// ScannerReport is the background scanner, from the same lock and status
+// file as `scanner status`, and its journal.
 type ScannerReport struct {
 	Running bool   `json:"running"`
 	Note    string `json:"note"`
+	PID     int    `json:"pid,omitempty"`
+	// Status is the scanner's last status (kitties and their polls).
+	Status  *scanner.Status `json:"status,omitempty"`
+	Journal JournalReport   `json:"journal"`
 }
 
 // Run checks everything and prints the report.
@@ -129,7 +135,7 @@ func Run(ctx context.Context, o *Options) error {
 		r.Kitties = append(r.Kitties, k)
 	}
 	r.StateDir = checkDir(o.F.Paths.StateDir)
-	r.Scanner = ScannerReport{Running: false, Note: "not running (the scanner is not started by this version)"}
+	r.Scanner = checkScanner(o.F)
 	r.Agents = checkAgents(ctx, o.F)
 	r.OK = reachable > 0
 	if !r.OK {
@@ -275,6 +281,7 @@ func printText(w io.Writer, r Report) {
 	}
 	fmt.Fprintf(w, "state dir  %s  %s %s\n", r.StateDir.Path, r.StateDir.Mode, sd)
 	fmt.Fprintf(w, "scanner    %s\n", r.Scanner.Note)
+	fmt.Fprintf(w, "journal    %s\n", r.Scanner.Journal.Note)
 	for _, a := range r.Agents.Installed {
 		state := "ok"
 		switch {

@@ -2,10 +2,15 @@
 package root
 
 import (
+	"context"
+	"os/signal"
+	"syscall"
+
 	"github.com/spf13/cobra"
 
 	"github.com/kittymux/kittymux/pkg/cmd/doctor"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/cmd/scanner"
 	"github.com/kittymux/kittymux/pkg/cmd/sessions"
 )
 
@@ -27,13 +32,17 @@ Exit codes: 0 ok, 1 error, 2 cancelled or bad usage.`,
 	cmd.SetOut(f.IO.Out)
 	cmd.SetErr(f.IO.ErrOut)
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &factory.FlagError{Err: err} })
-	cmd.AddCommand(doctor.NewCmdDoctor(f, nil), sessions.NewCmdSessions(f))
+	cmd.AddCommand(doctor.NewCmdDoctor(f, nil), sessions.NewCmdSessions(f), scanner.NewCmdScanner(f))
 	return cmd
 }
 
-// Main runs kittymux with args and returns the exit code.
+// Main runs kittymux with args and returns the exit code. Commands run with
+// a context that SIGINT and SIGTERM cancel, so they stop cleanly: a request
+// to kitty in flight ends, the scanner writes its journal.
 func Main(f *factory.Factory, args []string) int {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
 	cmd := NewCmdRoot(f)
 	cmd.SetArgs(args)
-	return factory.Report(f.IO.ErrOut, cmd.Execute())
+	return factory.Report(f.IO.ErrOut, cmd.ExecuteContext(ctx))
 }

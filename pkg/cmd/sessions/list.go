@@ -91,7 +91,9 @@ func List(ctx context.Context, o *ListOptions) error {
 			continue
 		}
 		reached++
-		for _, w := range scanner.AgentWindows(set, a.LS) {
+		live := scanner.AgentWindows(set, a.LS)
+		scanner.Records{Getenv: f.Getenv}.ReadIDs(live)
+		for _, w := range live {
 			rows = append(rows, row{a.Instance, w})
 		}
 	}

@@ -104,6 +104,7 @@ func Save(ctx context.Context, o *SaveOptions) error {
 		return err
 	}
 	live := scanner.AgentWindows(set, ls)
+	scanner.Records{Getenv: f.Getenv}.ReadIDs(live)
 	if err := markAgents(ctx, client, live); err != nil {
 		if isUnknownAction(err) {
 			return tooOld(err)

@@ -13,6 +13,12 @@
 // Knobs, from the environment:
 //   - FAKEAGENT_EXIT=N: exit with status N right after logging (a one-shot run).
 //   - FAKEAGENT_TITLE=T: set the terminal title to T (OSC 2), as agents do.
+//   - FAKEAGENT_TITLES=T1|T2|...: each SIGUSR2 sets the next title (an agent
+//     starting and finishing runs).
+//   - FAKEAGENT_CLAUDE_SESSION=ID: write sessions/<pid>.json under
+//     $CLAUDE_CONFIG_DIR (else ~/.claude) as claude 2.1.197 does: pid,
+//     sessionId, cwd, startedAt; removed on exit. SIGUSR1 rewrites it in
+//     place with FAKEAGENT_CLAUDE_CLEAR as the id, as /clear does.
 //
 // It imports only the standard library: kittytest builds it from its embedded
 // source outside any module.
@@ -68,9 +74,50 @@ func main() {
 	}
 
 	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT, syscall.SIGUSR1, syscall.SIGUSR2)
+	record := ""
+	if id := os.Getenv("FAKEAGENT_CLAUDE_SESSION"); id != "" {
+		record = claudeRecord(id)
+		defer os.Remove(record)
+	}
 	fmt.Printf("fake %s running %s\n", name, strings.Join(args, " "))
-	<-sigs
+	titles := strings.Split(os.Getenv("FAKEAGENT_TITLES"), "|")
+	for {
+		switch <-sigs {
+		case syscall.SIGUSR1:
+			if record != "" {
+				claudeRecord(os.Getenv("FAKEAGENT_CLAUDE_CLEAR"))
+			}
+		case syscall.SIGUSR2:
+			if len(titles) > 0 && titles[0] != "" {
+				fmt.Printf("\x1b]2;%s\x07", titles[0])
+				titles = titles[1:]
+			}
+		default:
+			return
+		}
+	}
+}
+
+// claudeRecord writes claude's sessions/<pid>.json with id, in place (not
+// by rename), as claude does, and returns its path.
+func claudeRecord(id string) string {
+	dir := os.Getenv("CLAUDE_CONFIG_DIR")
+	if dir == "" {
+		dir = filepath.Join(os.Getenv("HOME"), ".claude")
+	}
+	dir = filepath.Join(dir, "sessions")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+	}
+	cwd, _ := os.Getwd()
+	path := filepath.Join(dir, strconv.Itoa(os.Getpid())+".json")
+	b, _ := json.Marshal(map[string]any{"pid": os.Getpid(), "sessionId": id, "cwd": cwd, "startedAt": 1767225600000,
+		"version": "2.1.197", "kind": "interactive", "name": filepath.Base(cwd), "nameSource": "derived"})
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+	}
+	return path
 }
 
 func logRun(name string, args []string) error {

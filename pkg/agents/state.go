@@ -1,0 +1,60 @@
+package agents
+
+import (
+	"regexp"
+	"sync"
+)
+
+// Agent states read from what kitty shows of a window.
+const (
+	StateWorking = "working"
+	StateIdle    = "idle"
+)
+
+// titleREs caches compiled title patterns; definitions are few and fixed
+// for the life of a process.
+var titleREs sync.Map // pattern → *regexp.Regexp
+
+func titleRE(pattern string) (*regexp.Regexp, error) {
+	if re, ok := titleREs.Load(pattern); ok {
+		return re.(*regexp.Regexp), nil
+	}
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		return nil, err
+	}
+	titleREs.Store(pattern, re)
+	return re, nil
+}
+
+func checkTitles(file, name string, d Definition) error {
+	for field, ps := range map[string][]string{"title_working": d.TitleWorking, "title_idle": d.TitleIdle} {
+		for _, p := range ps {
+			if _, err := titleRE(p); err != nil {
+				return fieldErr(file, name, field, "%q is not a regular expression: %v", p, err)
+			}
+		}
+	}
+	return nil
+}
+
+// TitleState says from a window title whether the agent is working
+// (StateWorking) or waiting for input (StateIdle), by its definition's title
+// patterns; "" when the definition has none or none match.
+func (s *Set) TitleState(agentName, title string) string {
+	a, ok := s.agents[agentName]
+	if !ok {
+		return ""
+	}
+	for _, c := range []struct {
+		state    string
+		patterns []string
+	}{{StateWorking, a.def.TitleWorking}, {StateIdle, a.def.TitleIdle}} {
+		for _, p := range c.patterns {
+			if re, err := titleRE(p); err == nil && re.MatchString(title) {
+				return c.state
+			}
+		}
+	}
+	return ""
+}

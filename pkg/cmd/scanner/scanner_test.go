@@ -1,0 +1,197 @@
+package scanner_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	cmdscanner "github.com/kittymux/kittymux/pkg/cmd/scanner"
+	"github.com/kittymux/kittymux/pkg/journal"
+	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
+	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/scanner"
+)
+
+func TestFlags(t *testing.T) {
+	type result struct {
+		Once, JSON bool
+		Interval   time.Duration
+		Err        string
+		Usage      bool
+	}
+	run := func(args ...string) result {
+		f := &factory.Factory{IO: &factory.IOStreams{In: strings.NewReader(""), Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}}
+		var r result
+		cmd := cmdscanner.NewCmdScanner(f)
+		for _, c := range cmd.Commands() {
+			cmd.RemoveCommand(c)
+		}
+		cmd.AddCommand(
+			cmdscanner.NewCmdRun(f, func(o *cmdscanner.RunOptions) error { r.Interval = o.Interval; return nil }),
+			cmdscanner.NewCmdPoll(f, func(o *cmdscanner.PollOptions) error { r.Once, r.JSON = o.Once, o.JSON; return nil }),
+			cmdscanner.NewCmdStatus(f, func(o *cmdscanner.StatusOptions) error { r.JSON = o.JSON; return nil }))
+		cmd.SetArgs(args)
+		cmd.SetOut(&bytes.Buffer{})
+		cmd.SetErr(&bytes.Buffer{})
+		if err := cmd.Execute(); err != nil {
+			r.Err = err.Error()
+			var fe *factory.FlagError
+			r.Usage = errors.As(err, &fe)
+		}
+		return r
+	}
+	got := map[string]result{
+		"run":                  run("run"),
+		"run --interval 500ms": run("run", "--interval", "500ms"),
+		"poll --once --json":   run("poll", "--once", "--json"),
+		"poll":                 run("poll"),
+		"status --json":        run("status", "--json"),
+	}
+	want := map[string]result{
+		"run":                  {Interval: 2 * time.Second},
+		"run --interval 500ms": {Interval: 500 * time.Millisecond},
+		"poll --once --json":   {Once: true, JSON: true},
+		"poll":                 {Err: "scanner poll needs --once (the loop is `kittymux scanner run`)", Usage: true},
+		"status --json":        {JSON: true},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func newFactory(t *testing.T, fake *kittytest.Fake) (*factory.Factory, *bytes.Buffer, *syncBuffer) {
+	out, errOut := &bytes.Buffer{}, &syncBuffer{}
+	env := map[string]string{"HOME": t.TempDir()}
+	f := &factory.Factory{IO: &factory.IOStreams{In: strings.NewReader(""), Out: out, ErrOut: errOut},
+		Paths: paths.Under(env["HOME"]), Getenv: func(k string) string { return env[k] },
+		Discover: func(context.Context) ([]kitty.Instance, error) {
+			return []kitty.Instance{{Addr: fake.Addr, Socket: fake.Addr.String(), Source: "--to", Version: fake.Version}}, nil
+		}}
+	return f, out, errOut
+}
+
+// TestRunOnePerUser: `scanner run` records the fake kitty's agents, a
+// second start says the first runs and exits 0, status says it runs, and a
+// signal stops it with the journal and a final status written.
+func TestRunOnePerUser(t *testing.T) {
+	fake := kittytest.StartFake(t, kittytest.FakeOptions{LS: kittytest.Fixture(t, "0.48.2/ls.json")})
+	f, _, errOut := newFactory(t, fake)
+	done := make(chan error, 1)
+	go func() {
+		done <- cmdscanner.Run(t.Context(), &cmdscanner.RunOptions{F: f, Interval: 20 * time.Millisecond, Rescan: time.Minute,
+			Signals: []os.Signal{syscall.SIGUSR1}})
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	var st scanner.State
+	for {
+		st = scanner.Current(f.Paths.StateDir)
+		if st.Running && st.Status != nil && len(st.Status.Kitties) == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the scanner did not come up: %+v\n%s", st, errOut)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if k := st.Status.Kitties[0]; !k.OK || k.Agents == 0 || st.Status.PID != os.Getpid() {
+		t.Errorf("status: %+v %+v", st.Status, k)
+	}
+
+	f2, _, errOut2 := newFactory(t, fake)
+	f2.Paths = f.Paths
+	if err := cmdscanner.Run(t.Context(), &cmdscanner.RunOptions{F: f2}); err != nil {
+		t.Errorf("second start: %v", err)
+	}
+	if !strings.Contains(errOut2.String(), "a kittymux scanner is already running (pid ") {
+		t.Errorf("second start said %q", errOut2)
+	}
+
+	if err := syscall.Kill(os.Getpid(), syscall.SIGUSR1); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the scanner did not stop on its signal")
+	}
+	st = scanner.Current(f.Paths.StateDir)
+	if st.Running || st.Status == nil || st.Status.Stopped == nil {
+		t.Errorf("after stop: %+v", st)
+	}
+	jf, err := journal.New(f.Paths.Journal(), false).Read()
+	if err != nil || len(jf.Records) == 0 {
+		t.Fatalf("journal: %v %+v", err, jf)
+	}
+	for _, r := range jf.Records {
+		if !r.Open || r.KittySocket != fake.Addr.String() {
+			t.Errorf("record %+v", r)
+		}
+	}
+	if !strings.Contains(errOut.String(), "stopped") {
+		t.Errorf("log: %s", errOut)
+	}
+}
+
+// TestPollOnce: one pass, printed as JSON; recorded in the journal when no
+// scanner runs.
+func TestPollOnce(t *testing.T) {
+	fake := kittytest.StartFake(t, kittytest.FakeOptions{LS: kittytest.Fixture(t, "0.48.2/ls.json")})
+	f, out, _ := newFactory(t, fake)
+	if err := cmdscanner.Poll(t.Context(), &cmdscanner.PollOptions{F: f, Once: true, JSON: true}); err != nil {
+		t.Fatal(err)
+	}
+	var p scanner.Pass
+	if err := json.Unmarshal(out.Bytes(), &p); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	agentsSeen := map[string]int{}
+	for _, s := range p.Sessions {
+		agentsSeen[s.Agent]++
+	}
+	if len(p.Kitties) != 1 || !p.Kitties[0].OK || len(p.Sessions) == 0 || !p.Written {
+		t.Errorf("pass: %s", out)
+	}
+	jf, err := journal.New(f.Paths.Journal(), false).Read()
+	if err != nil || len(jf.Records) != len(p.Sessions) {
+		t.Errorf("journal %v: %d records, %d sessions", err, len(jf.Records), len(p.Sessions))
+	}
+	out.Reset()
+	if err := cmdscanner.Poll(t.Context(), &cmdscanner.PollOptions{F: f, Once: true}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "kitty 0.48.2  "+fake.Addr.String()+"  6 windows") {
+		t.Errorf("text: %s", out)
+	}
+	t.Logf("agents: %v\n%s", agentsSeen, out)
+}

@@ -1,0 +1,410 @@
+package journal
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var t0 = time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+
+func newAt(t *testing.T, now time.Time) *Journal {
+	t.Helper()
+	j := New(filepath.Join(t.TempDir(), "state", "agent-sessions.json"), false)
+	j.Now = func() time.Time { return now }
+	return j
+}
+
+func rec(key string, open bool, lastSeen time.Time) Record {
+	return Record{Key: key, Agent: "claude", Open: open, LastSeen: lastSeen, FirstSeen: lastSeen, State: StateIdle}
+}
+
+func TestBound(t *testing.T) {
+	many := func(n int, open bool, from time.Time) []Record {
+		var out []Record
+		for i := range n {
+			out = append(out, rec(fmt.Sprintf("%v-%03d", open, i), open, from.Add(time.Duration(i)*time.Minute)))
+		}
+		return out
+	}
+	keys := func(rs []Record) []string {
+		var out []string
+		for _, r := range rs {
+			out = append(out, r.Key)
+		}
+		sort.Strings(out)
+		return out
+	}
+	tests := []struct {
+		name string
+		in   []Record
+		want []string
+	}{
+		{
+			name: "older than 90 days go, open or closed",
+			in: []Record{rec("old-closed", false, t0.Add(-91*24*time.Hour)), rec("old-open", true, t0.Add(-91*24*time.Hour)),
+				rec("recent", false, t0.Add(-89*24*time.Hour))},
+			want: []string{"recent"},
+		},
+		{
+			name: "over 300: the oldest closed go first, open ones stay",
+			in:   append(many(250, false, t0.Add(-time.Hour*24)), many(100, true, t0.Add(-time.Hour*48))...),
+			want: keys(append(many(250, false, t0.Add(-time.Hour*24))[50:], many(100, true, t0)...)),
+		},
+		{
+			name: "over 300 open: the least recently seen go",
+			in:   many(310, true, t0.Add(-time.Hour*24)),
+			want: keys(many(310, true, t0)[10:]),
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := &File{Version: SchemaVersion, Records: tt.in}
+			Bound(f, t0)
+			if diff := cmp.Diff(tt.want, keys(f.Records)); diff != "" {
+				t.Errorf("kept (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestUpdateFileMode: 0600 in a 0700 directory, whatever the umask.
+func TestUpdateFileMode(t *testing.T) {
+	old := syscall.Umask(0)
+	defer syscall.Umask(old)
+	j := newAt(t, t0)
+	if _, err := j.Update(func(f *File) error { f.Upsert(rec("a", true, t0)); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]os.FileMode{}
+	for _, p := range []string{filepath.Dir(j.Path), j.Path, j.LockPath()} {
+		fi, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got[filepath.Base(p)] = fi.Mode().Perm()
+	}
+	want := map[string]os.FileMode{"state": 0o700, "agent-sessions.json": 0o600, "agent-sessions.json.lock": 0o600}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("modes (-want +got):\n%s", diff)
+	}
+	raw, _ := os.ReadFile(j.Path)
+	var v map[string]any
+	if err := json.Unmarshal(raw, &v); err != nil || v["version"] != float64(SchemaVersion) {
+		t.Errorf("file %s: version %v, %v", raw, v["version"], err)
+	}
+}
+
+func TestUpdateCorruptMovedAside(t *testing.T) {
+	j := newAt(t, t0)
+	if err := os.MkdirAll(filepath.Dir(j.Path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(j.Path, []byte(`{"version": 1, "records": [`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := j.Read(); !errors.As(err, new(*CorruptError)) {
+		t.Fatalf("Read of a corrupt journal: %v", err)
+	}
+	res, err := j.Update(func(f *File) error {
+		if len(f.Records) != 0 {
+			t.Errorf("a new journal starts empty: %+v", f.Records)
+		}
+		f.Upsert(rec("a", true, t0))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := j.CorruptCopies(); len(got) != 1 || got[0] != res.MovedAside {
+		t.Errorf("corrupt copies %v, moved aside %q", got, res.MovedAside)
+	}
+	if kept, _ := os.ReadFile(res.MovedAside); string(kept) != `{"version": 1, "records": [` {
+		t.Errorf("the corrupt journal was not kept as it was: %q", kept)
+	}
+	f, err := j.Read()
+	if err != nil || len(f.Records) != 1 {
+		t.Errorf("new journal: %+v %v", f, err)
+	}
+}
+
+func TestUpdateNewerVersionLeftAlone(t *testing.T) {
+	j := newAt(t, t0)
+	_ = os.MkdirAll(filepath.Dir(j.Path), 0o700)
+	newer := `{"version": 99, "records": [], "future": true}`
+	_ = os.WriteFile(j.Path, []byte(newer), 0o600)
+	_, err := j.Update(func(f *File) error { return nil })
+	if !errors.Is(err, ErrNewer) {
+		t.Errorf("err %v, want ErrNewer", err)
+	}
+	if b, _ := os.ReadFile(j.Path); string(b) != newer {
+		t.Errorf("a newer journal was rewritten: %s", b)
+	}
+}
+
+func TestOff(t *testing.T) {
+	dir := t.TempDir()
+	env := func(v string) func(string) string {
+		return func(k string) string {
+			if k == "KITTYMUX_JOURNAL" {
+				return v
+			}
+			return ""
+		}
+	}
+	got := map[string]bool{"env 0": IsOff(dir, env("0")), "env 1": IsOff(dir, env("1")), "unset": IsOff(dir, env(""))}
+	_ = os.WriteFile(filepath.Join(dir, "journal-off"), nil, 0o600)
+	got["journal-off file"] = IsOff(dir, env(""))
+	want := map[string]bool{"env 0": true, "env 1": false, "unset": false, "journal-off file": true}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("IsOff (-want +got):\n%s", diff)
+	}
+	j := New(filepath.Join(dir, "sub", "agent-sessions.json"), true)
+	if _, err := j.Update(func(*File) error { t.Error("fn ran with the journal off"); return nil }); !errors.Is(err, ErrOff) {
+		t.Errorf("Update when off: %v", err)
+	}
+	if _, err := os.Stat(filepath.Dir(j.Path)); err == nil {
+		t.Errorf("the journal off still created %s", filepath.Dir(j.Path))
+	}
+}
+
+func TestLatest(t *testing.T) {
+	f := &File{Records: []Record{
+		{Key: "1", Agent: "claude", ID: "x", LastSeen: t0},
+		{Key: "2", Agent: "claude", ID: "x", LastSeen: t0.Add(time.Minute)},
+		{Key: "3", Agent: "codex", ID: "x", LastSeen: t0.Add(time.Hour)},
+		{Key: "4", Agent: "claude", ID: "", LastSeen: t0.Add(time.Hour)},
+	}}
+	got := map[string]string{}
+	for _, q := range [][2]string{{"claude", "x"}, {"codex", "x"}, {"claude", ""}, {"claude", "y"}} {
+		if r := f.Latest(q[0], q[1]); r != nil {
+			got[q[0]+"/"+q[1]] = r.Key
+		}
+	}
+	if diff := cmp.Diff(map[string]string{"claude/x": "2", "codex/x": "3"}, got); diff != "" {
+		t.Errorf("Latest (-want +got):\n%s", diff)
+	}
+}
+
+// The stress test's writer processes are this test binary, run again with
+// these variables.
+const (
+	envWriter = "KITTYMUX_JOURNAL_STRESS_WRITER"
+	envPath   = "KITTYMUX_JOURNAL_STRESS_PATH"
+	writers   = 8
+	updates   = 200
+)
+
+// TestMain turns the binary into a stress writer when asked: each update
+// counts on its own record and on one shared by all writers.
+func TestMain(m *testing.M) {
+	if w := os.Getenv(envWriter); w != "" {
+		j := New(os.Getenv(envPath), false)
+		for range updates {
+			_, err := j.Update(func(f *File) error {
+				for _, key := range []string{"writer-" + w, "shared"} {
+					r := f.Find(key)
+					if r == nil {
+						f.Upsert(Record{Key: key, Agent: "claude", Open: true, LastSeen: time.Now()})
+						r = f.Find(key)
+					}
+					r.RunsFinished++
+					r.LastSeen = time.Now()
+				}
+				return nil
+			})
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// TestStressWriters: 8 processes update the journal 200 times each at once;
+// no update is lost, and the file parses every time a reader looks.
+func TestStressWriters(t *testing.T) {
+	if testing.Short() {
+		t.Skip("stress test")
+	}
+	path := filepath.Join(t.TempDir(), "agent-sessions.json")
+	var cmds []*exec.Cmd
+	for w := range writers {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), envWriter+"="+strconv.Itoa(w), envPath+"="+path)
+		cmd.Stderr = os.Stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds = append(cmds, cmd)
+	}
+	var done atomic.Bool
+	var reads, bad atomic.Int64
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		j := New(path, false)
+		for !done.Load() {
+			if _, err := j.Read(); err != nil {
+				bad.Add(1)
+				t.Errorf("a reader saw a broken journal: %v", err)
+			}
+			reads.Add(1)
+		}
+	}()
+	for _, cmd := range cmds {
+		if err := cmd.Wait(); err != nil {
+			t.Errorf("writer: %v", err)
+		}
+	}
+	done.Store(true)
+	wg.Wait()
+
+	f, err := New(path, false).Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int{}
+	for _, r := range f.Records {
+		got[r.Key] = r.RunsFinished
+	}
+	want := map[string]int{"shared": writers * updates}
+	for w := range writers {
+		want["writer-"+strconv.Itoa(w)] = updates
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("counts (-want +got):\n%s", diff)
+	}
+	t.Logf("%d reads while writing, %d broken", reads.Load(), bad.Load())
+}
+
+// BenchmarkUpdate300Records8Writers: one update (lock, read, change one
+// record, write, sync) of a 300-record journal with 8 writers at once; the
+// p99 latency of an update is reported.
+func BenchmarkUpdate300Records8Writers(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "agent-sessions.json")
+	j := New(path, false)
+	now := time.Now()
+	if _, err := j.Update(func(f *File) error {
+		for i := range MaxRecords {
+			f.Upsert(Record{Key: Key("unix:/tmp/kitty-1", 1, i, 1000+i), Agent: "claude", Open: true,
+				ID: "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73", Dir: "/home/user/code/api", TabTitle: "api work",
+				Argv: []string{"claude", "--model", "opus"}, FirstSeen: now, LastSeen: now, State: StateIdle, KittySocket: "unix:/tmp/kitty-1"})
+		}
+		return nil
+	}); err != nil {
+		b.Fatal(err)
+	}
+	var mu sync.Mutex
+	var lat []time.Duration
+	var n atomic.Int64
+	b.SetParallelism((writers + 1) / 2) // GOMAXPROCS × this ≥ 8 goroutines on 2 cores
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		j := New(path, false)
+		var mine []time.Duration
+		for pb.Next() {
+			i := int(n.Add(1)) % MaxRecords
+			start := time.Now()
+			if _, err := j.Update(func(f *File) error {
+				r := &f.Records[i]
+				r.LastSeen = time.Now()
+				r.RunsFinished++
+				return nil
+			}); err != nil {
+				b.Error(err)
+				return
+			}
+			mine = append(mine, time.Since(start))
+		}
+		mu.Lock()
+		lat = append(lat, mine...)
+		mu.Unlock()
+	})
+	b.StopTimer()
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	if len(lat) > 0 {
+		b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
+	}
+}
+
+// TestLatestOf: the prompt's lookup reads only the lines naming the id and
+// agrees with a full decode, also for a file laid out differently.
+func TestLatestOf(t *testing.T) {
+	j := newAt(t, t0)
+	const id = "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73"
+	_, err := j.Update(func(f *File) error {
+		f.Upsert(Record{Key: "1", Agent: "claude", ID: id, LastSeen: t0, RunsFinished: 1})
+		f.Upsert(Record{Key: "2", Agent: "claude", ID: id, LastSeen: t0.Add(time.Minute), RunsFinished: 2})
+		// The id in another record's argv is no record of it.
+		f.Upsert(Record{Key: "3", Agent: "codex", Argv: []string{"codex", id}, LastSeen: t0.Add(time.Hour)})
+		f.Upsert(Record{Key: "4", Agent: "claude", ID: "other", LastSeen: t0.Add(time.Hour)})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lookup := func() map[string]string {
+		got := map[string]string{}
+		for _, q := range [][2]string{{"claude", id}, {"codex", id}, {"claude", "nope"}, {"claude", ""}} {
+			r, err := j.LatestOf(q[0], q[1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r != nil {
+				got[q[0]+"/"+q[1]] = r.Key
+			}
+		}
+		return got
+	}
+	want := map[string]string{"claude/" + id: "2"}
+	if diff := cmp.Diff(want, lookup()); diff != "" {
+		t.Errorf("line by line (-want +got):\n%s", diff)
+	}
+	f, _ := j.Read()
+	indented, _ := json.MarshalIndent(f, "", "  ")
+	if err := os.WriteFile(j.Path, indented, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, lookup()); diff != "" {
+		t.Errorf("indented file (-want +got):\n%s", diff)
+	}
+}
+
+// BenchmarkLatestOf300: the prompt's read of one conversation's record from
+// a full journal.
+func BenchmarkLatestOf300(b *testing.B) {
+	j := New(filepath.Join(b.TempDir(), "agent-sessions.json"), false)
+	now := time.Now()
+	_, err := j.Update(func(f *File) error {
+		for i := range MaxRecords {
+			f.Upsert(Record{Key: Key("unix:/tmp/kitty-1", 1, i, 1000+i), Agent: "claude", Open: i%2 == 0,
+				ID: fmt.Sprintf("4f9e2a51-3c1d-4b7a-9e0f-%012d", i), Dir: "/home/user/code/api", TabTitle: "api work",
+				Argv: []string{"claude", "--model", "opus"}, FirstSeen: now, LastSeen: now, State: StateIdle})
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if r, err := j.LatestOf("claude", "4f9e2a51-3c1d-4b7a-9e0f-000000000150"); err != nil || r == nil {
+			b.Fatal(r, err)
+		}
+	}
+}

@@ -1,0 +1,63 @@
+package prompt
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/kittymux/kittymux/pkg/journal"
+)
+
+// JournalLine is what the journal says of the conversation r resumes:
+// `last active 12m ago · 7 runs finished · 1h20m of work · tab "api work"`,
+// or "" when it has no record of it (no id, the journal off or missing).
+func JournalLine(j *journal.Journal, r Record, now time.Time) string {
+	if r.ID == "" || j == nil || j.Off {
+		return ""
+	}
+	rec, err := j.LatestOf(r.Agent, r.ID)
+	if err != nil || rec == nil {
+		return ""
+	}
+	runs := fmt.Sprintf("%d runs finished", rec.RunsFinished)
+	if rec.RunsFinished == 1 {
+		runs = "1 run finished"
+	}
+	line := fmt.Sprintf("last active %s · %s · %s of work", ago(now.Sub(rec.LastSeen)), runs, span(rec.Working()))
+	tab := rec.TabTitle
+	if r.Tab != "" {
+		tab = r.Tab // as saved: what the user sees restored
+	}
+	if tab != "" {
+		line += fmt.Sprintf(" · tab %q", tab)
+	}
+	return line
+}
+
+func ago(d time.Duration) string {
+	if d < time.Minute {
+		return "just now"
+	}
+	return span(d) + " ago"
+}
+
+// span is a duration as people read it: 45m, 1h20m, 3d4h.
+func span(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return "0m"
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
+	default:
+		return fmt.Sprintf("%dd%dh", int(d.Hours())/24, int(d.Hours())%24)
+	}
+}
+
+func (e *Env) journalLine(r Record) string {
+	now := time.Now
+	if e.Now != nil {
+		now = e.Now
+	}
+	return JournalLine(journal.New(e.Paths.Journal(), journal.IsOff(e.Paths.StateDir, e.Getenv)), r, now())
+}

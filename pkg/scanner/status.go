@@ -1,0 +1,137 @@
+package scanner
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/gofrs/flock"
+	"github.com/google/renameio/v2"
+)
+
+// Files of the running scanner, in the state directory.
+func LockPath(stateDir string) string   { return filepath.Join(stateDir, "scanner.lock") }
+func StatusPath(stateDir string) string { return filepath.Join(stateDir, "scanner-status.json") }
+
+// ErrRunning: another scanner of this user holds the lock.
+var ErrRunning = errors.New("a scanner is already running")
+
+// Lock takes the one-scanner-per-user lock. It waits a moment, because
+// Current takes the lock for an instant to see whether it is free.
+func Lock(ctx context.Context, stateDir string) (*flock.Flock, error) {
+	l := flock.New(LockPath(stateDir), flock.SetPermissions(0o600))
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	ok, err := l.TryLockContext(ctx, 50*time.Millisecond)
+	if ok {
+		return l, nil
+	}
+	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return nil, fmt.Errorf("scanner lock %s: %w", l.Path(), err)
+	}
+	return nil, ErrRunning
+}
+
+// Status is what a running scanner says about itself. Field names are
+// stable: `scanner status --json` and doctor print them.
+type Status struct {
+	PID          int           `json:"pid"`
+	Started      time.Time     `json:"started"`
+	Updated      time.Time     `json:"updated"`
+	Stopped      *time.Time    `json:"stopped,omitempty"`
+	Kitties      []KittyStatus `json:"kitties"`
+	OpenSessions int           `json:"open_sessions"`
+	Journal      string        `json:"journal"`
+	JournalOff   bool          `json:"journal_off"`
+	JournalError string        `json:"journal_error,omitempty"`
+}
+
+// WriteStatus replaces the status file atomically, 0600.
+func WriteStatus(stateDir string, s Status) error {
+	data, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := renameio.WriteFile(StatusPath(stateDir), append(data, '\n'), 0o600, renameio.WithStaticPermissions(0o600)); err != nil {
+		return fmt.Errorf("write scanner status: %w", err)
+	}
+	return nil
+}
+
+// State is whether a scanner runs and what it last said.
+type State struct {
+	Running bool `json:"running"`
+	// Status is the last status file, of the running scanner or of the
+	// last one that ran; nil when none ever ran.
+	Status *Status `json:"status,omitempty"`
+	// Problem: the status cannot be read.
+	Problem string `json:"problem,omitempty"`
+}
+
+// Current reports the scanner from its lock (held while it runs, released
+// by the kernel however it ends) and its status file.
+func Current(stateDir string) State {
+	var st State
+	l := flock.New(LockPath(stateDir), flock.SetPermissions(0o600))
+	if _, err := os.Stat(l.Path()); err == nil {
+		ok, err := l.TryLock()
+		switch {
+		case err != nil:
+			st.Problem = err.Error()
+		case ok:
+			_ = l.Unlock()
+		default:
+			st.Running = true
+		}
+	}
+	data, err := os.ReadFile(StatusPath(stateDir))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		st.Problem = err.Error()
+	default:
+		var s Status
+		if err := json.Unmarshal(data, &s); err != nil {
+			st.Problem = fmt.Sprintf("status file %s: %v", StatusPath(stateDir), err)
+		} else {
+			st.Status = &s
+		}
+	}
+	return st
+}
+
+// Describe is the one-line account of the scanner that status and doctor
+// print.
+func (st State) Describe() string {
+	var b strings.Builder
+	switch {
+	case st.Running && st.Status != nil:
+		fmt.Fprintf(&b, "running, pid %d, since %s; %d kitties, %d agent sessions open; last poll %s",
+			st.Status.PID, st.Status.Started.Local().Format(time.DateTime), len(st.Status.Kitties),
+			st.Status.OpenSessions, st.Status.Updated.Local().Format(time.TimeOnly))
+		if st.Status.JournalOff {
+			b.WriteString("; journal off")
+		}
+		if st.Status.JournalError != "" {
+			b.WriteString("; journal: " + st.Status.JournalError)
+		}
+	case st.Running:
+		b.WriteString("running (no status written yet)")
+	case st.Status != nil && st.Status.Stopped != nil:
+		fmt.Fprintf(&b, "not running (last stopped %s); start it with `kittymux scanner run`", st.Status.Stopped.Local().Format(time.DateTime))
+	case st.Status != nil:
+		fmt.Fprintf(&b, "not running (pid %d ended without stopping cleanly); start it with `kittymux scanner run`", st.Status.PID)
+	default:
+		b.WriteString("not running; start it with `kittymux scanner run`")
+	}
+	if st.Problem != "" {
+		b.WriteString("; " + st.Problem)
+	}
+	return b.String()
+}

@@ -493,3 +493,29 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// TestSetOption: every spelling kitty accepts for the option (a prefix, an
+// alias, a separate value) is replaced by one --name=value.
+func TestSetOption(t *testing.T) {
+	f, err := kittysession.Parse([]byte("launch --cw /a --hold --cwd=/b --title x prog arg\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := f.Windows()[0].Line.Launch
+	if err := l.SetOption("--cwd", "/srv/my dir"); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.SetOption("--hold", "x"); err == nil {
+		t.Error("--hold took a value")
+	}
+	if err := l.SetOption("--cwd", "/a\x00b"); err == nil {
+		t.Error("a NUL was accepted")
+	}
+	out, err := f.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "launch --hold --title x '--cwd=/srv/my dir' prog arg\n"; string(out) != want {
+		t.Errorf("got %q, want %q", out, want)
+	}
+}

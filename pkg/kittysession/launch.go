@@ -250,6 +250,21 @@ func (l *Launch) SetArgv(argv []string) error {
 	return nil
 }
 
+// SetOption sets a valued option ("--cwd") to value: every occurrence of
+// it, under any alias or prefix kitty accepts, is replaced by one
+// --name=value at the end of the options.
+func (l *Launch) SetOption(name, value string) error {
+	if !takesValue(name) {
+		return fmt.Errorf("launch option %s takes no value", name)
+	}
+	if _, err := quote(value); err != nil {
+		return err
+	}
+	l.Options = slices.DeleteFunc(slices.Clone(l.Options), func(o Option) bool { return sameOption(o.Name, name) })
+	l.Options = append(l.Options, Option{Name: name, Value: value, HasValue: true})
+	return nil
+}
+
 var errNoUnserialize = errors.New("launch line has no kitty-unserialize-data")
 
 // SetCmdAtShellStartupList sets cmd_at_shell_startup to a list (an argv).

@@ -164,9 +164,9 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 	if len(refs) == 0 {
 		return nil, ErrEmpty
 	}
-	running := make(map[int]agents.Command, len(o.Live))
+	live := make(map[int]agents.Window, len(o.Live))
 	for _, w := range o.Live {
-		running[w.ID] = w.Cmd
+		live[w.ID] = w
 	}
 	var (
 		ws       []agents.Window
@@ -207,7 +207,9 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 			// again would make it kittymux's. The agent running there now
 			// is what kittymux sees, whatever the record said.
 			sealed := rec.Verify(o.Key) == nil
-			cmd, ok = running[id]
+			var lw agents.Window
+			lw, ok = live[id]
+			cmd = lw.Cmd
 			if !ok && sealed {
 				cmd, ok = o.Agents.RecognizeArgv(rec.Argv)
 			}
@@ -225,6 +227,18 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 		}
 		if !ok {
 			continue
+		}
+		// kitty writes the directory of the window's foreground process at
+		// the moment of the save, which can be a short-lived child of the
+		// agent (copilot runs helpers in /usr/bin): the agent's own
+		// directory, as ls showed it, is where it must come back. kitty
+		// expands $VAR in launch options, so a directory holding '$' is left
+		// as kitty wrote it.
+		if lw, isLive := live[id]; isLive && lw.Cmd.Agent == cmd.Agent && filepath.IsAbs(lw.Cwd) &&
+			lw.Cwd != ref.Cwd && !strings.Contains(lw.Cwd, "$") {
+			if err := l.SetOption("--cwd", lw.Cwd); err == nil {
+				ref.Cwd = lw.Cwd
+			}
 		}
 		if cmd, ok = normalize(cmd, ref.Cwd); !ok {
 			unsealed = append(unsealed, Window{WindowID: id, Agent: cmd.Agent, Mode: agents.ModeAsSaved,

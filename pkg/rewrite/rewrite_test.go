@@ -466,3 +466,48 @@ func TestRewriteProbes(t *testing.T) {
 		t.Errorf("codex window = %+v", recs[2])
 	}
 }
+
+// TestRewriteAgentDirectory: kitty writes the directory of the foreground
+// process at the moment of the save, which can be a short-lived helper the
+// agent started elsewhere (copilot runs helpers in /usr/bin). The window
+// comes back where the agent runs, as ls showed it, and is decided there.
+func TestRewriteAgentDirectory(t *testing.T) {
+	raw := []byte("new_tab\ncd /srv/web\n" +
+		`launch 'kitty-unserialize-data={"id": 1, "cmd_at_shell_startup": "claude --model opus"}' --cwd=/usr/bin` + "\n" +
+		`launch 'kitty-unserialize-data={"id": 2, "cmd_at_shell_startup": "claude"}' --cwd=/usr/bin` + "\n" +
+		`launch 'kitty-unserialize-data={"id": 3, "cmd_at_shell_startup": "claude"}' --cwd=/usr/bin` + "\n")
+	set := shipped(t)
+	mine, _ := set.RecognizeString("claude --model opus")
+	other, _ := set.RecognizeString("claude")
+	res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, ResumeBin: bin,
+		// 2 is another claude in /srv/web; 3 is a claude that really runs in
+		// /usr/bin; window 1's record has no id, so it may resume the latest
+		// only if it is the single claude in its directory: it is not.
+		Live: []agents.Window{{ID: 1, Cwd: "/srv/web", Cmd: mine}, {ID: 2, Cwd: "/srv/web", Cmd: other}, {ID: 3, Cwd: "/usr/bin", Cmd: other}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := string(res.Data)
+	got := map[int]string{}
+	modes := map[int]agents.Mode{}
+	for _, w := range res.Windows {
+		got[w.WindowID], modes[w.WindowID] = w.Cwd, w.Mode
+	}
+	if diff := cmp.Diff(map[int]string{1: "/srv/web", 2: "/srv/web", 3: "/usr/bin"}, got); diff != "" {
+		t.Errorf("directories (-want +got):\n%s\n%s", diff, out)
+	}
+	// Two claudes in /srv/web: neither may take the latest there; the one in
+	// /usr/bin may.
+	if diff := cmp.Diff(map[int]agents.Mode{1: agents.ModeNew, 2: agents.ModeNew, 3: agents.ModeLatest}, modes); diff != "" {
+		t.Errorf("modes (-want +got):\n%s", diff)
+	}
+	f, err := kittysession.Parse(res.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ref := range f.Windows() {
+		if c, _ := ref.Line.Launch.Option("--cwd"); c != got[ref.Line.Launch.Unserialize.ID()] {
+			t.Errorf("window %d: --cwd=%s in the file, want %s", ref.Line.Launch.Unserialize.ID(), c, got[ref.Line.Launch.Unserialize.ID()])
+		}
+	}
+}

@@ -24,7 +24,9 @@ func (p Plan) Print(w io.Writer) {
 			fmt.Fprintf(w, "  (%s)", c.Summary)
 		}
 		fmt.Fprintln(w)
-		if c.Action == Remove || c.Opaque {
+		// A removed file is listed line by line only where it was the
+		// user's (a kitty.conf setup had made for its line).
+		if c.Action == Remove && c.Old == nil || c.Opaque {
 			continue
 		}
 		for _, l := range diffLines(c.Old, c.New) {

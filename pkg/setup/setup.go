@@ -527,7 +527,7 @@ func planUndoKittyConf(e Env, rec *record, p *Plan) error {
 		}
 	}
 	if rec != nil && rec.Created && len(newData) == 0 {
-		p.Changes = append(p.Changes, removeChange(target, ""))
+		p.Changes = append(p.Changes, removeChange(target, "setup made it for its include line"))
 		p.Changes[len(p.Changes)-1].Old = old
 		return nil
 	}

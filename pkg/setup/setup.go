@@ -425,7 +425,16 @@ func unitFile(e Env) ([]byte, error) {
 		"RestartSec=5",
 	}
 	env := e.passedEnv()
-	for _, k := range settingsEnv {
+	if env == nil {
+		env = map[string]string{}
+	}
+	// The user manager's PATH is a short system one: the scanner would not
+	// find agent CLIs installed under the home (npm, nvm, ~/.local/bin) to
+	// read their --help, and would save their windows as they were.
+	if v := e.getenv("PATH"); v != "" {
+		env["PATH"] = v
+	}
+	for _, k := range append(settingsEnv, "PATH") {
 		if v, ok := env[k]; ok {
 			kv, err := q(k + "=" + v)
 			if err != nil {

@@ -297,6 +297,13 @@ func TestIncludedFile(t *testing.T) {
 // removes it. Elsewhere the watcher starts the scanner.
 func TestScannerStart(t *testing.T) {
 	e, _ := testEnv(t, "plain")
+	getenv := e.Getenv
+	e.Getenv = func(k string) string {
+		if k == "PATH" {
+			return "/home/u/.npm-global/bin:/usr/bin"
+		}
+		return getenv(k)
+	}
 	sd := &fakeSystemd{running: true}
 	e.Systemd = sd
 	apply(t, e, PlanSetup)
@@ -304,8 +311,10 @@ func TestScannerStart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(unit), `ExecStart="`+e.Executable+`" scanner run`) {
-		t.Errorf("unit has no ExecStart of kittymux:\n%s", unit)
+	for _, want := range []string{`ExecStart="` + e.Executable + `" scanner run`, `Environment="PATH=/home/u/.npm-global/bin:/usr/bin"`} {
+		if !strings.Contains(string(unit), want) {
+			t.Errorf("unit lacks %s:\n%s", want, unit)
+		}
 	}
 	want := [][]string{{"daemon-reload"}, {"enable", UnitName}, {"restart", UnitName}}
 	if diff := cmp.Diff(want, sd.calls); diff != "" {

@@ -128,6 +128,13 @@ func TestRealQuitCapture(t *testing.T) {
 	const uuid = "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73"
 	k.LaunchWith(kitty.LaunchOptions{Args: []string{filepath.Join(binDir, "claude"), "--resume", uuid}})
 	waitRuns(t, log, 1, 30*time.Second)
+	// A reload runs the configuration again: the watcher must still save
+	// once, and say nothing.
+	reload, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := k.Client.Action(reload, "load_config_file"); err != nil {
+		t.Fatalf("reload: %v", err)
+	}
 
 	quit(t, k)
 	waitGone(t, k, 20*time.Second)
@@ -211,5 +218,20 @@ func TestRealQuitCancelled(t *testing.T) {
 	data := waitFile(t, published, 60*time.Second)
 	if _, err := kittysession.Parse(data); err != nil {
 		t.Fatalf("published quit save does not parse: %v\n%s", err, data)
+	}
+}
+
+// TestRealWatcherLoads: kitty on PATH (Debian 12's 0.26.5 in CI, which has
+// no on_quit) loads the included file and the watcher without a complaint.
+func TestRealWatcherLoads(t *testing.T) {
+	t.Parallel()
+	kittytest.NeedReal(t)
+	include, _, _ := quitSetup(t)
+	k := kittytest.StartReal(t, kittytest.RealOptions{Config: []string{include}})
+	k.Launch()
+	for _, bad := range []string{"watcher", "kittymux", "Traceback"} {
+		if strings.Contains(k.Log(), bad) {
+			t.Errorf("kitty %s's log mentions %q:\n%s", k.Version, bad, k.Log())
+		}
 	}
 }

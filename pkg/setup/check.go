@@ -56,7 +56,8 @@ func Check(ctx context.Context, e Env, scannerRunning bool) []Part {
 		add("socket", false, "no listen_on: %s, then restart kitty", runSetup)
 	}
 
-	parts = append(parts, checkWatcher(conf, e))
+	watcher, settings := checkWatcher(conf, e)
+	parts = append(parts, watcher)
 
 	_, unitErr := os.Stat(e.Unit())
 	switch {
@@ -66,6 +67,8 @@ func Check(ctx context.Context, e Env, scannerRunning bool) []Part {
 		add("scanner", true, "running")
 	case unitErr == nil:
 		add("scanner", false, "not running: systemctl --user start %s (journalctl --user -u %s says why it stopped)", UnitName, UnitName)
+	case watcher.OK && settings.StartScanner:
+		add("scanner", false, "not running: kitty's watcher starts it when kitty starts (restart kitty), or run `kittymux scanner run`")
 	default:
 		add("scanner", false, "not running: %s (kitty's watcher then starts it, or a systemd user unit), or run `kittymux scanner run`", runSetup)
 	}
@@ -82,38 +85,38 @@ func Check(ctx context.Context, e Env, scannerRunning bool) []Part {
 	return parts
 }
 
-func checkWatcher(conf Conf, e Env) Part {
+func checkWatcher(conf Conf, e Env) (Part, WatcherSettings) {
 	p := Part{Name: "watcher"}
+	var s WatcherSettings
 	w, ok := conf.HasWatcher(e.Watcher())
 	if !ok {
 		p.Note = "kitty's configuration loads no kittymux watcher: " + runSetup
-		return p
+		return p, s
 	}
 	data, err := os.ReadFile(e.Watcher())
 	switch {
 	case err != nil:
 		p.Note = fmt.Sprintf("%s: %v: %s", e.Watcher(), err, runSetup)
-		return p
+		return p, s
 	case !bytes.Equal(data, watcherAsset()):
 		p.Note = e.Watcher() + " is not this kittymux's watcher (changed, or from another version): " + runSetup
-		return p
+		return p, s
 	}
-	var s WatcherSettings
 	raw, err := os.ReadFile(e.Settings())
 	if err == nil {
 		err = json.Unmarshal(raw, &s)
 	}
 	if err != nil {
 		p.Note = fmt.Sprintf("its settings %s: %v: %s", e.Settings(), err, runSetup)
-		return p
+		return p, s
 	}
 	if fi, err := os.Stat(s.Kittymux); err != nil || fi.Mode().Perm()&0o111 == 0 {
 		p.Note = fmt.Sprintf("it runs %s, which is not there: %s", s.Kittymux, runSetup)
-		return p
+		return p, s
 	}
 	p.OK = true
 	p.Note = fmt.Sprintf("%s (%s); on a confirmed quit it saves the layout as %s (kitty 0.46.2 or newer)", e.Watcher(), w.Where(), s.QuitName)
-	return p
+	return p, s
 }
 
 // autosaveOff mirrors the scanner's switch: KITTYMUX_AUTOSAVE=0 or the file

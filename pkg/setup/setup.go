@@ -137,6 +137,10 @@ type Plan struct {
 	// rec is written after the changes (setup) or removed (undo).
 	rec     *record
 	dropRec bool
+	// makeState: the state directory is made (0700) before anything else,
+	// so that kitty, saving on quit into a sessions directory that is not
+	// there, does not make it with its own looser mode.
+	makeState bool
 }
 
 // Empty reports a plan with nothing to change.
@@ -159,6 +163,11 @@ type record struct {
 
 // Apply makes the plan's changes in order; the first failure stops it.
 func (p Plan) Apply(ctx context.Context, e Env) error {
+	if p.makeState {
+		if err := e.Paths.EnsureState(); err != nil {
+			return err
+		}
+	}
 	for _, c := range p.Changes {
 		if err := c.apply(ctx); err != nil {
 			return err
@@ -168,9 +177,6 @@ func (p Plan) Apply(ctx context.Context, e Env) error {
 	case p.rec != nil:
 		data, err := json.MarshalIndent(p.rec, "", "  ")
 		if err != nil {
-			return err
-		}
-		if err := e.Paths.EnsureState(); err != nil {
 			return err
 		}
 		return statefile.WriteFile(e.Paths.StateDir, e.record(), append(data, '\n'))
@@ -240,7 +246,7 @@ func PlanSetup(ctx context.Context, e Env) (Plan, error) {
 	if !filepath.IsAbs(e.Executable) {
 		return Plan{}, fmt.Errorf("kittymux's own path %q is not absolute", e.Executable)
 	}
-	var p Plan
+	p := Plan{makeState: true}
 	for _, part := range []func(context.Context, Env, *Plan) error{planKittyConf, planIncluded, planWatcher, planScanner} {
 		if err := part(ctx, e, &p); err != nil {
 			return Plan{}, err

@@ -8,3 +8,10 @@ import _ "embed"
 //
 //go:embed resume-agents.json
 var ResumeAgents []byte
+
+// KittyWatcher is the watcher `kittymux setup` installs for kitty: it starts
+// the scanner where no systemd user manager does, and saves the layout on a
+// confirmed quit. kitty loads it as Python, in its own process.
+//
+//go:embed kitty_watcher.py
+var KittyWatcher []byte

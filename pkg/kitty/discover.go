@@ -104,6 +104,10 @@ func Discover(ctx context.Context, o DiscoverOptions) ([]Instance, error) {
 	return out, nil
 }
 
+// ConfigDir is kitty's configuration directory, where its kitty.conf is:
+// $KITTY_CONFIG_DIRECTORY, else $XDG_CONFIG_HOME/kitty, else ~/.config/kitty.
+func ConfigDir(getenv func(string) string) string { return kittyConfigDir(getenv) }
+
 func kittyConfigDir(getenv func(string) string) string {
 	if d := getenv("KITTY_CONFIG_DIRECTORY"); d != "" {
 		return d

@@ -18,6 +18,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/scanner"
+	"github.com/kittymux/kittymux/pkg/setup"
 )
 
 // Options of `kittymux doctor`.
@@ -55,7 +56,10 @@ type Report struct {
 	StateDir DirReport     `json:"state_dir"`
 	Scanner  ScannerReport `json:"scanner"`
 	Agents   AgentsReport  `json:"agents"`
-	Hint     string        `json:"hint,omitempty"`
+	// Setup is each part `kittymux setup` puts in place: include, remote
+	// control, socket, watcher, scanner, autosave.
+	Setup []setup.Part `json:"setup"`
+	Hint  string       `json:"hint,omitempty"`
 }
 
 // AgentsReport is the agent CLIs found on PATH.
@@ -137,6 +141,7 @@ func Run(ctx context.Context, o *Options) error {
 	r.StateDir = checkDir(o.F.Paths.StateDir)
 	r.Scanner = checkScanner(o.F)
 	r.Agents = checkAgents(ctx, o.F)
+	r.Setup = checkSetup(ctx, o.F, r.Scanner.Running)
 	r.OK = reachable > 0
 	if !r.OK {
 		r.Hint = factory.ConfHint
@@ -282,6 +287,7 @@ func printText(w io.Writer, r Report) {
 	fmt.Fprintf(w, "state dir  %s  %s %s\n", r.StateDir.Path, r.StateDir.Mode, sd)
 	fmt.Fprintf(w, "scanner    %s\n", r.Scanner.Note)
 	fmt.Fprintf(w, "journal    %s\n", r.Scanner.Journal.Note)
+	printSetup(w, r.Setup)
 	for _, a := range r.Agents.Installed {
 		state := "ok"
 		switch {

@@ -30,10 +30,10 @@ func (e *SilentError) Error() string { return fmt.Sprintf("exit %d", e.Code) }
 var ErrCancel = errors.New("cancelled")
 
 // ConfHint is what kitty.conf needs for kittymux to reach kitty.
-const ConfHint = `kittymux talks to kitty over its remote-control socket. Add to kitty.conf and restart kitty:
+const ConfHint = `kittymux talks to kitty over its remote-control socket. Run ` + "`kittymux setup`" + `, or add to kitty.conf:
     allow_remote_control socket-only
     listen_on unix:/tmp/kitty
-then run ` + "`kittymux doctor`"
+then restart kitty and run ` + "`kittymux doctor`"
 
 // Report prints err with a hint where one helps and returns the exit code.
 // It is the one place where errors become exit codes and hints.

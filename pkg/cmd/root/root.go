@@ -12,6 +12,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/cmd/scanner"
 	"github.com/kittymux/kittymux/pkg/cmd/sessions"
+	"github.com/kittymux/kittymux/pkg/cmd/setup"
 )
 
 // NewCmdRoot returns the kittymux command.
@@ -32,7 +33,8 @@ Exit codes: 0 ok, 1 error, 2 cancelled or bad usage.`,
 	cmd.SetOut(f.IO.Out)
 	cmd.SetErr(f.IO.ErrOut)
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &factory.FlagError{Err: err} })
-	cmd.AddCommand(doctor.NewCmdDoctor(f, nil), sessions.NewCmdSessions(f), scanner.NewCmdScanner(f))
+	cmd.AddCommand(doctor.NewCmdDoctor(f, nil), sessions.NewCmdSessions(f), scanner.NewCmdScanner(f),
+		setup.NewCmdSetup(f, nil))
 	return cmd
 }
 

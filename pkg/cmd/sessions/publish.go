@@ -3,6 +3,7 @@ package sessions
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -23,6 +24,9 @@ type PublishOptions struct {
 	Stdout bool
 	Direct bool
 	JSON   bool
+	// RemoveRaw removes RAW once it is published: the quit watcher's raw
+	// save has no other owner once kitty is gone.
+	RemoveRaw bool
 }
 
 // NewCmdPublish returns `sessions publish`.
@@ -58,6 +62,7 @@ Exit codes: 0 published, 1 error (nothing written), 2 bad usage.`,
 	cmd.Flags().BoolVar(&o.Stdout, "stdout", false, "print the rewritten file instead of publishing it")
 	cmd.Flags().BoolVar(&o.Direct, "direct", false, "restored windows resume without asking")
 	cmd.Flags().BoolVar(&o.JSON, "json", false, "print what was published as JSON")
+	cmd.Flags().BoolVar(&o.RemoveRaw, "remove-raw", false, "remove RAW once published (kept when publishing fails)")
 	return cmd
 }
 
@@ -96,6 +101,11 @@ func Publish(ctx context.Context, o *PublishOptions) error {
 	path, err := sessions.Publish(f.Paths, o.Name, res.Data)
 	if err != nil {
 		return err
+	}
+	if o.RemoveRaw {
+		if err := os.Remove(o.Raw); err != nil {
+			fmt.Fprintf(f.IO.ErrOut, "kittymux: published, but the raw save stays: %v\n", err)
+		}
 	}
 	return printSaved(f.IO.Out, o.JSON, SaveResult{Name: o.Name, Path: path, Windows: res.Windows})
 }

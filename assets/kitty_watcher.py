@@ -1,0 +1,107 @@
+# kittymux's watcher for kitty, installed by `kittymux setup` (`kittymux setup --undo` removes it).
+#
+# kitty runs this module in its own process when it loads its configuration. It does two things:
+#   - when kitty loads it, and kitty_watcher.json beside it says so (no systemd user manager), it starts
+#     `kittymux scanner run`, which exits at once if a scanner already runs;
+#   - on a confirmed quit (on_quit, kitty >= 0.46.2) it saves kitty's layout with kitty's own
+#     save_as_session, in this process (the socket is closing), and starts `kittymux sessions publish`
+#     on that raw file, detached, so the publish finishes after kitty is gone.
+# Nothing else is done on any event, and no handler ever raises into kitty.
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+SETTINGS = 'kitty_watcher.json'
+# A flag on the sys module, not in this module: kitty keeps one module per path, but the same file
+# reached by two paths, or a kitty that runs the module again, must still start one scanner and save once.
+_ONCE = '_kittymux_watcher_done'
+# The address of the kitty that is quitting (or of another kitty this one was started from): a process
+# started here outlives it and must not take it for its own.
+_DROP_ENV = ('KITTY_LISTEN_ON', 'KITTY_PID', 'KITTY_WINDOW_ID', 'KITTY_PUBLIC_KEY')
+# Panels and the quick-access terminal are separate kitty processes that read kitty.conf too; kittymux
+# leaves them out everywhere.
+_UTILITY_CLASSES = ('kitty-panel', 'kitty-quick-access')
+
+try:
+    _HERE = os.path.dirname(os.path.abspath(__file__))
+except Exception:
+    _HERE = ''
+
+
+def _log(msg):
+    try:
+        sys.stderr.write('kittymux watcher: %s\n' % (msg,))
+        sys.stderr.flush()
+    except Exception:
+        pass
+
+
+def _once(what):
+    done = getattr(sys, _ONCE, None)
+    if not isinstance(done, set):
+        done = set()
+        setattr(sys, _ONCE, done)
+    if what in done:
+        return False
+    done.add(what)
+    return True
+
+
+def _settings():
+    with open(os.path.join(_HERE, SETTINGS), encoding='utf-8') as f:
+        s = json.load(f)
+    if not isinstance(s, dict) or not s.get('kittymux'):
+        raise ValueError('%s: no kittymux binary named' % (SETTINGS,))
+    return s
+
+
+def _spawn(settings, args):
+    env = {k: v for k, v in os.environ.items() if k not in _DROP_ENV}
+    env.update({str(k): str(v) for k, v in (settings.get('env') or {}).items()})
+    # A new session, no terminal, stdio on /dev/null: the process does not die with kitty, and kitty's
+    # own child reaping collects it if it ends first.
+    subprocess.Popen(
+        [settings['kittymux']] + list(args), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL, close_fds=True, start_new_session=True, cwd='/', env=env)
+
+
+def _start_scanner():
+    try:
+        s = _settings()
+        if s.get('start_scanner') and _once('scanner'):
+            _spawn(s, ['scanner', 'run'])
+    except Exception as err:
+        _log('starting the scanner failed: %s' % (err,))
+
+
+def _is_utility(boss):
+    for tm in list(getattr(boss, 'os_window_map', {}).values()):
+        if getattr(tm, 'wm_class', '') in _UTILITY_CLASSES:
+            return True
+    return False
+
+
+def on_quit(boss, window, data):
+    try:
+        # Before the confirmation dialog kitty calls this with confirmed False; a cancelled quit never
+        # calls it again. Only the confirmed call saves.
+        if not data.get('confirmed') or _is_utility(boss) or not _once('quit'):
+            return
+        s = _settings()
+        sessions = s['sessions_dir']
+        raw = os.path.join(sessions, '.raw-quit-%d-%d.kitty-session' % (os.getpid(), time.time_ns()))
+        # kitty's own saver, as `save_as_session --save-only --use-foreground-process PATH` does it.
+        boss.save_as_session('--save-only', '--use-foreground-process', raw)
+        if not os.path.isfile(raw):
+            _log('kitty did not write %s' % (raw,))
+            return
+        _spawn(s, ['sessions', 'publish', '--name', s.get('quit_name') or 'autosave-quit', '--remove-raw', raw])
+    except Exception as err:
+        _log('saving the session on quit failed: %s' % (err,))
+
+
+if __name__ == '__kitty_watcher__':
+    _start_scanner()

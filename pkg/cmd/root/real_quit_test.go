@@ -1,0 +1,237 @@
+//go:build linux
+
+package root_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
+	"github.com/kittymux/kittymux/pkg/kittysession"
+	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/setup"
+)
+
+// userSystemd is a running user manager that starts nothing: the watcher
+// then leaves the scanner alone, and the test leaves no scanner behind.
+type userSystemd struct{}
+
+func (userSystemd) Running(context.Context) bool         { return true }
+func (userSystemd) Enabled(context.Context, string) bool { return true }
+func (userSystemd) Active(context.Context, string) bool  { return true }
+func (userSystemd) Run(context.Context, ...string) error { return nil }
+
+// quitSetup runs `kittymux setup`'s plan over a throw-away kitty.conf that
+// already has remote control and a socket (StartReal's own), and returns
+// the include line for the real kitty and where the quit save is
+// published.
+func quitSetup(t *testing.T) (include string, published string, p paths.Paths) {
+	t.Helper()
+	kittymux, err := exec.LookPath("kittymux")
+	if err != nil {
+		t.Fatalf("kittymux is not on PATH; testscript.Main puts it there: %v", err)
+	}
+	dir := t.TempDir()
+	p = paths.Paths{StateDir: filepath.Join(dir, "state", "kittymux"), ConfigDir: filepath.Join(dir, "config", "kittymux")}
+	confDir := filepath.Join(dir, "kittyconf")
+	if err := os.MkdirAll(confDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(confDir, "kitty.conf"), []byte("allow_remote_control socket-only\nlisten_on unix:/tmp/unused\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"XDG_STATE_HOME": filepath.Join(dir, "state"), "XDG_CONFIG_HOME": filepath.Join(dir, "config")}
+	e := setup.Env{Paths: p, KittyConfDir: confDir, Home: filepath.Join(dir, "home"), Getenv: func(k string) string { return env[k] },
+		Executable: kittymux, Systemd: userSystemd{}}
+	plan, err := setup.PlanSetup(context.Background(), e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := plan.Apply(context.Background(), e); err != nil {
+		t.Fatal(err)
+	}
+	inc, err := os.ReadFile(e.Included())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(inc), "listen_on") {
+		t.Fatalf("setup wrote a listen_on although kitty.conf has one:\n%s", inc)
+	}
+	return "include " + e.Included(), p.Session(setup.QuitSession), p
+}
+
+func waitGone(t *testing.T, k *kittytest.Real, timeout time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for k.Running() {
+		if time.Now().After(deadline) {
+			t.Fatalf("kitty still runs %v after quit:\n%s", timeout, k.Log())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func waitFile(t *testing.T, path string, timeout time.Duration) []byte {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		if b, err := os.ReadFile(path); err == nil {
+			return b
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s did not appear within %v", path, timeout)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// rawQuitSaves are the watcher's raw saves left in the sessions directory.
+func rawQuitSaves(t *testing.T, p paths.Paths) []string {
+	t.Helper()
+	m, err := filepath.Glob(filepath.Join(p.SessionsDir(), ".raw-quit-*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// quit sends kitty the quit action (as a key mapped to quit would); the
+// reply may never come, as kitty goes away.
+func quit(t *testing.T, k *kittytest.Real) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if _, err := k.Client.Do(ctx, "action", map[string]any{"action": "quit"}, true); err != nil {
+		t.Fatalf("action quit: %v", err)
+	}
+}
+
+// TestRealQuitCapture: with the included file `kittymux setup` writes, a
+// real kitty 0.46.2 or newer that is sent `quit` (no confirmation) saves its
+// layout in its own process as it goes, and the detached publish leaves a
+// session, with the agent window rewritten to its exact resume, after kitty
+// is gone.
+func TestRealQuitCapture(t *testing.T) {
+	t.Parallel()
+	kittyBin := kittytest.NeedKitty(t, kitty.VersionOnQuit)
+	binDir, log := kittytest.FakeAgents(t, "claude")
+	include, published, p := quitSetup(t)
+	k := kittytest.StartReal(t, kittytest.RealOptions{Kitty: kittyBin, Env: log.Env(), Config: []string{include}})
+	const uuid = "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73"
+	k.LaunchWith(kitty.LaunchOptions{Args: []string{filepath.Join(binDir, "claude"), "--resume", uuid}})
+	waitRuns(t, log, 1, 30*time.Second)
+	// A reload runs the configuration again: the watcher must still save
+	// once, and say nothing.
+	reload, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := k.Client.Action(reload, "load_config_file"); err != nil {
+		t.Fatalf("reload: %v", err)
+	}
+
+	quit(t, k)
+	waitGone(t, k, 20*time.Second)
+	data := waitFile(t, published, 60*time.Second)
+	f, err := kittysession.Parse(data)
+	if err != nil {
+		t.Fatalf("published quit save does not parse: %v\n%s", err, data)
+	}
+	if n := len(f.Launches()); n != 2 {
+		t.Errorf("published quit save has %d windows, want 2 (the shell and claude):\n%s", n, data)
+	}
+	if !strings.Contains(string(data), "kittymux-resume") || !strings.Contains(string(data), uuid) {
+		t.Errorf("claude's window is not rewritten to its exact resume:\n%s", data)
+	}
+	// The publish removes the raw save it was given.
+	deadline := time.Now().Add(10 * time.Second)
+	for len(rawQuitSaves(t, p)) > 0 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if raw := rawQuitSaves(t, p); len(raw) > 0 {
+		t.Errorf("raw quit saves left: %q", raw)
+	}
+	if strings.Contains(k.Log(), "kittymux watcher") {
+		t.Errorf("the watcher complained:\n%s", k.Log())
+	}
+}
+
+// TestRealQuitCancelled: with confirmation on, kitty calls on_quit with
+// confirmed false before it asks; a quit cancelled at the question saves
+// nothing. Confirmed at the question, it saves.
+func TestRealQuitCancelled(t *testing.T) {
+	t.Parallel()
+	kittyBin := kittytest.NeedKitty(t, kitty.VersionOnQuit)
+	include, published, p := quitSetup(t)
+	k := kittytest.StartReal(t, kittytest.RealOptions{Kitty: kittyBin,
+		// Later lines win: ask before quitting whatever the number of windows.
+		Config: []string{include, "confirm_os_window_close 1"}})
+	ids := func(ls []kitty.OSWindow) []int {
+		var out []int
+		for _, r := range kitty.Windows(ls) {
+			out = append(out, r.Window.ID)
+		}
+		return out
+	}
+	before := ids(k.LS())
+	// ask answers when the question's window exists: kitty called
+	// on_quit(confirmed=False) before it opened it.
+	ask := func(answer string) {
+		t.Helper()
+		quit(t, k)
+		var question int
+		k.WaitFor(func(ls []kitty.OSWindow) bool {
+			for _, id := range ids(ls) {
+				if !slices.Contains(before, id) {
+					question = id
+					return true
+				}
+			}
+			return false
+		}, 20*time.Second)
+		if raw := rawQuitSaves(t, p); len(raw) > 0 {
+			t.Fatalf("saved before the quit was confirmed: %q", raw)
+		}
+		k.WaitForText("id:"+strconv.Itoa(question), func(s string) bool { return strings.Contains(strings.ToLower(s), "quit") }, 20*time.Second)
+		if err := k.Client.SendText(context.Background(), "id:"+strconv.Itoa(question), answer); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	ask("n")
+	k.WaitFor(func(ls []kitty.OSWindow) bool { return slices.Equal(ids(ls), before) }, 20*time.Second)
+	if raw := rawQuitSaves(t, p); len(raw) > 0 {
+		t.Errorf("a cancelled quit saved: %q", raw)
+	}
+	if _, err := os.Stat(published); err == nil {
+		t.Errorf("a cancelled quit published %s", published)
+	}
+
+	ask("y")
+	waitGone(t, k, 20*time.Second)
+	data := waitFile(t, published, 60*time.Second)
+	if _, err := kittysession.Parse(data); err != nil {
+		t.Fatalf("published quit save does not parse: %v\n%s", err, data)
+	}
+}
+
+// TestRealWatcherLoads: kitty on PATH (Debian 12's 0.26.5 in CI, which has
+// no on_quit) loads the included file and the watcher without a complaint.
+func TestRealWatcherLoads(t *testing.T) {
+	t.Parallel()
+	kittytest.NeedReal(t)
+	include, _, _ := quitSetup(t)
+	k := kittytest.StartReal(t, kittytest.RealOptions{Config: []string{include}})
+	k.Launch()
+	for _, bad := range []string{"watcher", "kittymux", "Traceback"} {
+		if strings.Contains(k.Log(), bad) {
+			t.Errorf("kitty %s's log mentions %q:\n%s", k.Version, bad, k.Log())
+		}
+	}
+}

@@ -1,0 +1,151 @@
+package setup_test
+
+import (
+	"bytes"
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	cmdsetup "github.com/kittymux/kittymux/pkg/cmd/setup"
+	"github.com/kittymux/kittymux/pkg/paths"
+)
+
+// noSystemd is a machine without a user manager.
+type noSystemd struct{}
+
+func (noSystemd) Running(context.Context) bool         { return false }
+func (noSystemd) Enabled(context.Context, string) bool { return false }
+func (noSystemd) Active(context.Context, string) bool  { return false }
+func (noSystemd) Run(context.Context, ...string) error { return nil }
+
+// testFactory is a factory over a throw-away home holding a copy of
+// pkg/setup's testdata/<conf>/kitty as ~/.config/kitty.
+func testFactory(t *testing.T, conf string) (*factory.Factory, *bytes.Buffer, string) {
+	t.Helper()
+	root := t.TempDir()
+	home := filepath.Join(root, "home")
+	kittyDir := filepath.Join(home, ".config", "kitty")
+	if err := os.MkdirAll(kittyDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if conf != "" {
+		if err := os.CopyFS(kittyDir, os.DirFS(filepath.Join("..", "..", "setup", "testdata", conf, "kitty"))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := map[string]string{"HOME": home, "XDG_CONFIG_HOME": filepath.Join(home, ".config"),
+		"XDG_STATE_HOME": filepath.Join(home, ".local", "state")}
+	var out bytes.Buffer
+	f := &factory.Factory{
+		IO:         &factory.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &out},
+		Paths:      paths.Paths{StateDir: filepath.Join(home, ".local", "state", "kittymux"), ConfigDir: filepath.Join(home, ".config", "kittymux")},
+		Getenv:     func(k string) string { return env[k] },
+		Executable: "/opt/kittymux/bin/kittymux",
+	}
+	return f, &out, root
+}
+
+func tree(t *testing.T, root string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		b, _ := os.ReadFile(p)
+		out[p] = fi.Mode().String() + " " + string(b)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// --dry-run lists the changes and writes nothing, for setup and --undo.
+func TestDryRunWritesNothing(t *testing.T) {
+	for _, conf := range []string{"plain", "includes", "password", ""} {
+		t.Run("conf="+conf, func(t *testing.T) {
+			f, out, root := testFactory(t, conf)
+			before := tree(t, root)
+			if err := cmdsetup.Run(context.Background(), &cmdsetup.Options{F: f, DryRun: true, Systemd: noSystemd{}}); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(before, tree(t, root)); diff != "" {
+				t.Errorf("--dry-run wrote (-before +after):\n%s", diff)
+			}
+			for _, want := range []string{"dry run", "+ include ~/.config/kittymux/kitty.conf", "create  " + filepath.Join(root, "home", ".config", "kittymux", "kitty_watcher.py")} {
+				if !strings.Contains(out.String(), want) {
+					t.Errorf("listing lacks %q:\n%s", want, out)
+				}
+			}
+
+			if err := cmdsetup.Run(context.Background(), &cmdsetup.Options{F: f, Systemd: noSystemd{}}); err != nil {
+				t.Fatal(err)
+			}
+			applied := tree(t, root)
+			out.Reset()
+			if err := cmdsetup.Run(context.Background(), &cmdsetup.Options{F: f, Undo: true, DryRun: true, Systemd: noSystemd{}}); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(applied, tree(t, root)); diff != "" {
+				t.Errorf("--undo --dry-run wrote (-before +after):\n%s", diff)
+			}
+			if !strings.Contains(out.String(), "- include ~/.config/kittymux/kitty.conf") {
+				t.Errorf("--undo listing lacks the include line:\n%s", out)
+			}
+		})
+	}
+}
+
+// The second run says there is nothing to change.
+func TestSecondRunSaysNothing(t *testing.T) {
+	f, out, _ := testFactory(t, "plain")
+	for range 2 {
+		out.Reset()
+		if err := cmdsetup.Run(context.Background(), &cmdsetup.Options{F: f, Systemd: noSystemd{}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !strings.HasPrefix(out.String(), "kittymux setup: nothing to change\n") {
+		t.Errorf("second run:\n%s", out)
+	}
+}
+
+func TestFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args         []string
+		dryRun, undo bool
+		wantErr      bool
+	}{
+		{nil, false, false, false},
+		{[]string{"--dry-run"}, true, false, false},
+		{[]string{"--undo", "--dry-run"}, true, true, false},
+		{[]string{"extra"}, false, false, true},
+	} {
+		f, _, _ := testFactory(t, "")
+		var got *cmdsetup.Options
+		cmd := cmdsetup.NewCmdSetup(f, func(o *cmdsetup.Options) error { got = o; return nil })
+		cmd.SetArgs(tc.args)
+		cmd.SetOut(&bytes.Buffer{})
+		cmd.SetErr(&bytes.Buffer{})
+		err := cmd.Execute()
+		if (err != nil) != tc.wantErr {
+			t.Errorf("%v: error %v, want error %v", tc.args, err, tc.wantErr)
+			continue
+		}
+		if err == nil && (got.DryRun != tc.dryRun || got.Undo != tc.undo) {
+			t.Errorf("%v: dry-run %v undo %v", tc.args, got.DryRun, got.Undo)
+		}
+	}
+}

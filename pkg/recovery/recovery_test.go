@@ -61,14 +61,22 @@ func TestBuild(t *testing.T) {
 		name: "one conversation twice in the journal comes back once, from its latest record",
 		recs: []journal.Record{
 			rec("a1", "claude", idA, "/w/api", 200, "claude"),
-			func() journal.Record { r := rec("a2", "claude", idA, "/w/api", 30, "claude", "--model", "opus"); r.TabTitle = "api work"; return r }(),
+			func() journal.Record {
+				r := rec("a2", "claude", idA, "/w/api", 30, "claude", "--model", "opus")
+				r.TabTitle = "api work"
+				return r
+			}(),
 		},
 		want: []row{{"api work", agents.ModeExact, "claude --model opus --resume " + idA}},
 	}, {
 		name: "older than --since, or an id left by /clear, stays",
 		recs: []journal.Record{
 			rec("old", "claude", idA, "/w/api", 400, "claude"),
-			func() journal.Record { r := rec("clr", "claude", idC, "/w/web", 5, "claude"); r.PreviousIDs = []string{idB}; return r }(),
+			func() journal.Record {
+				r := rec("clr", "claude", idC, "/w/web", 5, "claude")
+				r.PreviousIDs = []string{idB}
+				return r
+			}(),
 			rec("left", "claude", idB, "/w/web", 6, "claude"),
 		},
 		want: []row{{"web", agents.ModeExact, "claude --resume " + idC}},
@@ -93,7 +101,11 @@ func TestBuild(t *testing.T) {
 	}, {
 		name: "closed by hand: only with --closed; gone with a kitty that lives on: only with --closed",
 		recs: []journal.Record{
-			func() journal.Record { r := rec("w", "claude", idA, "/w/api", 5, "claude"); r.CloseReason = journal.ClosedWindow; return r }(),
+			func() journal.Record {
+				r := rec("w", "claude", idA, "/w/api", 5, "claude")
+				r.CloseReason = journal.ClosedWindow
+				return r
+			}(),
 			func() journal.Record {
 				r := rec("x", "claude", idB, "/w/rev", 5, "claude")
 				r.Open, r.CloseReason, r.KittySocket, r.KittyPID = true, "", "unix:/tmp/live", 30
@@ -105,13 +117,17 @@ func TestBuild(t *testing.T) {
 	}, {
 		name: "the same with --closed",
 		recs: []journal.Record{
-			func() journal.Record { r := rec("w", "claude", idA, "/w/api", 5, "claude"); r.CloseReason = journal.ClosedWindow; return r }(),
+			func() journal.Record {
+				r := rec("w", "claude", idA, "/w/api", 5, "claude")
+				r.CloseReason = journal.ClosedWindow
+				return r
+			}(),
 		},
 		closed: true,
 		want:   []row{{"api", agents.ModeExact, "claude --resume " + idA}},
 	}, {
-		name: "a directory kitty versions read differently, a one-shot run: not recovered",
-		recs: []journal.Record{rec("d", "claude", idA, "/w/$HOME", 5, "claude"), rec("p", "claude", "", "/w/x", 5, "claude", "-p")},
+		name:    "a directory kitty versions read differently, a one-shot run: not recovered",
+		recs:    []journal.Record{rec("d", "claude", idA, "/w/$HOME", 5, "claude"), rec("p", "claude", "", "/w/x", 5, "claude", "-p")},
 		skipped: []string{"d", "p"},
 	}} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -66,6 +66,10 @@ Exit codes: 0 opened, 1 error, 2 bad usage or cancelled.`,
 	cmd.Flags().StringVar(&o.Agent, "agent", "", "the agent the template runs (an installed agent CLI)")
 	cmd.Flags().StringVar(&o.Cwd, "cwd", "", "the session's directory (default: the current one)")
 	cmd.Flags().BoolVar(&o.Force, "force", false, "replace an existing session of that name")
+	cmd.ValidArgsFunction = cobra.NoFileCompletions
+	_ = cmd.RegisterFlagCompletionFunc("template", completeTemplateNames(f))
+	_ = cmd.RegisterFlagCompletionFunc("agent", completeAgentNames(f))
+	_ = cmd.MarkFlagDirname("cwd")
 	return cmd
 }
 

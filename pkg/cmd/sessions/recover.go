@@ -79,6 +79,7 @@ Exit codes: 0 recovered, or nothing to recover; 1 error; 2 bad usage.`,
 	cmd.Flags().StringVar(&o.Name, "name", DefaultRecoverName, "the session's name")
 	cmd.Flags().BoolVar(&o.Closed, "closed", false, "also recover conversations whose window was closed by hand")
 	cmd.Flags().BoolVar(&o.JSON, "json", false, "print what was recovered as JSON")
+	_ = cmd.RegisterFlagCompletionFunc("name", completeSessionNames(f))
 	return cmd
 }
 

@@ -46,7 +46,7 @@ func agentList(agents []string) string {
 // Ask asks for what c is missing in one form on in and out, a terminal:
 // the template, then the agent among the installed ones when the template
 // runs one, then the directory (defaultCwd offered). It returns
-// ErrCancelled when the person leaves (Esc, ctrl+c).
+// ErrCancelled when the person leaves (ctrl+c).
 func Ask(in io.Reader, out io.Writer, c *Choices, ts []Template, agents []string, defaultCwd string) error {
 	var groups []*huh.Group
 	if c.Template == "" {
@@ -60,18 +60,16 @@ func Ask(in io.Reader, out io.Writer, c *Choices, ts []Template, agents []string
 		}
 		groups = append(groups, huh.NewGroup(huh.NewSelect[string]().Title("Template").Options(opts...).Value(&c.Template)))
 	}
-	if c.Agent == "" {
-		needs := func() bool {
-			t, err := Find(ts, c.Template)
-			return err == nil && t.NeedsAgent
-		}
-		if len(agents) == 0 {
-			// Nothing to pick from: Missing says so once a template is chosen.
-			agents = nil
-		}
-		opts := huh.NewOptions(agents...)
-		groups = append(groups, huh.NewGroup(huh.NewSelect[string]().Title("Agent").Options(opts...).Value(&c.Agent)).
-			WithHideFunc(func() bool { return !needs() || len(agents) == 0 }))
+	needs := func() bool {
+		t, err := Find(ts, c.Template)
+		return err == nil && t.NeedsAgent
+	}
+	// With nothing to pick from, Missing says so once the form is done. A
+	// hidden group is skipped only when the form moves on to it, never as
+	// the first group: a known template that runs no agent gets none.
+	if c.Agent == "" && len(agents) > 0 && (c.Template == "" || needs()) {
+		groups = append(groups, huh.NewGroup(huh.NewSelect[string]().Title("Agent").Options(huh.NewOptions(agents...)...).Value(&c.Agent)).
+			WithHideFunc(func() bool { return !needs() }))
 	}
 	if c.Cwd == "" {
 		c.Cwd = defaultCwd

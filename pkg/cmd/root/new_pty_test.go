@@ -13,7 +13,7 @@ import (
 
 // TestNewAsksOnATerminal drives `sessions new NAME` in a pseudo-terminal:
 // the huh form asks for the template, the agent among the installed ones
-// and the directory (the current one offered); Esc leaves with exit 2 and
+// and the directory (the current one offered); ctrl+c leaves with exit 2 and
 // nothing written.
 func TestNewAsksOnATerminal(t *testing.T) {
 	t.Parallel()

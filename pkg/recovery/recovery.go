@@ -337,6 +337,11 @@ func (lk LiveKitty) ran(r journal.Record) bool {
 // 0.26.5 does not, so a '$' is dropped rather than read two ways.
 func title(r journal.Record) string {
 	t := strings.TrimSpace(strings.ReplaceAll(kitty.Printable(r.TabTitle), "$", ""))
+	// A tab nobody named shows its window's title: the agent's name says
+	// less than the directory.
+	if t == r.Agent || (len(r.Argv) > 0 && t == filepath.Base(r.Argv[0])) {
+		t = ""
+	}
 	if t == "" {
 		t = strings.TrimSpace(strings.ReplaceAll(kitty.Printable(filepath.Base(r.Dir)), "$", ""))
 	}

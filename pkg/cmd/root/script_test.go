@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -32,6 +33,8 @@ type tsTB struct{ ts *testscript.TestScript }
 func (t tsTB) Helper()                           {}
 func (t tsTB) Fatalf(format string, args ...any) { t.ts.Fatalf(format, args...) }
 func (t tsTB) Cleanup(f func())                  { t.ts.Defer(f) }
+
+var nowRE = regexp.MustCompile(`\{\{now-([0-9a-z.]+)\}\}`)
 
 var fakes sync.Map // *testscript.TestScript -> *kittytest.Fake
 
@@ -91,6 +94,27 @@ func TestScripts(t *testing.T) {
 						ts.Fatalf("%s did not appear in 20 s", args[0])
 					}
 				}
+			},
+			// journal FILE: FILE becomes the journal (agent-sessions.json in
+			// the state directory), each {{now-DUR}} in it replaced by that
+			// time (DUR a Go duration), so ages stay what the script says,
+			// and $WORK by the script's directory.
+			"journal": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 1 {
+					ts.Fatalf("usage: journal FILE")
+				}
+				data, err := os.ReadFile(ts.MkAbs(args[0]))
+				ts.Check(err)
+				now := time.Now()
+				text := nowRE.ReplaceAllStringFunc(string(data), func(m string) string {
+					d, err := time.ParseDuration(nowRE.FindStringSubmatch(m)[1])
+					ts.Check(err)
+					return now.Add(-d).UTC().Format(time.RFC3339Nano)
+				})
+				text = strings.ReplaceAll(text, "$WORK", ts.Getenv("WORK"))
+				dir := filepath.Join(ts.Getenv("XDG_STATE_HOME"), "kittymux")
+				ts.Check(os.MkdirAll(dir, 0o700))
+				ts.Check(os.WriteFile(filepath.Join(dir, "agent-sessions.json"), []byte(text), 0o600))
 			},
 			// fakekitty-requests: what the fake received, a line each.
 			"fakekitty-requests": func(ts *testscript.TestScript, neg bool, args []string) {

@@ -37,7 +37,8 @@ running kitty; outside, a new kitty starts with --session. "last" is the newest 
 newest save when there is none. Needs kitty 0.43 or newer.
 
 Exit codes: 0 opened, 1 error, 2 bad usage.`,
-		Args: cobra.ExactArgs(1),
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeSessionNames(f, "last"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
 			if runF != nil {

@@ -48,7 +48,8 @@ atomically as sessions/NAME.kitty-session (default NAME: ` + DefaultName + `). N
 A failed or empty save never replaces a good one.
 
 Exit codes: 0 saved, 1 error (nothing written), 2 bad usage.`,
-		Args: cobra.MaximumNArgs(1),
+		Args:              cobra.MaximumNArgs(1),
+		ValidArgsFunction: completeSessionNames(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = DefaultName
 			if len(args) == 1 {

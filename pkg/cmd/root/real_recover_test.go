@@ -1,0 +1,337 @@
+//go:build linux
+
+package root_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	cmdscanner "github.com/kittymux/kittymux/pkg/cmd/scanner"
+	"github.com/kittymux/kittymux/pkg/cmd/sessions"
+	"github.com/kittymux/kittymux/pkg/journal"
+	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
+	"github.com/kittymux/kittymux/pkg/paths"
+)
+
+// sharedState makes the state directory of kittymux under home (paths.Under)
+// the one a kitty's windows use ($XDG_STATE_HOME/kittymux), so the restore
+// prompts there find the key the records were sealed with. It returns the
+// XDG_STATE_HOME=... for that kitty's environment.
+func sharedState(t *testing.T, home string) string {
+	t.Helper()
+	xdgState := filepath.Join(home, "xdg-state")
+	if err := os.MkdirAll(xdgState, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(paths.Under(home).StateDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(paths.Under(home).StateDir, filepath.Join(xdgState, "kittymux")); err != nil {
+		t.Fatal(err)
+	}
+	return "XDG_STATE_HOME=" + xdgState
+}
+
+// answerPrompts waits for the restore prompt in each window of k whose
+// directory is in dirs, presses Enter in each, and returns what each fake
+// agent then ran, by directory name.
+func answerPrompts(t *testing.T, k *kittytest.Real, log *kittytest.AgentLog, dirs []string) map[string][]string {
+	t.Helper()
+	inDir := map[string]int{}
+	k.WaitFor(func(ls []kitty.OSWindow) bool {
+		clear(inDir)
+		for _, r := range kitty.Windows(ls) {
+			if slices.Contains(dirs, r.Window.Cwd) {
+				inDir[filepath.Base(r.Window.Cwd)] = r.Window.ID
+			}
+		}
+		return len(inDir) == len(dirs)
+	}, 30*time.Second)
+	before := len(agentRuns(log))
+	for _, id := range inDir {
+		text := k.WaitForText("id:"+strconv.Itoa(id), func(s string) bool { return strings.Contains(s, "i commands") }, 30*time.Second)
+		if strings.Contains(text, "edited") {
+			t.Errorf("window %d shows its sealed record as edited:\n%s", id, text)
+		}
+	}
+	if n := len(agentRuns(log)); n != before {
+		t.Fatalf("%d agents ran before any key was pressed: %+v", n-before, agentRuns(log)[before:])
+	}
+	for _, id := range inDir {
+		if err := k.Client.SendText(t.Context(), "id:"+strconv.Itoa(id), "\r"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitRuns(t, log, before+len(dirs), 30*time.Second)
+	time.Sleep(500 * time.Millisecond) // anything that would run twice has had time to
+	got := map[string][]string{}
+	for _, r := range agentRuns(log)[before:] {
+		for name, id := range inDir {
+			if strconv.Itoa(id) == r.Env["KITTY_WINDOW_ID"] {
+				if _, dup := got[name]; dup {
+					t.Errorf("window in %s ran a second agent: %q", name, argvOf(r))
+				}
+				got[name] = argvOf(r)
+			}
+		}
+	}
+	return got
+}
+
+// TestRealRecover runs recover where it matters most, on kitty 0.26.5 (kitty
+// on PATH), which cannot save: fake agents on known ids in four windows of
+// one kitty and one of another, the scanner running; one window closed by
+// hand, then the first kitty killed. `sessions recover --since 1h` opens a
+// new kitty with a tab per conversation that ended with its kitty, and
+// Enter in each prompt makes the fake agents run exactly their resume argv.
+// The conversation still open in the other kitty is not recovered; the one
+// closed by hand only with --closed.
+func TestRealRecover(t *testing.T) {
+	t.Parallel()
+	kittytest.NeedReal(t)
+	binDir, log := kittytest.FakeAgents(t, "claude", "codex")
+	resume, err := exec.LookPath("kittymux-resume")
+	if err != nil {
+		t.Fatalf("kittymux-resume is not on PATH; testscript.Main puts it there: %v", err)
+	}
+	work := t.TempDir()
+	dir := func(name string) string {
+		d := filepath.Join(work, name)
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	api, web, cli, docs, other := dir("api"), dir("web"), dir("cli"), dir("docs"), dir("other")
+	const (
+		idAPI   = "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73"
+		idWeb   = "9d1c7e42-5b6a-4c3d-8e2f-1a0b9c8d7e6f"
+		idCLI   = "0199a213-81c0-7800-8aa1-bbab2a035a53"
+		idDocs  = "0a1b2c3d-0000-4000-8000-000000000000"
+		idOther = "7d3f1c2e-9a8b-4c5d-8e6f-0a1b2c3d4e5f"
+	)
+	claude, codex := filepath.Join(binDir, "claude"), filepath.Join(binDir, "codex")
+
+	k1 := kittytest.StartReal(t, kittytest.RealOptions{Env: log.Env()})
+	k1.LaunchWith(kitty.LaunchOptions{Args: []string{claude, "--resume", idAPI, "--model", "sonnet"}, Cwd: api})
+	k1.LaunchWith(kitty.LaunchOptions{Type: "tab", TabTitle: "web work", Args: []string{claude, "--resume", idWeb}, Cwd: web})
+	k1.LaunchWith(kitty.LaunchOptions{Args: []string{codex, "resume", idCLI}, Cwd: cli})
+	docsWin := k1.LaunchWith(kitty.LaunchOptions{Args: []string{claude, "--resume", idDocs}, Cwd: docs})
+	k2 := kittytest.StartReal(t, kittytest.RealOptions{Env: log.Env()})
+	k2.LaunchWith(kitty.LaunchOptions{Args: []string{claude, "--resume", idOther}, Cwd: other})
+	waitRuns(t, log, 5, 30*time.Second)
+
+	home := t.TempDir()
+	env := map[string]string{"HOME": home, "PATH": binDir + ":" + os.Getenv("PATH"), "KITTYMUX_RESUME_BIN": resume}
+	insts := []kitty.Instance{
+		{Addr: k1.Addr, Socket: k1.Addr.String(), PID: k1.PID, Version: k1.Version, Source: "kitty.conf listen_on"},
+		{Addr: k2.Addr, Socket: k2.Addr.String(), PID: k2.PID, Version: k2.Version, Source: "kitty.conf listen_on"},
+	}
+	newFactory := func(out, errOut *lockedBuffer) *factory.Factory {
+		f := factory.New()
+		f.IO = &factory.IOStreams{In: strings.NewReader(""), Out: out, ErrOut: errOut}
+		f.Getenv = func(k string) string { return env[k] }
+		f.Paths = paths.Under(home)
+		// Only this test's kitties: other tests' run beside it.
+		f.Discover = func(context.Context) ([]kitty.Instance, error) { return slices.Clone(insts), nil }
+		return f
+	}
+	scanLog := &lockedBuffer{}
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() {
+		done <- cmdscanner.Run(ctx, &cmdscanner.RunOptions{F: newFactory(&lockedBuffer{}, scanLog), Interval: 200 * time.Millisecond,
+			Rescan: time.Second, Signals: []os.Signal{syscall.SIGUSR2}})
+	}()
+	stopped := false
+	stopScanner := func() {
+		if !stopped {
+			stopped = true
+			cancel()
+			<-done
+		}
+	}
+	t.Cleanup(stopScanner)
+	j := journal.New(paths.Under(home).Journal(), false)
+	waitJournal := func(what string, cond func(map[string]journal.Record) bool) {
+		t.Helper()
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			byDir := map[string]journal.Record{}
+			if jf, err := j.Read(); err == nil {
+				for _, r := range jf.Records {
+					byDir[filepath.Base(r.Dir)] = r
+				}
+			}
+			if cond(byDir) {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: not in the journal after 30 s: %+v\nscanner log:\n%s", what, byDir, scanLog)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	waitJournal("five conversations", func(r map[string]journal.Record) bool {
+		return r["api"].ID == idAPI && r["web"].ID == idWeb && r["cli"].ID == idCLI && r["docs"].ID == idDocs && r["other"].ID == idOther
+	})
+	if err := k1.Client.CloseWindow(t.Context(), fmt.Sprintf("id:%d", docsWin)); err != nil {
+		t.Fatal(err)
+	}
+	waitJournal("docs closed by hand", func(r map[string]journal.Record) bool { return r["docs"].CloseReason == journal.ClosedWindow })
+	if err := syscall.Kill(k1.PID, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	waitJournal("the first kitty gone", func(r map[string]journal.Record) bool {
+		return r["api"].CloseReason == journal.ClosedKittyGone && r["web"].CloseReason == journal.ClosedKittyGone &&
+			r["cli"].CloseReason == journal.ClosedKittyGone && r["other"].Open
+	})
+	stopScanner()
+
+	// --dry-run --closed: docs too; other never.
+	out, errOut := &lockedBuffer{}, &lockedBuffer{}
+	if err := sessions.Recover(t.Context(), &sessions.RecoverOptions{F: newFactory(out, errOut), Since: time.Hour, DryRun: true,
+		Closed: true, JSON: true, Name: "rec", Now: time.Now}); err != nil {
+		t.Fatalf("recover --dry-run --closed: %v\n%s", err, errOut)
+	}
+	var dry sessions.RecoverResult
+	if err := json.Unmarshal([]byte(out.String()), &dry); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	var dryDirs []string
+	for _, tab := range dry.Tabs {
+		dryDirs = append(dryDirs, filepath.Base(tab.Dir))
+	}
+	if diff := cmp.Diff([]string{"api", "web", "cli", "docs"}, dryDirs); diff != "" {
+		t.Errorf("recover --closed --dry-run tabs (-want +got):\n%s\n%s", diff, out)
+	}
+	if _, err := os.Stat(paths.Under(home).Session("rec")); err == nil {
+		t.Error("--dry-run wrote the session")
+	}
+
+	// The real thing: a new kitty 0.26.5 on the file.
+	k3Env := append(log.Env(), sharedState(t, home))
+	var k3 *kittytest.Real
+	out, errOut = &lockedBuffer{}, &lockedBuffer{}
+	err = sessions.Recover(t.Context(), &sessions.RecoverOptions{F: newFactory(out, errOut), Since: time.Hour, Name: "rec", Now: time.Now,
+		StartKitty: func(kittyPath, session string) error {
+			k3 = kittytest.StartReal(t, kittytest.RealOptions{Env: k3Env, Session: session})
+			return nil
+		}})
+	if err != nil || k3 == nil {
+		t.Fatalf("recover: %v\n%s\n%s", err, out, errOut)
+	}
+	t.Logf("recover:\n%s", out)
+	data, _ := os.ReadFile(paths.Under(home).Session("rec"))
+	t.Logf("recovered session:\n%s", data)
+	for _, want := range []string{"not recovered: claude 7d3f1c2e in " + other + ": it runs in window",
+		"not recovered: claude 0a1b2c3d in " + docs + ": its window was closed (--closed recovers it)"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("recover's output lacks %q:\n%s", want, out)
+		}
+	}
+	got := answerPrompts(t, k3, log, []string{api, web, cli})
+	want := map[string][]string{
+		"api": {"claude", "--model", "sonnet", "--resume", idAPI},
+		"web": {"claude", "--resume", idWeb},
+		"cli": {"codex", "resume", idCLI},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("exec'd after Enter (-want +got):\n%s", diff)
+	}
+	// A tab each, named after the old tab or the directory, and nothing else.
+	var tabs []string
+	for _, o := range k3.LS() {
+		for _, tab := range o.Tabs {
+			tabs = append(tabs, tab.Title)
+			if len(tab.Windows) != 1 {
+				t.Errorf("tab %q has %d windows", tab.Title, len(tab.Windows))
+			}
+		}
+	}
+	// api's tab was never named: kitty showed its window's title, the
+	// agent's name, so the directory names it now.
+	slices.Sort(tabs)
+	if diff := cmp.Diff([]string{"api", "web work", "web work"}, tabs); diff != "" {
+		t.Errorf("tabs (-want +got):\n%s", diff)
+	}
+}
+
+// TestRealRecoverGotoSession: inside a kitty 0.43 or newer ($KITTYMUX_KITTY),
+// recover loads its file with goto_session: the windows join that kitty in
+// a session named after the file, and Enter in each prompt resumes exactly.
+func TestRealRecoverGotoSession(t *testing.T) {
+	t.Parallel()
+	kittyBin := kittytest.NeedKitty(t, kitty.VersionSaveAsSession)
+	binDir, log := kittytest.FakeAgents(t, "claude", "codex")
+	resume, err := exec.LookPath("kittymux-resume")
+	if err != nil {
+		t.Fatalf("kittymux-resume is not on PATH; testscript.Main puts it there: %v", err)
+	}
+	work := t.TempDir()
+	api, cli := filepath.Join(work, "api"), filepath.Join(work, "cli")
+	for _, d := range []string{api, cli} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const idAPI = "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73"
+	home := t.TempDir()
+	k := kittytest.StartReal(t, kittytest.RealOptions{Env: append(log.Env(), sharedState(t, home)), Kitty: kittyBin})
+
+	// A kitty that went away left these in the journal.
+	now := time.Now()
+	gone := func(key, agent, id, dir string, argv ...string) journal.Record {
+		closed := now.Add(-10 * time.Minute)
+		return journal.Record{Key: key, Agent: agent, ID: id, Dir: dir, Argv: argv, FirstSeen: now.Add(-time.Hour),
+			LastSeen: closed, State: journal.StateIdle, ClosedAt: &closed, CloseReason: journal.ClosedKittyGone,
+			KittySocket: "unix:" + filepath.Join(work, "gone"), KittyPID: 1, WindowID: len(key)}
+	}
+	j := journal.New(paths.Under(home).Journal(), false)
+	if _, err := j.Update(func(f *journal.File) error {
+		f.Records = []journal.Record{
+			gone("a", "claude", idAPI, api, filepath.Join(binDir, "claude"), "--model", "opus"),
+			gone("bb", "codex", "", cli, filepath.Join(binDir, "codex")),
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"HOME": home, "PATH": binDir + ":" + os.Getenv("PATH"), "KITTYMUX_RESUME_BIN": resume,
+		"KITTY_LISTEN_ON": k.Addr.String(), "KITTY_PID": strconv.Itoa(k.PID)}
+	code, out, errOut := kittymux(t, env, "sessions", "recover", "--since", "1h", "--name", "rec")
+	if code != 0 || !strings.Contains(out, "recovered 2 conversation(s) as rec") || !strings.Contains(out, "opened in the kitty at "+k.Addr.String()) {
+		t.Fatalf("recover: exit %d\n%s\n%s", code, out, errOut)
+	}
+	k.WaitFor(func(ls []kitty.OSWindow) bool {
+		n := 0
+		for _, r := range kitty.Windows(ls) {
+			if r.Window.SessionName == "rec" {
+				n++
+			}
+		}
+		return n == 2
+	}, 30*time.Second)
+	got := answerPrompts(t, k, log, []string{api, cli})
+	want := map[string][]string{
+		"api": {"claude", "--model", "opus", "--resume", idAPI},
+		"cli": {"codex", "resume", "--last"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("exec'd after Enter (-want +got):\n%s", diff)
+	}
+}

@@ -1,0 +1,68 @@
+package sessions
+
+import (
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/newsession"
+	"github.com/kittymux/kittymux/pkg/sessions"
+)
+
+// Shell completion (`kittymux completion bash|zsh|fish`) asks these while
+// a word is typed: they read files only, never a kitty socket or an
+// agent's --help, so a completion never waits.
+
+func completeSessionNames(f *factory.Factory, extra ...string) cobra.CompletionFunc {
+	return func(_ *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		if len(args) > 0 {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		all, _ := sessions.List(f.Paths)
+		names := append([]string(nil), extra...)
+		for _, in := range all {
+			names = append(names, in.Name)
+		}
+		return prefixed(names, toComplete), cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
+func completeTemplateNames(f *factory.Factory) cobra.CompletionFunc {
+	return func(_ *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		ts, _ := newsession.List(f.Paths)
+		var out []cobra.Completion
+		for _, t := range ts {
+			if strings.HasPrefix(t.Name, toComplete) {
+				out = append(out, cobra.CompletionWithDesc(t.Name, t.About))
+			}
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
+// completeAgentNames offers the installed agents, or every defined one when
+// none is installed.
+func completeAgentNames(f *factory.Factory) cobra.CompletionFunc {
+	return func(_ *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		set, err := loadAgents(f)
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		names := installedNames(set.Installed(f.LookPath))
+		if len(names) == 0 {
+			names = set.Names()
+		}
+		return prefixed(names, toComplete), cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
+func prefixed(names []string, prefix string) []cobra.Completion {
+	var out []cobra.Completion
+	for _, n := range names {
+		if strings.HasPrefix(n, prefix) {
+			out = append(out, n)
+		}
+	}
+	return out
+}

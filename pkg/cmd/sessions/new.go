@@ -1,0 +1,184 @@
+package sessions
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/newsession"
+	"github.com/kittymux/kittymux/pkg/sessions"
+)
+
+// NewOptions of `sessions new`.
+type NewOptions struct {
+	F        *factory.Factory
+	Name     string
+	Template string
+	Agent    string
+	Cwd      string
+	Force    bool
+	// Interactive: stdin and stdout are a terminal, so missing choices are
+	// asked rather than refused.
+	Interactive bool
+	// Ask asks for missing choices (newsession.Ask); tests replace it.
+	Ask func(in io.Reader, out io.Writer, c *newsession.Choices, ts []newsession.Template, agents []string, cwd string) error
+	// StartKitty starts a new kitty on a session file; tests replace it.
+	StartKitty func(kittyPath, session string) error
+}
+
+// NewCmdNew returns `sessions new`.
+func NewCmdNew(f *factory.Factory, runF func(*NewOptions) error) *cobra.Command {
+	o := &NewOptions{F: f, Ask: newsession.Ask, StartKitty: startKitty}
+	cmd := &cobra.Command{
+		Use:   "new NAME --template T [--agent A] [--cwd DIR] [--force]",
+		Short: "Make a session from a template and open it",
+		Long: `Write sessions/NAME.kitty-session from a template (see ` + "`kittymux sessions templates`" + `) with the
+directory (default: the current one) and the agent (one of the installed agent CLIs) filled in,
+and open it: inside kitty through goto_session (kitty 0.43 or newer), else in a new kitty. On a
+terminal, a missing template, agent or directory is asked; without one, a missing --template or
+--agent is an error listing the choices. An existing session is replaced only with --force.
+
+Exit codes: 0 opened, 1 error, 2 bad usage or cancelled.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Name = args[0]
+			if err := sessions.CheckName(o.Name); err != nil {
+				return &factory.FlagError{Err: err}
+			}
+			o.Interactive = f.IO.IsTTY && isTerminal(f.IO.In)
+			if runF != nil {
+				return runF(o)
+			}
+			return New(cmd.Context(), o)
+		},
+	}
+	cmd.Flags().StringVar(&o.Template, "template", "", "the template (`kittymux sessions templates`)")
+	cmd.Flags().StringVar(&o.Agent, "agent", "", "the agent the template runs (an installed agent CLI)")
+	cmd.Flags().StringVar(&o.Cwd, "cwd", "", "the session's directory (default: the current one)")
+	cmd.Flags().BoolVar(&o.Force, "force", false, "replace an existing session of that name")
+	cmd.ValidArgsFunction = cobra.NoFileCompletions
+	_ = cmd.RegisterFlagCompletionFunc("template", completeTemplateNames(f))
+	_ = cmd.RegisterFlagCompletionFunc("agent", completeAgentNames(f))
+	_ = cmd.MarkFlagDirname("cwd")
+	return cmd
+}
+
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// New runs `sessions new`.
+func New(ctx context.Context, o *NewOptions) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	f := o.F
+	ts, err := newsession.List(f.Paths)
+	if err != nil {
+		return err
+	}
+	set, err := loadAgents(f)
+	if err != nil {
+		return err
+	}
+	installed := set.Installed(f.LookPath)
+	names := installedNames(installed)
+	// What was given is checked before anything is asked.
+	if o.Template != "" {
+		if _, err := newsession.Find(ts, o.Template); err != nil {
+			return &factory.FlagError{Err: err}
+		}
+	}
+	if o.Agent != "" {
+		if err := checkAgent(set, installed, o.Agent); err != nil {
+			return &factory.FlagError{Err: err}
+		}
+	}
+	if !o.Force {
+		if _, err := os.Lstat(f.Paths.Session(o.Name)); err == nil {
+			return &factory.FlagError{Err: fmt.Errorf("session %s exists (%s): pick another name, or --force to replace it", o.Name, f.Paths.Session(o.Name))}
+		}
+	}
+	c := newsession.Choices{Template: o.Template, Agent: o.Agent, Cwd: o.Cwd}
+	if o.Interactive {
+		wd, _ := os.Getwd()
+		if err := o.Ask(f.IO.In, f.IO.Out, &c, ts, names, wd); err != nil {
+			if errors.Is(err, newsession.ErrCancelled) {
+				return factory.ErrCancel
+			}
+			return err
+		}
+	}
+	if err := newsession.Missing(c, ts, names); err != nil {
+		return &factory.FlagError{Err: err}
+	}
+	t, _ := newsession.Find(ts, c.Template)
+	if c.Cwd == "" {
+		if c.Cwd, err = os.Getwd(); err != nil {
+			return err
+		}
+	}
+	if c.Cwd, err = filepath.Abs(c.Cwd); err != nil {
+		return err
+	}
+	if fi, err := os.Stat(c.Cwd); err != nil || !fi.IsDir() {
+		return &factory.FlagError{Err: fmt.Errorf("--cwd %s is not a directory", c.Cwd)}
+	}
+	v := newsession.Values{Name: o.Name, Cwd: c.Cwd}
+	if t.NeedsAgent {
+		if err := checkAgent(set, installed, c.Agent); err != nil {
+			return &factory.FlagError{Err: err}
+		}
+		// The program as typed at a shell: kitty finds it on its PATH.
+		v.Agent = filepath.Base(installed[c.Agent])
+	}
+	data, err := newsession.Render(t, v)
+	if err != nil {
+		return err
+	}
+	path, err := sessions.Publish(f.Paths, o.Name, data)
+	if err != nil {
+		return err
+	}
+	where, err := openBasic(ctx, f, o.StartKitty, path)
+	if err != nil {
+		return fmt.Errorf("%w (the session is saved as %s)", err, path)
+	}
+	fmt.Fprintf(f.IO.Out, "made %s from template %s (%s), opened in %s\n", o.Name, t.Name, path, where)
+	return nil
+}
+
+func installedNames(installed map[string]string) []string {
+	names := make([]string, 0, len(installed))
+	for n := range installed {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// checkAgent accepts an installed agent; the error lists those there are.
+func checkAgent(set *agents.Set, installed map[string]string, name string) error {
+	if _, ok := installed[name]; ok {
+		return nil
+	}
+	have := "none is installed"
+	if names := installedNames(installed); len(names) > 0 {
+		have = "installed: " + strings.Join(names, ", ")
+	}
+	if slices.Contains(set.Names(), name) {
+		return fmt.Errorf("agent %s is not installed (not on PATH); %s", name, have)
+	}
+	return fmt.Errorf("unknown agent %q; %s", name, have)
+}

@@ -1,0 +1,48 @@
+package sessions
+
+import (
+	"context"
+	"fmt"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/kitty"
+)
+
+// openBasic opens a session file written with the basic directives only
+// (recover, templates): inside kitty (or with --to) through goto_session
+// when that kitty has it (0.43 or newer), else in a new kitty started with
+// --session, which every kitty since 0.26.5 loads. It returns where it
+// opened, for the message.
+func openBasic(ctx context.Context, f *factory.Factory, start func(kittyPath, session string) error, path string) (string, error) {
+	if f.To != "" || f.Getenv("KITTY_LISTEN_ON") != "" {
+		in, err := oneKitty(ctx, f)
+		if err != nil {
+			return "", err
+		}
+		if in.Version.IsZero() || in.Version.AtLeast(kitty.VersionSaveAsSession) {
+			q, err := syntax.Quote(path, syntax.LangPOSIX)
+			if err != nil {
+				return "", err
+			}
+			err = kitty.NewClient(in.Addr).Action(ctx, "goto_session "+q)
+			if err == nil {
+				return "the kitty at " + in.Socket, nil
+			}
+			// A kitty of unknown version that lacks goto_session gets a
+			// new kitty like any older one.
+			if !isUnknownAction(err) {
+				return "", fmt.Errorf("goto_session %s: %w", path, err)
+			}
+		}
+	}
+	kp, err := f.LookPath("kitty")
+	if err != nil {
+		return "", fmt.Errorf("no kitty on PATH to start: %w", err)
+	}
+	if err := start(kp, path); err != nil {
+		return "", fmt.Errorf("start kitty: %w", err)
+	}
+	return "a new kitty", nil
+}

@@ -1,0 +1,205 @@
+package sessions
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/history"
+	"github.com/kittymux/kittymux/pkg/journal"
+	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/prompt"
+	"github.com/kittymux/kittymux/pkg/recovery"
+	"github.com/kittymux/kittymux/pkg/scanner"
+	"github.com/kittymux/kittymux/pkg/sessions"
+)
+
+// DefaultRecoverName is the session `recover` writes when no --name is given.
+const DefaultRecoverName = "recovered"
+
+// RecoverOptions of `sessions recover`.
+type RecoverOptions struct {
+	F      *factory.Factory
+	Since  time.Duration
+	DryRun bool
+	Name   string
+	Closed bool
+	JSON   bool
+	Now    func() time.Time
+	// StartKitty starts a new kitty on a session file; tests replace it.
+	StartKitty func(kittyPath, session string) error
+}
+
+// NewCmdRecover returns `sessions recover`.
+func NewCmdRecover(f *factory.Factory, runF func(*RecoverOptions) error) *cobra.Command {
+	o := &RecoverOptions{F: f, Now: time.Now, StartKitty: startKitty}
+	var since string
+	cmd := &cobra.Command{
+		Use:   "recover [--since 6h] [--dry-run] [--name N] [--closed]",
+		Short: "A session with a tab per recently active conversation that is no longer running",
+		Long: `Rebuild work from the journal when no save is recent enough (kitty older than 0.43 cannot
+save): a session with a tab per conversation active within --since that no kitty runs now, named
+after its tab or directory. Each tab runs the restore prompt for its conversation, decided by the
+same rules as a save (exact where the id is known, latest only where it is safe, never one
+conversation twice). Conversations whose kitty went away come back; windows closed by hand (or
+agents that exited) only with --closed.
+
+The file (sessions/NAME.kitty-session, default NAME: ` + DefaultRecoverName + `) uses only directives kitty
+0.26.5 loads. It opens inside kitty through goto_session (kitty 0.43 or newer), else in a new kitty.
+--dry-run prints the file and writes nothing.
+
+Exit codes: 0 recovered, or nothing to recover; 1 error; 2 bad usage.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			d, err := journal.ParseAge(since)
+			if err != nil {
+				return &factory.FlagError{Err: fmt.Errorf("--since: %w", err)}
+			}
+			o.Since = d
+			if err := sessions.CheckName(o.Name); err != nil {
+				return &factory.FlagError{Err: fmt.Errorf("--name: %w", err)}
+			}
+			if runF != nil {
+				return runF(o)
+			}
+			return Recover(cmd.Context(), o)
+		},
+	}
+	cmd.Flags().StringVar(&since, "since", "6h", "conversations last active within this: 90m, 6h, 7d")
+	cmd.Flags().BoolVar(&o.DryRun, "dry-run", false, "print the session file; write and open nothing")
+	cmd.Flags().StringVar(&o.Name, "name", DefaultRecoverName, "the session's name")
+	cmd.Flags().BoolVar(&o.Closed, "closed", false, "also recover conversations whose window was closed by hand")
+	cmd.Flags().BoolVar(&o.JSON, "json", false, "print what was recovered as JSON")
+	_ = cmd.RegisterFlagCompletionFunc("name", completeSessionNames(f))
+	return cmd
+}
+
+// RecoverResult is what `recover --json` prints.
+type RecoverResult struct {
+	Name    string             `json:"name"`
+	Path    string             `json:"path,omitempty"`
+	Opened  string             `json:"opened,omitempty"`
+	DryRun  bool               `json:"dry_run"`
+	Tabs    []recovery.Tab     `json:"tabs"`
+	Skipped []recovery.Skipped `json:"skipped"`
+	Session string             `json:"session,omitempty"`
+}
+
+// Recover runs `sessions recover`.
+func Recover(ctx context.Context, o *RecoverOptions) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	f := o.F
+	jf, err := journal.New(f.Paths.Journal(), false).Read()
+	if err != nil {
+		return err
+	}
+	set, err := loadAgents(f)
+	if err != nil {
+		return err
+	}
+	bin, err := resumeBin(f)
+	if err != nil {
+		return err
+	}
+	live, err := liveKitties(ctx, f, set)
+	if err != nil {
+		return err
+	}
+	var key []byte
+	if o.DryRun {
+		// A dry run writes nothing, not even a first key.
+		if key, err = prompt.ReadKey(f.Paths.ResumeKey()); err != nil {
+			key = nil
+			fmt.Fprintf(f.IO.ErrOut, "kittymux: the records below are not sealed (%v); a real recover seals them\n", err)
+		}
+	} else if key, err = prompt.LoadOrCreateKey(f.Paths); err != nil {
+		return err
+	}
+	plan, err := recovery.Build(recovery.Options{Agents: set, Journal: jf, Now: o.Now(), Since: o.Since, Closed: o.Closed,
+		Live: live, ResumeBin: bin, Key: key, Resolve: filepath.EvalSymlinks, Stat: statDir,
+		Check: func(names []string) agents.Probes { return probes(ctx, f, set, names) }})
+	if err != nil {
+		return err
+	}
+	res := RecoverResult{Name: o.Name, DryRun: o.DryRun, Tabs: plan.Tabs, Skipped: plan.Skipped, Session: string(plan.Data)}
+	switch {
+	case len(plan.Tabs) == 0:
+	case o.DryRun:
+	default:
+		if res.Path, err = sessions.Publish(f.Paths, o.Name, plan.Data); err != nil {
+			return err
+		}
+		if res.Opened, err = openBasic(ctx, f, o.StartKitty, res.Path); err != nil {
+			return fmt.Errorf("%w (the session is saved as %s: `kittymux sessions restore %s` on kitty 0.43 or newer, or kitty --session %s)",
+				err, res.Path, o.Name, res.Path)
+		}
+	}
+	if o.JSON {
+		enc := json.NewEncoder(f.IO.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(res)
+	}
+	printRecovered(f.IO.Out, f.IO.ErrOut, o, res)
+	return nil
+}
+
+func statDir(dir string) error {
+	fi, err := os.Stat(dir)
+	if err == nil && !fi.IsDir() {
+		return errors.New("not a directory")
+	}
+	return err
+}
+
+// liveKitties asks every kitty found which conversations run there now. A
+// kitty that does not answer is gone: its conversations come back.
+func liveKitties(ctx context.Context, f *factory.Factory, set *agents.Set) ([]recovery.LiveKitty, error) {
+	insts, err := f.Discover(ctx)
+	if err != nil {
+		return nil, err
+	}
+	answers := kitty.LSAll(ctx, insts, f.AskTimeout)
+	return recovery.Live(set, answers, scanner.Records{Getenv: f.Getenv}), nil
+}
+
+// printRecovered: on a dry run stdout holds only the file, the summary goes
+// to stderr.
+func printRecovered(out, errOut io.Writer, o *RecoverOptions, r RecoverResult) {
+	w := out
+	if o.DryRun {
+		io.WriteString(out, r.Session)
+		w = errOut
+	}
+	now := o.Now()
+	switch {
+	case len(r.Tabs) == 0:
+		fmt.Fprintf(w, "nothing to recover: no conversation active in the last %s is missing from the running kitties\n", history.Duration(o.Since))
+	case o.DryRun:
+		fmt.Fprintf(w, "would recover %d conversation(s) as %s:\n", len(r.Tabs), r.Name)
+	default:
+		fmt.Fprintf(w, "recovered %d conversation(s) as %s (%s), opened in %s:\n", len(r.Tabs), r.Name, r.Path, r.Opened)
+	}
+	for _, t := range r.Tabs {
+		// Titles, directories and argv came from kitty's windows.
+		fmt.Fprintf(w, "  tab %q  %-8s %-6s %s\n      %s · last active %s · %s\n", kitty.Printable(t.Title), kitty.Printable(t.Agent),
+			t.Mode, kitty.Printable(agents.Quote(t.Argv)), kitty.Printable(t.Dir), history.Ago(now, t.LastActive), kitty.Printable(t.Reason))
+	}
+	for _, s := range r.Skipped {
+		id := history.Short(s.ID)
+		if id == "" {
+			id = "(no id)"
+		}
+		fmt.Fprintf(w, "  not recovered: %s %s in %s: %s\n", kitty.Printable(s.Agent), kitty.Printable(id), kitty.Printable(s.Dir), kitty.Printable(s.Why))
+	}
+}

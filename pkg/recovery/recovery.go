@@ -1,0 +1,442 @@
+// Package recovery rebuilds work from the journal when no save is recent
+// enough (kitty 0.26.5 cannot save at all): a session file with a tab per
+// recently active conversation that no kitty runs now, each window running
+// the restore prompt with the conversation's resume argv, decided by the
+// same rules and sealed the same way as a save. The file holds only the
+// directives kitty 0.26.5 loads: new_tab, cd, launch.
+package recovery
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/history"
+	"github.com/kittymux/kittymux/pkg/journal"
+	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/kittysession"
+	"github.com/kittymux/kittymux/pkg/prompt"
+	"github.com/kittymux/kittymux/pkg/scanner"
+)
+
+// Options is what Build needs.
+type Options struct {
+	Agents  *agents.Set
+	Journal *journal.File
+	Now     time.Time
+	// Since: conversations last active longer ago are left alone.
+	Since time.Duration
+	// Closed also recovers conversations whose window was closed on
+	// purpose (or whose agent exited while its kitty lived).
+	Closed bool
+	// Live are the kitties that answered now.
+	Live []LiveKitty
+	// ResumeBin is the absolute path of kittymux-resume.
+	ResumeBin string
+	// Key seals each record; nil writes unsealed ones, which the prompt
+	// runs only on a key press.
+	Key []byte
+	// Check probes the agents the conversations ran (cached); nil trusts
+	// the definitions.
+	Check func(agentNames []string) agents.Probes
+	// Resolve follows symlinks of the agent's program for the sealed
+	// record (filepath.EvalSymlinks); nil records none.
+	Resolve func(string) (string, error)
+	// Stat says whether a directory is still there; nil does not look.
+	Stat func(string) error
+}
+
+// LiveKitty is one kitty that answered ls now.
+type LiveKitty struct {
+	Socket string
+	PID    int
+	// Agents are its agent windows, with the ids their agents report.
+	Agents []scanner.AgentWindow
+	// Waiting are the conversations restore prompts in its windows ask
+	// about: not running yet, but already coming back there.
+	Waiting []Conversation
+}
+
+// Conversation names one conversation of one agent.
+type Conversation struct {
+	Agent string
+	ID    string
+}
+
+// Live reads the kitties that answered: their agent windows (ids as the
+// agents report them, through recs) and their waiting restore prompts. A
+// kitty that did not answer is not live: its conversations are recovered.
+func Live(set *agents.Set, answers []kitty.Answer, recs scanner.Records) []LiveKitty {
+	var out []LiveKitty
+	for _, a := range answers {
+		if a.Err != nil {
+			continue
+		}
+		lk := LiveKitty{Socket: a.Instance.Addr.String(), PID: a.Instance.PID, Agents: scanner.AgentWindows(set, a.LS)}
+		recs.ReadIDs(lk.Agents)
+		for _, ref := range kitty.Windows(a.LS) {
+			for _, p := range ref.Window.ForegroundProcesses {
+				if len(p.Cmdline) > 1 && filepath.Base(p.Cmdline[0]) == "kittymux-resume" {
+					if r, err := prompt.ParseArgs(p.Cmdline[1:]); err == nil && r.ID != "" {
+						lk.Waiting = append(lk.Waiting, Conversation{Agent: r.Agent, ID: r.ID})
+					}
+				}
+			}
+		}
+		out = append(out, lk)
+	}
+	return out
+}
+
+// Tab is one recovered conversation: a tab with one window. Field names
+// are stable (`recover --json`).
+type Tab struct {
+	Title  string      `json:"title"`
+	Dir    string      `json:"dir"`
+	Agent  string      `json:"agent"`
+	Mode   agents.Mode `json:"mode"`
+	ID     string      `json:"id,omitempty"`
+	Argv   []string    `json:"argv"`
+	Reason string      `json:"reason"`
+	Unsure string      `json:"unsure,omitempty"`
+	// Key is the journal record the tab comes from.
+	Key        string    `json:"key"`
+	LastActive time.Time `json:"last_active"`
+}
+
+// Skipped is a conversation of the window that does not come back, and why.
+type Skipped struct {
+	Agent      string    `json:"agent"`
+	ID         string    `json:"id,omitempty"`
+	Dir        string    `json:"dir"`
+	Key        string    `json:"key"`
+	LastActive time.Time `json:"last_active"`
+	Why        string    `json:"why"`
+}
+
+// Plan is what Build decided, and the session file when a tab comes back.
+type Plan struct {
+	Tabs    []Tab     `json:"tabs"`
+	Skipped []Skipped `json:"skipped"`
+	Data    []byte    `json:"-"`
+}
+
+// candidate is the latest record of one conversation.
+type candidate struct {
+	rec  journal.Record
+	cmd  agents.Command
+	tab  string
+	dir  string
+	prog int
+}
+
+// Build decides what comes back and writes the session file.
+func Build(o Options) (*Plan, error) {
+	if o.Agents == nil || o.Journal == nil {
+		return nil, errors.New("recover: no agent definitions or journal")
+	}
+	if o.ResumeBin == "" {
+		return nil, errors.New("recover: no path for kittymux-resume")
+	}
+	plan := &Plan{Tabs: []Tab{}, Skipped: []Skipped{}}
+	skip := func(r journal.Record, why string) {
+		plan.Skipped = append(plan.Skipped, Skipped{Agent: r.Agent, ID: r.ID, Dir: r.Dir, Key: r.Key, LastActive: r.LastSeen, Why: why})
+	}
+	var cands []candidate
+	for _, r := range latestPerConversation(o.Journal, o.Now.Add(-o.Since)) {
+		if why := o.notRecoverable(r); why != "" {
+			skip(r, why)
+			continue
+		}
+		cmd, ok := o.Agents.RecognizeArgv(r.Argv)
+		if !ok || cmd.Agent != r.Agent {
+			skip(r, fmt.Sprintf("its command %s is not %s as the definitions know it now", agents.Quote(r.Argv), r.Agent))
+			continue
+		}
+		if why := cdProblem(r.Dir); why != "" {
+			skip(r, why)
+			continue
+		}
+		if o.Stat != nil {
+			if err := o.Stat(r.Dir); err != nil {
+				skip(r, fmt.Sprintf("its directory is gone: %v", err))
+				continue
+			}
+		}
+		cmd, ok = normalize(cmd, r.Dir)
+		if !ok {
+			skip(r, fmt.Sprintf("the program %q is a relative path", cmd.Program))
+			continue
+		}
+		cands = append(cands, candidate{rec: r, cmd: cmd, tab: title(r), dir: r.Dir, prog: len(cmd.Program)})
+	}
+	// The tabs come back in the order the windows were opened.
+	sort.SliceStable(cands, func(i, j int) bool {
+		a, b := cands[i].rec, cands[j].rec
+		if !a.FirstSeen.Equal(b.FirstSeen) {
+			return a.FirstSeen.Before(b.FirstSeen)
+		}
+		return a.WindowID < b.WindowID
+	})
+
+	// The rules see the recovered windows and every live agent window, so
+	// "latest" is never chosen where a running window may own the newest
+	// conversation. Live windows get ids after the recovered ones.
+	ws := make([]agents.Window, 0, len(cands))
+	var names []string
+	for i, c := range cands {
+		w := agents.Window{ID: i + 1, Cwd: c.dir, Cmd: c.cmd}
+		if c.rec.ID != "" {
+			w.KnownID, w.KnownIDFrom = c.rec.ID, "the journal ("+cmpOr(c.rec.IDFrom, "recorded")+")"
+		}
+		ws = append(ws, w)
+		names = append(names, c.cmd.Agent)
+	}
+	next := len(cands) + 1
+	for _, lk := range o.Live {
+		for _, aw := range lk.Agents {
+			w := aw.Agent
+			w.ID = next
+			next++
+			ws = append(ws, w)
+		}
+	}
+	var probes agents.Probes
+	if o.Check != nil && len(names) > 0 {
+		probes = o.Check(names)
+	}
+	var file strings.Builder
+	fmt.Fprintf(&file, "# kittymux sessions recover: a tab per conversation last active within %s that no kitty\n", history.Duration(o.Since))
+	file.WriteString("# runs now. Only the directives kitty 0.26.5 loads: new_tab, cd, launch.\n")
+	for _, d := range o.Agents.Decide(ws, probes) {
+		if d.WindowID > len(cands) {
+			continue
+		}
+		c := cands[d.WindowID-1]
+		if d.Mode == agents.ModeAsSaved || len(d.Argv) == 0 {
+			skip(c.rec, d.Reason)
+			continue
+		}
+		rec := prompt.Record{Agent: d.Agent, Mode: string(d.Mode), ID: d.ID, Confirm: d.Unsure != "", Tab: c.tab,
+			Exe: o.exes(d.Argv, c.prog), Argv: d.Argv}
+		if o.Key != nil {
+			rec = rec.Sealed(o.Key)
+		}
+		argv := append([]string{o.ResumeBin}, rec.Args()...)
+		if _, err := prompt.ParseArgs(rec.Args()); err != nil {
+			skip(c.rec, fmt.Sprintf("the restore prompt would refuse its record: %v", err))
+			continue
+		}
+		lines, err := tabLines(c.tab, c.dir, argv)
+		if err != nil {
+			skip(c.rec, err.Error())
+			continue
+		}
+		file.WriteString(lines)
+		plan.Tabs = append(plan.Tabs, Tab{Title: c.tab, Dir: c.dir, Agent: d.Agent, Mode: d.Mode, ID: d.ID, Argv: d.Argv,
+			Reason: d.Reason, Unsure: d.Unsure, Key: c.rec.Key, LastActive: c.rec.LastSeen})
+	}
+	if len(plan.Tabs) > 0 {
+		plan.Data = []byte(file.String())
+	}
+	return plan, nil
+}
+
+// latestPerConversation returns, for each conversation active since cutoff,
+// its most recently seen record. A conversation is its agent and id; a
+// record without an id is a conversation of its own. An id a process left
+// (claude's /clear) is not a conversation to bring back.
+func latestPerConversation(f *journal.File, cutoff time.Time) []journal.Record {
+	left := map[Conversation]bool{}
+	for _, r := range f.Records {
+		for _, id := range r.PreviousIDs {
+			left[Conversation{r.Agent, id}] = true
+		}
+	}
+	best := map[string]journal.Record{}
+	var order []string
+	for _, r := range f.Records {
+		if r.LastSeen.Before(cutoff) {
+			continue
+		}
+		k := "key\x00" + r.Key
+		if r.ID != "" {
+			if left[Conversation{r.Agent, r.ID}] {
+				continue
+			}
+			k = "id\x00" + r.Agent + "\x00" + r.ID
+		}
+		old, seen := best[k]
+		if !seen {
+			order = append(order, k)
+		}
+		if !seen || r.LastSeen.After(old.LastSeen) {
+			best[k] = r
+		}
+	}
+	out := make([]journal.Record, 0, len(order))
+	for _, k := range order {
+		out = append(out, best[k])
+	}
+	return out
+}
+
+// notRecoverable says why r's conversation does not come back, or "".
+func (o Options) notRecoverable(r journal.Record) string {
+	for _, lk := range o.Live {
+		if r.ID != "" {
+			for _, aw := range lk.Agents {
+				if aw.Agent.Cmd.Agent == r.Agent && (aw.Agent.KnownID == r.ID || aw.Agent.Cmd.ID == r.ID) {
+					return fmt.Sprintf("it runs in window %d of the kitty at %s", aw.Ref.Window.ID, lk.Socket)
+				}
+			}
+			if slices.Contains(lk.Waiting, Conversation{r.Agent, r.ID}) {
+				return fmt.Sprintf("a restore prompt in the kitty at %s is already asking about it", lk.Socket)
+			}
+		}
+		if !lk.ran(r) {
+			continue
+		}
+		for _, aw := range lk.Agents {
+			if aw.Ref.Window.ID == r.WindowID && aw.Agent.Cmd.Agent == r.Agent && (r.PID == 0 || aw.PID == r.PID) {
+				return fmt.Sprintf("it runs in window %d of the kitty at %s", aw.Ref.Window.ID, lk.Socket)
+			}
+		}
+		// Its kitty lives on without it: it was ended there.
+		if !o.Closed {
+			return "it ended while its kitty kept running (--closed recovers it)"
+		}
+		return ""
+	}
+	if !r.Open && r.CloseReason != journal.ClosedKittyGone && !o.Closed {
+		what := "its window was closed"
+		if strings.Contains(r.CloseDetail, "agent exited") {
+			what = "the agent exited"
+		}
+		return what + " (--closed recovers it)"
+	}
+	return ""
+}
+
+// ran reports whether r ran in this kitty: same socket, and the same
+// process where both pids are known (a socket name without -<pid> is
+// reused by the next kitty).
+func (lk LiveKitty) ran(r journal.Record) bool {
+	return lk.Socket == r.KittySocket && (lk.PID == 0 || r.KittyPID == 0 || lk.PID == r.KittyPID)
+}
+
+// title is the tab's title: the tab's old title, else the directory's
+// name. kitty 0.43 and newer expand $VAR in new_tab and launch options and
+// 0.26.5 does not, so a '$' is dropped rather than read two ways.
+func title(r journal.Record) string {
+	t := strings.TrimSpace(strings.ReplaceAll(kitty.Printable(r.TabTitle), "$", ""))
+	// A tab nobody named shows its window's title: the agent's name says
+	// less than the directory.
+	if t == r.Agent || (len(r.Argv) > 0 && t == filepath.Base(r.Argv[0])) {
+		t = ""
+	}
+	if t == "" {
+		t = strings.TrimSpace(strings.ReplaceAll(kitty.Printable(filepath.Base(r.Dir)), "$", ""))
+	}
+	if t == "" || t == "/" || t == "." {
+		t = r.Agent
+	}
+	return t
+}
+
+// cdProblem says why dir cannot be a `cd` line, or "". kitty takes the rest
+// of the line as it is (stripped; kitty 0.43+ expands $VAR and ~, 0.26.5
+// does not), so only a plain absolute path reads the same everywhere.
+func cdProblem(dir string) string {
+	switch {
+	case !filepath.IsAbs(dir) || filepath.Clean(dir) != dir:
+		return fmt.Sprintf("its directory %q is not a clean absolute path", dir)
+	case kitty.Printable(dir) != dir || strings.ContainsAny(dir, "\u0085\u2028\u2029"):
+		return fmt.Sprintf("its directory %q holds control characters", dir)
+	case strings.Contains(dir, "$"):
+		return fmt.Sprintf("its directory %q holds a '$', which kitty versions read differently", dir)
+	case strings.TrimSpace(dir) != dir:
+		return fmt.Sprintf("its directory %q ends in whitespace, which kitty strips", dir)
+	}
+	return ""
+}
+
+// tabLines writes one tab: its title, directory and the restore prompt. The
+// launch line is read back as kitty will read it, so a word kitty's lexer
+// and a shell could read differently never reaches the file.
+func tabLines(title, dir string, argv []string) (string, error) {
+	// --title=VALUE: a title starting with '-' stays the option's value.
+	words := []string{"--title=" + title}
+	words = append(words, argv...)
+	quoted := make([]string, len(words))
+	for i, w := range words {
+		q, err := syntax.Quote(w, syntax.LangPOSIX)
+		if err != nil {
+			return "", fmt.Errorf("quote %q: %w", w, err)
+		}
+		quoted[i] = q
+	}
+	launch := "launch " + strings.Join(quoted, " ")
+	lines := "new_tab " + title + "\ncd " + dir + "\n" + launch + "\n"
+	f, err := kittysession.Parse([]byte(lines))
+	if err != nil {
+		return "", fmt.Errorf("write its tab: %w", err)
+	}
+	ws := f.Windows()
+	if len(ws) != 1 || !slices.Equal(ws[0].Line.Launch.Argv, argv) || ws[0].Cwd != dir || ws[0].TabTitle != title {
+		return "", errors.New("its tab does not read back as written")
+	}
+	return lines, nil
+}
+
+// normalize makes a command one the prompt accepts (as the rewriter does):
+// a relative program path becomes absolute in the directory, interpreter
+// options are dropped.
+func normalize(c agents.Command, cwd string) (agents.Command, bool) {
+	prog := slices.Clone(c.Program)
+	if len(prog) > 2 {
+		prog = []string{prog[0], prog[len(prog)-1]}
+	}
+	for i, w := range prog {
+		if strings.Contains(w, "/") && !filepath.IsAbs(w) {
+			if !filepath.IsAbs(cwd) {
+				return c, false
+			}
+			prog[i] = filepath.Join(cwd, w)
+		}
+	}
+	c.Program = prog
+	return c, true
+}
+
+// exes are the files the program words resolve to now: the agent that ran,
+// trusted by the prompt under the seal.
+func (o Options) exes(argv []string, n int) []string {
+	if o.Resolve == nil {
+		return nil
+	}
+	var out []string
+	for _, w := range argv[:min(n, len(argv))] {
+		if !filepath.IsAbs(w) {
+			continue
+		}
+		if p, err := o.Resolve(w); err == nil && filepath.IsAbs(p) && !slices.Contains(out, filepath.Clean(p)) {
+			out = append(out, filepath.Clean(p))
+		}
+	}
+	return out
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}

@@ -1,0 +1,206 @@
+package recovery
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/journal"
+	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/kittysession"
+	"github.com/kittymux/kittymux/pkg/prompt"
+	"github.com/kittymux/kittymux/pkg/scanner"
+)
+
+const (
+	idA = "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73"
+	idB = "9d1c7e42-5b6a-4c3d-8e2f-1a0b9c8d7e6f"
+	idC = "0a1b2c3d-0000-4000-8000-000000000000"
+)
+
+var now = time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+
+func ago(d time.Duration) time.Time { return now.Add(-d) }
+
+// rec is a record of a kitty that is gone, last seen m minutes ago.
+func rec(key, agent, id, dir string, m int, argv ...string) journal.Record {
+	return journal.Record{Key: key, Agent: agent, ID: id, Dir: dir, Argv: argv, FirstSeen: ago(5 * time.Hour),
+		LastSeen: ago(time.Duration(m) * time.Minute), CloseReason: journal.ClosedKittyGone,
+		KittySocket: "unix:/tmp/gone", KittyPID: 10, WindowID: len(key)}
+}
+
+func liveWindow(kittyWin, pid int, dir string, argv ...string) scanner.AgentWindow {
+	set, _ := agents.Load("")
+	c, _ := set.RecognizeArgv(argv)
+	return scanner.AgentWindow{Ref: kitty.WindowRef{Window: &kitty.Window{ID: kittyWin}}, PID: pid,
+		Agent: agents.Window{ID: kittyWin, Cwd: dir, Cmd: c}}
+}
+
+func TestBuild(t *testing.T) {
+	set, err := agents.Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type row struct {
+		Title string
+		Mode  agents.Mode
+		Argv  string
+	}
+	for _, tc := range []struct {
+		name    string
+		recs    []journal.Record
+		live    []LiveKitty
+		closed  bool
+		want    []row
+		skipped []string // journal keys
+	}{{
+		name: "one conversation twice in the journal comes back once, from its latest record",
+		recs: []journal.Record{
+			rec("a1", "claude", idA, "/w/api", 200, "claude"),
+			func() journal.Record {
+				r := rec("a2", "claude", idA, "/w/api", 30, "claude", "--model", "opus")
+				r.TabTitle = "api work"
+				return r
+			}(),
+		},
+		want: []row{{"api work", agents.ModeExact, "claude --model opus --resume " + idA}},
+	}, {
+		name: "older than --since, or an id left by /clear, stays",
+		recs: []journal.Record{
+			rec("old", "claude", idA, "/w/api", 400, "claude"),
+			func() journal.Record {
+				r := rec("clr", "claude", idC, "/w/web", 5, "claude")
+				r.PreviousIDs = []string{idB}
+				return r
+			}(),
+			rec("left", "claude", idB, "/w/web", 6, "claude"),
+		},
+		want: []row{{"web", agents.ModeExact, "claude --resume " + idC}},
+	}, {
+		name: "two codex without ids in one directory: each a new conversation",
+		recs: []journal.Record{rec("c1", "codex", "", "/w/cli", 5, "codex"), rec("c2", "codex", "", "/w/cli", 6, "codex", "-m", "o3")},
+		want: []row{{"cli", agents.ModeNew, "codex"}, {"cli", agents.ModeNew, "codex -m o3"}},
+	}, {
+		name: "a live codex in the directory makes latest unsafe",
+		recs: []journal.Record{rec("c1", "codex", "", "/w/cli", 5, "codex")},
+		live: []LiveKitty{{Socket: "unix:/tmp/other", PID: 20, Agents: []scanner.AgentWindow{liveWindow(3, 300, "/w/cli", "codex")}}},
+		want: []row{{"cli", agents.ModeNew, "codex"}},
+	}, {
+		name: "running in a live kitty, or waiting at a restore prompt there: not recovered",
+		recs: []journal.Record{rec("a", "claude", idA, "/w/api", 5, "claude"), rec("b", "claude", idB, "/w/rev", 5, "claude"),
+			rec("c", "claude", idC, "/w/doc", 5, "claude")},
+		live: []LiveKitty{{Socket: "unix:/tmp/other", PID: 20,
+			Agents:  []scanner.AgentWindow{liveWindow(3, 300, "/w/api", "claude", "--resume", idA)},
+			Waiting: []Conversation{{"claude", idB}}}},
+		want:    []row{{"doc", agents.ModeExact, "claude --resume " + idC}},
+		skipped: []string{"a", "b"},
+	}, {
+		name: "closed by hand: only with --closed; gone with a kitty that lives on: only with --closed",
+		recs: []journal.Record{
+			func() journal.Record {
+				r := rec("w", "claude", idA, "/w/api", 5, "claude")
+				r.CloseReason = journal.ClosedWindow
+				return r
+			}(),
+			func() journal.Record {
+				r := rec("x", "claude", idB, "/w/rev", 5, "claude")
+				r.Open, r.CloseReason, r.KittySocket, r.KittyPID = true, "", "unix:/tmp/live", 30
+				return r
+			}(),
+		},
+		live:    []LiveKitty{{Socket: "unix:/tmp/live", PID: 30}},
+		skipped: []string{"w", "x"},
+	}, {
+		name: "the same with --closed",
+		recs: []journal.Record{
+			func() journal.Record {
+				r := rec("w", "claude", idA, "/w/api", 5, "claude")
+				r.CloseReason = journal.ClosedWindow
+				return r
+			}(),
+		},
+		closed: true,
+		want:   []row{{"api", agents.ModeExact, "claude --resume " + idA}},
+	}, {
+		name:    "a directory kitty versions read differently, a one-shot run: not recovered",
+		recs:    []journal.Record{rec("d", "claude", idA, "/w/$HOME", 5, "claude"), rec("p", "claude", "", "/w/x", 5, "claude", "-p")},
+		skipped: []string{"d", "p"},
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := Build(Options{Agents: set, Journal: &journal.File{Version: 1, Records: tc.recs}, Now: now,
+				Since: 6 * time.Hour, Closed: tc.closed, Live: tc.live, ResumeBin: "/bin/kittymux-resume"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []row
+			for _, tab := range p.Tabs {
+				got = append(got, row{tab.Title, tab.Mode, strings.Join(tab.Argv, " ")})
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("tabs (-want +got):\n%s\nskipped: %+v", diff, p.Skipped)
+			}
+			var skipped []string
+			for _, s := range p.Skipped {
+				skipped = append(skipped, s.Key)
+			}
+			if diff := cmp.Diff(tc.skipped, skipped); diff != "" {
+				t.Errorf("skipped (-want +got):\n%s\n%+v", diff, p.Skipped)
+			}
+			if len(p.Tabs) == 0 && p.Data != nil {
+				t.Errorf("a file without tabs: %s", p.Data)
+			}
+		})
+	}
+}
+
+// The file is what kitty 0.26.5 loads, and each window's record is one the
+// prompt accepts, sealed with the key.
+func TestBuildFile(t *testing.T) {
+	set, _ := agents.Load("")
+	key := bytes.Repeat([]byte{7}, prompt.KeySize)
+	r := rec("a", "claude", idA, "/w/it's here", 5, "/opt/claude", "--model", "opus")
+	r.TabTitle = "-x `true` $HOME"
+	p, err := Build(Options{Agents: set, Journal: &journal.File{Version: 1, Records: []journal.Record{r}}, Now: now,
+		Since: time.Hour, ResumeBin: "/bin/kittymux-resume", Key: key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := kittysession.Parse(p.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var directives []string
+	for _, l := range f.Lines {
+		if l.Directive != "" && !strings.HasPrefix(l.Directive, "#") {
+			directives = append(directives, l.Directive)
+		}
+	}
+	if diff := cmp.Diff([]string{"new_tab", "cd", "launch"}, directives); diff != "" {
+		t.Errorf("directives (-want +got):\n%s\n%s", diff, p.Data)
+	}
+	ws := f.Windows()
+	if len(ws) != 1 || ws[0].Cwd != "/w/it's here" || ws[0].TabTitle != "-x `true` HOME" {
+		t.Fatalf("windows %+v\n%s", ws, p.Data)
+	}
+	if v, _ := ws[0].Line.Launch.Option("--title"); v != "-x `true` HOME" {
+		t.Errorf("--title %q", v)
+	}
+	argv := ws[0].Line.Launch.Argv
+	if argv[0] != "/bin/kittymux-resume" {
+		t.Fatalf("argv %q", argv)
+	}
+	got, err := prompt.ParseArgs(argv[1:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := got.Verify(key); err != nil {
+		t.Errorf("seal: %v", err)
+	}
+	if diff := cmp.Diff([]string{"/opt/claude", "--model", "opus", "--resume", idA}, got.Argv); diff != "" {
+		t.Errorf("argv (-want +got):\n%s", diff)
+	}
+}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/resume"
 )
 
 // Main is kittymux-resume: it returns an exit code only when it could not
@@ -19,10 +20,10 @@ import (
 func Main(args []string) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
 		// Run by a person, not from a session file: say what it is.
-		fmt.Fprintf(os.Stderr, "kittymux-resume is the restore prompt kittymux writes into saved sessions.\n%v\n", ErrUsage)
+		fmt.Fprintf(os.Stderr, "kittymux-resume is the restore prompt kittymux writes into saved sessions.\n%v\n", resume.ErrUsage)
 		return 2
 	}
-	r, err := ParseArgs(args)
+	r, err := resume.ParseArgs(args)
 	p := paths.FromEnv()
 	e := &Env{
 		In: os.Stdin, Out: os.Stderr, Getenv: os.Getenv, Now: time.Now, LookPath: exec.LookPath,
@@ -48,7 +49,7 @@ func Main(args []string) int {
 	}
 	// A missing or unsafe key leaves every record unsealed: each one then
 	// asks, which is the safe way to fail.
-	e.Key, _ = ReadKey(p.ResumeKey())
+	e.Key, _ = resume.ReadKey(p.ResumeKey())
 	e.Validate = func(r Record, sealed bool) (string, error) {
 		return validate(set, e.LookPath, r, sealed)
 	}
@@ -74,7 +75,7 @@ func validate(set *agents.Set, lookPath func(string) (string, error), r Record, 
 	}
 	if !sealed {
 		for _, kv := range r.Env {
-			if why := EnvNeedsSeal(kv, set.Names()); why != "" {
+			if why := resume.EnvNeedsSeal(kv, set.Names()); why != "" {
 				return "", fmt.Errorf("--env %s: %s, and only a record kittymux sealed may set it", strings.SplitN(kv, "=", 2)[0], why)
 			}
 		}

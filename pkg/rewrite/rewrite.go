@@ -13,8 +13,8 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/kittysession"
-	"github.com/kittymux/kittymux/pkg/prompt"
-	"github.com/kittymux/kittymux/pkg/scanner"
+	"github.com/kittymux/kittymux/pkg/resume"
+	"github.com/kittymux/kittymux/pkg/uservars"
 )
 
 // Options is what the rewrite needs besides the raw file.
@@ -40,7 +40,7 @@ type Options struct {
 	//     still counts for the rules: "latest" is never chosen where another
 	//     window could own the newest conversation.
 	Live []agents.Window
-	// Key seals each record written (prompt.LoadOrCreateKey); nil writes
+	// Key seals each record written (resume.LoadOrCreateKey); nil writes
 	// unsealed records, which the prompt runs only on a key press.
 	Key []byte
 	// Resolve follows symlinks to the file a program path names
@@ -74,10 +74,10 @@ type Result struct {
 // without a key to seal them, ones only a sealed record may set.
 func checkEnv(env []string, sealing bool, names []string) error {
 	for _, e := range env {
-		if err := prompt.CheckEnv(e); err != nil {
+		if err := resume.CheckEnv(e); err != nil {
 			return err
 		}
-		if why := prompt.EnvNeedsSeal(e, names); why != "" && !sealing {
+		if why := resume.EnvNeedsSeal(e, names); why != "" && !sealing {
 			return fmt.Errorf("%s, and there is no key to seal the record", why)
 		}
 	}
@@ -86,11 +86,11 @@ func checkEnv(env []string, sealing bool, names []string) error {
 
 // promptRecord reads argv as the restore prompt's command line, as an earlier
 // rewrite wrote it.
-func promptRecord(argv []string, bin string) (prompt.Record, bool) {
+func promptRecord(argv []string, bin string) (resume.Record, bool) {
 	if len(argv) == 0 || (argv[0] != bin && filepath.Base(argv[0]) != "kittymux-resume") {
-		return prompt.Record{}, false
+		return resume.Record{}, false
 	}
-	r, err := prompt.ParseArgs(argv[1:])
+	r, err := resume.ParseArgs(argv[1:])
 	return r, err == nil
 }
 
@@ -189,7 +189,7 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 		// window's processes are others. kitty writes it as --var=K=V.
 		l.Options = slices.DeleteFunc(l.Options, func(opt kittysession.Option) bool {
 			k, _, _ := strings.Cut(opt.Value, "=")
-			return opt.Name == "--var" && opt.HasValue && k == scanner.VarPID
+			return opt.Name == "--var" && opt.HasValue && k == uservars.PID
 		})
 		var argv []string
 		switch c := l.Unserialize.CmdAtShellStartup; {
@@ -233,8 +233,8 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 		}
 		w := agents.Window{ID: id, Cwd: ref.Cwd, Cmd: cmd}
 		vars := l.Vars()
-		if v := vars[scanner.VarSession]; v != "" && vars[scanner.VarAgent] == cmd.Agent {
-			w.KnownID, w.KnownIDFrom = v, "kitty user var "+scanner.VarSession
+		if v := vars[uservars.Session]; v != "" && vars[uservars.Agent] == cmd.Agent {
+			w.KnownID, w.KnownIDFrom = v, "kitty user var "+uservars.Session
 		} else if v := o.IDs[id]; v != "" {
 			w.KnownID, w.KnownIDFrom = v, "journal"
 		}
@@ -262,7 +262,7 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 		if d.Mode == agents.ModeAsSaved || len(d.Argv) == 0 {
 			continue
 		}
-		rec := prompt.Record{Agent: d.Agent, Mode: string(d.Mode), ID: d.ID, Direct: o.Direct,
+		rec := resume.Record{Agent: d.Agent, Mode: string(d.Mode), ID: d.ID, Direct: o.Direct,
 			FromShell: fd.fromShell, Confirm: d.Unsure != "", Tab: fd.ref.TabTitle, Env: fd.env, Exe: o.exes(d.Argv, fd.progLen), Argv: d.Argv}
 		if o.Key != nil {
 			rec = rec.Sealed(o.Key)
@@ -271,7 +271,7 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 		if err == nil {
 			// A word the prompt's parser refuses (a resolved path with a
 			// control character) would cost the window its record.
-			_, err = prompt.ParseArgs(rec.Args())
+			_, err = resume.ParseArgs(rec.Args())
 		}
 		if err != nil {
 			// The prompt would refuse this record: keep the window as saved.

@@ -15,6 +15,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/uservars"
 )
 
 // Defaults of Options.
@@ -490,12 +491,12 @@ func (s *Scanner) markWindow(ctx context.Context, k *kittyState, aw AgentWindow,
 	}
 	uv := aw.Ref.Window.UserVars
 	pid := strconv.Itoa(aw.PID)
-	if uv[VarAgent] == r.Agent && uv[VarSession] == r.ID && uv[VarPID] == pid {
+	if uv[uservars.Agent] == r.Agent && uv[uservars.Session] == r.ID && uv[uservars.PID] == pid {
 		return
 	}
 	rctx, cancel := context.WithTimeout(ctx, s.o.RequestTimeout)
 	defer cancel()
-	vars := []string{VarAgent + "=" + r.Agent, VarSession + "=" + r.ID, VarPID + "=" + pid}
+	vars := []string{uservars.Agent + "=" + r.Agent, uservars.Session + "=" + r.ID, uservars.PID + "=" + pid}
 	if err := k.client.SetUserVars(rctx, "id:"+strconv.Itoa(aw.Ref.Window.ID), vars); err != nil {
 		s.o.Logf("kitty %s: mark window %d: %v", k.status.Socket, aw.Ref.Window.ID, err)
 	}

@@ -68,6 +68,8 @@ type Window struct {
 type Result struct {
 	Data    []byte
 	Windows []Window
+	// Count is how many windows the file holds, agents or not.
+	Count int
 }
 
 // checkEnv refuses assignments the prompt would refuse: malformed ones, and
@@ -251,7 +253,7 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 	if o.Check != nil {
 		probes = o.Check(names)
 	}
-	res := &Result{}
+	res := &Result{Count: len(refs)}
 	for _, d := range o.Agents.Decide(ws, probes) {
 		fd, inFile := byID[d.WindowID]
 		if !inFile {

@@ -21,7 +21,7 @@ func NewCmdSessions(f *factory.Factory) *cobra.Command {
 		Use:   "sessions",
 		Short: "Save, restore, list and check agent sessions",
 	}
-	cmd.AddCommand(NewCmdSave(f, nil), NewCmdPublish(f, nil), NewCmdRestore(f, nil), NewCmdList(f, nil), NewCmdCheck(f, nil))
+	cmd.AddCommand(NewCmdSave(f, nil), NewCmdPublish(f, nil), NewCmdRestore(f, nil), NewCmdList(f, nil), NewCmdCheck(f, nil), NewCmdSaves(f, nil))
 	return cmd
 }
 

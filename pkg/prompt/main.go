@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/resume"
 )
@@ -60,6 +62,7 @@ func Main(args []string) int {
 		}
 		return set.ResumeArgv(c, agents.ModeNew, "")
 	}
+	e.Outcome = func(o journal.Restore) { recordOutcome(e, o) }
 	if err := Run(e, r); err != nil {
 		return 1
 	}
@@ -85,6 +88,20 @@ func validate(set *agents.Set, lookPath func(string) (string, error), r Record, 
 		trust.Seen = r.Exe
 	}
 	return set.TrustedProgram(r.Agent, r.Argv, trust)
+}
+
+// recordOutcome adds where the window is to o and writes it to the
+// journal, for `sessions restore` to report. It never stands in the way of
+// the answer: a journal that cannot be written is skipped.
+func recordOutcome(e *Env, o journal.Restore) {
+	j := journal.New(e.Paths.Journal(), journal.IsOff(e.Paths.StateDir, e.Getenv))
+	if j.Off {
+		return
+	}
+	o.Dir, _ = os.Getwd()
+	o.KittyPID, _ = strconv.Atoi(e.Getenv("KITTY_PID"))
+	o.WindowID, _ = strconv.Atoi(e.Getenv("KITTY_WINDOW_ID"))
+	_ = j.AddRestore(o)
 }
 
 // mergeEnv sets each of set over base. A name left twice would be read from

@@ -86,10 +86,15 @@ func (w *world) expand(words []string) []string {
 }
 
 // files lists the regular files under dirs, to see that a record wrote none.
+// The journal (and its lock) is left out: the prompt records there what
+// the window became, whatever the record.
 func files(dirs ...string) []string {
 	var out []string
 	for _, dir := range dirs {
 		filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+			if base := filepath.Base(p); base == "agent-sessions.json" || base == "agent-sessions.json.lock" {
+				return nil
+			}
 			if err == nil && !info.IsDir() {
 				out = append(out, p)
 			}

@@ -147,6 +147,7 @@ func (a *Autosaver) publish(kk string, k *kittyAuto, data []byte, at time.Time) 
 	}
 	k.last = path
 	k.status = "saved " + at.Local().Format(time.TimeOnly) + " to " + path
+	a.logf("autosave of kitty %s: saved to %s", kk, path)
 }
 
 func (a *Autosaver) lastGood(k *kittyAuto) string {

@@ -121,14 +121,18 @@ func newAutosaver(ctx context.Context, f *factory.Factory, set *agents.Set, logf
 	}
 }
 
-// describeAutosave is the status line of autosave as a whole.
-func describeAutosave(f *factory.Factory) string {
-	if why := autosave.Off(f.Paths, f.Getenv); why != "" {
-		return "off: " + why
-	}
+// describeAutosave is the status line of autosave as a whole. The settings
+// are read once, at start; whether it is off, at each pass.
+func describeAutosave(f *factory.Factory) func() string {
 	s, _ := autosave.LoadSettings(f.Paths, f.Getenv)
-	return fmt.Sprintf("on: settle %v, at most every %v, at least every %v while changed, keep %d per kitty",
+	on := fmt.Sprintf("on: settle %v, at most every %v, at least every %v while changed, keep %d per kitty",
 		s.Settle, s.AtMostEvery, s.AtLeastEvery, s.Keep)
+	return func() string {
+		if why := autosave.Off(f.Paths, f.Getenv); why != "" {
+			return "off: " + why
+		}
+		return on
+	}
 }
 
 func openJournal(f *factory.Factory) *journal.Journal {
@@ -181,7 +185,8 @@ func Run(ctx context.Context, o *RunOptions) error {
 	}
 	dirs := kitty.SocketDirs(kitty.DiscoverOptions{Getenv: f.Getenv})
 	status := scanner.Status{PID: os.Getpid(), Started: time.Now(), Journal: j.Path, JournalOff: j.Off}
-	logf("autosave %s", describeAutosave(f))
+	autosaveLine := describeAutosave(f)
+	logf("autosave %s", autosaveLine())
 	logf("started (pid %d); journal %s%s", status.PID, j.Path, map[bool]string{true: " (off)", false: ""}[j.Off])
 	afterPass := func(p scanner.Pass) {
 		if w != nil {
@@ -196,7 +201,7 @@ func Run(ctx context.Context, o *RunOptions) error {
 		status.Kitties = p.Kitties
 		status.OpenSessions = len(p.Sessions)
 		status.JournalError = p.JournalError
-		status.Autosave = describeAutosave(f)
+		status.Autosave = autosaveLine()
 		if err := scanner.WriteStatus(f.Paths.StateDir, status); err != nil {
 			logf("%v", err)
 		}

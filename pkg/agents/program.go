@@ -219,3 +219,46 @@ func (a *agent) packageBins(trust Trust, name, real string) []string {
 	}
 	return out
 }
+
+// Placed makes c a command the prompt accepts as kittymux saw it: a relative
+// program path becomes absolute in the window's directory cwd (the prompt
+// refuses relative paths: they name another file in every directory), and
+// interpreter options are dropped (the prompt accepts an interpreter only
+// with the agent's script right after it; the options recognition lets
+// through only tune memory and warnings). ok is false when a relative
+// program cannot be placed.
+func (c Command) Placed(cwd string) (Command, bool) {
+	prog := slices.Clone(c.Program)
+	if len(prog) > 2 {
+		prog = []string{prog[0], prog[len(prog)-1]}
+	}
+	for i, w := range prog {
+		if strings.Contains(w, "/") && !filepath.IsAbs(w) {
+			if !filepath.IsAbs(cwd) {
+				return c, false
+			}
+			prog[i] = filepath.Join(cwd, w)
+		}
+	}
+	c.Program = prog
+	return c, true
+}
+
+// Exes are the files the first n words of argv (its program words) resolve
+// to now, with resolve (symlinks followed): the agent that ran, which a
+// sealed record may name. Bare names are left to the prompt's PATH.
+func Exes(resolve func(string) (string, error), argv []string, n int) []string {
+	if resolve == nil {
+		return nil
+	}
+	var out []string
+	for _, w := range argv[:min(n, len(argv))] {
+		if !filepath.IsAbs(w) {
+			continue
+		}
+		if p, err := resolve(w); err == nil && filepath.IsAbs(p) && !slices.Contains(out, filepath.Clean(p)) {
+			out = append(out, filepath.Clean(p))
+		}
+	}
+	return out
+}

@@ -66,6 +66,8 @@ var (
 type File struct {
 	Version int      `json:"version"`
 	Records []Record `json:"records"`
+	// Restores are what the restore prompts did, oldest first.
+	Restores []Restore `json:"restores,omitempty"`
 }
 
 // Record is one agent session: one agent process in one kitty window.
@@ -249,7 +251,23 @@ func encode(f *File) ([]byte, error) {
 		b.WriteByte('\n')
 		b.Write(line)
 	}
-	b.WriteString("\n]}\n")
+	b.WriteString("\n]")
+	if len(f.Restores) > 0 {
+		b.WriteString(",\"restores\":[")
+		for i, r := range f.Restores {
+			line, err := json.Marshal(r)
+			if err != nil {
+				return nil, fmt.Errorf("encode journal: %w", err)
+			}
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteByte('\n')
+			b.Write(line)
+		}
+		b.WriteString("\n]")
+	}
+	b.WriteString("}\n")
 	return b.Bytes(), nil
 }
 
@@ -292,7 +310,9 @@ func (j *Journal) LatestOf(agent, id string) (*Record, error) {
 		if err := json.Unmarshal(line, &r); err != nil {
 			return j.latestSlow(data, agent, id)
 		}
-		f.Records = append(f.Records, r)
+		if r.Key != "" { // not a restore's line
+			f.Records = append(f.Records, r)
+		}
 	}
 	return f.Latest(agent, id), nil
 }
@@ -366,6 +386,10 @@ func writeFile(path string, data []byte) error {
 // before open ones.
 func Bound(f *File, now time.Time) {
 	cutoff := now.Add(-MaxAge)
+	f.Restores = slices.DeleteFunc(f.Restores, func(r Restore) bool { return r.At.Before(cutoff) })
+	if n := len(f.Restores); n > MaxRestores {
+		f.Restores = slices.Delete(f.Restores, 0, n-MaxRestores)
+	}
 	f.Records = slices.DeleteFunc(f.Records, func(r Record) bool {
 		return r.LastSeen.Before(cutoff)
 	})

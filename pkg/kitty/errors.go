@@ -3,6 +3,7 @@ package kitty
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Sentinel errors of the remote-control client. Callers test them with
@@ -37,4 +38,16 @@ func (e *CommandError) Error() string {
 // Is lets a reply saying remote control is disabled count as ErrRefused.
 func (e *CommandError) Is(target error) bool {
 	return target == ErrRefused && isRemoteControlOff(e.Message)
+}
+
+// IsUnknownCommand reports whether kitty refused a command or an action it
+// does not know: an older kitty (save_as_session and goto_session came in
+// 0.43) says so instead of running it.
+func IsUnknownCommand(err error) bool {
+	var ce *CommandError
+	if !errors.As(err, &ce) {
+		return false
+	}
+	m := strings.ToLower(ce.Message)
+	return strings.Contains(m, "unknown") || strings.Contains(m, "no remote command")
 }

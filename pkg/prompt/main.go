@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -11,7 +12,9 @@ import (
 	"golang.org/x/term"
 
 	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/resume"
 )
 
 // Main is kittymux-resume: it returns an exit code only when it could not
@@ -19,10 +22,10 @@ import (
 func Main(args []string) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
 		// Run by a person, not from a session file: say what it is.
-		fmt.Fprintf(os.Stderr, "kittymux-resume is the restore prompt kittymux writes into saved sessions.\n%v\n", ErrUsage)
+		fmt.Fprintf(os.Stderr, "kittymux-resume is the restore prompt kittymux writes into saved sessions.\n%v\n", resume.ErrUsage)
 		return 2
 	}
-	r, err := ParseArgs(args)
+	r, err := resume.ParseArgs(args)
 	p := paths.FromEnv()
 	e := &Env{
 		In: os.Stdin, Out: os.Stderr, Getenv: os.Getenv, Now: time.Now, LookPath: exec.LookPath,
@@ -48,7 +51,7 @@ func Main(args []string) int {
 	}
 	// A missing or unsafe key leaves every record unsealed: each one then
 	// asks, which is the safe way to fail.
-	e.Key, _ = ReadKey(p.ResumeKey())
+	e.Key, _ = resume.ReadKey(p.ResumeKey())
 	e.Validate = func(r Record, sealed bool) (string, error) {
 		return validate(set, e.LookPath, r, sealed)
 	}
@@ -59,6 +62,7 @@ func Main(args []string) int {
 		}
 		return set.ResumeArgv(c, agents.ModeNew, "")
 	}
+	e.Outcome = func(o journal.Restore) { recordOutcome(e, o) }
 	if err := Run(e, r); err != nil {
 		return 1
 	}
@@ -74,7 +78,7 @@ func validate(set *agents.Set, lookPath func(string) (string, error), r Record, 
 	}
 	if !sealed {
 		for _, kv := range r.Env {
-			if why := EnvNeedsSeal(kv, set.Names()); why != "" {
+			if why := resume.EnvNeedsSeal(kv, set.Names()); why != "" {
 				return "", fmt.Errorf("--env %s: %s, and only a record kittymux sealed may set it", strings.SplitN(kv, "=", 2)[0], why)
 			}
 		}
@@ -84,6 +88,20 @@ func validate(set *agents.Set, lookPath func(string) (string, error), r Record, 
 		trust.Seen = r.Exe
 	}
 	return set.TrustedProgram(r.Agent, r.Argv, trust)
+}
+
+// recordOutcome adds where the window is to o and writes it to the
+// journal, for `sessions restore` to report. It never stands in the way of
+// the answer: a journal that cannot be written is skipped.
+func recordOutcome(e *Env, o journal.Restore) {
+	j := journal.New(e.Paths.Journal(), journal.IsOff(e.Paths.StateDir, e.Getenv))
+	if j.Off {
+		return
+	}
+	o.Dir, _ = os.Getwd()
+	o.KittyPID, _ = strconv.Atoi(e.Getenv("KITTY_PID"))
+	o.WindowID, _ = strconv.Atoi(e.Getenv("KITTY_WINDOW_ID"))
+	_ = j.AddRestore(o)
 }
 
 // mergeEnv sets each of set over base. A name left twice would be read from

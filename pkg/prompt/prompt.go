@@ -13,6 +13,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/statefile"
 )
@@ -49,6 +50,9 @@ type Env struct {
 	NewArgv func(Record) ([]string, error)
 	// IsTerminal reports whether In is a terminal.
 	IsTerminal func() bool
+	// Outcome records what the window became, before it becomes it (the
+	// restore report); nil records nothing.
+	Outcome func(journal.Restore)
 }
 
 // resumeAllFor is how long `a` keeps answering the other waiting windows.
@@ -68,50 +72,77 @@ func Run(e *Env, r Record) error {
 	path, err := e.Validate(r, sealed)
 	switch {
 	case errors.Is(err, agents.ErrNotInstalled):
+		e.outcome(r, journal.OutcomeAgentMissing, err.Error(), false)
 		fmt.Fprintf(e.Out, "kittymux: %s is not installed here (%v); opening a shell.\r\n", r.Agent, err)
 		fmt.Fprintf(e.Out, "kittymux: the session file still holds the record; once %s is installed, restore again.\r\n", r.Agent)
 		return e.shell(r)
 	case err != nil:
+		e.outcome(r, journal.OutcomeShell, err.Error(), false)
 		fmt.Fprintf(e.Out, "kittymux: not resuming %s: %v\r\n", orAgent(r.Agent), err)
 		return e.shell(r)
 	}
 	if !sealed {
 		fmt.Fprintf(e.Out, "kittymux: edited record: %v; check it before it runs.\r\n", sealErr)
 		if !e.IsTerminal() {
+			e.outcome(r, journal.OutcomeShell, "an edited record with no terminal to ask", false)
 			fmt.Fprint(e.Out, "kittymux: no terminal to ask, so an edited record does not run; opening a shell.\r\n")
 			return e.shell(r)
 		}
 	} else {
 		switch {
 		case r.Confirm && !e.IsTerminal():
+			e.outcome(r, journal.OutcomeShell, "the command may hold a prompt and there is no terminal to ask", false)
 			fmt.Fprintf(e.Out, "kittymux: not resuming %s without a key: %s may hold a prompt; opening a shell.\r\n", r.Agent, agents.Quote(r.Argv))
 			return e.shell(r)
 		case r.Confirm:
 			// Asked even in auto mode: the user sees the whole command first.
 		case !e.IsTerminal():
 			// Nobody to ask: run the command the record holds.
-			return e.exec(path, r.Argv, r.Env)
+			e.outcome(r, journal.OutcomeResumed, "", false)
+			return e.failed(r, e.exec(path, r.Argv, r.Env))
 		case r.Direct || e.Getenv("KITTYMUX_RESUME") == "auto" || exists(e.Paths.ResumeAuto()) || e.resumeAllActive():
-			return e.exec(path, r.Argv, r.Env)
+			e.outcome(r, journal.OutcomeResumed, "", false)
+			return e.failed(r, e.exec(path, r.Argv, r.Env))
 		}
 	}
 	choice, err := e.ask(r, sealed)
 	if err != nil {
+		e.outcome(r, journal.OutcomeShell, err.Error(), false)
 		fmt.Fprintf(e.Out, "\r\nkittymux: %v; opening a shell.\r\n", err)
 		return e.shell(r)
 	}
 	switch choice {
 	case ChoiceResume:
-		return e.exec(path, r.Argv, r.Env)
+		e.outcome(r, journal.OutcomeResumed, "", true)
+		return e.failed(r, e.exec(path, r.Argv, r.Env))
 	case ChoiceNew:
 		argv, err := e.NewArgv(r)
 		if err != nil {
+			e.outcome(r, journal.OutcomeShell, "cannot start a new conversation: "+err.Error(), true)
 			fmt.Fprintf(e.Out, "kittymux: cannot start a new %s conversation: %v\r\n", r.Agent, err)
 			return e.shell(r)
 		}
-		return e.exec(path, argv, r.Env)
+		e.outcome(r, journal.OutcomeNew, "", true)
+		return e.failed(r, e.exec(path, argv, r.Env))
 	}
+	e.outcome(r, journal.OutcomeShell, "chosen", true)
 	return e.shell(r)
+}
+
+// outcome records what the window is about to become.
+func (e *Env) outcome(r Record, what, why string, asked bool) {
+	if e.Outcome == nil {
+		return
+	}
+	e.Outcome(journal.Restore{At: e.Now(), Agent: r.Agent, Mode: r.Mode, ID: r.ID, Tab: r.Tab, Outcome: what, Why: why, Asked: asked})
+}
+
+// failed records that the command chosen could not be run (exec returned).
+func (e *Env) failed(r Record, err error) error {
+	if err != nil {
+		e.outcome(r, journal.OutcomeFailed, err.Error(), false)
+	}
+	return err
 }
 
 func orAgent(a string) string {

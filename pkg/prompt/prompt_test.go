@@ -14,6 +14,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/prompt"
+	"github.com/kittymux/kittymux/pkg/resume"
 )
 
 // The test binary doubles as kittymux-resume: a link to it under that name
@@ -61,7 +62,7 @@ func newWorld(t *testing.T) *world {
 	if err := os.Symlink(self, w.bin); err != nil {
 		t.Fatal(err)
 	}
-	w.key, err = prompt.LoadOrCreateKey(paths.Paths{StateDir: w.state})
+	w.key, err = resume.LoadOrCreateKey(paths.Paths{StateDir: w.state})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +72,7 @@ func newWorld(t *testing.T) *world {
 // seal seals a record's arguments as kittymux writes them.
 func (w *world) seal(args []string) []string {
 	w.t.Helper()
-	r, err := prompt.ParseArgs(args)
+	r, err := resume.ParseArgs(args)
 	if err != nil {
 		w.t.Fatalf("seal %q: %v", args, err)
 	}

@@ -22,7 +22,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kittysession"
-	"github.com/kittymux/kittymux/pkg/prompt"
+	"github.com/kittymux/kittymux/pkg/resume"
 	"github.com/kittymux/kittymux/pkg/scanner"
 )
 
@@ -84,7 +84,7 @@ func Live(set *agents.Set, answers []kitty.Answer, recs scanner.Records) []LiveK
 		for _, ref := range kitty.Windows(a.LS) {
 			for _, p := range ref.Window.ForegroundProcesses {
 				if len(p.Cmdline) > 1 && filepath.Base(p.Cmdline[0]) == "kittymux-resume" {
-					if r, err := prompt.ParseArgs(p.Cmdline[1:]); err == nil && r.ID != "" {
+					if r, err := resume.ParseArgs(p.Cmdline[1:]); err == nil && r.ID != "" {
 						lk.Waiting = append(lk.Waiting, Conversation{Agent: r.Agent, ID: r.ID})
 					}
 				}
@@ -170,7 +170,7 @@ func Build(o Options) (*Plan, error) {
 				continue
 			}
 		}
-		cmd, ok = normalize(cmd, r.Dir)
+		cmd, ok = cmd.Placed(r.Dir)
 		if !ok {
 			skip(r, fmt.Sprintf("the program %q is a relative path", cmd.Program))
 			continue
@@ -224,13 +224,13 @@ func Build(o Options) (*Plan, error) {
 			skip(c.rec, d.Reason)
 			continue
 		}
-		rec := prompt.Record{Agent: d.Agent, Mode: string(d.Mode), ID: d.ID, Confirm: d.Unsure != "", Tab: c.tab,
-			Exe: o.exes(d.Argv, c.prog), Argv: d.Argv}
+		rec := resume.Record{Agent: d.Agent, Mode: string(d.Mode), ID: d.ID, Confirm: d.Unsure != "", Tab: c.tab,
+			Exe: agents.Exes(o.Resolve, d.Argv, c.prog), Argv: d.Argv}
 		if o.Key != nil {
 			rec = rec.Sealed(o.Key)
 		}
 		argv := append([]string{o.ResumeBin}, rec.Args()...)
-		if _, err := prompt.ParseArgs(rec.Args()); err != nil {
+		if _, err := resume.ParseArgs(rec.Args()); err != nil {
 			skip(c.rec, fmt.Sprintf("the restore prompt would refuse its record: %v", err))
 			continue
 		}
@@ -394,44 +394,6 @@ func tabLines(title, dir string, argv []string) (string, error) {
 		return "", errors.New("its tab does not read back as written")
 	}
 	return lines, nil
-}
-
-// normalize makes a command one the prompt accepts (as the rewriter does):
-// a relative program path becomes absolute in the directory, interpreter
-// options are dropped.
-func normalize(c agents.Command, cwd string) (agents.Command, bool) {
-	prog := slices.Clone(c.Program)
-	if len(prog) > 2 {
-		prog = []string{prog[0], prog[len(prog)-1]}
-	}
-	for i, w := range prog {
-		if strings.Contains(w, "/") && !filepath.IsAbs(w) {
-			if !filepath.IsAbs(cwd) {
-				return c, false
-			}
-			prog[i] = filepath.Join(cwd, w)
-		}
-	}
-	c.Program = prog
-	return c, true
-}
-
-// exes are the files the program words resolve to now: the agent that ran,
-// trusted by the prompt under the seal.
-func (o Options) exes(argv []string, n int) []string {
-	if o.Resolve == nil {
-		return nil
-	}
-	var out []string
-	for _, w := range argv[:min(n, len(argv))] {
-		if !filepath.IsAbs(w) {
-			continue
-		}
-		if p, err := o.Resolve(w); err == nil && filepath.IsAbs(p) && !slices.Contains(out, filepath.Clean(p)) {
-			out = append(out, filepath.Clean(p))
-		}
-	}
-	return out
 }
 
 func cmpOr(a, b string) string {

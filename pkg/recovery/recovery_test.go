@@ -12,7 +12,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kittysession"
-	"github.com/kittymux/kittymux/pkg/prompt"
+	"github.com/kittymux/kittymux/pkg/resume"
 	"github.com/kittymux/kittymux/pkg/scanner"
 )
 
@@ -161,7 +161,7 @@ func TestBuild(t *testing.T) {
 // prompt accepts, sealed with the key.
 func TestBuildFile(t *testing.T) {
 	set, _ := agents.Load("")
-	key := bytes.Repeat([]byte{7}, prompt.KeySize)
+	key := bytes.Repeat([]byte{7}, resume.KeySize)
 	r := rec("a", "claude", idA, "/w/it's here", 5, "/opt/claude", "--model", "opus")
 	r.TabTitle = "-x `true` $HOME"
 	p, err := Build(Options{Agents: set, Journal: &journal.File{Version: 1, Records: []journal.Record{r}}, Now: now,
@@ -193,7 +193,7 @@ func TestBuildFile(t *testing.T) {
 	if argv[0] != "/bin/kittymux-resume" {
 		t.Fatalf("argv %q", argv)
 	}
-	got, err := prompt.ParseArgs(argv[1:])
+	got, err := resume.ParseArgs(argv[1:])
 	if err != nil {
 		t.Fatal(err)
 	}

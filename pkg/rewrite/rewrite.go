@@ -13,8 +13,8 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/kittysession"
-	"github.com/kittymux/kittymux/pkg/prompt"
-	"github.com/kittymux/kittymux/pkg/scanner"
+	"github.com/kittymux/kittymux/pkg/resume"
+	"github.com/kittymux/kittymux/pkg/uservars"
 )
 
 // Options is what the rewrite needs besides the raw file.
@@ -40,7 +40,7 @@ type Options struct {
 	//     still counts for the rules: "latest" is never chosen where another
 	//     window could own the newest conversation.
 	Live []agents.Window
-	// Key seals each record written (prompt.LoadOrCreateKey); nil writes
+	// Key seals each record written (resume.LoadOrCreateKey); nil writes
 	// unsealed records, which the prompt runs only on a key press.
 	Key []byte
 	// Resolve follows symlinks to the file a program path names
@@ -68,16 +68,18 @@ type Window struct {
 type Result struct {
 	Data    []byte
 	Windows []Window
+	// Count is how many windows the file holds, agents or not.
+	Count int
 }
 
 // checkEnv refuses assignments the prompt would refuse: malformed ones, and
 // without a key to seal them, ones only a sealed record may set.
 func checkEnv(env []string, sealing bool, names []string) error {
 	for _, e := range env {
-		if err := prompt.CheckEnv(e); err != nil {
+		if err := resume.CheckEnv(e); err != nil {
 			return err
 		}
-		if why := prompt.EnvNeedsSeal(e, names); why != "" && !sealing {
+		if why := resume.EnvNeedsSeal(e, names); why != "" && !sealing {
 			return fmt.Errorf("%s, and there is no key to seal the record", why)
 		}
 	}
@@ -86,55 +88,12 @@ func checkEnv(env []string, sealing bool, names []string) error {
 
 // promptRecord reads argv as the restore prompt's command line, as an earlier
 // rewrite wrote it.
-func promptRecord(argv []string, bin string) (prompt.Record, bool) {
+func promptRecord(argv []string, bin string) (resume.Record, bool) {
 	if len(argv) == 0 || (argv[0] != bin && filepath.Base(argv[0]) != "kittymux-resume") {
-		return prompt.Record{}, false
+		return resume.Record{}, false
 	}
-	r, err := prompt.ParseArgs(argv[1:])
+	r, err := resume.ParseArgs(argv[1:])
 	return r, err == nil
-}
-
-// normalize makes a command one the prompt accepts as kittymux saw it: a
-// relative program path becomes absolute in the window's directory (the
-// prompt refuses relative paths: they name another file in every
-// directory), and interpreter options are dropped (the prompt accepts an
-// interpreter only with the agent's script right after it; the options
-// recognition lets through only tune memory and warnings). ok is false when
-// a relative program cannot be placed.
-func normalize(c agents.Command, cwd string) (agents.Command, bool) {
-	prog := slices.Clone(c.Program)
-	if len(prog) > 2 {
-		prog = []string{prog[0], prog[len(prog)-1]}
-	}
-	for i, w := range prog {
-		if strings.Contains(w, "/") && !filepath.IsAbs(w) {
-			if !filepath.IsAbs(cwd) {
-				return c, false
-			}
-			prog[i] = filepath.Join(cwd, w)
-		}
-	}
-	c.Program = prog
-	return c, true
-}
-
-// exes are the files the program words of argv resolve to now, at save
-// time: the agent that ran in the window. Bare names are left to the
-// prompt's PATH.
-func (o Options) exes(argv []string, n int) []string {
-	if o.Resolve == nil {
-		return nil
-	}
-	var out []string
-	for _, w := range argv[:min(n, len(argv))] {
-		if !filepath.IsAbs(w) {
-			continue
-		}
-		if p, err := o.Resolve(w); err == nil && filepath.IsAbs(p) && !slices.Contains(out, filepath.Clean(p)) {
-			out = append(out, filepath.Clean(p))
-		}
-	}
-	return out
 }
 
 // ErrEmpty: the raw save holds no window; publishing it would replace a good
@@ -189,7 +148,7 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 		// window's processes are others. kitty writes it as --var=K=V.
 		l.Options = slices.DeleteFunc(l.Options, func(opt kittysession.Option) bool {
 			k, _, _ := strings.Cut(opt.Value, "=")
-			return opt.Name == "--var" && opt.HasValue && k == scanner.VarPID
+			return opt.Name == "--var" && opt.HasValue && k == uservars.PID
 		})
 		var argv []string
 		switch c := l.Unserialize.CmdAtShellStartup; {
@@ -240,15 +199,15 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 				ref.Cwd = lw.Cwd
 			}
 		}
-		if cmd, ok = normalize(cmd, ref.Cwd); !ok {
+		if cmd, ok = cmd.Placed(ref.Cwd); !ok {
 			unsealed = append(unsealed, Window{WindowID: id, Agent: cmd.Agent, Mode: agents.ModeAsSaved,
 				Reason: fmt.Sprintf("the program %q is a relative path and the window's directory is unknown", cmd.Program), Tab: ref.TabTitle})
 			continue
 		}
 		w := agents.Window{ID: id, Cwd: ref.Cwd, Cmd: cmd}
 		vars := l.Vars()
-		if v := vars[scanner.VarSession]; v != "" && vars[scanner.VarAgent] == cmd.Agent {
-			w.KnownID, w.KnownIDFrom = v, "kitty user var "+scanner.VarSession
+		if v := vars[uservars.Session]; v != "" && vars[uservars.Agent] == cmd.Agent {
+			w.KnownID, w.KnownIDFrom = v, "kitty user var "+uservars.Session
 		} else if v := o.IDs[id]; v != "" {
 			w.KnownID, w.KnownIDFrom = v, "journal"
 		}
@@ -265,7 +224,7 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 	if o.Check != nil {
 		probes = o.Check(names)
 	}
-	res := &Result{}
+	res := &Result{Count: len(refs)}
 	for _, d := range o.Agents.Decide(ws, probes) {
 		fd, inFile := byID[d.WindowID]
 		if !inFile {
@@ -276,8 +235,8 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 		if d.Mode == agents.ModeAsSaved || len(d.Argv) == 0 {
 			continue
 		}
-		rec := prompt.Record{Agent: d.Agent, Mode: string(d.Mode), ID: d.ID, Direct: o.Direct,
-			FromShell: fd.fromShell, Confirm: d.Unsure != "", Tab: fd.ref.TabTitle, Env: fd.env, Exe: o.exes(d.Argv, fd.progLen), Argv: d.Argv}
+		rec := resume.Record{Agent: d.Agent, Mode: string(d.Mode), ID: d.ID, Direct: o.Direct,
+			FromShell: fd.fromShell, Confirm: d.Unsure != "", Tab: fd.ref.TabTitle, Env: fd.env, Exe: agents.Exes(o.Resolve, d.Argv, fd.progLen), Argv: d.Argv}
 		if o.Key != nil {
 			rec = rec.Sealed(o.Key)
 		}
@@ -285,7 +244,7 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 		if err == nil {
 			// A word the prompt's parser refuses (a resolved path with a
 			// control character) would cost the window its record.
-			_, err = prompt.ParseArgs(rec.Args())
+			_, err = resume.ParseArgs(rec.Args())
 		}
 		if err != nil {
 			// The prompt would refuse this record: keep the window as saved.

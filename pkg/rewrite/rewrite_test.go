@@ -16,7 +16,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/kittysession"
-	"github.com/kittymux/kittymux/pkg/prompt"
+	"github.com/kittymux/kittymux/pkg/resume"
 	"github.com/kittymux/kittymux/pkg/rewrite"
 )
 
@@ -56,13 +56,13 @@ func golden(t *testing.T, name string, got []byte) {
 
 // records reads back what each rewritten window will run: the prompt record,
 // by kitty window id.
-func records(t *testing.T, data []byte) map[int]prompt.Record {
+func records(t *testing.T, data []byte) map[int]resume.Record {
 	t.Helper()
 	f, err := kittysession.Parse(data)
 	if err != nil {
 		t.Fatalf("published file does not parse: %v", err)
 	}
-	out := map[int]prompt.Record{}
+	out := map[int]resume.Record{}
 	for _, ref := range f.Windows() {
 		l := ref.Line.Launch
 		argv := l.Argv
@@ -75,7 +75,7 @@ func records(t *testing.T, data []byte) map[int]prompt.Record {
 		if len(argv) == 0 || argv[0] != bin {
 			continue
 		}
-		r, err := prompt.ParseArgs(argv[1:])
+		r, err := resume.ParseArgs(argv[1:])
 		if err != nil {
 			t.Fatalf("window %d: %v", l.Unserialize.ID(), err)
 		}
@@ -184,10 +184,10 @@ func TestRewriteUserVars(t *testing.T) {
 }
 
 // testKey seals records in tests.
-var testKey = bytes.Repeat([]byte{7}, prompt.KeySize)
+var testKey = bytes.Repeat([]byte{7}, resume.KeySize)
 
 // unsealed drops the seals of recs after checking each holds for key.
-func unsealed(t *testing.T, recs map[int]prompt.Record, key []byte) map[int]prompt.Record {
+func unsealed(t *testing.T, recs map[int]resume.Record, key []byte) map[int]resume.Record {
 	t.Helper()
 	for id, r := range recs {
 		if err := r.Verify(key); err != nil {
@@ -239,7 +239,7 @@ func TestRewriteTypedEnv(t *testing.T) {
 	})
 }
 
-func keys(m map[int]prompt.Record) []int {
+func keys(m map[int]resume.Record) []int {
 	var out []int
 	for k := range m {
 		out = append(out, k)
@@ -338,9 +338,9 @@ func TestRewriteRefuses(t *testing.T) {
 // launched it, the restore prompt, whatever the prompt exec'd since.
 func TestRewriteRestoredWindows(t *testing.T) {
 	const old = "/old/place/kittymux-resume"
-	waiting := prompt.Record{Agent: "codex", Mode: "latest", FromShell: true, Env: []string{"CODEX_HOME=/c"},
+	waiting := resume.Record{Agent: "codex", Mode: "latest", FromShell: true, Env: []string{"CODEX_HOME=/c"},
 		Argv: []string{"codex", "resume", "--last"}}
-	sealedArgs := func(r prompt.Record) string {
+	sealedArgs := func(r resume.Record) string {
 		words := []string{old}
 		for _, w := range r.Sealed(testKey).Args() {
 			words = append(words, `"`+w+`"`)
@@ -374,7 +374,7 @@ func TestRewriteRestoredWindows(t *testing.T) {
 		t.Fatal(err)
 	}
 	recs := unsealed(t, records(t, res.Data), testKey)
-	want := map[int]prompt.Record{
+	want := map[int]resume.Record{
 		1: {Agent: "claude", Mode: "exact", ID: w4ID, Argv: []string{"claude", "--model", "sonnet", "--resume", w4ID}},
 		// The conversation running now has no known id: the only claude in
 		// /b resumes its latest, never the one it was restored from.

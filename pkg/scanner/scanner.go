@@ -15,6 +15,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/uservars"
 )
 
 // Defaults of Options.
@@ -52,6 +53,8 @@ type Options struct {
 	// asked again; Jitter returns [0,1) and spreads the waits.
 	BackoffBase, BackoffCap time.Duration
 	Jitter                  func() float64
+	// Autosave is told what each poll saw; nil saves nothing.
+	Autosave Autosave
 }
 
 // Scanner follows the agent sessions of every kitty of the user, one Poll
@@ -103,6 +106,8 @@ type KittyStatus struct {
 	NextPoll time.Time `json:"next_poll"`
 	Windows  int       `json:"windows"`
 	Agents   int       `json:"agents"`
+	// Autosave says how autosave of this kitty goes, or why it is off.
+	Autosave string `json:"autosave,omitempty"`
 }
 
 // Pass is what one Poll saw.
@@ -203,6 +208,9 @@ func (s *Scanner) Rescan(ctx context.Context) error {
 
 // forget drops a kitty that went away and closes its sessions.
 func (s *Scanner) forget(id string, now time.Time) {
+	if k := s.kitties[id]; k != nil && s.o.Autosave != nil {
+		s.o.Autosave.Gone(k.inst)
+	}
 	delete(s.kitties, id)
 	for key, se := range s.sessions {
 		if se.kitty == id {
@@ -339,6 +347,10 @@ func (s *Scanner) Poll(ctx context.Context) (Pass, error) {
 		k.status.LastOK = now
 		k.status.NextPoll = now
 		s.scan(ctx, k, r.ls, reports, now)
+		if s.o.Autosave != nil {
+			key, n := s.layout(r.id, r.ls)
+			k.status.Autosave = s.o.Autosave.Polled(ctx, k.inst, key, n, now)
+		}
 	}
 	return s.flush(now), nil
 }
@@ -490,12 +502,12 @@ func (s *Scanner) markWindow(ctx context.Context, k *kittyState, aw AgentWindow,
 	}
 	uv := aw.Ref.Window.UserVars
 	pid := strconv.Itoa(aw.PID)
-	if uv[VarAgent] == r.Agent && uv[VarSession] == r.ID && uv[VarPID] == pid {
+	if uv[uservars.Agent] == r.Agent && uv[uservars.Session] == r.ID && uv[uservars.PID] == pid {
 		return
 	}
 	rctx, cancel := context.WithTimeout(ctx, s.o.RequestTimeout)
 	defer cancel()
-	vars := []string{VarAgent + "=" + r.Agent, VarSession + "=" + r.ID, VarPID + "=" + pid}
+	vars := []string{uservars.Agent + "=" + r.Agent, uservars.Session + "=" + r.ID, uservars.PID + "=" + pid}
 	if err := k.client.SetUserVars(rctx, "id:"+strconv.Itoa(aw.Ref.Window.ID), vars); err != nil {
 		s.o.Logf("kitty %s: mark window %d: %v", k.status.Socket, aw.Ref.Window.ID, err)
 	}

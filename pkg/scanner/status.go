@@ -50,6 +50,9 @@ type Status struct {
 	Journal      string        `json:"journal"`
 	JournalOff   bool          `json:"journal_off"`
 	JournalError string        `json:"journal_error,omitempty"`
+	// Autosave says whether autosave is on and with which settings, or why
+	// it is off; each kitty's line is in Kitties.
+	Autosave string `json:"autosave,omitempty"`
 }
 
 // WriteStatus replaces the status file atomically, 0600.
@@ -120,6 +123,9 @@ func (st State) Describe() string {
 		}
 		if st.Status.JournalError != "" {
 			b.WriteString("; journal: " + st.Status.JournalError)
+		}
+		if st.Status.Autosave != "" {
+			b.WriteString("; autosave " + st.Status.Autosave)
 		}
 	case st.Running:
 		b.WriteString("running (no status written yet)")

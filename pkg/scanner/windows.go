@@ -8,19 +8,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/kitty"
-)
-
-// User variables kittymux sets on agent windows; kitty keeps them on the
-// window and save_as_session writes them as --var=K=V.
-const (
-	VarAgent   = "kittymux_agent"
-	VarSession = "kittymux_session"
-	// VarPID is the pid of the agent process VarSession belongs to. An id
-	// holds for that process only: once the window runs another process of
-	// the agent (the user quit and started a new conversation, a restored
-	// prompt exec'd a new one), VarSession is stale and is not used. Whatever
-	// sets VarSession sets VarPID with it.
-	VarPID = "kittymux_pid"
+	"github.com/kittymux/kittymux/pkg/uservars"
 )
 
 // AgentWindow is a live kitty window running a recognised agent.
@@ -68,9 +56,9 @@ func AgentWindows(set *agents.Set, ls []kitty.OSWindow) []AgentWindow {
 			}
 		}
 		aw := agents.Window{ID: w.ID, Cwd: cwd, Cmd: cmd}
-		if id := w.UserVars[VarSession]; id != "" && w.UserVars[VarAgent] == cmd.Agent {
-			if pid, err := strconv.Atoi(w.UserVars[VarPID]); err == nil && slices.Contains(pids, pid) {
-				aw.KnownID, aw.KnownIDFrom = id, "kitty user var "+VarSession
+		if id := w.UserVars[uservars.Session]; id != "" && w.UserVars[uservars.Agent] == cmd.Agent {
+			if pid, err := strconv.Atoi(w.UserVars[uservars.PID]); err == nil && slices.Contains(pids, pid) {
+				aw.KnownID, aw.KnownIDFrom = id, "kitty user var "+uservars.Session
 			}
 		}
 		a := AgentWindow{Ref: ref, Agent: aw}

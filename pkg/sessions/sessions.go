@@ -143,3 +143,21 @@ func listSessions(p paths.Paths) ([]os.DirEntry, error) {
 	defer d.Close()
 	return d.ReadDir()
 }
+
+// Remove removes the saved session name; a missing one is no error.
+func Remove(p paths.Paths, name string) error {
+	if err := CheckName(name); err != nil {
+		return err
+	}
+	top, err := statefile.Open(p.StateDir)
+	if err != nil {
+		return err
+	}
+	defer top.Close()
+	d, err := top.OpenSub(filepath.Base(p.SessionsDir()))
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Remove(name + Ext)
+}

@@ -352,3 +352,15 @@ func WriteFile(stateDir, path string, data []byte) error {
 	defer d.Close()
 	return d.WriteFile(filepath.Base(rel), data)
 }
+
+// Remove removes the file name (a plain name in d); a missing one is no
+// error.
+func (d *Dir) Remove(name string) error {
+	if name == "" || name == "." || name == ".." || strings.ContainsRune(name, filepath.Separator) {
+		return fmt.Errorf("remove %s: not a plain file name", filepath.Join(d.path, name))
+	}
+	if err := d.root.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("remove %s: %w", filepath.Join(d.path, name), err)
+	}
+	return nil
+}

@@ -114,8 +114,9 @@ type ScannerReport struct {
 	Note    string `json:"note"`
 	PID     int    `json:"pid,omitempty"`
 	// Status is the scanner's last status (kitties and their polls).
-	Status  *scanner.Status `json:"status,omitempty"`
-	Journal JournalReport   `json:"journal"`
+	Status   *scanner.Status `json:"status,omitempty"`
+	Journal  JournalReport   `json:"journal"`
+	Autosave AutosaveReport  `json:"autosave"`
 }
 
 // Run checks everything and prints the report.
@@ -140,6 +141,7 @@ func Run(ctx context.Context, o *Options) error {
 	}
 	r.StateDir = checkDir(o.F.Paths.StateDir)
 	r.Scanner = checkScanner(o.F)
+	r.Scanner.Autosave = checkAutosave(o.F, r.Kitties, r.Scanner)
 	r.Agents = checkAgents(ctx, o.F)
 	r.Setup = checkSetup(ctx, o.F, r.Scanner.Running)
 	r.OK = reachable > 0
@@ -287,6 +289,10 @@ func printText(w io.Writer, r Report) {
 	fmt.Fprintf(w, "state dir  %s  %s %s\n", r.StateDir.Path, r.StateDir.Mode, sd)
 	fmt.Fprintf(w, "scanner    %s\n", r.Scanner.Note)
 	fmt.Fprintf(w, "journal    %s\n", r.Scanner.Journal.Note)
+	fmt.Fprintf(w, "autosave   %s\n", r.Scanner.Autosave.Note)
+	for _, k := range r.Scanner.Autosave.Kitties {
+		fmt.Fprintf(w, "  kitty %s  %s\n", kitty.Printable(k.Socket), k.Note)
+	}
 	printSetup(w, r.Setup)
 	for _, a := range r.Agents.Installed {
 		state := "ok"

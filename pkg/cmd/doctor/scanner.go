@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/kittymux/kittymux/pkg/autosave"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/journal"
+	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/scanner"
 )
 
@@ -70,5 +72,56 @@ func checkJournal(f *factory.Factory) JournalReport {
 		notes = append(notes, fmt.Sprintf("%d corrupt journal(s) were moved aside, newest %s", n, r.CorruptCopies[n-1]))
 	}
 	r.Note = r.Path + "  " + strings.Join(notes, "; ")
+	return r
+}
+
+// AutosaveReport is autosave: on or off and why, and for each kitty how it
+// goes (from the scanner's status) or why it is off there.
+type AutosaveReport struct {
+	On      bool            `json:"on"`
+	Note    string          `json:"note"`
+	Kitties []AutosaveKitty `json:"kitties"`
+}
+
+// AutosaveKitty is autosave of one kitty.
+type AutosaveKitty struct {
+	Socket string `json:"socket"`
+	Note   string `json:"note"`
+}
+
+func checkAutosave(f *factory.Factory, kitties []KittyReport, sc ScannerReport) AutosaveReport {
+	r := AutosaveReport{Kitties: []AutosaveKitty{}}
+	if why := autosave.Off(f.Paths, f.Getenv); why != "" {
+		r.Note = "off: " + why
+		return r
+	}
+	r.On = true
+	s, err := autosave.LoadSettings(f.Paths, f.Getenv)
+	r.Note = fmt.Sprintf("on: settle %v, at most every %v, at least every %v while changed, keep %d per kitty", s.Settle, s.AtMostEvery, s.AtLeastEvery, s.Keep)
+	if err != nil {
+		r.Note += "; PROBLEM: " + err.Error()
+	}
+	if !sc.Running {
+		r.Note += "; it runs in the scanner, which is not running"
+	}
+	byScanner := map[string]string{}
+	if sc.Running && sc.Status != nil {
+		for _, k := range sc.Status.Kitties {
+			byScanner[k.Socket] = k.Autosave
+		}
+	}
+	for _, k := range kitties {
+		if k.Utility != "" {
+			continue
+		}
+		note := byScanner[k.Socket]
+		if v, err := kitty.ParseVersion(k.Version); err == nil && !v.IsZero() && !v.AtLeast(kitty.VersionSaveAsSession) {
+			note = fmt.Sprintf("off: kitty %s cannot save its layout (save_as_session needs %s)", k.Version, kitty.VersionSaveAsSession)
+		}
+		if note == "" {
+			note = "not seen by the scanner yet"
+		}
+		r.Kitties = append(r.Kitties, AutosaveKitty{Socket: k.Socket, Note: note})
+	}
 	return r
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -96,6 +97,14 @@ func TestRealDoctor(t *testing.T) {
 			}
 			if diff := cmp.Diff(want, mine.Features); diff != "" {
 				t.Errorf("kitty %s: features (-want +got):\n%s", k.Version, diff)
+			}
+			// Autosave is off for a kitty that cannot save, and says why.
+			wantNote := "not seen by the scanner yet"
+			if !k.Version.AtLeast(kitty.VersionSaveAsSession) {
+				wantNote = "off: kitty " + k.Version.String() + " cannot save its layout (save_as_session needs 0.43.0)"
+			}
+			if got := r.Scanner.Autosave.Kitties; !slices.Contains(got, doctor.AutosaveKitty{Socket: k.Addr.String(), Note: wantNote}) {
+				t.Errorf("autosave of kitty %s: %+v, want %q", k.Version, got, wantNote)
 			}
 			if !r.OK {
 				t.Errorf("report not ok: %s", out)

@@ -17,9 +17,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/autosave"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/save"
 	"github.com/kittymux/kittymux/pkg/scanner"
 )
 
@@ -30,7 +32,9 @@ func NewCmdScanner(f *factory.Factory) *cobra.Command {
 		Short: "The background scanner: every agent session recorded in the journal as it runs",
 		Long: `The scanner polls every kitty of the user about every 2 s, recognises the agent windows, reads
 each agent's conversation id where the agent's own records give it, and records each agent
-session in agent-sessions.json (off: KITTYMUX_JOURNAL=0 or the file journal-off).`,
+session in agent-sessions.json (off: KITTYMUX_JOURNAL=0 or the file journal-off). On kitty 0.43
+or newer it also saves each kitty's layout once it changed and settled (autosave; off:
+KITTYMUX_AUTOSAVE=0 or the file autosave-off).`,
 	}
 	cmd.AddCommand(NewCmdRun(f, nil), NewCmdPoll(f, nil), NewCmdStatus(f, nil))
 	return cmd
@@ -68,22 +72,67 @@ Exit codes: 0 stopped cleanly or another scanner runs, 1 error.`,
 	return cmd
 }
 
-// build makes a Scanner from the factory; j may be nil.
-func build(f *factory.Factory, j *journal.Journal, logf func(string, ...any)) (*scanner.Scanner, error) {
+// build makes a Scanner from the factory; j may be nil. With autosave, it
+// also returns the Autosaver the scanner drives.
+func build(ctx context.Context, f *factory.Factory, j *journal.Journal, logf func(string, ...any), withAutosave bool) (*scanner.Scanner, *autosave.Autosaver, error) {
 	set, err := agents.Load(f.Paths.UserAgents())
 	if set == nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err != nil {
 		logf("agent definitions: %v", err)
 	}
-	return scanner.New(scanner.Options{
+	o := scanner.Options{
 		Set:      set,
 		Journal:  j,
 		Discover: f.Discover,
 		Records:  scanner.Records{ProcRoot: "/proc", Getenv: f.Getenv},
 		Logf:     logf,
-	}), nil
+	}
+	var as *autosave.Autosaver
+	if withAutosave {
+		as = newAutosaver(ctx, f, set, logf)
+		o.Autosave = as
+	}
+	return scanner.New(o), as, nil
+}
+
+// newAutosaver saves each kitty through the one save path, as `sessions
+// save --all` would.
+func newAutosaver(ctx context.Context, f *factory.Factory, set *agents.Set, logf func(string, ...any)) *autosave.Autosaver {
+	settings, err := autosave.LoadSettings(f.Paths, f.Getenv)
+	if err != nil {
+		logf("autosave settings: %v", err)
+	}
+	bin, binErr := save.ResumeBin(f.Getenv, f.Executable, f.LookPath)
+	probe := save.ProbeOptions{Paths: f.Paths, LookPath: f.LookPath, Warnf: logf}
+	return &autosave.Autosaver{
+		Settings: settings,
+		Store:    autosave.Store{Paths: f.Paths, Keep: settings.Keep},
+		Take: autosave.SaveOptions(save.Options{Agents: set, Paths: f.Paths, ResumeBin: bin, Getenv: f.Getenv,
+			Check: func(names []string) agents.Probes { return save.Probes(ctx, set, probe, names) }}),
+		Off: func() string {
+			if binErr != nil {
+				return binErr.Error()
+			}
+			return autosave.Off(f.Paths, f.Getenv)
+		},
+		Logf: logf,
+	}
+}
+
+// describeAutosave is the status line of autosave as a whole. The settings
+// are read once, at start; whether it is off, at each pass.
+func describeAutosave(f *factory.Factory) func() string {
+	s, _ := autosave.LoadSettings(f.Paths, f.Getenv)
+	on := fmt.Sprintf("on: settle %v, at most every %v, at least every %v while changed, keep %d per kitty",
+		s.Settle, s.AtMostEvery, s.AtLeastEvery, s.Keep)
+	return func() string {
+		if why := autosave.Off(f.Paths, f.Getenv); why != "" {
+			return "off: " + why
+		}
+		return on
+	}
 }
 
 func openJournal(f *factory.Factory) *journal.Journal {
@@ -125,7 +174,7 @@ func Run(ctx context.Context, o *RunOptions) error {
 		fmt.Fprintf(f.IO.ErrOut, "%s kittymux scanner: %s\n", time.Now().Format(time.RFC3339), fmt.Sprintf(format, args...))
 	}
 	j := openJournal(f)
-	sc, err := build(f, j, logf)
+	sc, as, err := build(ctx, f, j, logf, true)
 	if err != nil {
 		return err
 	}
@@ -136,6 +185,8 @@ func Run(ctx context.Context, o *RunOptions) error {
 	}
 	dirs := kitty.SocketDirs(kitty.DiscoverOptions{Getenv: f.Getenv})
 	status := scanner.Status{PID: os.Getpid(), Started: time.Now(), Journal: j.Path, JournalOff: j.Off}
+	autosaveLine := describeAutosave(f)
+	logf("autosave %s", autosaveLine())
 	logf("started (pid %d); journal %s%s", status.PID, j.Path, map[bool]string{true: " (off)", false: ""}[j.Off])
 	afterPass := func(p scanner.Pass) {
 		if w != nil {
@@ -150,11 +201,13 @@ func Run(ctx context.Context, o *RunOptions) error {
 		status.Kitties = p.Kitties
 		status.OpenSessions = len(p.Sessions)
 		status.JournalError = p.JournalError
+		status.Autosave = autosaveLine()
 		if err := scanner.WriteStatus(f.Paths.StateDir, status); err != nil {
 			logf("%v", err)
 		}
 	}
 	err = sc.Loop(ctx, scanner.LoopOptions{Interval: o.Interval, Rescan: o.Rescan, Wake: wake, AfterPass: afterPass})
+	as.Wait()
 	now := time.Now()
 	status.Stopped = &now
 	if werr := scanner.WriteStatus(f.Paths.StateDir, status); werr != nil {
@@ -220,7 +273,7 @@ func Poll(ctx context.Context, o *PollOptions) error {
 	logf := func(format string, args ...any) {
 		fmt.Fprintf(f.IO.ErrOut, "kittymux: %s\n", fmt.Sprintf(format, args...))
 	}
-	sc, err := build(f, j, logf)
+	sc, _, err := build(ctx, f, j, logf, false)
 	if err != nil {
 		return err
 	}
@@ -302,6 +355,9 @@ func Status(o *StatusOptions) error {
 	if st.Running && st.Status != nil {
 		for _, k := range st.Status.Kitties {
 			fmt.Fprintf(o.F.IO.Out, "  kitty %s  %s  %s\n", k.Version, k.Socket, describeKitty(k))
+			if k.Autosave != "" {
+				fmt.Fprintf(o.F.IO.Out, "    autosave %s\n", k.Autosave)
+			}
 		}
 	}
 	return nil

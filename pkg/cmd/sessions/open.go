@@ -32,7 +32,7 @@ func openBasic(ctx context.Context, f *factory.Factory, start func(kittyPath, se
 			}
 			// A kitty of unknown version that lacks goto_session gets a
 			// new kitty like any older one.
-			if !isUnknownAction(err) {
+			if !kitty.IsUnknownCommand(err) {
 				return "", fmt.Errorf("goto_session %s: %w", path, err)
 			}
 		}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
-	"github.com/kittymux/kittymux/pkg/prompt"
+	"github.com/kittymux/kittymux/pkg/resume"
 	"github.com/kittymux/kittymux/pkg/rewrite"
 	"github.com/kittymux/kittymux/pkg/sessions"
 )
@@ -84,7 +84,7 @@ func Publish(ctx context.Context, o *PublishOptions) error {
 	if err != nil {
 		return err
 	}
-	key, err := prompt.LoadOrCreateKey(f.Paths)
+	key, err := resume.LoadOrCreateKey(f.Paths)
 	if err != nil {
 		return fmt.Errorf("%w; nothing was written", err)
 	}

@@ -17,8 +17,8 @@ import (
 	"github.com/kittymux/kittymux/pkg/history"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/prompt"
 	"github.com/kittymux/kittymux/pkg/recovery"
+	"github.com/kittymux/kittymux/pkg/resume"
 	"github.com/kittymux/kittymux/pkg/scanner"
 	"github.com/kittymux/kittymux/pkg/sessions"
 )
@@ -119,11 +119,11 @@ func Recover(ctx context.Context, o *RecoverOptions) error {
 	var key []byte
 	if o.DryRun {
 		// A dry run writes nothing, not even a first key.
-		if key, err = prompt.ReadKey(f.Paths.ResumeKey()); err != nil {
+		if key, err = resume.ReadKey(f.Paths.ResumeKey()); err != nil {
 			key = nil
 			fmt.Fprintf(f.IO.ErrOut, "kittymux: the records below are not sealed (%v); a real recover seals them\n", err)
 		}
-	} else if key, err = prompt.LoadOrCreateKey(f.Paths); err != nil {
+	} else if key, err = resume.LoadOrCreateKey(f.Paths); err != nil {
 		return err
 	}
 	plan, err := recovery.Build(recovery.Options{Agents: set, Journal: jf, Now: o.Now(), Since: o.Since, Closed: o.Closed,

@@ -7,13 +7,16 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kittysession"
+	"github.com/kittymux/kittymux/pkg/resume"
 	"github.com/kittymux/kittymux/pkg/sessions"
 	"github.com/kittymux/kittymux/pkg/statefile"
 )
@@ -24,6 +27,9 @@ type RestoreOptions struct {
 	Name string
 	// StartKitty starts a new kitty on a session file; tests replace it.
 	StartKitty func(kittyPath, session string) error
+	// Wait is how long to wait for the outcome of the prompts that run
+	// without asking.
+	Wait time.Duration
 }
 
 // NewCmdRestore returns `sessions restore`.
@@ -36,6 +42,11 @@ func NewCmdRestore(f *factory.Factory, runF func(*RestoreOptions) error) *cobra.
 running kitty; outside, a new kitty starts with --session. "last" is the newest autosave, or the
 newest save when there is none. Needs kitty 0.43 or newer.
 
+Then it prints a line per agent window: what its restore prompt did (resumed, new conversation,
+a shell and why, agent missing), as each prompt records it in the journal. It waits up to --wait
+for the prompts that run without asking (--direct saves, KITTYMUX_RESUME=auto, resume-auto);
+the others wait for a key, and say so.
+
 Exit codes: 0 opened, 1 error, 2 bad usage.`,
 		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: completeSessionNames(f, "last"),
@@ -47,6 +58,7 @@ Exit codes: 0 opened, 1 error, 2 bad usage.`,
 			return Restore(cmd.Context(), o)
 		},
 	}
+	cmd.Flags().DurationVar(&o.Wait, "wait", sessions.ReportWait, "how long to wait for the prompts that run without asking")
 	return cmd
 }
 
@@ -56,6 +68,7 @@ func Restore(ctx context.Context, o *RestoreOptions) error {
 		ctx = context.Background()
 	}
 	f := o.F
+	start := time.Now()
 	info, err := sessions.Resolve(f.Paths, o.Name)
 	if err != nil {
 		return err
@@ -76,6 +89,7 @@ func Restore(ctx context.Context, o *RestoreOptions) error {
 			return fmt.Errorf("goto_session %s: %w", info.Path, err)
 		}
 		fmt.Fprintf(f.IO.Out, "restored %s in %s (kitty went to its windows if they were open already)\n", info.Name, in.Socket)
+		report(ctx, f, info.Path, start, o.Wait)
 		return nil
 	}
 	kp, err := f.LookPath("kitty")
@@ -94,7 +108,45 @@ func Restore(ctx context.Context, o *RestoreOptions) error {
 		return fmt.Errorf("start kitty: %w", err)
 	}
 	fmt.Fprintf(f.IO.Out, "restored %s in a new kitty\n", info.Name)
+	report(ctx, f, info.Path, start, o.Wait)
 	return nil
+}
+
+// report prints what each agent window's restore prompt did, as the
+// prompts record it in the journal, after waiting up to wait for those that
+// run without asking.
+func report(ctx context.Context, f *factory.Factory, path string, since time.Time, wait time.Duration) {
+	data, err := sessions.ReadRaw(path)
+	if err != nil {
+		return
+	}
+	key, _ := resume.ReadKey(f.Paths.ResumeKey())
+	_, autoFile := os.Stat(f.Paths.ResumeAuto())
+	ws, err := sessions.AgentWindows(data, key, f.Getenv("KITTYMUX_RESUME") == "auto" || autoFile == nil)
+	if err != nil || len(ws) == 0 {
+		return
+	}
+	j := journal.New(f.Paths.Journal(), journal.IsOff(f.Paths.StateDir, f.Getenv))
+	if j.Off {
+		fmt.Fprintf(f.IO.Out, "%d agent windows (the journal is off, so their prompts report nothing)\n", len(ws))
+		return
+	}
+	deadline := time.Now().Add(wait)
+	for {
+		outcomes, _ := j.RestoresSince(since)
+		lines, done := sessions.Report(ws, outcomes)
+		if done || !time.Now().Before(deadline) || ctx.Err() != nil {
+			for _, l := range lines {
+				// Records and directories come from the editable file.
+				fmt.Fprintf(f.IO.Out, "  %s\n", kitty.Printable(l))
+			}
+			return
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
 }
 
 // forNewKitty returns the file a new kitty should load. A save of one OS

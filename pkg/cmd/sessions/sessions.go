@@ -4,8 +4,6 @@ package sessions
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -14,6 +12,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/save"
 )
 
 // NewCmdSessions returns `kittymux sessions`.
@@ -22,7 +21,7 @@ func NewCmdSessions(f *factory.Factory) *cobra.Command {
 		Use:   "sessions",
 		Short: "Save, restore, list and check agent sessions",
 	}
-	cmd.AddCommand(NewCmdSave(f, nil), NewCmdPublish(f, nil), NewCmdRestore(f, nil), NewCmdList(f, nil), NewCmdCheck(f, nil),
+	cmd.AddCommand(NewCmdSave(f, nil), NewCmdPublish(f, nil), NewCmdRestore(f, nil), NewCmdList(f, nil), NewCmdCheck(f, nil), NewCmdSaves(f, nil),
 		NewCmdHistory(f, nil), NewCmdRecover(f, nil), NewCmdTemplates(f, nil), NewCmdNew(f, nil))
 	return cmd
 }
@@ -40,42 +39,21 @@ func loadAgents(f *factory.Factory) (*agents.Set, error) {
 	return set, nil
 }
 
-// probes checks the agents named for what Decide needs: cached 12 h (a
-// failure 5 min), and the probes that must run share one short deadline so
-// a CLI whose --help hangs never stalls the command.
+// probes checks the agents named (save.Probes), with KITTYMUX_PROBE_TIMEOUT
+// as the deadline when it is set.
 func probes(ctx context.Context, f *factory.Factory, set *agents.Set, names []string) agents.Probes {
-	if len(names) == 0 {
-		return agents.Probes{}
-	}
-	opt := agents.CheckOptionsFor(f.Paths)
-	opt.LookPath = f.LookPath
-	opt.Agents = uniq(names)
-	opt.Timeout = agents.CommandProbeTimeout
+	timeout := agents.CommandProbeTimeout
 	if v := f.Getenv("KITTYMUX_PROBE_TIMEOUT"); v != "" {
 		if d, err := time.ParseDuration(v); err == nil && d > 0 {
-			opt.Timeout = d
-		} else {
-			fmt.Fprintf(f.IO.ErrOut, "kittymux: warning: KITTYMUX_PROBE_TIMEOUT=%q is not a duration; using %s\n", v, opt.Timeout)
+			timeout = d
+		} else if len(names) > 0 {
+			fmt.Fprintf(f.IO.ErrOut, "kittymux: warning: KITTYMUX_PROBE_TIMEOUT=%q is not a duration; using %s\n", v, timeout)
 		}
 	}
-	rep, err := set.Check(ctx, opt)
-	if err != nil {
-		fmt.Fprintf(f.IO.ErrOut, "kittymux: warning: checking agent CLIs: %v\n", err)
-		return nil
-	}
-	return rep.Probes()
-}
-
-func uniq(xs []string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, x := range xs {
-		if !seen[x] {
-			seen[x] = true
-			out = append(out, x)
-		}
-	}
-	return out
+	return save.Probes(ctx, set, save.ProbeOptions{Paths: f.Paths, LookPath: f.LookPath, Timeout: timeout,
+		Warnf: func(format string, args ...any) {
+			fmt.Fprintf(f.IO.ErrOut, "kittymux: warning: "+format+"\n", args...)
+		}}, names)
 }
 
 // oneKitty picks the kitty a command acts on: --to, the kitty we run inside,
@@ -116,21 +94,7 @@ func needVersion(in kitty.Instance, what string, v kitty.Version) error {
 	return nil
 }
 
-// resumeBin is the restore prompt binary put into published files: the one
-// beside this kittymux, else the one on PATH.
+// resumeBin is the restore prompt binary put into published files.
 func resumeBin(f *factory.Factory) (string, error) {
-	if p := f.Getenv("KITTYMUX_RESUME_BIN"); p != "" {
-		return filepath.Abs(p)
-	}
-	if f.Executable != "" {
-		p := filepath.Join(filepath.Dir(f.Executable), "kittymux-resume")
-		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
-			return p, nil
-		}
-	}
-	p, err := f.LookPath("kittymux-resume")
-	if err != nil {
-		return "", fmt.Errorf("kittymux-resume is neither beside kittymux nor on PATH; install both with `go install ./cmd/...`")
-	}
-	return filepath.Abs(p)
+	return save.ResumeBin(f.Getenv, f.Executable, f.LookPath)
 }

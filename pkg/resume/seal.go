@@ -1,4 +1,4 @@
-package prompt
+package resume
 
 import (
 	"crypto/hmac"

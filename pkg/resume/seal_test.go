@@ -1,4 +1,4 @@
-package prompt_test
+package resume_test
 
 import (
 	"bytes"
@@ -11,13 +11,15 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kittymux/kittymux/pkg/paths"
-	"github.com/kittymux/kittymux/pkg/prompt"
+	"github.com/kittymux/kittymux/pkg/resume"
 )
 
-var sealKey = bytes.Repeat([]byte{1}, prompt.KeySize)
+const uuid = "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73"
 
-func fullRecord() prompt.Record {
-	return prompt.Record{Agent: "claude", Mode: "exact", ID: uuid, Direct: true, FromShell: true, Tab: "api work",
+var sealKey = bytes.Repeat([]byte{1}, resume.KeySize)
+
+func fullRecord() resume.Record {
+	return resume.Record{Agent: "claude", Mode: "exact", ID: uuid, Direct: true, FromShell: true, Tab: "api work",
 		Env: []string{"CLAUDE_CONFIG_DIR=/c", "A=1"}, Exe: []string{"/opt/claude"},
 		Argv: []string{"/opt/claude", "--model", "sonnet", "--resume", uuid}}
 }
@@ -28,7 +30,7 @@ func TestSealVerify(t *testing.T) {
 		t.Fatalf("a sealed record does not verify: %v", err)
 	}
 	// The seal travels in the prompt's argv and comes back whole.
-	back, err := prompt.ParseArgs(r.Args())
+	back, err := resume.ParseArgs(r.Args())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,23 +42,23 @@ func TestSealVerify(t *testing.T) {
 	}
 
 	// Any change to any field breaks it, and so do another key and none.
-	for name, edit := range map[string]func(*prompt.Record){
-		"agent":      func(r *prompt.Record) { r.Agent = "codex" },
-		"mode":       func(r *prompt.Record) { r.Mode = "latest" },
-		"id":         func(r *prompt.Record) { r.ID = "11111111-2222-4333-8444-555555555555" },
-		"direct":     func(r *prompt.Record) { r.Direct = false },
-		"from shell": func(r *prompt.Record) { r.FromShell = false },
-		"tab":        func(r *prompt.Record) { r.Tab = "api" },
-		"env value":  func(r *prompt.Record) { r.Env[0] = "CLAUDE_CONFIG_DIR=/d" },
-		"env added":  func(r *prompt.Record) { r.Env = append(r.Env, "B=2") },
-		"env order":  func(r *prompt.Record) { r.Env[0], r.Env[1] = r.Env[1], r.Env[0] },
-		"exe":        func(r *prompt.Record) { r.Exe = []string{"/tmp/claude"} },
-		"exe gone":   func(r *prompt.Record) { r.Exe = nil },
-		"argv word":  func(r *prompt.Record) { r.Argv[2] = "opus" },
-		"argv added": func(r *prompt.Record) { r.Argv = append(r.Argv, "--verbose") },
+	for name, edit := range map[string]func(*resume.Record){
+		"agent":      func(r *resume.Record) { r.Agent = "codex" },
+		"mode":       func(r *resume.Record) { r.Mode = "latest" },
+		"id":         func(r *resume.Record) { r.ID = "11111111-2222-4333-8444-555555555555" },
+		"direct":     func(r *resume.Record) { r.Direct = false },
+		"from shell": func(r *resume.Record) { r.FromShell = false },
+		"tab":        func(r *resume.Record) { r.Tab = "api" },
+		"env value":  func(r *resume.Record) { r.Env[0] = "CLAUDE_CONFIG_DIR=/d" },
+		"env added":  func(r *resume.Record) { r.Env = append(r.Env, "B=2") },
+		"env order":  func(r *resume.Record) { r.Env[0], r.Env[1] = r.Env[1], r.Env[0] },
+		"exe":        func(r *resume.Record) { r.Exe = []string{"/tmp/claude"} },
+		"exe gone":   func(r *resume.Record) { r.Exe = nil },
+		"argv word":  func(r *resume.Record) { r.Argv[2] = "opus" },
+		"argv added": func(r *resume.Record) { r.Argv = append(r.Argv, "--verbose") },
 		// Words moved across a boundary keep the same bytes joined.
-		"words joined": func(r *prompt.Record) { r.Argv = append([]string{"/opt/claude --model"}, r.Argv[2:]...) },
-		"tab into env": func(r *prompt.Record) { r.Tab, r.Env = "", append([]string{"api work"}, r.Env...) },
+		"words joined": func(r *resume.Record) { r.Argv = append([]string{"/opt/claude --model"}, r.Argv[2:]...) },
+		"tab into env": func(r *resume.Record) { r.Tab, r.Env = "", append([]string{"api work"}, r.Env...) },
 	} {
 		e := fullRecord()
 		e.Env, e.Argv = append([]string(nil), e.Env...), append([]string(nil), e.Argv...)
@@ -66,7 +68,7 @@ func TestSealVerify(t *testing.T) {
 			t.Errorf("%s changed: the seal still holds", name)
 		}
 	}
-	if err := r.Verify(bytes.Repeat([]byte{2}, prompt.KeySize)); err == nil {
+	if err := r.Verify(bytes.Repeat([]byte{2}, resume.KeySize)); err == nil {
 		t.Error("verifies with another machine's key")
 	}
 	if err := r.Verify(nil); err == nil {
@@ -79,7 +81,7 @@ func TestSealVerify(t *testing.T) {
 
 func TestLoadOrCreateKey(t *testing.T) {
 	p := paths.Under(t.TempDir())
-	key, err := prompt.LoadOrCreateKey(p)
+	key, err := resume.LoadOrCreateKey(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,14 +89,14 @@ func TestLoadOrCreateKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(key) != prompt.KeySize || info.Mode().Perm() != 0o600 || info.Size() != prompt.KeySize {
+	if len(key) != resume.KeySize || info.Mode().Perm() != 0o600 || info.Size() != resume.KeySize {
 		t.Errorf("key %d bytes, file mode %v size %d", len(key), info.Mode(), info.Size())
 	}
-	again, err := prompt.LoadOrCreateKey(p)
+	again, err := resume.LoadOrCreateKey(p)
 	if err != nil || !bytes.Equal(key, again) {
 		t.Errorf("second load: %v, same key %v", err, bytes.Equal(key, again))
 	}
-	read, err := prompt.ReadKey(p.ResumeKey())
+	read, err := resume.ReadKey(p.ResumeKey())
 	if err != nil || !bytes.Equal(key, read) {
 		t.Errorf("ReadKey: %v, same key %v", err, bytes.Equal(key, read))
 	}
@@ -116,11 +118,11 @@ func TestLoadOrCreateKeyRace(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				keys[i], errs[i] = prompt.LoadOrCreateKey(p)
+				keys[i], errs[i] = resume.LoadOrCreateKey(p)
 			}()
 		}
 		wg.Wait()
-		onDisk, err := prompt.ReadKey(p.ResumeKey())
+		onDisk, err := resume.ReadKey(p.ResumeKey())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -140,11 +142,11 @@ func TestReadKeyRefuses(t *testing.T) {
 		mode os.FileMode
 		want error
 	}{
-		{"readable by the group", sealKey, 0o640, prompt.ErrKeyUnsafe},
-		{"writable by others", sealKey, 0o602, prompt.ErrKeyUnsafe},
-		{"short", sealKey[:16], 0o600, prompt.ErrKeyUnsafe},
-		{"long", append(sealKey, 0), 0o600, prompt.ErrKeyUnsafe},
-		{"empty", nil, 0o600, prompt.ErrKeyUnsafe},
+		{"readable by the group", sealKey, 0o640, resume.ErrKeyUnsafe},
+		{"writable by others", sealKey, 0o602, resume.ErrKeyUnsafe},
+		{"short", sealKey[:16], 0o600, resume.ErrKeyUnsafe},
+		{"long", append(sealKey, 0), 0o600, resume.ErrKeyUnsafe},
+		{"empty", nil, 0o600, resume.ErrKeyUnsafe},
 	} {
 		p := filepath.Join(dir, c.name)
 		if err := os.WriteFile(p, c.data, 0o600); err != nil {
@@ -153,14 +155,14 @@ func TestReadKeyRefuses(t *testing.T) {
 		if err := os.Chmod(p, c.mode); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := prompt.ReadKey(p); !errors.Is(err, c.want) {
+		if _, err := resume.ReadKey(p); !errors.Is(err, c.want) {
 			t.Errorf("%s: err = %v, want %v", c.name, err, c.want)
 		}
 	}
-	if _, err := prompt.ReadKey(filepath.Join(dir, "none")); !errors.Is(err, prompt.ErrNoKey) {
+	if _, err := resume.ReadKey(filepath.Join(dir, "none")); !errors.Is(err, resume.ErrNoKey) {
 		t.Errorf("missing: err = %v, want ErrNoKey", err)
 	}
-	if _, err := prompt.ReadKey(dir); !errors.Is(err, prompt.ErrKeyUnsafe) {
+	if _, err := resume.ReadKey(dir); !errors.Is(err, resume.ErrKeyUnsafe) {
 		t.Errorf("a directory: err = %v, want ErrKeyUnsafe", err)
 	}
 }
@@ -178,7 +180,7 @@ func TestEnvNeedsSeal(t *testing.T) {
 		// Plain ones any record may set.
 		"FORCE_COLOR=1", "NO_COLOR=1", "TERM=xterm", "LANG=C.UTF-8", "DEBUG=1", "MYVAR=x",
 	} {
-		got[kv] = prompt.EnvNeedsSeal(kv, names) != ""
+		got[kv] = resume.EnvNeedsSeal(kv, names) != ""
 	}
 	want := map[string]bool{}
 	for kv := range got {

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package prompt
+package resume
 
 import "io/fs"
 

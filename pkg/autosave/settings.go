@@ -1,0 +1,102 @@
+package autosave
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/kittymux/kittymux/pkg/paths"
+)
+
+// ConfigPath is kittymux's settings file, $XDG_CONFIG_HOME/kittymux/config.json.
+func ConfigPath(p paths.Paths) string { return filepath.Join(p.ConfigDir, "config.json") }
+
+// OffPath is the file whose presence turns autosave off.
+func OffPath(p paths.Paths) string { return filepath.Join(p.StateDir, "autosave-off") }
+
+// Environment variables; each wins over the config file.
+const (
+	EnvOff          = "KITTYMUX_AUTOSAVE" // "0" turns autosave off
+	EnvSettle       = "KITTYMUX_AUTOSAVE_SETTLE"
+	EnvAtMostEvery  = "KITTYMUX_AUTOSAVE_AT_MOST_EVERY"
+	EnvAtLeastEvery = "KITTYMUX_AUTOSAVE_AT_LEAST_EVERY"
+	EnvKeep         = "KITTYMUX_AUTOSAVE_KEEP"
+)
+
+// fileConfig is config.json. Durations are Go durations ("20s", "1m").
+type fileConfig struct {
+	Autosave struct {
+		Settle       string `json:"settle"`
+		AtMostEvery  string `json:"at_most_every"`
+		AtLeastEvery string `json:"at_least_every"`
+		Keep         int    `json:"keep"`
+	} `json:"autosave"`
+}
+
+// LoadSettings reads the settings: the defaults, then config.json, then
+// the environment. A value that does not parse is reported and the one
+// before it kept, so a typo never turns autosave off.
+func LoadSettings(p paths.Paths, getenv func(string) string) (Settings, error) {
+	s := Defaults
+	var errs []error
+	dur := func(where, v string, dst *time.Duration) {
+		if v == "" {
+			return
+		}
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			errs = append(errs, fmt.Errorf("%s: %q is not a positive duration", where, v))
+			return
+		}
+		*dst = d
+	}
+	data, err := os.ReadFile(ConfigPath(p))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		errs = append(errs, fmt.Errorf("read %s: %w", ConfigPath(p), err))
+	default:
+		var c fileConfig
+		if err := json.Unmarshal(data, &c); err != nil {
+			errs = append(errs, fmt.Errorf("read %s: %w", ConfigPath(p), err))
+			break
+		}
+		a := c.Autosave
+		dur(ConfigPath(p)+": autosave.settle", a.Settle, &s.Settle)
+		dur(ConfigPath(p)+": autosave.at_most_every", a.AtMostEvery, &s.AtMostEvery)
+		dur(ConfigPath(p)+": autosave.at_least_every", a.AtLeastEvery, &s.AtLeastEvery)
+		if a.Keep < 0 {
+			errs = append(errs, fmt.Errorf("%s: autosave.keep %d is negative", ConfigPath(p), a.Keep))
+		} else if a.Keep > 0 {
+			s.Keep = a.Keep
+		}
+	}
+	dur(EnvSettle, getenv(EnvSettle), &s.Settle)
+	dur(EnvAtMostEvery, getenv(EnvAtMostEvery), &s.AtMostEvery)
+	dur(EnvAtLeastEvery, getenv(EnvAtLeastEvery), &s.AtLeastEvery)
+	if v := getenv(EnvKeep); v != "" {
+		if n, err := strconv.Atoi(v); err != nil || n <= 0 {
+			errs = append(errs, fmt.Errorf("%s: %q is not a positive number", EnvKeep, v))
+		} else {
+			s.Keep = n
+		}
+	}
+	return s, errors.Join(errs...)
+}
+
+// Off reports why autosave is off, or "" when it is on. The file is looked
+// at each time, so touching it stops a running scanner's autosaves.
+func Off(p paths.Paths, getenv func(string) string) string {
+	if getenv(EnvOff) == "0" {
+		return EnvOff + "=0"
+	}
+	if _, err := os.Lstat(OffPath(p)); err == nil {
+		return "the file " + OffPath(p) + " exists"
+	}
+	return ""
+}

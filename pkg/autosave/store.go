@@ -1,0 +1,94 @@
+package autosave
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/sessions"
+)
+
+// stampLayout names a save's time in its name: fixed width, so names sort
+// as times do, and with milliseconds, so short test settings never reuse one.
+const stampLayout = "20060102T150405.000Z"
+
+// KittyKey names one kitty in its saves' names: its pid, which tells two
+// runs of kitty on one socket apart, or where the pid is not known a short
+// hash of the socket.
+func KittyKey(in kitty.Instance) string {
+	if in.PID > 0 {
+		return strconv.Itoa(in.PID)
+	}
+	h := sha256.Sum256([]byte(in.Addr.String()))
+	return "s" + hex.EncodeToString(h[:4])
+}
+
+// Name is the session name of kitty key's save at t.
+func Name(key string, t time.Time) string {
+	return sessions.AutosavePrefix + key + "-" + t.UTC().Format(stampLayout)
+}
+
+// ParseName reads the kitty key and time back from a session name.
+func ParseName(name string) (key string, at time.Time, ok bool) {
+	rest, ok := strings.CutPrefix(name, sessions.AutosavePrefix)
+	if !ok {
+		return "", time.Time{}, false
+	}
+	i := strings.LastIndexByte(rest, '-')
+	if i <= 0 {
+		return "", time.Time{}, false
+	}
+	at, err := time.Parse(stampLayout, rest[i+1:])
+	if err != nil {
+		return "", time.Time{}, false
+	}
+	return rest[:i], at, true
+}
+
+// Store keeps the autosaves, as sessions/autosave-KITTY-TIME.kitty-session.
+type Store struct {
+	Paths paths.Paths
+	Keep  int
+}
+
+// Publish writes data as kitty key's newest save, then removes that
+// kitty's saves beyond the newest Keep. Only a good save gets here: the
+// older ones go only once it is written.
+func (s Store) Publish(key string, at time.Time, data []byte) (string, error) {
+	path, err := sessions.Publish(s.Paths, Name(key, at), data)
+	if err != nil {
+		return "", err
+	}
+	names, err := s.Names(key)
+	if err != nil {
+		return path, err
+	}
+	for _, n := range Prune(names, s.Keep) {
+		if err := sessions.Remove(s.Paths, n); err != nil {
+			return path, fmt.Errorf("remove an old autosave: %w", err)
+		}
+	}
+	return path, nil
+}
+
+// Names are kitty key's saves, oldest first.
+func (s Store) Names(key string) ([]string, error) {
+	all, err := sessions.List(s.Paths)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, in := range all {
+		if k, _, ok := ParseName(in.Name); ok && k == key {
+			out = append(out, in.Name)
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}

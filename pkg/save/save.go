@@ -1,0 +1,201 @@
+// Package save is the one save path: mark each agent window with its id,
+// ask kitty to save its session, rewrite the agent windows into restore
+// records, and publish. `sessions save` and the scanner's autosave both go
+// through it, so what a save holds never depends on who asked.
+package save
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/resume"
+	"github.com/kittymux/kittymux/pkg/rewrite"
+	"github.com/kittymux/kittymux/pkg/scanner"
+	"github.com/kittymux/kittymux/pkg/sessions"
+	"github.com/kittymux/kittymux/pkg/uservars"
+)
+
+// Kitty is what a save asks of the kitty it saves (kitty.Client).
+type Kitty interface {
+	LS(ctx context.Context) ([]kitty.OSWindow, error)
+	SetUserVars(ctx context.Context, match string, vars []string) error
+	Action(ctx context.Context, action string) error
+}
+
+// Options of one save. Kitty, Agents, Paths and ResumeBin are required.
+type Options struct {
+	Kitty  Kitty
+	Agents *agents.Set
+	Paths  paths.Paths
+	// ResumeBin is the absolute path of kittymux-resume.
+	ResumeBin string
+	// Name names the raw file while kitty writes it, and the published
+	// session (sessions/NAME.kitty-session).
+	Name string
+	// All saves every OS window, not only the focused one.
+	All bool
+	// Direct makes the restored windows resume without asking.
+	Direct bool
+	// Getenv is this process's environment: where an agent keeps its
+	// records when the agent process's own environment cannot be read.
+	Getenv func(string) string
+	// Check probes the agents the save holds (`sessions check`); nil trusts
+	// the definitions.
+	Check func(agentNames []string) agents.Probes
+	// Now is the clock; nil is time.Now.
+	Now func() time.Time
+}
+
+// ErrKittyTooOld: the kitty did not know a command the save needs (its
+// version was not known beforehand).
+var ErrKittyTooOld = errors.New("sessions save needs kitty " + kitty.VersionSaveAsSession.String() + " or newer (save_as_session)")
+
+// Take marks the agent windows, has kitty save, and rewrites the save. It
+// writes nothing but kitty's raw file, which it always removes.
+func Take(ctx context.Context, o Options) (*rewrite.Result, error) {
+	ls, err := o.Kitty.LS(ctx)
+	if err != nil {
+		return nil, err
+	}
+	live := scanner.AgentWindows(o.Agents, ls)
+	scanner.Records{Getenv: o.Getenv}.ReadIDs(live)
+	if err := markAgents(ctx, o.Kitty, live); err != nil {
+		if kitty.IsUnknownCommand(err) {
+			return nil, tooOld(err)
+		}
+		return nil, err
+	}
+	if err := o.Paths.EnsureState(); err != nil {
+		return nil, err
+	}
+	now := time.Now
+	if o.Now != nil {
+		now = o.Now
+	}
+	raw, err := kittySave(ctx, o.Kitty, o.Paths.SessionsDir(), o.Name, o.All, now())
+	if err != nil {
+		if kitty.IsUnknownCommand(err) {
+			return nil, tooOld(err)
+		}
+		return nil, fmt.Errorf("kitty's save_as_session: %w; nothing was written", err)
+	}
+	ws := make([]agents.Window, len(live))
+	for i, w := range live {
+		ws[i] = w.Agent
+	}
+	key, err := resume.LoadOrCreateKey(o.Paths)
+	if err != nil {
+		return nil, fmt.Errorf("%w; nothing was written", err)
+	}
+	res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: o.Agents, ResumeBin: o.ResumeBin, Direct: o.Direct, Live: ws,
+		Key: key, Resolve: filepath.EvalSymlinks, Check: o.Check})
+	if err != nil {
+		return nil, fmt.Errorf("%w; nothing was written", err)
+	}
+	return res, nil
+}
+
+// Save takes a save and publishes it as sessions/NAME.kitty-session. It
+// returns the published path.
+func Save(ctx context.Context, o Options) (string, *rewrite.Result, error) {
+	res, err := Take(ctx, o)
+	if err != nil {
+		return "", nil, err
+	}
+	path, err := sessions.Publish(o.Paths, o.Name, res.Data)
+	if err != nil {
+		return "", nil, err
+	}
+	return path, res, nil
+}
+
+// markAgents sets kittymux_agent on each agent window, and kittymux_session
+// with kittymux_pid (the agent process it belongs to) where the id is known,
+// so kitty's save carries them as --var. Where no id is known both are
+// unset: one left from an earlier process of the window (a conversation the
+// user has since quit, a restored one) is not this conversation's.
+func markAgents(ctx context.Context, c Kitty, live []scanner.AgentWindow) error {
+	for _, w := range live {
+		vars := []string{uservars.Agent + "=" + w.Agent.Cmd.Agent}
+		id := w.Agent.KnownID
+		if id == "" {
+			id = w.Agent.Cmd.ID
+		}
+		if id != "" && w.PID > 0 {
+			vars = append(vars, uservars.Session+"="+id, uservars.PID+"="+strconv.Itoa(w.PID))
+		} else {
+			vars = append(vars, uservars.Session, uservars.PID) // a name alone unsets it
+		}
+		if err := c.SetUserVars(ctx, "id:"+strconv.Itoa(w.Ref.Window.ID), vars); err != nil {
+			return fmt.Errorf("mark window %d: %w", w.Ref.Window.ID, err)
+		}
+	}
+	return nil
+}
+
+// rawStaleAfter is how old a raw save left by a killed save must be before
+// the next save removes it: kitty writes it without a lock, so age is what
+// tells a dead save's file from one being written now.
+const rawStaleAfter = 10 * time.Minute
+
+// removeStaleRaw removes raw saves that a killed save left behind: each holds
+// a whole session.
+func removeStaleRaw(dir string, now time.Time) {
+	old, _ := filepath.Glob(filepath.Join(dir, ".raw-*.kitty-session"))
+	for _, p := range old {
+		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() && now.Sub(fi.ModTime()) > rawStaleAfter {
+			os.Remove(p)
+		}
+	}
+}
+
+// kittySave asks kitty to write its session to a temp file beside the
+// published ones and returns the bytes. The temp file is always removed.
+func kittySave(ctx context.Context, c Kitty, dir, name string, all bool, now time.Time) ([]byte, error) {
+	removeStaleRaw(dir, now)
+	tmp, err := os.CreateTemp(dir, ".raw-"+name+"-*.kitty-session")
+	if err != nil {
+		return nil, err
+	}
+	tmp.Close()
+	defer os.Remove(tmp.Name())
+	path, err := filepath.Abs(tmp.Name())
+	if err != nil {
+		return nil, err
+	}
+	// kitty splits the action string shell-style: quote the path.
+	q, err := syntax.Quote(path, syntax.LangPOSIX)
+	if err != nil {
+		return nil, err
+	}
+	action := "save_as_session --save-only --use-foreground-process "
+	if !all {
+		action += "--match=state:focused_os_window "
+	}
+	if err := c.Action(ctx, action+q); err != nil {
+		return nil, err
+	}
+	raw, err := sessions.ReadRaw(path)
+	if err != nil {
+		return nil, err
+	}
+	if len(raw) == 0 {
+		return nil, rewrite.ErrEmpty
+	}
+	return raw, nil
+}
+
+// tooOld explains a kitty of unknown version that did not know a command.
+func tooOld(err error) error {
+	return fmt.Errorf("%w: %w; nothing was written", ErrKittyTooOld, err)
+}

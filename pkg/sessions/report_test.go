@@ -1,0 +1,119 @@
+package sessions_test
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/kittymux/kittymux/pkg/journal"
+	"github.com/kittymux/kittymux/pkg/resume"
+	"github.com/kittymux/kittymux/pkg/sessions"
+)
+
+const uuid = "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73"
+
+var key = bytes.Repeat([]byte{3}, resume.KeySize)
+
+// file writes a session of one window per record, each in its directory.
+func file(t *testing.T, dirs []string, recs []resume.Record) []byte {
+	var b strings.Builder
+	b.WriteString("new_tab\nlaunch 'kitty-unserialize-data={\"id\": 99}' --cwd=/w/docs\n")
+	for i, r := range recs {
+		fmt.Fprintf(&b, "launch 'kitty-unserialize-data={\"id\": %d}' --cwd=%s /opt/bin/kittymux-resume", i+1, dirs[i])
+		for _, a := range r.Args() {
+			q, err := syntax.Quote(a, syntax.LangPOSIX)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b.WriteString(" " + q)
+		}
+		b.WriteString("\n")
+	}
+	return []byte(b.String())
+}
+
+// TestReport: each agent window of a restored file is paired with the
+// outcome its prompt recorded; those that run without asking are waited
+// for, the others say they wait for a key.
+func TestReport(t *testing.T) {
+	claude := resume.Record{Agent: "claude", Mode: "exact", ID: uuid, Tab: "api", Argv: []string{"claude", "--resume", uuid}}
+	direct := claude
+	direct.Direct = true
+	codex := resume.Record{Agent: "codex", Mode: "latest", Argv: []string{"codex", "resume", "--last"}}
+	unsure := resume.Record{Agent: "gemini", Mode: "new", Confirm: true, Argv: []string{"gemini", "-m", "x"}}
+	recs := []resume.Record{direct.Sealed(key), codex.Sealed(key), unsure.Sealed(key), claude}
+	dirs := []string{"/w/api", "/w/cli", "/w/gem", "/w/old"}
+	data := file(t, dirs, recs)
+
+	ws, err := sessions.AgentWindows(data, key, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var auto []bool
+	for _, w := range ws {
+		auto = append(auto, w.Auto)
+	}
+	// --direct and sealed runs without asking; the others ask.
+	if diff := cmp.Diff([]bool{true, false, false, false}, auto); diff != "" {
+		t.Errorf("auto without KITTYMUX_RESUME=auto (-want +got):\n%s", diff)
+	}
+	ws, _ = sessions.AgentWindows(data, key, true)
+	auto = nil
+	for _, w := range ws {
+		auto = append(auto, w.Auto)
+	}
+	// Auto mode: sealed records run; --confirm and unsealed ones still ask.
+	if diff := cmp.Diff([]bool{true, true, false, false}, auto); diff != "" {
+		t.Errorf("auto with KITTYMUX_RESUME=auto (-want +got):\n%s", diff)
+	}
+
+	at := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	resumed := journal.Restore{At: at, Agent: "claude", Mode: "exact", ID: uuid, Tab: "api", Dir: "/w/api", Outcome: journal.OutcomeResumed}
+	shell := journal.Restore{At: at, Agent: "codex", Mode: "latest", Dir: "/w/cli", Outcome: journal.OutcomeShell, Why: "chosen", Asked: true}
+	cases := []struct {
+		name     string
+		outcomes []journal.Restore
+		want     []string
+		done     bool
+	}{
+		{"nothing yet", nil, []string{
+			"claude 4f9e2a51      /w/api  no word from its prompt yet",
+			"codex                /w/cli  no word from its prompt yet",
+			"gemini               /w/gem  waiting at its prompt for a key",
+			"claude 4f9e2a51      /w/old  waiting at its prompt for a key",
+		}, false},
+		{"all that run without asking reported, one answered", []journal.Restore{shell, resumed}, []string{
+			"claude 4f9e2a51      /w/api  resumed without asking",
+			"codex                /w/cli  shell: chosen",
+			"gemini               /w/gem  waiting at its prompt for a key",
+			"claude 4f9e2a51      /w/old  waiting at its prompt for a key",
+		}, true},
+		{"an outcome of another window (its tab differs) is not this one's", []journal.Restore{resumed, shell,
+			{At: at, Agent: "claude", Mode: "exact", ID: uuid, Dir: "/w/old", Outcome: journal.OutcomeAgentMissing, Why: "claude is not installed"}}, []string{
+			"claude 4f9e2a51      /w/api  resumed without asking",
+			"codex                /w/cli  shell: chosen",
+			"gemini               /w/gem  waiting at its prompt for a key",
+			"claude 4f9e2a51      /w/old  waiting at its prompt for a key",
+		}, true},
+		{"each outcome is used once", []journal.Restore{resumed, shell,
+			{At: at, Agent: "claude", Mode: "exact", ID: uuid, Tab: "api", Dir: "/w/old", Outcome: journal.OutcomeAgentMissing, Why: "claude is not installed"}}, []string{
+			"claude 4f9e2a51      /w/api  resumed without asking",
+			"codex                /w/cli  shell: chosen",
+			"gemini               /w/gem  waiting at its prompt for a key",
+			"claude 4f9e2a51      /w/old  agent missing, a shell: claude is not installed",
+		}, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, done := sessions.Report(ws, c.outcomes)
+			if diff := cmp.Diff(c.want, got); diff != "" || done != c.done {
+				t.Errorf("done %v, want %v (-want +got):\n%s", done, c.done, diff)
+			}
+		})
+	}
+}

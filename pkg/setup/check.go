@@ -6,7 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
+
+	"github.com/kittymux/kittymux/pkg/autosave"
 )
 
 // Part is one part of the setup as doctor reports it: ok, or what to do.
@@ -73,9 +74,9 @@ func Check(ctx context.Context, e Env, scannerRunning bool) []Part {
 		add("scanner", false, "not running: %s (kitty's watcher then starts it, or a systemd user unit), or run `kittymux scanner run`", runSetup)
 	}
 
-	switch {
-	case autosaveOff(e):
-		add("autosave", false, "off (KITTYMUX_AUTOSAVE=0 or the file %s): only `sessions save` and quit saves", filepath.Join(e.Paths.StateDir, "autosave-off"))
+	switch off := autosave.Off(e.Paths, e.getenv); {
+	case off != "":
+		add("autosave", false, "off (%s): only `sessions save` and quit saves", off)
 	case !scannerRunning:
 		add("autosave", false, "needs the scanner, which is not running")
 	default:
@@ -117,14 +118,4 @@ func checkWatcher(conf Conf, e Env) (Part, WatcherSettings) {
 	p.OK = true
 	p.Note = fmt.Sprintf("%s (%s); on a confirmed quit it saves the layout as %s (kitty 0.46.2 or newer)", e.Watcher(), w.Where(), s.QuitName)
 	return p, s
-}
-
-// autosaveOff mirrors the scanner's switch: KITTYMUX_AUTOSAVE=0 or the file
-// autosave-off in the state directory.
-func autosaveOff(e Env) bool {
-	if e.getenv("KITTYMUX_AUTOSAVE") == "0" {
-		return true
-	}
-	_, err := os.Lstat(filepath.Join(e.Paths.StateDir, "autosave-off"))
-	return err == nil
 }

@@ -55,6 +55,10 @@ func Main(args []string) int {
 	e.Validate = func(r Record, sealed bool) (string, error) {
 		return validate(set, e.LookPath, r, sealed)
 	}
+	e.LatestPerDir = func(agent string) bool {
+		d, ok := set.Definition(agent)
+		return ok && d.LatestScope == agents.ScopeCwd
+	}
 	e.NewArgv = func(r Record) ([]string, error) {
 		c, ok := set.RecognizeArgv(r.Argv)
 		if !ok {

@@ -48,6 +48,10 @@ type Env struct {
 	Validate func(r Record, sealed bool) (string, error)
 	// NewArgv is the command for a new conversation of the record's agent.
 	NewArgv func(Record) ([]string, error)
+	// LatestPerDir reports whether the agent's latest conversation is that
+	// of the directory it starts in (claude --continue), so the question
+	// can say so; nil: not known, so not said.
+	LatestPerDir func(agent string) bool
 	// IsTerminal reports whether In is a terminal.
 	IsTerminal func() bool
 	// Outcome records what the window became, before it becomes it (the
@@ -214,7 +218,11 @@ func (e *Env) text(r Record, sealed bool) string {
 	case "exact":
 		fmt.Fprintf(&b, "%s was running here — resume session %s?%s\r\n", r.Agent, short(r.ID), edited)
 	case "latest":
-		fmt.Fprintf(&b, "%s was running here — resume its latest conversation in this directory?%s\r\n", r.Agent, edited)
+		where := ""
+		if e.LatestPerDir != nil && e.LatestPerDir(r.Agent) {
+			where = " in this directory"
+		}
+		fmt.Fprintf(&b, "%s was running here — resume its latest conversation%s?%s\r\n", r.Agent, where, edited)
 	default:
 		fmt.Fprintf(&b, "%s was running here — its conversation id is unknown: start a new one?%s\r\n", r.Agent, edited)
 	}

@@ -171,6 +171,27 @@ func TestPromptText(t *testing.T) {
 	}
 }
 
+// TestLatestText: "in this directory" only for an agent whose latest is
+// that of its directory; gemini's is per project, which kittymux treats as
+// the whole machine.
+func TestLatestText(t *testing.T) {
+	for _, c := range []struct {
+		rec  []string
+		want string
+	}{
+		{[]string{"--agent", "claude", "--mode", "latest", "--", "claude", "--continue"},
+			"claude was running here — resume its latest conversation in this directory?"},
+		{[]string{"--agent", "gemini", "--mode", "latest", "--", "gemini", "--resume", "latest"},
+			"gemini was running here — resume its latest conversation?"},
+	} {
+		w := newWorld(t)
+		r := w.runPTY(w.seal(c.rec), "\r", true)
+		if !strings.Contains(r.out, c.want+"\r\n") {
+			t.Errorf("prompt lacks %q:\n%s", c.want, r.out)
+		}
+	}
+}
+
 func TestCodexSubcommand(t *testing.T) {
 	w := newWorld(t)
 	r := w.runPTY(w.seal([]string{"--agent", "codex", "--mode", "exact", "--id", codex, "--", "codex", "resume", codex}), "\r", true)

@@ -422,3 +422,33 @@ func marshalArray(items []json.RawMessage) json.RawMessage {
 	b.WriteByte(']')
 	return b.Bytes()
 }
+
+// Detect returns the agents worth integrating here: those whose CLI is on
+// PATH (lookPath) or whose settings directory exists. `integration install`
+// with no agent named, and setup's offer, act on these.
+func Detect(env Env, lookPath func(string) (string, error)) []Agent {
+	var out []Agent
+	for _, a := range Agents {
+		if _, err := lookPath(a.Program); err == nil {
+			out = append(out, a)
+			continue
+		}
+		if fi, err := os.Stat(filepath.Dir(a.Settings(env.Getenv, env.Home))); err == nil && fi.IsDir() {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// Offer is what setup needs: the detected agents whose hooks are not
+// installed as this kittymux would install them, with their status, to
+// offer (and then Install) each.
+func Offer(env Env, lookPath func(string) (string, error)) []Status {
+	var out []Status
+	for _, a := range Detect(env, lookPath) {
+		if st := StatusOf(a, env); st.State != Installed {
+			out = append(out, st)
+		}
+	}
+	return out
+}

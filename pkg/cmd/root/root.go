@@ -11,6 +11,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/doctor"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	hookcmd "github.com/kittymux/kittymux/pkg/cmd/hook"
+	"github.com/kittymux/kittymux/pkg/cmd/integration"
 	"github.com/kittymux/kittymux/pkg/cmd/scanner"
 	"github.com/kittymux/kittymux/pkg/cmd/sessions"
 )
@@ -33,7 +34,7 @@ Exit codes: 0 ok, 1 error, 2 cancelled or bad usage.`,
 	cmd.SetOut(f.IO.Out)
 	cmd.SetErr(f.IO.ErrOut)
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &factory.FlagError{Err: err} })
-	cmd.AddCommand(doctor.NewCmdDoctor(f, nil), sessions.NewCmdSessions(f), scanner.NewCmdScanner(f), hookcmd.NewCmdHook(f))
+	cmd.AddCommand(doctor.NewCmdDoctor(f, nil), sessions.NewCmdSessions(f), scanner.NewCmdScanner(f), hookcmd.NewCmdHook(f), integration.NewCmdIntegration(f, nil))
 	return cmd
 }
 

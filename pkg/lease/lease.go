@@ -162,19 +162,23 @@ func Find(stateDir, agent, id string) *Holder {
 }
 
 // find returns the live holder of agent's id other than process self,
-// removing leases whose holder is gone.
+// removing every lease whose holder is gone on the way.
 func find(d *statefile.Dir, agent, id string, self int) *Holder {
+	var found *Holder
 	for _, h := range holders(d) {
-		if h.Agent != agent || h.ID != id || h.PID == self {
+		if h.PID == self {
 			continue
 		}
-		if held(d, strconv.Itoa(h.PID)) {
-			return &h
+		if !held(d, strconv.Itoa(h.PID)) {
+			_ = d.Remove(strconv.Itoa(h.PID) + ".json")
+			_ = d.Remove(strconv.Itoa(h.PID) + ".lock")
+			continue
 		}
-		_ = d.Remove(strconv.Itoa(h.PID) + ".json")
-		_ = d.Remove(strconv.Itoa(h.PID) + ".lock")
+		if found == nil && h.Agent == agent && h.ID == id {
+			found = &h
+		}
 	}
-	return nil
+	return found
 }
 
 // Move points the lease held by one of pids (an agent and its parents, as

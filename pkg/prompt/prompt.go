@@ -75,6 +75,9 @@ func Run(e *Env, r Record) error {
 		fmt.Fprintf(e.Out, "kittymux: not resuming %s: %v\r\n", orAgent(r.Agent), err)
 		return e.shell(r)
 	}
+	if where := e.openElsewhere(r); where != "" {
+		return e.elsewhere(r, path, where)
+	}
 	if !sealed {
 		fmt.Fprintf(e.Out, "kittymux: edited record: %v; check it before it runs.\r\n", sealErr)
 		if !e.IsTerminal() {
@@ -90,9 +93,9 @@ func Run(e *Env, r Record) error {
 			// Asked even in auto mode: the user sees the whole command first.
 		case !e.IsTerminal():
 			// Nobody to ask: run the command the record holds.
-			return e.exec(path, r.Argv, r.Env)
+			return e.resume(path, r)
 		case r.Direct || e.Getenv("KITTYMUX_RESUME") == "auto" || exists(e.Paths.ResumeAuto()) || e.resumeAllActive():
-			return e.exec(path, r.Argv, r.Env)
+			return e.resume(path, r)
 		}
 	}
 	choice, err := e.ask(r, sealed)
@@ -102,7 +105,7 @@ func Run(e *Env, r Record) error {
 	}
 	switch choice {
 	case ChoiceResume:
-		return e.exec(path, r.Argv, r.Env)
+		return e.resume(path, r)
 	case ChoiceNew:
 		argv, err := e.NewArgv(r)
 		if err != nil {

@@ -90,7 +90,8 @@ func files(dirs ...string) []string {
 	var out []string
 	for _, dir := range dirs {
 		filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
-			if err == nil && !info.IsDir() {
+			// A resume's lease (state/kittymux/leases) is the prompt's own.
+			if err == nil && !info.IsDir() && filepath.Base(filepath.Dir(p)) != "leases" {
 				out = append(out, p)
 			}
 			return nil

@@ -186,6 +186,7 @@ func Run(ctx context.Context, o Options, agent, event string, in io.Reader) (Res
 	if !o.JournalOff {
 		jctx, cancel := context.WithTimeout(ctx, JournalWait)
 		j := journal.New(o.Paths.Journal(), false)
+		j.Now = o.Now
 		_, err := j.UpdateContext(jctx, func(f *journal.File) error {
 			res.Key = record(f, win, agent, pids, res, p.Cwd, now)
 			return nil

@@ -3,8 +3,8 @@ package integration
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -62,19 +62,19 @@ keeps the file as it was in FILE` + integration.BackupSuffix + `. Uninstall remo
 	return cmd
 }
 
-// Env is the integration environment of the factory's process.
+// Env is the integration environment of the factory's process. Home is ""
+// when HOME is not set: no agent's settings can be found then.
 func Env(f *factory.Factory) integration.Env {
-	home := f.Getenv("HOME")
-	if home == "" {
-		home, _ = os.UserHomeDir()
-	}
-	return integration.Env{Getenv: f.Getenv, Home: home, Exe: f.Executable}
+	return integration.Env{Getenv: f.Getenv, Home: f.Getenv("HOME"), Exe: f.Executable}
 }
 
 // Run runs one integration command.
 func Run(o *Options) error {
 	f := o.F
 	env := Env(f)
+	if env.Home == "" {
+		return errors.New("HOME is not set: the agents' settings cannot be found")
+	}
 	var list []integration.Agent
 	for _, name := range o.Agents {
 		a, ok := integration.Find(name)

@@ -17,6 +17,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
+	"github.com/kittymux/kittymux/pkg/lease"
 	"github.com/kittymux/kittymux/pkg/paths"
 )
 
@@ -322,5 +323,26 @@ func TestLogIsBounded(t *testing.T) {
 	}
 	if fi.Mode().Perm() != 0o600 {
 		t.Errorf("log mode %v", fi.Mode().Perm())
+	}
+}
+
+// TestClearMovesTheLease: the prompt leased the conversation to the agent
+// (pid 4242 here); /clear starts another in the same process, and the
+// hook's SessionStart moves the lease with it.
+func TestClearMovesTheLease(t *testing.T) {
+	o, _, _ := setup(t, nil)
+	l, _, err := lease.Take(o.Paths.StateDir, lease.Holder{Agent: "claude", ID: "9f3c2b1a-0d4e-4c5f-8a6b-7c8d9e0f1a2b", PID: 4242, WindowID: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release()
+	if _, err := Run(context.Background(), o, "claude", "SessionStart", strings.NewReader(payloads["claude"]["clear"])); err != nil {
+		t.Fatal(err)
+	}
+	if h := lease.Find(o.Paths.StateDir, "claude", "1b2c3d4e-5f60-4718-9a0b-c1d2e3f4a5b6"); h == nil || h.PID != 4242 {
+		t.Errorf("the new conversation's lease: %+v", h)
+	}
+	if h := lease.Find(o.Paths.StateDir, "claude", "9f3c2b1a-0d4e-4c5f-8a6b-7c8d9e0f1a2b"); h != nil {
+		t.Errorf("the old conversation is still leased: %+v", h)
 	}
 }

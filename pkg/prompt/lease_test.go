@@ -31,16 +31,31 @@ func TestOneConversationOneWindow(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tty.Close()
+	asked := make(chan struct{})
 	go func() {
+		var seen []byte
+		waiting := true
 		buf := make([]byte, 4096)
 		for {
-			if _, err := tty.Read(buf); err != nil {
+			n, err := tty.Read(buf)
+			if waiting {
+				seen = append(seen, buf[:n]...)
+				if strings.Contains(string(seen), "i commands") {
+					close(asked)
+					waiting = false
+				}
+			}
+			if err != nil {
 				return
 			}
 		}
 	}()
 	t.Cleanup(func() { _ = first.Process.Kill(); _ = first.Wait() })
-	time.Sleep(300 * time.Millisecond) // the question is up
+	select {
+	case <-asked:
+	case <-time.After(10 * time.Second):
+		t.Fatal("window 1 did not ask")
+	}
 	if _, err := tty.Write([]byte("\r")); err != nil {
 		t.Fatal(err)
 	}
@@ -64,6 +79,14 @@ func TestOneConversationOneWindow(t *testing.T) {
 	got := w.log.Records()[before:]
 	if len(got) != 1 || !cmp.Equal(append([]string{got[0].Name}, got[0].Args...), []string{"claude", "--model", "sonnet"}) {
 		t.Errorf("window 2 ran %+v, want a new conversation", got)
+	}
+
+	// With no terminal to ask, the second window opens a shell.
+	before = len(w.log.Records())
+	out, _ := w.runNoTerminal(args, nil)
+	got = w.log.Records()[before:]
+	if len(got) != 1 || got[0].Name != "-fakesh" || !strings.Contains(out, "already open in kitty 4242") {
+		t.Errorf("no terminal: ran %+v, said:\n%s", got, out)
 	}
 
 	// The first agent exits: its lease goes with it.

@@ -1,7 +1,9 @@
 package prompt_test
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +11,7 @@ import (
 	"github.com/creack/pty"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 )
 
@@ -95,5 +98,28 @@ func TestOneConversationOneWindow(t *testing.T) {
 	res := w.runPTY(args, "\r", true)
 	if diff := cmp.Diff(resume, argvOf(res)); diff != "" {
 		t.Errorf("after window 1's agent exited (-want +got):\n%s\n%s", diff, res.out)
+	}
+}
+
+// TestOpenByHandElsewhere: the conversation runs in another window, started
+// by hand (no lease), and the journal has it open there (its hook or its
+// records said so): the prompt does not resume it a second time.
+func TestOpenByHandElsewhere(t *testing.T) {
+	w := newWorld(t)
+	w.extraEnv = []string{"KITTY_PID=4242", "KITTY_WINDOW_ID=1"}
+	now := time.Now()
+	_, err := journal.New(filepath.Join(w.state, "agent-sessions.json"), false).Update(func(f *journal.File) error {
+		f.Upsert(journal.Record{Key: "k", Agent: "claude", ID: uuid, IDFrom: "hook", Open: true, FirstSeen: now, LastSeen: now,
+			KittyPID: 4242, KittySocket: "unix:/tmp/kitty-4242", WindowID: 7, TabTitle: "by hand", PID: os.Getpid()})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := w.runNoTerminal(w.seal(claudeRecord()), nil)
+	recs := w.log.Records()
+	if len(recs) != 1 || recs[0].Name != "-fakesh" ||
+		!strings.Contains(out, `already open in kitty 4242 (unix:/tmp/kitty-4242), tab "by hand", window 7`) {
+		t.Errorf("ran %+v, said:\n%s", recs, out)
 	}
 }

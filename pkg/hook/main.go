@@ -3,6 +3,7 @@ package hook
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -34,7 +35,8 @@ func Main(args []string, stdin io.Reader) int {
 	}
 	// Extra words (a version the integration wrote) are for the installer.
 	res, err := Run(context.Background(), o, args[0], args[1], stdin)
-	if err != nil {
+	// An agent run outside kitty has nothing to record: not worth a line.
+	if err != nil && !errors.Is(err, ErrNoWindow) {
 		Log(p, time.Now(), fmt.Sprintf("%s %s id=%s: %v", res.Agent, res.Event, res.ID, err))
 	}
 	return 0

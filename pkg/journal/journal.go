@@ -10,6 +10,7 @@ package journal
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -96,6 +97,11 @@ type Record struct {
 	// sessions/<pid>.json", "needs_attention", a hook later.
 	StateFrom  string    `json:"state_from,omitempty"`
 	StateSince time.Time `json:"state_since"`
+	// HookAt is when the agent's own hook last changed this record; nil
+	// when no hook ever did. Once set, the hook owns the id, the state and
+	// the counts: a scanner takes them from the record rather than from
+	// kitty (see AdoptHook).
+	HookAt *time.Time `json:"hook_at,omitempty"`
 	// RunsFinished counts working → idle changes.
 	RunsFinished int `json:"runs_finished"`
 	// WorkingSeconds is the time spent working, summed over runs, up to
@@ -192,6 +198,13 @@ func (e *CorruptError) Unwrap() error { return e.Err }
 // agent-sessions.json.corrupt-<time>) and fn starts from an empty one; the
 // returned Result says so. fn returning an error writes nothing.
 func (j *Journal) Update(fn func(*File) error) (Result, error) {
+	return j.UpdateContext(context.Background(), fn)
+}
+
+// UpdateContext is Update that waits for the lock only until ctx ends (a
+// hook must never hold up its agent); a ctx that never ends waits as long
+// as it takes.
+func (j *Journal) UpdateContext(ctx context.Context, fn func(*File) error) (Result, error) {
 	var res Result
 	if j.Off {
 		return res, ErrOff
@@ -201,7 +214,14 @@ func (j *Journal) Update(fn func(*File) error) (Result, error) {
 		return res, err
 	}
 	lock := flock.New(j.LockPath(), flock.SetPermissions(0o600))
-	if err := lock.Lock(); err != nil {
+	if ctx.Done() == nil {
+		if err := lock.Lock(); err != nil {
+			return res, fmt.Errorf("lock journal %s: %w", lock.Path(), err)
+		}
+	} else if ok, err := lock.TryLockContext(ctx, 2*time.Millisecond); !ok {
+		if err == nil {
+			err = ctx.Err()
+		}
 		return res, fmt.Errorf("lock journal %s: %w", lock.Path(), err)
 	}
 	defer lock.Unlock()

@@ -85,6 +85,9 @@ func Run(e *Env, r Record) error {
 		fmt.Fprintf(e.Out, "kittymux: not resuming %s: %v\r\n", orAgent(r.Agent), err)
 		return e.shell(r)
 	}
+	if where := e.openElsewhere(r); where != "" {
+		return e.elsewhere(r, path, where)
+	}
 	if !sealed {
 		fmt.Fprintf(e.Out, "kittymux: edited record: %v; check it before it runs.\r\n", sealErr)
 		if !e.IsTerminal() {
@@ -102,11 +105,9 @@ func Run(e *Env, r Record) error {
 			// Asked even in auto mode: the user sees the whole command first.
 		case !e.IsTerminal():
 			// Nobody to ask: run the command the record holds.
-			e.outcome(r, journal.OutcomeResumed, "", false)
-			return e.failed(r, e.exec(path, r.Argv, r.Env))
+			return e.resume(path, r, false)
 		case r.Direct || e.Getenv("KITTYMUX_RESUME") == "auto" || exists(e.Paths.ResumeAuto()) || e.resumeAllActive():
-			e.outcome(r, journal.OutcomeResumed, "", false)
-			return e.failed(r, e.exec(path, r.Argv, r.Env))
+			return e.resume(path, r, false)
 		}
 	}
 	choice, err := e.ask(r, sealed)
@@ -117,8 +118,7 @@ func Run(e *Env, r Record) error {
 	}
 	switch choice {
 	case ChoiceResume:
-		e.outcome(r, journal.OutcomeResumed, "", true)
-		return e.failed(r, e.exec(path, r.Argv, r.Env))
+		return e.resume(path, r, true)
 	case ChoiceNew:
 		argv, err := e.NewArgv(r)
 		if err != nil {

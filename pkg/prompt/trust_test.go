@@ -95,7 +95,8 @@ func files(dirs ...string) []string {
 			if base := filepath.Base(p); base == "agent-sessions.json" || base == "agent-sessions.json.lock" {
 				return nil
 			}
-			if err == nil && !info.IsDir() {
+			// A resume's lease (state/kittymux/leases) is the prompt's own.
+			if err == nil && !info.IsDir() && filepath.Base(filepath.Dir(p)) != "leases" {
 				out = append(out, p)
 			}
 			return nil

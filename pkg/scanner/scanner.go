@@ -70,6 +70,9 @@ type Scanner struct {
 
 	mu      sync.Mutex
 	reports map[int]StateReport // by agent pid
+
+	hooks   hookWatch
+	dropped []string // keys of hook records folded into others
 }
 
 type kittyState struct {
@@ -89,6 +92,8 @@ type session struct {
 	// unseen: taken over from the journal and not seen by this scanner
 	// yet; closing it must not claim it ran until now.
 	unseen bool
+	// hookOnly: known from an agent's hook, not seen in kitty yet.
+	hookOnly bool
 }
 
 // KittyStatus is how the scanner's polls of one kitty go. Field names are
@@ -237,7 +242,7 @@ func (s *Scanner) loadJournal(live map[string]bool, now time.Time) {
 			continue
 		}
 		id := r.KittySocket + "|" + strconv.Itoa(r.KittyPID)
-		se := &session{rec: r, kitty: id, accounted: now, lastWritten: r.LastSeen, unseen: true}
+		se := &session{rec: r, kitty: id, accounted: now, lastWritten: r.LastSeen, unseen: true, hookOnly: r.HookAt != nil}
 		s.sessions[r.Key] = se
 		if !live[id] {
 			s.close(r.Key, journal.ClosedKittyGone, "", now)
@@ -336,6 +341,7 @@ func (s *Scanner) Poll(ctx context.Context) (Pass, error) {
 	s.mu.Lock()
 	reports := copyReports(s.reports)
 	s.mu.Unlock()
+	s.readHooks(now)
 	for _, r := range results {
 		k := s.kitties[r.id]
 		k.status.LastPoll = now
@@ -418,13 +424,14 @@ func (s *Scanner) scan(ctx context.Context, k *kittyState, ls []kitty.OSWindow, 
 				StateSince: now, Open: true, KittyPID: k.inst.PID, KittySocket: k.status.Socket,
 				WindowID: aw.Ref.Window.ID, PID: aw.PID}}
 			s.sessions[key] = se
+			s.foldHook(se, aw, now)
 		}
-		se.seen, se.unseen = true, false
+		se.seen, se.unseen, se.hookOnly = true, false, false
 		s.update(se, aw, reports[aw.PID], now)
 		s.markWindow(ctx, k, aw, se.rec)
 	}
 	for key, se := range s.sessions {
-		if se.kitty != id || se.seen {
+		if se.kitty != id || se.seen || se.keepHookOnly(windows) {
 			continue
 		}
 		detail := ""
@@ -448,6 +455,15 @@ func (s *Scanner) update(se *session, aw AgentWindow, hook StateReport, now time
 	set(&r.TabTitle, aw.Ref.Tab.Title)
 	if argv := append(slices.Clone(aw.Agent.Cmd.Program), aw.Agent.Cmd.Flags...); !slices.Equal(argv, r.Argv) {
 		r.Argv, se.dirty = argv, true
+	}
+
+	if r.HookAt != nil {
+		// The agent's hook reports the id and the state as they change.
+		se.account(now)
+		if now.Sub(se.lastWritten) >= s.o.Heartbeat {
+			se.dirty = true
+		}
+		return
 	}
 
 	// The id: what the agent says now beats the command line it started
@@ -531,7 +547,7 @@ func (s *Scanner) flush(now time.Time) Pass {
 		}
 	}
 	sort.Slice(p.Sessions, func(i, j int) bool { return p.Sessions[i].Key < p.Sessions[j].Key })
-	if len(dirty) == 0 && len(s.closed) == 0 {
+	if len(dirty) == 0 && len(s.closed) == 0 && len(s.dropped) == 0 {
 		return p
 	}
 	if s.o.Journal == nil || s.o.Journal.Off {
@@ -539,6 +555,7 @@ func (s *Scanner) flush(now time.Time) Pass {
 		return p
 	}
 	res, err := s.o.Journal.Update(func(f *journal.File) error {
+		s.mergeHooks(f, now)
 		for _, r := range s.closed {
 			f.Upsert(r)
 		}
@@ -558,6 +575,7 @@ func (s *Scanner) flush(now time.Time) Pass {
 		s.o.Logf("journal was corrupt: moved aside to %s, a new one started", res.MovedAside)
 	}
 	p.Written = true
+	s.dropped = nil
 	s.clean(dirty, now)
 	return p
 }

@@ -12,6 +12,7 @@ package statefile
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -363,4 +364,28 @@ func (d *Dir) Remove(name string) error {
 		return fmt.Errorf("remove %s: %w", filepath.Join(d.path, name), err)
 	}
 	return nil
+}
+
+// OpenLock opens (creating it 0600) the lock file name in d for the caller
+// to flock. A lock file holds nothing, so it is opened in place rather
+// than replaced; a link there is refused.
+func (d *Dir) OpenLock(name string) (*os.File, error) {
+	if name == "" || name == "." || name == ".." || strings.ContainsRune(name, filepath.Separator) {
+		return nil, fmt.Errorf("open lock %s: not a plain file name", filepath.Join(d.path, name))
+	}
+	f, err := d.root.OpenFile(name, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, filePerm)
+	if err != nil {
+		return nil, fmt.Errorf("open lock %s: %w", filepath.Join(d.path, name), err)
+	}
+	return f, nil
+}
+
+// ReadFile reads the file name in d; a link is refused.
+func (d *Dir) ReadFile(name string) ([]byte, error) {
+	f, err := d.root.OpenFile(name, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, 1<<20))
 }

@@ -16,6 +16,8 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	integrationcmd "github.com/kittymux/kittymux/pkg/cmd/integration"
+	"github.com/kittymux/kittymux/pkg/integration"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/scanner"
 	"github.com/kittymux/kittymux/pkg/setup"
@@ -59,7 +61,9 @@ type Report struct {
 	// Setup is each part `kittymux setup` puts in place: include, remote
 	// control, socket, watcher, scanner, autosave.
 	Setup []setup.Part `json:"setup"`
-	Hint  string       `json:"hint,omitempty"`
+	// Integrations are the agents' hooks (`kittymux integration status`).
+	Integrations []integration.Status `json:"integrations"`
+	Hint         string               `json:"hint,omitempty"`
 }
 
 // AgentsReport is the agent CLIs found on PATH.
@@ -144,6 +148,7 @@ func Run(ctx context.Context, o *Options) error {
 	r.Scanner.Autosave = checkAutosave(o.F, r.Kitties, r.Scanner)
 	r.Agents = checkAgents(ctx, o.F)
 	r.Setup = checkSetup(ctx, o.F, r.Scanner.Running)
+	r.Integrations = checkIntegrations(o.F)
 	r.OK = reachable > 0
 	if !r.OK {
 		r.Hint = factory.ConfHint
@@ -312,4 +317,39 @@ func printText(w io.Writer, r Report) {
 	if r.Agents.DefinitionsError != "" {
 		fmt.Fprintf(w, "agents     PROBLEM: %s\n", r.Agents.DefinitionsError)
 	}
+	for _, st := range r.Integrations {
+		line := fmt.Sprintf("hooks      %-12s %s", st.Agent, st.State)
+		if st.State != integration.Missing {
+			line += fmt.Sprintf(" v%d", st.Version)
+		}
+		line += "  " + st.File
+		switch {
+		case st.State == integration.Outdated:
+			line += fmt.Sprintf(": %s; this kittymux installs v%d (`kittymux integration install %s`)", st.Why, st.Current, st.Agent)
+		case st.Why != "":
+			line += ": " + st.Why
+		}
+		fmt.Fprintln(w, line)
+	}
+}
+
+// checkIntegrations is the hooks of the agents installed here (and of any
+// agent whose hooks kittymux installed).
+func checkIntegrations(f *factory.Factory) []integration.Status {
+	env := integrationcmd.Env(f)
+	out := []integration.Status{}
+	if env.Home == "" {
+		return out
+	}
+	detected := map[string]bool{}
+	for _, a := range integration.Detect(env, f.LookPath) {
+		detected[a.Name] = true
+	}
+	for _, a := range integration.Agents {
+		st := integration.StatusOf(a, env)
+		if detected[a.Name] || st.State != integration.Missing {
+			out = append(out, st)
+		}
+	}
+	return out
 }

@@ -164,3 +164,44 @@ func TestDoctorHostileKitties(t *testing.T) {
 		t.Errorf("escape sequences printed: %q", out)
 	}
 }
+
+// TestDoctorIntegrations: doctor shows each agent's hooks as `integration
+// status` does, naming an older install.
+func TestDoctorIntegrations(t *testing.T) {
+	k := kittytest.StartFake(t, kittytest.FakeOptions{LS: kittytest.Fixture(t, "0.48.2/ls.json")})
+	f, out := testFactory(t, []kitty.Instance{{Addr: k.Addr, Socket: k.Addr.String(), Version: kitty.Version{Major: 0, Minor: 48, Patch: 2}, Source: "--to"}})
+	home := t.TempDir()
+	f.Getenv = func(n string) string {
+		if n == "HOME" {
+			return home
+		}
+		return ""
+	}
+	f.Executable = "/usr/local/bin/kittymux"
+	settings := filepath.Join(home, ".claude", "settings.json")
+	if err := os.MkdirAll(filepath.Dir(settings), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	old := `{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"/usr/local/bin/kittymux hook claude SessionStart"}]}]}}`
+	if err := os.WriteFile(settings, []byte(old), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := Run(context.Background(), &Options{F: f}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "hooks      claude       outdated v0  "+settings+": ") ||
+		!strings.Contains(out.String(), "this kittymux installs v1 (`kittymux integration install claude`)") {
+		t.Errorf("doctor does not name the outdated hooks:\n%s", out)
+	}
+	out.Reset()
+	if err := Run(context.Background(), &Options{F: f, JSON: true}); err != nil {
+		t.Fatal(err)
+	}
+	var r Report
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Integrations) != 1 || r.Integrations[0].Agent != "claude" || r.Integrations[0].State != "outdated" || r.Integrations[0].Current != 1 {
+		t.Errorf("integrations: %+v", r.Integrations)
+	}
+}

@@ -10,6 +10,8 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/cmd/doctor"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	hookcmd "github.com/kittymux/kittymux/pkg/cmd/hook"
+	"github.com/kittymux/kittymux/pkg/cmd/integration"
 	"github.com/kittymux/kittymux/pkg/cmd/scanner"
 	"github.com/kittymux/kittymux/pkg/cmd/sessions"
 	"github.com/kittymux/kittymux/pkg/cmd/setup"
@@ -34,7 +36,7 @@ Exit codes: 0 ok, 1 error, 2 cancelled or bad usage.`,
 	cmd.SetErr(f.IO.ErrOut)
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &factory.FlagError{Err: err} })
 	cmd.AddCommand(doctor.NewCmdDoctor(f, nil), sessions.NewCmdSessions(f), scanner.NewCmdScanner(f),
-		setup.NewCmdSetup(f, nil))
+		setup.NewCmdSetup(f, nil), hookcmd.NewCmdHook(f), integration.NewCmdIntegration(f, nil))
 	return cmd
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/scanner"
 )
@@ -57,6 +58,12 @@ type ListedWindow struct {
 	// Unsure: the command keeps a word that may be a prompt; the restore
 	// asks before running it, even in auto mode.
 	Unsure string `json:"unsure,omitempty"`
+	// IDSource is where the id came from: hook, agent record, command
+	// line or journal.
+	IDSource string `json:"id_source,omitempty"`
+	// State is the agent's state as the journal has it (from its hook,
+	// its records or kitty): working, idle, needs_attention, unknown.
+	State string `json:"state,omitempty"`
 }
 
 // List runs `sessions list`.
@@ -74,9 +81,13 @@ func List(ctx context.Context, o *ListOptions) error {
 		return err
 	}
 	type row struct {
-		inst kitty.Instance
-		w    scanner.AgentWindow
+		inst  kitty.Instance
+		w     scanner.AgentWindow
+		state string
 	}
+	// The journal has what hooks reported (ids, states); an unreadable one
+	// leaves the ids kitty and the agents' records give.
+	jf, _ := journal.New(f.Paths.Journal(), false).Read()
 	var rows []row
 	var reached int
 	// Every kitty is asked at once, each with its own deadline: hung ones
@@ -93,8 +104,26 @@ func List(ctx context.Context, o *ListOptions) error {
 		reached++
 		live := scanner.AgentWindows(set, a.LS)
 		scanner.Records{Getenv: f.Getenv}.ReadIDs(live)
-		for _, w := range live {
-			rows = append(rows, row{a.Instance, w})
+		var recs []*journal.Record
+		if jf != nil {
+			recs = scanner.OpenRecords(jf, a.Instance.Socket, a.Instance.PID, live)
+		}
+		for i, w := range live {
+			st := ""
+			if recs != nil && recs[i] != nil {
+				rec := recs[i]
+				st = rec.State
+				if rec.ID != "" && (rec.IDFrom == journal.FromHook || w.Agent.KnownID == "" && w.Agent.Cmd.ID == "") {
+					w.Agent.KnownID, w.Agent.KnownIDFrom = rec.ID, "journal"
+					if rec.IDFrom == journal.FromHook {
+						w.Agent.KnownIDFrom = journal.FromHook
+					}
+				}
+			}
+			if st == "" {
+				st = set.TitleState(w.Agent.Cmd.Agent, w.Ref.Window.Title)
+			}
+			rows = append(rows, row{a.Instance, w, st})
 		}
 	}
 	if reached == 0 {
@@ -112,7 +141,10 @@ func List(ctx context.Context, o *ListOptions) error {
 	for _, d := range set.Decide(ws, probes(ctx, f, set, names)) {
 		r := rows[d.WindowID-1]
 		lw := ListedWindow{Kitty: r.inst.Socket, WindowID: r.w.Ref.Window.ID, Tab: r.w.Ref.Tab.Title, Cwd: r.w.Agent.Cwd,
-			Agent: d.Agent, Mode: d.Mode, ID: d.ID, Argv: d.Argv, Reason: d.Reason, Unsure: d.Unsure}
+			Agent: d.Agent, Mode: d.Mode, ID: d.ID, Argv: d.Argv, Reason: d.Reason, Unsure: d.Unsure, State: r.state}
+		if d.ID != "" {
+			lw.IDSource = idSource(r.w.Agent, d.ID)
+		}
 		if len(d.Argv) > 0 {
 			lw.Command = agents.Quote(d.Argv)
 		}
@@ -133,18 +165,37 @@ func List(ctx context.Context, o *ListOptions) error {
 	// runs in its windows): the text forms print them through Printable.
 	p := kitty.Printable
 	if f.IO.IsTTY {
-		fmt.Fprintf(f.IO.Out, "%-7s %-10s %-9s %-20s %s\n", "WINDOW", "AGENT", "MODE", "TAB", "COMMAND / WHY")
+		fmt.Fprintf(f.IO.Out, "%-7s %-10s %-9s %-12s %-9s %-20s %s\n", "WINDOW", "AGENT", "MODE", "ID FROM", "STATE", "TAB", "COMMAND / WHY")
 		for _, w := range out {
 			cmd := w.Command
 			if cmd == "" {
 				cmd = "(kept as saved)"
 			}
-			fmt.Fprintf(f.IO.Out, "%-7d %-10s %-9s %-20.20s %s\n%48s%s\n", w.WindowID, p(w.Agent), w.Mode, p(w.Tab), p(cmd), "", p(w.Reason))
+			fmt.Fprintf(f.IO.Out, "%-7d %-10s %-9s %-12s %-9s %-20.20s %s\n%71s%s\n", w.WindowID, p(w.Agent), w.Mode, orDash(w.IDSource), orDash(w.State), p(w.Tab), p(cmd), "", p(w.Reason))
 		}
 		return nil
 	}
 	for _, w := range out {
-		fmt.Fprintf(f.IO.Out, "%s\t%d\t%s\t%s\t%s\t%s\n", p(w.Kitty), w.WindowID, p(w.Agent), w.Mode, p(w.Command), p(w.Reason))
+		fmt.Fprintf(f.IO.Out, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", p(w.Kitty), w.WindowID, p(w.Agent), w.Mode, p(w.Command), p(w.Reason), w.IDSource, w.State)
 	}
 	return nil
+}
+
+// idSource names where the id the rules chose came from: the window's
+// reported id (a hook, the agent's records, the journal) or its command line.
+func idSource(w agents.Window, id string) string {
+	if w.KnownID == id {
+		return scanner.IDSource(w.KnownIDFrom)
+	}
+	if w.Cmd.ID == id {
+		return "command line"
+	}
+	return ""
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
 }

@@ -9,8 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/cmd/sessions"
+	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/paths"
@@ -133,4 +136,52 @@ func TestListPrintsNoEscapes(t *testing.T) {
 			t.Fatalf("json: %v\n%s", err, out)
 		}
 	})
+}
+
+// TestListIDSourceAndState: each window's id says where it came from (a
+// hook's report in the journal, the command line) and the journal's state
+// is shown; a hook's id makes a window with no id on its command line exact.
+func TestListIDSourceAndState(t *testing.T) {
+	fake := kittytest.StartFake(t, kittytest.FakeOptions{LS: kittytest.Fixture(t, "0.48.2/ls.json")})
+	f, out, _ := listFactory(t, instance(fake, "--to"))
+	now := time.Now()
+	hookAt := now
+	_, err := journal.New(f.Paths.Journal(), false).Update(func(jf *journal.File) error {
+		jf.Upsert(journal.Record{Key: "k5", Agent: "claude", ID: "9f3c2b1a-0d4e-4c5f-8a6b-7c8d9e0f1a2b", IDFrom: "hook", State: "working",
+			StateFrom: "hook", HookAt: &hookAt, Open: true, FirstSeen: now, LastSeen: now, KittySocket: fake.Addr.String(), WindowID: 5, PID: 25422})
+		// Another window's process: not window 1's agent.
+		jf.Upsert(journal.Record{Key: "k1", Agent: "claude", ID: "11111111-0d4e-4c5f-8a6b-7c8d9e0f1a2b", IDFrom: "hook", State: "idle",
+			HookAt: &hookAt, Open: true, FirstSeen: now, LastSeen: now, KittySocket: fake.Addr.String(), WindowID: 1, PID: 999})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sessions.List(context.Background(), &sessions.ListOptions{F: f, JSON: true}); err != nil {
+		t.Fatal(err)
+	}
+	var got struct{ Windows []sessions.ListedWindow }
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	type row struct {
+		Mode           string
+		ID, Src, State string
+	}
+	rows := map[int]row{}
+	for _, w := range got.Windows {
+		rows[w.WindowID] = row{string(w.Mode), w.ID, w.IDSource, w.State}
+	}
+	want := map[int]row{
+		5: {"exact", "9f3c2b1a-0d4e-4c5f-8a6b-7c8d9e0f1a2b", "hook", "working"},
+		4: {"exact", "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73", "command line", ""}, // its title shows no state
+	}
+	for id, w := range want {
+		if diff := cmp.Diff(w, rows[id]); diff != "" {
+			t.Errorf("window %d (-want +got):\n%s", id, diff)
+		}
+	}
+	if rows[1].ID == "11111111-0d4e-4c5f-8a6b-7c8d9e0f1a2b" {
+		t.Errorf("window 1 took a record of another process: %+v", rows[1])
+	}
 }

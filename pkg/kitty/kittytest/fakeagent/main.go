@@ -19,15 +19,21 @@
 //     $CLAUDE_CONFIG_DIR (else ~/.claude) as claude 2.1.197 does: pid,
 //     sessionId, cwd, startedAt; removed on exit. SIGUSR1 rewrites it in
 //     place with FAKEAGENT_CLAUDE_CLEAR as the id, as /clear does.
+//   - FAKEAGENT_HOOK=KITTYMUX and FAKEAGENT_HOOK_ID=ID: run hooks as claude
+//     does (`KITTYMUX hook NAME EVENT` through /bin/sh, the event's JSON on
+//     stdin): SessionStart at start, then each SIGUSR2 UserPromptSubmit and
+//     Stop in turn.
 //
 // It imports only the standard library: kittytest builds it from its embedded
 // source outside any module.
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"slices"
@@ -80,8 +86,10 @@ func main() {
 		record = claudeRecord(id)
 		defer os.Remove(record)
 	}
+	runHook(name, "SessionStart")
 	fmt.Printf("fake %s running %s\n", name, strings.Join(args, " "))
 	titles := strings.Split(os.Getenv("FAKEAGENT_TITLES"), "|")
+	events := []string{"UserPromptSubmit", "Stop"}
 	for {
 		switch <-sigs {
 		case syscall.SIGUSR1:
@@ -89,6 +97,8 @@ func main() {
 				claudeRecord(os.Getenv("FAKEAGENT_CLAUDE_CLEAR"))
 			}
 		case syscall.SIGUSR2:
+			runHook(name, events[0])
+			events[0], events[1] = events[1], events[0]
 			if len(titles) > 0 && titles[0] != "" {
 				fmt.Printf("\x1b]2;%s\x07", titles[0])
 				titles = titles[1:]
@@ -96,6 +106,24 @@ func main() {
 		default:
 			return
 		}
+	}
+}
+
+// runHook runs FAKEAGENT_HOOK as claude runs a hook command: through a
+// shell, the event's JSON on stdin, waiting for it.
+func runHook(name, event string) {
+	bin := os.Getenv("FAKEAGENT_HOOK")
+	if bin == "" {
+		return
+	}
+	cwd, _ := os.Getwd()
+	in, _ := json.Marshal(map[string]any{"session_id": os.Getenv("FAKEAGENT_HOOK_ID"), "cwd": cwd,
+		"hook_event_name": event, "source": "startup", "transcript_path": "/dev/null"})
+	cmd := exec.Command("/bin/sh", "-c", `"$0" hook "$1" "$2"`, bin, name, event)
+	cmd.Stdin = bytes.NewReader(in)
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if err := cmd.Run(); err != nil {
+		fmt.Fprintf(os.Stderr, "hook %s: %v\n", event, err)
 	}
 }
 

@@ -1,0 +1,165 @@
+// Package integration is `kittymux integration install|status|uninstall`.
+package integration
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/integration"
+)
+
+// Options of the integration commands.
+type Options struct {
+	F      *factory.Factory
+	Action string // install, status, uninstall
+	Agents []string
+	JSON   bool
+}
+
+// NewCmdIntegration returns `kittymux integration`; runF replaces the run
+// in tests.
+func NewCmdIntegration(f *factory.Factory, runF func(*Options) error) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "integration",
+		Short: "Agent hooks that report the conversation id and the working state",
+		Long: `Install kittymux's hooks into agents' own settings (` + strings.Join(integration.Names(), ", ") + `): on session
+start, prompt submitted and turn finished the agent runs ` + "`kittymux hook AGENT EVENT`" + `, which records the
+exact conversation id and whether the agent works, in the kitty window it runs in.
+
+Install adds one hook group per event and leaves the user's hooks and settings as they are; it
+keeps the file as it was in FILE` + integration.BackupSuffix + `. Uninstall removes exactly kittymux's groups.`,
+	}
+	for _, action := range []string{"install", "status", "uninstall"} {
+		o := &Options{F: f, Action: action}
+		short := map[string]string{
+			"install":   "Add kittymux's hooks (no AGENT: every agent installed here)",
+			"status":    "Show each agent's hooks: installed, outdated or missing, with their version",
+			"uninstall": "Remove kittymux's hooks and nothing else (no AGENT: every agent)",
+		}[action]
+		c := &cobra.Command{
+			Use:       action + " [AGENT...]",
+			Short:     short,
+			Long:      short + ".\n\nExit codes: 0 done, 1 a settings file could not be read or written, 2 unknown agent.",
+			ValidArgs: integration.Names(),
+			RunE: func(cmd *cobra.Command, args []string) error {
+				o.Agents = args
+				if runF != nil {
+					return runF(o)
+				}
+				return Run(o)
+			},
+		}
+		if action == "status" {
+			c.Flags().BoolVar(&o.JSON, "json", false, "print the status as JSON")
+		}
+		cmd.AddCommand(c)
+	}
+	return cmd
+}
+
+// Env is the integration environment of the factory's process. Home is ""
+// when HOME is not set: no agent's settings can be found then.
+func Env(f *factory.Factory) integration.Env {
+	return integration.Env{Getenv: f.Getenv, Home: f.Getenv("HOME"), Exe: f.Executable}
+}
+
+// Run runs one integration command.
+func Run(o *Options) error {
+	f := o.F
+	env := Env(f)
+	if env.Home == "" {
+		return errors.New("HOME is not set: the agents' settings cannot be found")
+	}
+	var list []integration.Agent
+	for _, name := range o.Agents {
+		a, ok := integration.Find(name)
+		if !ok {
+			return &factory.FlagError{Err: fmt.Errorf("unknown agent %q: kittymux has hooks for %s", name, strings.Join(integration.Names(), ", "))}
+		}
+		list = append(list, a)
+	}
+	if len(list) == 0 {
+		switch o.Action {
+		case "install":
+			list = integration.Detect(env, f.LookPath)
+			if len(list) == 0 {
+				return fmt.Errorf("none of %s is installed here: name the agent to install its hooks anyway", strings.Join(integration.Names(), ", "))
+			}
+		default:
+			list = integration.Agents
+		}
+	}
+	if o.Action == "status" {
+		var sts []integration.Status
+		for _, a := range list {
+			sts = append(sts, integration.StatusOf(a, env))
+		}
+		return PrintStatus(f, sts, o.JSON)
+	}
+	var failed int
+	for _, a := range list {
+		var ch integration.Change
+		var err error
+		if o.Action == "install" {
+			ch, err = integration.Install(a, env)
+		} else {
+			ch, err = integration.Uninstall(a, env)
+		}
+		switch {
+		case err != nil:
+			failed++
+			fmt.Fprintf(f.IO.ErrOut, "kittymux: %s: %v\n", a.Name, err)
+		case !ch.Changed && o.Action == "install":
+			fmt.Fprintf(f.IO.Out, "%s: already installed in %s\n", a.Name, ch.File)
+		case !ch.Changed:
+			fmt.Fprintf(f.IO.Out, "%s: no kittymux hooks in %s\n", a.Name, ch.File)
+		default:
+			verb := map[string]string{"install": "installed in", "uninstall": "removed from"}[o.Action]
+			fmt.Fprintf(f.IO.Out, "%s: %s %s", a.Name, verb, ch.File)
+			if ch.Backup != "" {
+				fmt.Fprintf(f.IO.Out, " (was: %s)", ch.Backup)
+			}
+			fmt.Fprintln(f.IO.Out)
+			if o.Action == "install" && a.Note != "" {
+				fmt.Fprintf(f.IO.Out, "  %s\n", a.Note)
+			}
+		}
+	}
+	if failed > 0 {
+		return &factory.SilentError{Code: 1}
+	}
+	return nil
+}
+
+// PrintStatus prints statuses as a table (a header on a terminal), as
+// tab-separated lines, or as JSON. doctor prints the same.
+func PrintStatus(f *factory.Factory, sts []integration.Status, asJSON bool) error {
+	if asJSON {
+		enc := json.NewEncoder(f.IO.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(map[string]any{"integrations": sts})
+	}
+	for i, st := range sts {
+		version := "-"
+		if st.Version > 0 || st.State != integration.Missing {
+			version = fmt.Sprintf("v%d", st.Version)
+		}
+		if f.IO.IsTTY {
+			if i == 0 {
+				fmt.Fprintf(f.IO.Out, "%-10s %-10s %-8s %s\n", "AGENT", "HOOKS", "VERSION", "FILE")
+			}
+			fmt.Fprintf(f.IO.Out, "%-10s %-10s %-8s %s\n", st.Agent, st.State, version, st.File)
+			if st.Why != "" {
+				fmt.Fprintf(f.IO.Out, "%30s%s (this kittymux installs v%d)\n", "", st.Why, st.Current)
+			}
+			continue
+		}
+		fmt.Fprintf(f.IO.Out, "%s\t%s\t%s\t%s\t%s\n", st.Agent, st.State, version, st.File, st.Why)
+	}
+	return nil
+}

@@ -1,0 +1,285 @@
+// Package hook is what `kittymux hook AGENT EVENT` does when an agent's
+// hook runs it: it reads the event's JSON, finds the kitty window it runs
+// in, records the conversation id and the state in the journal, and marks
+// the window's user vars.
+//
+// It runs inside the agent's turn (claude waits for a UserPromptSubmit hook
+// before it sends the prompt), so it is lean: no agent definitions, no
+// probes, no kitty discovery, every wait bounded, and it never fails the
+// agent (Main always exits 0; what went wrong goes to hook.log).
+package hook
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/kittymux/kittymux/pkg/journal"
+	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/lease"
+	"github.com/kittymux/kittymux/pkg/paths"
+)
+
+// Bounds of one hook run.
+const (
+	// JournalWait bounds the wait for the journal's lock: several hooks
+	// and a scanner may write at once, each for a few milliseconds.
+	JournalWait = 500 * time.Millisecond
+	// KittyWait bounds the set-user-vars request.
+	KittyWait = 200 * time.Millisecond
+	// MaxInput is the most of stdin read: a Stop event carries the last
+	// message, which can be long, and only the first fields matter.
+	MaxInput = 4 << 20
+)
+
+// User vars the hook sets (the scanner's names, repeated here so the hook
+// does not load the scanner).
+const (
+	varAgent   = "kittymux_agent"
+	varSession = "kittymux_session"
+	varPID     = "kittymux_pid"
+)
+
+// Errors.
+var (
+	ErrNoWindow   = errors.New("not in a kitty window (no KITTY_WINDOW_ID)")
+	ErrBadAgent   = errors.New("agent name is not a plain word")
+	ErrBadID      = errors.New("session id is not a plain token")
+	ErrUnknownEvt = errors.New("event is not one kittymux records")
+)
+
+// Payload is the part of an event's JSON the hook reads. claude, codex,
+// qodercli and droid send these names; gemini too (its createBaseInput).
+type Payload struct {
+	SessionID     string `json:"session_id"`
+	Cwd           string `json:"cwd"`
+	HookEventName string `json:"hook_event_name"`
+	// Source of a SessionStart: startup, resume, clear, compact.
+	Source string `json:"source"`
+}
+
+// Proc is one process above the hook.
+type Proc struct {
+	PID  int
+	Comm string
+}
+
+// Options is what Run touches outside itself; Main fills it from the
+// process.
+type Options struct {
+	Paths  paths.Paths
+	Getenv func(string) string
+	Now    func() time.Time
+	// Ancestors returns the hook's parent and its parents, nearest first,
+	// up to and not including stop (kitty), at most a few levels.
+	Ancestors func(stop int) []Proc
+	// SetUserVars marks the window; nil sends set-user-vars to kitty.
+	SetUserVars func(ctx context.Context, addr kitty.Address, match string, vars []string) error
+	// JournalOff: KITTYMUX_JOURNAL=0 or journal-off.
+	JournalOff bool
+}
+
+// Result is what one run did, for tests and the log.
+type Result struct {
+	Agent    string
+	Event    string
+	ID       string
+	State    string
+	Key      string
+	AgentPID int
+}
+
+// Event names per state. Each agent's own names: claude, codex, qodercli
+// and droid use claude's; gemini has BeforeAgent and AfterAgent.
+var (
+	startEvents   = []string{"SessionStart"}
+	workingEvents = []string{"UserPromptSubmit", "BeforeAgent"}
+	idleEvents    = []string{"Stop", "StopFailure", "AfterAgent"}
+)
+
+// Known reports whether kittymux records event.
+func Known(event string) bool {
+	return slices.Contains(startEvents, event) || slices.Contains(workingEvents, event) || slices.Contains(idleEvents, event)
+}
+
+var (
+	wordRE = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,31}$`)
+	// An id is used as a resume argument and a user var: a plain token,
+	// never an option.
+	idRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$`)
+)
+
+// Run records one event. in is the event's JSON.
+func Run(ctx context.Context, o Options, agent, event string, in io.Reader) (Result, error) {
+	res := Result{Agent: agent, Event: event}
+	if !wordRE.MatchString(agent) {
+		return res, fmt.Errorf("%q: %w", agent, ErrBadAgent)
+	}
+	if !Known(event) {
+		return res, fmt.Errorf("%q: %w", event, ErrUnknownEvt)
+	}
+	data, err := io.ReadAll(io.LimitReader(in, MaxInput))
+	if err != nil {
+		return res, fmt.Errorf("read event: %w", err)
+	}
+	var p Payload
+	if err := json.Unmarshal(data, &p); err != nil {
+		return res, fmt.Errorf("decode event: %w", err)
+	}
+	if p.SessionID != "" && !idRE.MatchString(p.SessionID) {
+		return res, fmt.Errorf("%q: %w", p.SessionID, ErrBadID)
+	}
+	res.ID = p.SessionID
+	switch {
+	case slices.Contains(workingEvents, event):
+		res.State = journal.StateWorking
+	case slices.Contains(idleEvents, event):
+		res.State = journal.StateIdle
+	case p.Source != "compact":
+		// A new or resumed session waits at its prompt. After compaction
+		// (which can happen mid-turn) the state is what it was.
+		res.State = journal.StateIdle
+	}
+
+	win, err := window(o.Getenv)
+	if err != nil {
+		return res, err
+	}
+	procs := o.Ancestors(win.kittyPID)
+	pids := make([]int, len(procs))
+	for i, pr := range procs {
+		pids[i] = pr.PID
+	}
+	res.AgentPID = agentPID(procs, win.kittyPID > 0)
+	now := o.Now()
+
+	var wg sync.WaitGroup
+	var varsErr error
+	if win.hasAddr && res.ID != "" && res.AgentPID > 0 {
+		// kitty is asked while the journal is written: the two waits overlap.
+		wg.Go(func() {
+			kctx, cancel := context.WithTimeout(ctx, KittyWait)
+			defer cancel()
+			set := o.SetUserVars
+			if set == nil {
+				set = func(ctx context.Context, a kitty.Address, match string, vars []string) error {
+					return kitty.NewClient(a).SetUserVars(ctx, match, vars)
+				}
+			}
+			varsErr = set(kctx, win.addr, "id:"+strconv.Itoa(win.windowID), []string{
+				varAgent + "=" + agent, varSession + "=" + res.ID, varPID + "=" + strconv.Itoa(res.AgentPID)})
+			if varsErr != nil {
+				varsErr = fmt.Errorf("set user vars (kitty ≥ 0.30): %w", varsErr)
+			}
+		})
+	}
+
+	var errs []error
+	if !o.JournalOff {
+		jctx, cancel := context.WithTimeout(ctx, JournalWait)
+		j := journal.New(o.Paths.Journal(), false)
+		j.Now = o.Now
+		_, err := j.UpdateContext(jctx, func(f *journal.File) error {
+			res.Key = record(f, win, agent, pids, res, p.Cwd, now)
+			return nil
+		})
+		cancel()
+		if err != nil {
+			errs = append(errs, fmt.Errorf("journal: %w", err))
+		}
+	}
+	if event == "SessionStart" && res.ID != "" {
+		if err := lease.Move(o.Paths.StateDir, pids, agent, res.ID); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	wg.Wait()
+	if varsErr != nil {
+		errs = append(errs, varsErr)
+	}
+	return res, errors.Join(errs...)
+}
+
+type where struct {
+	socket   string
+	addr     kitty.Address
+	hasAddr  bool
+	kittyPID int
+	windowID int
+}
+
+// window is the kitty window the hook runs in, from the environment kitty
+// gives every process of a window.
+func window(getenv func(string) string) (where, error) {
+	var w where
+	id, err := strconv.Atoi(getenv("KITTY_WINDOW_ID"))
+	if err != nil || id <= 0 {
+		return w, ErrNoWindow
+	}
+	w.windowID = id
+	w.kittyPID, _ = strconv.Atoi(getenv("KITTY_PID"))
+	if on := getenv("KITTY_LISTEN_ON"); on != "" {
+		if a, err := kitty.ParseAddress(on); err == nil {
+			w.addr, w.hasAddr, w.socket = a, true, a.String()
+		}
+	}
+	return w, nil
+}
+
+// shells are the programs a hook's command may run under, between the
+// agent and the hook, or between kitty and the agent: not the agent.
+var shells = []string{"sh", "bash", "zsh", "fish", "dash", "ksh", "mksh", "oksh", "yash", "tcsh", "csh", "nu", "xonsh", "elvish", "pwsh", "busybox"}
+
+// agentPID picks the agent among the hook's ancestors: the outermost one
+// below kitty that is not a shell (the scanner keys a session by the
+// window's outermost agent process: node, not codex's native child). Not
+// knowing kitty, the nearest non-shell is all that can be said.
+func agentPID(procs []Proc, belowKitty bool) int {
+	pick := 0
+	for _, p := range procs {
+		if slices.Contains(shells, strings.TrimPrefix(p.Comm, "-")) {
+			continue
+		}
+		if !belowKitty {
+			return p.PID
+		}
+		pick = p.PID
+	}
+	if pick == 0 && len(procs) > 0 {
+		pick = procs[0].PID
+	}
+	return pick
+}
+
+// record updates the open record of this agent session, or starts one.
+// The scanner's record of the window is found by the agent's pid among the
+// hook's ancestors; without one the hook's own key is used, and the scanner
+// folds it into its record when it sees the window (see scanner).
+func record(f *journal.File, w where, agent string, pids []int, res Result, cwd string, now time.Time) string {
+	prefix := w.socket + "|" + strconv.Itoa(w.kittyPID) + "|" + strconv.Itoa(w.windowID) + "|"
+	var r *journal.Record
+	for i := range f.Records {
+		c := &f.Records[i]
+		if c.Open && c.Agent == agent && strings.HasPrefix(c.Key, prefix) && slices.Contains(pids, c.PID) {
+			r = c
+			break
+		}
+	}
+	if r == nil {
+		key := journal.Key(w.socket, w.kittyPID, w.windowID, res.AgentPID)
+		f.Upsert(journal.Record{Key: key, Agent: agent, Argv: []string{}, FirstSeen: now, LastSeen: now,
+			State: journal.StateUnknown, StateSince: now, Open: true, KittyPID: w.kittyPID, KittySocket: w.socket,
+			WindowID: w.windowID, PID: res.AgentPID})
+		r = f.Find(key)
+	}
+	r.ApplyHook(journal.HookEvent{ID: res.ID, State: res.State, Dir: cwd, At: now})
+	return r.Key
+}

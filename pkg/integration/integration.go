@@ -1,0 +1,454 @@
+// Package integration installs kittymux's hooks into agents' own settings:
+// on session start, prompt submitted and turn finished each agent runs
+// `kittymux hook AGENT EVENT`, which records the exact conversation id and
+// the true working state.
+//
+// Every agent here keeps its hooks in a JSON file of the same shape
+// (claude's): {"hooks": {"Event": [{"matcher": "...", "hooks": [{"type":
+// "command", "command": "...", "timeout": N}]}]}}. kittymux adds one group
+// per event holding only its own command, and recognises its groups by that
+// command, so the user's hooks and other settings are never touched, and
+// uninstall removes exactly the groups install added.
+package integration
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/google/renameio/v2"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Version of the hooks kittymux installs: raised when their command or
+// events change, so status names an older install as outdated.
+const Version = 1
+
+// States of an agent's integration.
+const (
+	Installed = "installed"
+	Outdated  = "outdated"
+	Missing   = "missing"
+)
+
+// BackupSuffix names the copy of a settings file as it was before
+// kittymux last changed it.
+const BackupSuffix = ".kittymux-backup"
+
+// Agent is one agent whose hooks kittymux can install.
+type Agent struct {
+	Name string
+	// Program is the CLI's name on PATH.
+	Program string
+	// Settings is the file the agent reads its user hooks from.
+	Settings func(getenv func(string) string, home string) string
+	// Events kittymux hooks, in the agent's own names: session start,
+	// prompt submitted, turn finished.
+	Events []string
+	// TimeoutMS: the agent's timeout field is in milliseconds (gemini),
+	// not seconds.
+	TimeoutMS bool
+	// Note is what the user must still do after install, if anything.
+	Note string
+}
+
+// Agents are the agents whose installed CLI documents hooks, checked
+// against the CLI (event names and settings keys read in its bundle) and
+// its docs.
+var Agents = []Agent{
+	{Name: "claude", Program: "claude", Events: []string{"SessionStart", "UserPromptSubmit", "Stop", "StopFailure"},
+		Settings: func(getenv func(string) string, home string) string {
+			if d := getenv("CLAUDE_CONFIG_DIR"); d != "" {
+				return filepath.Join(d, "settings.json")
+			}
+			return filepath.Join(home, ".claude", "settings.json")
+		}},
+	{Name: "codex", Program: "codex", Events: []string{"SessionStart", "UserPromptSubmit", "Stop"},
+		Settings: func(getenv func(string) string, home string) string {
+			if d := getenv("CODEX_HOME"); d != "" {
+				return filepath.Join(d, "hooks.json")
+			}
+			return filepath.Join(home, ".codex", "hooks.json")
+		},
+		Note: "codex runs a new hook only once you trust it: review it in codex's /hooks"},
+	{Name: "gemini", Program: "gemini", Events: []string{"SessionStart", "BeforeAgent", "AfterAgent"}, TimeoutMS: true,
+		Settings: func(getenv func(string) string, home string) string {
+			if d := getenv("GEMINI_CLI_HOME"); d != "" {
+				home = d
+			}
+			return filepath.Join(home, ".gemini", "settings.json")
+		}},
+	{Name: "qodercli", Program: "qodercli", Events: []string{"SessionStart", "UserPromptSubmit", "Stop", "StopFailure"},
+		Settings: func(_ func(string) string, home string) string {
+			return filepath.Join(home, ".qoder", "settings.json")
+		}},
+	{Name: "droid", Program: "droid", Events: []string{"SessionStart", "UserPromptSubmit", "Stop"},
+		Settings: func(_ func(string) string, home string) string {
+			return filepath.Join(home, ".factory", "settings.json")
+		}},
+}
+
+// Find returns the agent called name.
+func Find(name string) (Agent, bool) {
+	for _, a := range Agents {
+		if a.Name == name {
+			return a, true
+		}
+	}
+	return Agent{}, false
+}
+
+// Names lists the agents.
+func Names() []string {
+	var out []string
+	for _, a := range Agents {
+		out = append(out, a.Name)
+	}
+	return out
+}
+
+// Env is where the settings live and which kittymux the hooks run.
+type Env struct {
+	Getenv func(string) string
+	Home   string
+	// Exe is the kittymux binary the hooks call (absolute: hooks do not
+	// always get the user's PATH).
+	Exe string
+}
+
+// Status is an agent's integration as its settings file has it. Field
+// names are stable (doctor --json, integration status --json).
+type Status struct {
+	Agent string `json:"agent"`
+	File  string `json:"file"`
+	State string `json:"state"`
+	// Version is the oldest version of kittymux's hooks found, 0 if none.
+	Version int `json:"version"`
+	// Current is the version this kittymux installs.
+	Current int `json:"current"`
+	// Why says what makes it outdated, or why it could not be read.
+	Why  string `json:"why,omitempty"`
+	Note string `json:"note,omitempty"`
+}
+
+// Command is the hook command for agent's event.
+func Command(exe, agent, event string) string {
+	q, err := syntax.Quote(exe, syntax.LangPOSIX)
+	if err != nil {
+		q = strconv.Quote(exe)
+	}
+	return fmt.Sprintf("%s hook %s %s --integration=%d", q, agent, event, Version)
+}
+
+// ours parses a hook command: whether kittymux wrote it for agent, and
+// with which version and binary.
+func ours(command, agent string) (ok bool, version int, exe, event string) {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangPOSIX)).Parse(strings.NewReader(command), "")
+	if err != nil || len(f.Stmts) != 1 {
+		return false, 0, "", ""
+	}
+	call, isCall := f.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !isCall || len(call.Assigns) > 0 {
+		return false, 0, "", ""
+	}
+	var words []string
+	for _, w := range call.Args {
+		s := w.Lit()
+		if s == "" && len(w.Parts) == 1 {
+			if sq, isSq := w.Parts[0].(*syntax.SglQuoted); isSq {
+				s = sq.Value
+			}
+		}
+		if s == "" {
+			return false, 0, "", ""
+		}
+		words = append(words, s)
+	}
+	if len(words) < 4 || filepath.Base(words[0]) != "kittymux" || words[1] != "hook" || words[2] != agent {
+		return false, 0, "", ""
+	}
+	for _, w := range words[4:] {
+		if v, found := strings.CutPrefix(w, "--integration="); found {
+			version, _ = strconv.Atoi(v)
+		}
+	}
+	return true, version, words[0], words[3]
+}
+
+// group is one matcher group of an event, as far as kittymux reads it.
+type group struct {
+	Hooks []struct {
+		Type    string `json:"type"`
+		Command string `json:"command"`
+	} `json:"hooks"`
+}
+
+// oursGroup: a group holding kittymux's hook for agent and nothing else.
+func oursGroup(raw json.RawMessage, agent string) (ok bool, version int, exe, event string) {
+	var g group
+	if json.Unmarshal(raw, &g) != nil || len(g.Hooks) != 1 || g.Hooks[0].Type != "command" {
+		return false, 0, "", ""
+	}
+	return ours(g.Hooks[0].Command, agent)
+}
+
+func (a Agent) newGroup(exe, event string) json.RawMessage {
+	timeout := 5
+	if a.TimeoutMS {
+		timeout = 5000
+	}
+	g := map[string]any{"hooks": []map[string]any{{"type": "command", "command": Command(exe, a.Name, event), "timeout": timeout}}}
+	b, _ := json.Marshal(g)
+	return b
+}
+
+// read returns the settings file's top-level object; a missing file is an
+// empty one.
+func read(path string) (object, []byte, fs.FileMode, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, 0, nil
+	}
+	if err != nil {
+		return nil, nil, 0, fmt.Errorf("read %s: %w", path, err)
+	}
+	mode := fs.FileMode(0o600)
+	if fi, err := os.Stat(path); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, data, mode, nil
+	}
+	o, err := parseObject(data)
+	if err != nil {
+		return nil, data, mode, fmt.Errorf("%s is not plain JSON (%v): kittymux edits only what it can read back exactly; add its hooks by hand", path, err)
+	}
+	return o, data, mode, nil
+}
+
+// StatusOf reads agent a's integration.
+func StatusOf(a Agent, env Env) Status {
+	st := Status{Agent: a.Name, File: a.Settings(env.Getenv, env.Home), State: Missing, Current: Version, Note: a.Note}
+	top, _, _, err := read(st.File)
+	if err != nil {
+		st.Why = err.Error()
+		return st
+	}
+	hooks, err := top.object("hooks")
+	if err != nil {
+		st.Why = err.Error()
+		return st
+	}
+	found := map[string]bool{}
+	var whys []string
+	for _, m := range hooks {
+		groups, _ := array(m.Val)
+		for _, g := range groups {
+			ok, v, exe, event := oursGroup(g, a.Name)
+			if !ok {
+				continue
+			}
+			found[m.Key] = true
+			if st.Version == 0 || v < st.Version {
+				st.Version = v
+			}
+			if v < Version {
+				whys = append(whys, fmt.Sprintf("%s hook is version %d", m.Key, v))
+			}
+			if env.Exe != "" && exe != env.Exe {
+				whys = append(whys, fmt.Sprintf("%s hook runs %s, not this kittymux (%s)", m.Key, exe, env.Exe))
+			}
+			if !slices.Contains(a.Events, event) || event != m.Key {
+				whys = append(whys, fmt.Sprintf("%s hook reports %s", m.Key, event))
+			}
+		}
+	}
+	if len(found) == 0 {
+		return st
+	}
+	for _, e := range a.Events {
+		if !found[e] {
+			whys = append(whys, "no "+e+" hook")
+		}
+	}
+	st.State = Installed
+	if len(whys) > 0 {
+		slices.Sort(whys)
+		st.State, st.Why = Outdated, strings.Join(slices.Compact(whys), "; ")
+	}
+	return st
+}
+
+// Change is what Install or Uninstall did to a settings file.
+type Change struct {
+	File    string `json:"file"`
+	Changed bool   `json:"changed"`
+	// Backup is the copy of the file as it was, when it was changed.
+	Backup string `json:"backup,omitempty"`
+}
+
+// Install adds kittymux's hooks to agent a's settings, replacing any older
+// ones of kittymux's. Running it again changes nothing.
+func Install(a Agent, env Env) (Change, error) {
+	if !filepath.IsAbs(env.Exe) {
+		return Change{}, fmt.Errorf("install %s hooks: kittymux's path %q is not absolute", a.Name, env.Exe)
+	}
+	return edit(a, env, func(hooks object) (object, error) {
+		hooks = without(hooks, a.Name)
+		for _, e := range a.Events {
+			groups, err := array(hooks.get(e))
+			if err != nil {
+				return nil, fmt.Errorf("hooks.%s: %w", e, err)
+			}
+			hooks = hooks.set(e, marshalArray(append(groups, a.newGroup(env.Exe, e))))
+		}
+		return hooks, nil
+	})
+}
+
+// Uninstall removes kittymux's hooks, whatever their version, and nothing
+// else: an event left with no group is removed, and "hooks" when it is
+// left empty.
+func Uninstall(a Agent, env Env) (Change, error) {
+	return edit(a, env, func(hooks object) (object, error) { return without(hooks, a.Name), nil })
+}
+
+// without drops kittymux's groups for agent from every event.
+func without(hooks object, agent string) object {
+	var out object
+	for _, m := range hooks {
+		groups, err := array(m.Val)
+		if err != nil {
+			out = append(out, m)
+			continue
+		}
+		kept := slices.DeleteFunc(slices.Clone(groups), func(g json.RawMessage) bool {
+			ok, _, _, _ := oursGroup(g, agent)
+			return ok
+		})
+		switch {
+		case len(kept) == len(groups):
+			out = append(out, m)
+		case len(kept) > 0:
+			out = append(out, member{m.Key, marshalArray(kept)})
+		}
+	}
+	return out
+}
+
+func edit(a Agent, env Env, fn func(object) (object, error)) (Change, error) {
+	path := a.Settings(env.Getenv, env.Home)
+	ch := Change{File: path}
+	top, old, mode, err := read(path)
+	if err != nil {
+		return ch, err
+	}
+	hooks, err := top.object("hooks")
+	if err != nil {
+		return ch, fmt.Errorf("%s: %w", path, err)
+	}
+	// An empty "hooks" the user wrote stays; one kittymux emptied goes.
+	keepEmpty := top.has("hooks") && len(hooks) == 0
+	hooks, err = fn(hooks)
+	if err != nil {
+		return ch, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(hooks) > 0 || keepEmpty {
+		top = top.set("hooks", hooks.marshal())
+	} else {
+		top = top.del("hooks")
+	}
+	data, err := top.format()
+	if err != nil {
+		return ch, err
+	}
+	if old != nil && same(old, data) {
+		return ch, nil
+	}
+	if old == nil && len(top) == 0 {
+		return ch, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return ch, fmt.Errorf("create %s: %w", filepath.Dir(path), err)
+	}
+	if old != nil {
+		ch.Backup = path + BackupSuffix
+		if err := renameio.WriteFile(ch.Backup, old, 0o600, renameio.WithStaticPermissions(0o600)); err != nil {
+			return ch, fmt.Errorf("back up %s: %w", path, err)
+		}
+	} else {
+		mode = 0o600
+	}
+	if err := renameio.WriteFile(path, data, mode, renameio.WithStaticPermissions(mode)); err != nil {
+		return ch, fmt.Errorf("write %s: %w", path, err)
+	}
+	ch.Changed = true
+	return ch, nil
+}
+
+// same: the file already says data (whatever its whitespace).
+func same(old, data []byte) bool {
+	var a, b bytes.Buffer
+	return json.Compact(&a, old) == nil && json.Compact(&b, data) == nil && bytes.Equal(a.Bytes(), b.Bytes())
+}
+
+func array(raw json.RawMessage) ([]json.RawMessage, error) {
+	if raw == nil {
+		return nil, nil
+	}
+	var out []json.RawMessage
+	if err := json.Unmarshal(raw, &out); err != nil {
+		return nil, errors.New("is not an array")
+	}
+	return out, nil
+}
+
+func marshalArray(items []json.RawMessage) json.RawMessage {
+	var b bytes.Buffer
+	b.WriteByte('[')
+	for i, it := range items {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(it)
+	}
+	b.WriteByte(']')
+	return b.Bytes()
+}
+
+// Detect returns the agents worth integrating here: those whose CLI is on
+// PATH (lookPath) or whose settings directory exists. `integration install`
+// with no agent named, and setup's offer, act on these.
+func Detect(env Env, lookPath func(string) (string, error)) []Agent {
+	var out []Agent
+	for _, a := range Agents {
+		if _, err := lookPath(a.Program); err == nil {
+			out = append(out, a)
+			continue
+		}
+		if fi, err := os.Stat(filepath.Dir(a.Settings(env.Getenv, env.Home))); err == nil && fi.IsDir() {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// Offer is what setup needs: the detected agents whose hooks are not
+// installed as this kittymux would install them, with their status, to
+// offer (and then Install) each.
+func Offer(env Env, lookPath func(string) (string, error)) []Status {
+	var out []Status
+	for _, a := range Detect(env, lookPath) {
+		if st := StatusOf(a, env); st.State != Installed {
+			out = append(out, st)
+		}
+	}
+	return out
+}

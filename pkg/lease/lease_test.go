@@ -1,0 +1,130 @@
+package lease
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestMain lets the test binary stand in for the prompt: with
+// LEASE_HELPER set it takes the lease and execs sleep, as the prompt execs
+// the agent.
+func TestMain(m *testing.M) {
+	if dir := os.Getenv("LEASE_HELPER"); dir != "" {
+		h := Holder{Agent: "claude", ID: os.Getenv("LEASE_ID"), PID: os.Getpid(), KittyPID: 77, KittySocket: "unix:/tmp/k-77", WindowID: 3, Tab: "api work"}
+		if _, other, err := Take(dir, h); err != nil {
+			fmt.Fprintf(os.Stderr, "busy=%v: %v\n", other, err)
+			os.Exit(3)
+		}
+		sleep, _ := exec.LookPath("sleep")
+		err := syscall.Exec(sleep, []string{"sleep", "60"}, os.Environ())
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(4)
+	}
+	os.Exit(m.Run())
+}
+
+// startHolder runs a process that takes the lease on id and then execs
+// sleep; it returns once the lease is recorded.
+func startHolder(t *testing.T, state, id string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), "LEASE_HELPER="+state, "LEASE_ID="+id)
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	js := filepath.Join(state, Dir, strconv.Itoa(cmd.Process.Pid)+".json")
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		if _, err := os.Stat(js); err == nil {
+			// The lease file is written before the exec: wait for the exec
+			// too, so the lock is the agent's (sleep's), not the helper's.
+			if b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", cmd.Process.Pid)); string(b) == "sleep\n" {
+				return cmd
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("holder did not take the lease")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func TestSecondTakeSaysWhereAcrossExec(t *testing.T) {
+	state := t.TempDir()
+	holder := startHolder(t, state, "0a1b2c3d")
+
+	l, other, err := Take(state, Holder{Agent: "claude", ID: "0a1b2c3d", PID: os.Getpid(), WindowID: 9})
+	if !errors.Is(err, ErrBusy) || l != nil {
+		t.Fatalf("second take: lease %v, err %v; want ErrBusy", l, err)
+	}
+	want := Holder{Agent: "claude", ID: "0a1b2c3d", PID: holder.Process.Pid, KittyPID: 77, KittySocket: "unix:/tmp/k-77", WindowID: 3, Tab: "api work"}
+	if diff := cmp.Diff(want, *other, cmpIgnoreSince); diff != "" {
+		t.Errorf("holder (-want +got):\n%s", diff)
+	}
+	if got, want := other.Where(), fmt.Sprintf(`kitty 77 (unix:/tmp/k-77), tab "api work", window 3, process %d`, holder.Process.Pid); got != want {
+		t.Errorf("Where() = %q, want %q", got, want)
+	}
+
+	// Another conversation of the same agent is free.
+	l2, _, err := Take(state, Holder{Agent: "claude", ID: "other", PID: os.Getpid()})
+	if err != nil {
+		t.Fatalf("take another id: %v", err)
+	}
+	l2.Release()
+
+	// The agent exits: the lease goes with it.
+	_ = holder.Process.Kill()
+	_ = holder.Wait()
+	l, _, err = Take(state, Holder{Agent: "claude", ID: "0a1b2c3d", PID: os.Getpid()})
+	if err != nil {
+		t.Fatalf("take after the holder exited: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(state, Dir, strconv.Itoa(holder.Process.Pid)+".json")); !os.IsNotExist(err) {
+		t.Errorf("the gone holder's lease was not removed: %v", err)
+	}
+	l.Release()
+	if h := Find(state, "claude", "0a1b2c3d"); h != nil {
+		t.Errorf("after Release, Find = %+v", h)
+	}
+}
+
+func TestMoveFollowsTheAgentToItsNewConversation(t *testing.T) {
+	state := t.TempDir()
+	holder := startHolder(t, state, "old-id")
+	// A hook sees its parents: the shell claude ran it with, then claude.
+	if err := Move(state, []int{999999, holder.Process.Pid}, "claude", "new-id"); err != nil {
+		t.Fatal(err)
+	}
+	if h := Find(state, "claude", "old-id"); h != nil {
+		t.Errorf("old id still leased to %+v", h)
+	}
+	h := Find(state, "claude", "new-id")
+	if h == nil || h.PID != holder.Process.Pid {
+		t.Fatalf("new id leased to %+v, want process %d", h, holder.Process.Pid)
+	}
+	// Another agent's hook moves nothing.
+	if err := Move(state, []int{holder.Process.Pid}, "codex", "x"); err != nil {
+		t.Fatal(err)
+	}
+	if h := Find(state, "claude", "new-id"); h == nil {
+		t.Error("a codex hook moved claude's lease")
+	}
+}
+
+func TestMoveWithoutLeasesDirIsNoError(t *testing.T) {
+	if err := Move(filepath.Join(t.TempDir(), "none"), []int{1}, "claude", "x"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+var cmpIgnoreSince = cmp.Comparer(func(a, b time.Time) bool { return true })

@@ -1,0 +1,117 @@
+package prompt
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"syscall"
+	"time"
+
+	"golang.org/x/term"
+
+	"github.com/kittymux/kittymux/pkg/journal"
+	"github.com/kittymux/kittymux/pkg/lease"
+)
+
+// openElsewhere says where r's conversation is open already: a lease
+// another live process holds (a prompt resumed it there), or an open
+// journal record of a live agent process in another window (started by
+// hand, its id reported by a hook or the agent's records). "" when it is
+// free.
+func (e *Env) openElsewhere(r Record) string {
+	if r.ID == "" {
+		return ""
+	}
+	if h := lease.Find(e.Paths.StateDir, r.Agent, r.ID); h != nil && h.PID != os.Getpid() {
+		return h.Where()
+	}
+	j := journal.New(e.Paths.Journal(), journal.IsOff(e.Paths.StateDir, e.Getenv))
+	rec, err := j.LatestOf(r.Agent, r.ID)
+	if err != nil || rec == nil || !rec.Open || rec.PID <= 0 || rec.PID == os.Getpid() || !alive(rec.PID) {
+		return ""
+	}
+	if strconv.Itoa(rec.WindowID) == e.Getenv("KITTY_WINDOW_ID") && strconv.Itoa(rec.KittyPID) == e.Getenv("KITTY_PID") {
+		return "" // this very window: what ran here before
+	}
+	return lease.Holder{PID: rec.PID, KittyPID: rec.KittyPID, KittySocket: rec.KittySocket, WindowID: rec.WindowID, Tab: rec.TabTitle}.Where()
+}
+
+func alive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// resume takes the lease on r's conversation and execs it: the lease's
+// descriptor passes through exec, so the agent holds it while it runs. A
+// lease that cannot be written is no reason not to resume.
+func (e *Env) resume(path string, r Record, asked bool) error {
+	if r.ID == "" {
+		e.outcome(r, journal.OutcomeResumed, "", asked)
+		return e.failed(r, e.exec(path, r.Argv, r.Env))
+	}
+	now := time.Now
+	if e.Now != nil {
+		now = e.Now
+	}
+	kpid, _ := strconv.Atoi(e.Getenv("KITTY_PID"))
+	wid, _ := strconv.Atoi(e.Getenv("KITTY_WINDOW_ID"))
+	l, other, err := lease.Take(e.Paths.StateDir, lease.Holder{Agent: r.Agent, ID: r.ID, PID: os.Getpid(),
+		KittyPID: kpid, KittySocket: e.Getenv("KITTY_LISTEN_ON"), WindowID: wid, Tab: r.Tab, Since: now()})
+	switch {
+	case errors.Is(err, lease.ErrBusy):
+		return e.elsewhere(r, path, other.Where())
+	case err != nil:
+		fmt.Fprintf(e.Out, "kittymux: %v (resuming anyway)\r\n", err)
+	}
+	e.outcome(r, journal.OutcomeResumed, "", asked)
+	err = e.exec(path, r.Argv, r.Env)
+	l.Release()
+	return e.failed(r, err)
+}
+
+// elsewhere tells the user the conversation is open in another window and
+// offers a new conversation or a shell; never the same conversation twice.
+func (e *Env) elsewhere(r Record, path, where string) error {
+	fmt.Fprintf(e.Out, "kittymux: %s conversation %s is already open in %s.\r\n", r.Agent, short(r.ID), where)
+	if !e.IsTerminal() {
+		fmt.Fprint(e.Out, "kittymux: not resuming it a second time; opening a shell.\r\n")
+		return e.shell(r)
+	}
+	fmt.Fprint(e.Out, "  n new conversation   s shell\r\n")
+	switch e.askElsewhere() {
+	case ChoiceNew:
+		argv, err := e.NewArgv(r)
+		if err != nil {
+			fmt.Fprintf(e.Out, "kittymux: cannot start a new %s conversation: %v\r\n", r.Agent, err)
+			return e.shell(r)
+		}
+		return e.exec(path, argv, r.Env)
+	}
+	return e.shell(r)
+}
+
+// askElsewhere waits for n (or Enter) or s (or Esc, Ctrl-C, Ctrl-D).
+func (e *Env) askElsewhere() Choice {
+	fd := int(e.In.Fd())
+	if old, err := makeRaw(fd); err == nil {
+		defer restore(fd, old)
+	}
+	buf := make([]byte, 1)
+	for {
+		if n, err := e.In.Read(buf); err != nil || n == 0 {
+			return ChoiceShell
+		}
+		switch buf[0] {
+		case 'n', 'N', '\r', '\n':
+			return ChoiceNew
+		case 's', 'S', 0x1b, 3, 4:
+			return ChoiceShell
+		}
+	}
+}
+
+var (
+	makeRaw = term.MakeRaw
+	restore = term.Restore
+)

@@ -29,6 +29,13 @@ type IOStreams struct {
 	IsTTY bool
 }
 
+// CanAsk says whether a person can answer a question: In and Out are both
+// terminals.
+func (s *IOStreams) CanAsk() bool {
+	f, ok := s.In.(*os.File)
+	return s.IsTTY && ok && term.IsTerminal(int(f.Fd()))
+}
+
 // System returns the process's own streams.
 func System() *IOStreams {
 	return &IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr, IsTTY: term.IsTerminal(int(os.Stdout.Fd()))}

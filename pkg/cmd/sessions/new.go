@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
@@ -55,7 +54,7 @@ Exit codes: 0 opened, 1 error, 2 bad usage or cancelled.`,
 			if err := sessions.CheckName(o.Name); err != nil {
 				return &factory.FlagError{Err: err}
 			}
-			o.Interactive = f.IO.IsTTY && isTerminal(f.IO.In)
+			o.Interactive = f.IO.CanAsk()
 			if runF != nil {
 				return runF(o)
 			}
@@ -71,11 +70,6 @@ Exit codes: 0 opened, 1 error, 2 bad usage or cancelled.`,
 	_ = cmd.RegisterFlagCompletionFunc("agent", completeAgentNames(f))
 	_ = cmd.MarkFlagDirname("cwd")
 	return cmd
-}
-
-func isTerminal(r io.Reader) bool {
-	f, ok := r.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // New runs `sessions new`.

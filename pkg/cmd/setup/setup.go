@@ -4,12 +4,18 @@ package setup
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
+
+	"github.com/charmbracelet/huh"
 
 	"github.com/spf13/cobra"
 
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	integrationcmd "github.com/kittymux/kittymux/pkg/cmd/integration"
+	"github.com/kittymux/kittymux/pkg/integration"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/setup"
 )
@@ -21,6 +27,11 @@ type Options struct {
 	Undo   bool
 	// Systemd is the user manager; nil finds systemctl (tests set a fake).
 	Systemd setup.Systemd
+	// Integrations says what to do with the agents' hooks (`kittymux
+	// integration`): "ask" (on a terminal; without one, say how), "yes", "no".
+	Integrations string
+	// Confirm asks a yes/no question on the terminal; nil: a huh form.
+	Confirm func(question string) (bool, error)
 }
 
 // NewCmdSetup returns `kittymux setup`; runF replaces the run in tests.
@@ -43,6 +54,11 @@ it leads to), and a copy of it from before goes beside it (kitty.conf.kittymux-b
 Exit codes: 0 done (or nothing to do), 1 error, 2 bad usage.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			switch o.Integrations {
+			case "ask", "yes", "no":
+			default:
+				return &factory.FlagError{Err: fmt.Errorf("--integrations %q: ask, yes or no", o.Integrations)}
+			}
 			if runF != nil {
 				return runF(o)
 			}
@@ -51,6 +67,8 @@ Exit codes: 0 done (or nothing to do), 1 error, 2 bad usage.`,
 	}
 	cmd.Flags().BoolVar(&o.DryRun, "dry-run", false, "list the changes and write nothing")
 	cmd.Flags().BoolVar(&o.Undo, "undo", false, "remove what setup added")
+	cmd.Flags().StringVar(&o.Integrations, "integrations", "ask",
+		"the agents' hooks (kittymux integration): ask, yes or no; with --undo, whether to remove them")
 	return cmd
 }
 
@@ -95,11 +113,16 @@ func Run(ctx context.Context, o *Options) error {
 		fmt.Fprintf(out, "kittymux %s:\n", what)
 	}
 	p.Print(out)
+	if !o.DryRun && !p.Empty() {
+		if err := p.Apply(ctx, e); err != nil {
+			return fmt.Errorf("%s: %w (the changes listed before it were made)", what, err)
+		}
+	}
+	if err := hooks(o); err != nil {
+		return err
+	}
 	if o.DryRun || p.Empty() {
 		return nil
-	}
-	if err := p.Apply(ctx, e); err != nil {
-		return fmt.Errorf("%s: %w (the changes listed before it were made)", what, err)
 	}
 	if o.Undo {
 		fmt.Fprintln(out, "done: restart kitty so it drops kittymux's settings")
@@ -108,4 +131,70 @@ func Run(ctx context.Context, o *Options) error {
 		fmt.Fprintln(out, "done: restart kitty so it opens its socket and loads the watcher; `kittymux doctor` checks each part")
 	}
 	return nil
+}
+
+// hooks offers the agents' hooks, which give exact conversation ids and
+// working state (`kittymux integration install`): on a terminal it asks,
+// otherwise --integrations=yes installs them and anything else says how.
+// With --undo it offers to remove those that are there.
+func hooks(o *Options) error {
+	env := integrationcmd.Env(o.F)
+	if env.Home == "" {
+		return nil
+	}
+	candidates := integration.Agents
+	if !o.Undo {
+		candidates = integration.Detect(env, o.F.LookPath)
+	}
+	var names []string
+	for _, a := range candidates {
+		st := integration.StatusOf(a, env)
+		if o.Undo && st.State != integration.Missing || !o.Undo && st.State != integration.Installed {
+			names = append(names, a.Name)
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	out := o.F.IO.Out
+	verb, flag := "install kittymux's hooks in", "kittymux integration install"
+	if o.Undo {
+		verb, flag = "remove kittymux's hooks from", "kittymux integration uninstall"
+	}
+	question := fmt.Sprintf("%s the settings of %s?", verb, strings.Join(names, ", "))
+	switch {
+	case o.DryRun:
+		fmt.Fprintf(out, "agents     would ask: %s\n", question)
+		return nil
+	case o.Integrations == "no":
+		return nil
+	case o.Integrations == "ask" && !o.F.IO.CanAsk() && o.Confirm == nil:
+		fmt.Fprintf(out, "agents     not asked (no terminal): `kittymux setup --integrations=yes` or `%s` would %s the settings of %s\n",
+			flag, strings.Fields(verb)[0], strings.Join(names, ", "))
+		return nil
+	case o.Integrations == "ask":
+		confirm := o.Confirm
+		if confirm == nil {
+			confirm = func(q string) (bool, error) {
+				yes := false
+				err := huh.NewForm(huh.NewGroup(huh.NewConfirm().Title(q).
+					Description("Hooks report each conversation's exact id and whether the agent is working.").
+					Value(&yes))).WithInput(o.F.IO.In).WithOutput(o.F.IO.Out).Run()
+				return yes, err
+			}
+		}
+		yes, err := confirm(question)
+		if errors.Is(err, huh.ErrUserAborted) || err == nil && !yes {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+	iopts := &integrationcmd.Options{F: o.F, Action: "install"}
+	if o.Undo {
+		iopts.Action = "uninstall"
+	}
+	iopts.Agents = names
+	return integrationcmd.Run(iopts)
 }

@@ -132,6 +132,8 @@ func TestFlags(t *testing.T) {
 		{[]string{"--dry-run"}, true, false, false},
 		{[]string{"--undo", "--dry-run"}, true, true, false},
 		{[]string{"extra"}, false, false, true},
+		{[]string{"--integrations", "yes"}, false, false, false},
+		{[]string{"--integrations", "maybe"}, false, false, true},
 	} {
 		f, _, _ := testFactory(t, "")
 		var got *cmdsetup.Options
@@ -148,4 +150,76 @@ func TestFlags(t *testing.T) {
 			t.Errorf("%v: dry-run %v undo %v", tc.args, got.DryRun, got.Undo)
 		}
 	}
+}
+
+// TestOffersHooks: setup offers the agents' hooks for the agents found
+// (here claude, by its settings directory): asked on a terminal, installed
+// with --integrations=yes, only named without a terminal; --undo offers to
+// remove them.
+func TestOffersHooks(t *testing.T) {
+	settings := func(f *factory.Factory) string {
+		b, _ := os.ReadFile(filepath.Join(f.Getenv("HOME"), ".claude", "settings.json"))
+		return string(b)
+	}
+	newF := func(t *testing.T) (*factory.Factory, *bytes.Buffer) {
+		f, out, _ := testFactory(t, "plain")
+		if err := os.MkdirAll(filepath.Join(f.Getenv("HOME"), ".claude"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		return f, out
+	}
+	run := func(t *testing.T, o *cmdsetup.Options) {
+		t.Helper()
+		o.Systemd = noSystemd{}
+		if err := cmdsetup.Run(context.Background(), o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Run("no terminal: named, not installed", func(t *testing.T) {
+		f, out := newF(t)
+		run(t, &cmdsetup.Options{F: f, Integrations: "ask"})
+		if !strings.Contains(out.String(), "not asked (no terminal)") || !strings.Contains(out.String(), "claude") {
+			t.Errorf("output:\n%s", out)
+		}
+		if settings(f) != "" {
+			t.Errorf("settings written:\n%s", settings(f))
+		}
+	})
+	t.Run("dry run: says what it would ask", func(t *testing.T) {
+		f, out := newF(t)
+		run(t, &cmdsetup.Options{F: f, Integrations: "yes", DryRun: true})
+		if !strings.Contains(out.String(), "would ask: install kittymux's hooks in the settings of claude?") || settings(f) != "" {
+			t.Errorf("output:\n%s\nsettings: %s", out, settings(f))
+		}
+	})
+	t.Run("asked, yes; undo asked, no; undo --integrations=yes", func(t *testing.T) {
+		f, out := newF(t)
+		var asked []string
+		yes := true
+		confirm := func(q string) (bool, error) { asked = append(asked, q); return yes, nil }
+		run(t, &cmdsetup.Options{F: f, Integrations: "ask", Confirm: confirm})
+		if !strings.Contains(settings(f), "/opt/kittymux/bin/kittymux hook claude") {
+			t.Fatalf("not installed:\n%s\n%s", out, settings(f))
+		}
+		yes = false
+		run(t, &cmdsetup.Options{F: f, Undo: true, Integrations: "ask", Confirm: confirm})
+		if !strings.Contains(settings(f), "kittymux hook claude") {
+			t.Errorf("removed although the answer was no")
+		}
+		run(t, &cmdsetup.Options{F: f, Undo: true, Integrations: "yes"})
+		if strings.Contains(settings(f), "kittymux") {
+			t.Errorf("still there after --undo --integrations=yes:\n%s", settings(f))
+		}
+		want := []string{"install kittymux's hooks in the settings of claude?", "remove kittymux's hooks from the settings of claude?"}
+		if diff := cmp.Diff(want, asked); diff != "" {
+			t.Errorf("questions (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("no: nothing", func(t *testing.T) {
+		f, _ := newF(t)
+		run(t, &cmdsetup.Options{F: f, Integrations: "no"})
+		if settings(f) != "" {
+			t.Errorf("installed with --integrations=no")
+		}
+	})
 }

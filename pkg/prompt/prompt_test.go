@@ -303,52 +303,6 @@ func TestShellChoices(t *testing.T) {
 	})
 }
 
-// hostile are records someone could write into an editable session file.
-// None may exec anything but a shell, and none may create a file.
-var hostile = [][]string{
-	{"--agent", "claude", "--mode", "exact", "--id", "--dangerously-skip-permissions", "--", "claude", "--resume", "--dangerously-skip-permissions"},
-	{"--agent", "claude", "--mode", "exact", "--id", "$(touch x)", "--", "claude", "--resume", "$(touch x)"},
-	{"--agent", "claude", "--mode", "exact", "--id", "`touch x`", "--", "claude", "--resume", "`touch x`"},
-	{"--agent", "claude", "--mode", "exact", "--id", "a;b", "--", "claude", "--resume", "a;b"},
-	{"--agent", "claude", "--mode", "exact", "--id", "a\nb", "--", "claude", "--resume", "a\nb"},
-	{"--agent", "claude", "--mode", "exact", "--id", "a b", "--", "claude", "--resume", "a b"},
-	{"--agent", "claude", "--mode", "exact", "--id", "x|touch x", "--", "claude", "--resume", "x|touch x"},
-	{"--agent", "claude", "--mode", "exact", "--id", "x&&touch x", "--", "claude", "--resume", "x&&touch x"},
-	{"--agent", "claude", "--mode", "exact", "--id", "x>x", "--", "claude", "--resume", "x>x"},
-	{"--agent", "claude", "--mode", "exact", "--id", "../../etc/passwd", "--", "claude", "--resume", "../../etc/passwd"},
-	{"--agent", "claude", "--mode", "exact", "--id", "", "--", "claude", "--resume", ""},
-	{"--agent", "claude", "--mode", "exact", "--id", "-r", "--", "claude", "--resume", "-r"},
-	{"--agent", "claude", "--mode", "exact", "--id", uuid, "--", "/bin/sh", "-c", "touch x"},
-	{"--agent", "claude", "--mode", "exact", "--id", uuid, "--", "sh", "-c", "touch x; claude --resume " + uuid},
-	{"--agent", "claude", "--mode", "exact", "--id", uuid, "--", "bash", "-c", "claude --resume " + uuid},
-	{"--agent", "claude", "--mode", "exact", "--id", uuid, "--", "env", "X=1", "claude", "--resume", uuid},
-	{"--agent", "claude", "--mode", "exact", "--id", uuid, "--", "X=1", "claude", "--resume", uuid},
-	{"--agent", "claude", "--mode", "exact", "--id", uuid, "--", "claude", "--resume", uuid, "touch x"},
-	{"--agent", "claude", "--mode", "exact", "--id", uuid, "--", "claude", "--resume", uuid, "--print", "hi"},
-	{"--agent", "claude", "--mode", "exact", "--id", uuid, "--", "claude", "-p", "touch x", "--resume", uuid},
-	{"--agent", "claude", "--mode", "exact", "--id", uuid, "--", "claude", "--resume", "11111111-2222-4333-8444-555555555555"},
-	{"--agent", "claude", "--mode", "exact", "--id", uuid, "--", "claude", "--model", "opus"},
-	{"--agent", "claude", "--mode", "exact", "--id", uuid, "--", "claude", "--resume", uuid, "--resume", uuid},
-	{"--agent", "codex", "--mode", "exact", "--id", uuid, "--", "claude", "--resume", uuid},
-	{"--agent", "evil", "--mode", "exact", "--id", uuid, "--", "claude", "--resume", uuid},
-	{"--agent", "codex", "--mode", "exact", "--id", codex, "--", "codex", "exec", "touch x"},
-	{"--agent", "codex", "--mode", "exact", "--id", codex, "--", "codex", "resume", codex, "touch x"},
-	{"--agent", "codex", "--mode", "exact", "--id", "--last", "--", "codex", "resume", "--last"},
-	{"--agent", "codex", "--mode", "exact", "--id", codex + ";touch x", "--", "codex", "resume", codex + ";touch x"},
-	{"--agent", "opencode", "--mode", "latest", "--", "opencode", "--continue", "fix the tests"},
-	{"--agent", "claude", "--mode", "latest", "--", "claude", "--continue", "--print", "touch x"},
-	{"--agent", "claude", "--mode", "new", "--", "claude", "touch x"},
-	{"--agent", "claude", "--mode", "run", "--id", uuid, "--", "claude", "--resume", uuid},
-	{"--agent", "claude", "--mode", "exact", "--id", uuid, "--exec", "touch x", "--", "claude", "--resume", uuid},
-	{"--agent", "claude", "--mode", "exact", "--id", uuid, "claude", "--resume", uuid},
-	{"--agent", "claude", "--agent", "codex", "--mode", "exact", "--id", uuid, "--", "claude", "--resume", uuid},
-	{"--agent", "claude", "--mode", "exact", "--id", uuid, "--"},
-	{"--agent", "claude", "--mode", "exact", "--id", uuid, "--env", "LD_PRELOAD=/tmp/x.so", "--", "claude", "--resume", uuid},
-	{"--agent", "claude", "--mode", "exact", "--id", uuid, "--env", "PATH=/tmp", "--", "claude", "--resume", uuid},
-	{"--agent", "claude", "--mode", "exact", "--id", uuid, "--env", "A B=1", "--", "claude", "--resume", uuid},
-	{"--agent", "claude", "--mode", "exact", "--id", uuid, "--env", "NOVALUE", "--", "claude", "--resume", uuid},
-}
-
 func TestUsage(t *testing.T) {
 	w := newWorld(t)
 	for _, args := range [][]string{nil, {"--help"}} {

@@ -440,7 +440,7 @@ func (s *Scanner) update(se *session, aw AgentWindow, hook StateReport, now time
 
 	// The id: what the agent says now beats the command line it started
 	// with (claude's /clear changes it), which beats an earlier save's mark.
-	rec, hasRec := s.o.Records.Read(r.Agent, aw.PID)
+	rec, hasRec := s.o.Records.Read(r.Agent, aw.PIDs)
 	id, from := "", ""
 	switch {
 	case hook.ID != "":

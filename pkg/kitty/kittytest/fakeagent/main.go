@@ -19,6 +19,11 @@
 //     $CLAUDE_CONFIG_DIR (else ~/.claude) as claude 2.1.197 does: pid,
 //     sessionId, cwd, startedAt; removed on exit. SIGUSR1 rewrites it in
 //     place with FAKEAGENT_CLAUDE_CLEAR as the id, as /clear does.
+//   - FAKEAGENT_CODEX_ROLLOUT=ID: create codex's
+//     $CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<ID>.jsonl (CODEX_HOME
+//     else ~/.codex) with its session_meta line, and keep it open for
+//     appending until exit, as codex 0.171.0 does when it runs in process
+//     (`-c ...`, `--no-daemon`).
 //
 // It imports only the standard library: kittytest builds it from its embedded
 // source outside any module.
@@ -34,6 +39,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // record must match kittytest.AgentRecord.
@@ -80,6 +86,11 @@ func main() {
 		record = claudeRecord(id)
 		defer os.Remove(record)
 	}
+	if id := os.Getenv("FAKEAGENT_CODEX_ROLLOUT"); id != "" {
+		if f := codexRollout(id); f != nil {
+			defer f.Close()
+		}
+	}
 	fmt.Printf("fake %s running %s\n", name, strings.Join(args, " "))
 	titles := strings.Split(os.Getenv("FAKEAGENT_TITLES"), "|")
 	for {
@@ -118,6 +129,33 @@ func claudeRecord(id string) string {
 		fmt.Fprintln(os.Stderr, err)
 	}
 	return path
+}
+
+// codexRollout creates codex's rollout file for conversation id and returns
+// it open, as codex's recorder holds it for the life of the thread.
+func codexRollout(id string) *os.File {
+	home := os.Getenv("CODEX_HOME")
+	if home == "" {
+		home = filepath.Join(os.Getenv("HOME"), ".codex")
+	}
+	now := time.Now().UTC()
+	dir := filepath.Join(home, "sessions", now.Format("2006"), now.Format("01"), now.Format("02"))
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return nil
+	}
+	name := filepath.Join(dir, "rollout-"+now.Format("2006-01-02T15-04-05")+"-"+id+".jsonl")
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return nil
+	}
+	cwd, _ := os.Getwd()
+	b, _ := json.Marshal(map[string]any{"timestamp": now.Format(time.RFC3339Nano), "type": "session_meta",
+		"payload": map[string]any{"session_id": id, "id": id, "cwd": cwd, "originator": "codex-tui",
+			"cli_version": "0.171.0", "thread_source": "user"}})
+	_, _ = f.Write(append(b, '\n'))
+	return f
 }
 
 func logRun(name string, args []string) error {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strconv"
 	"sync"
@@ -16,6 +17,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/kittymux/kittymux/pkg/statefile"
 )
 
 var t0 = time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
@@ -406,5 +409,103 @@ func BenchmarkLatestOf300(b *testing.B) {
 		if r, err := j.LatestOf("claude", "4f9e2a51-3c1d-4b7a-9e0f-000000000150"); err != nil || r == nil {
 			b.Fatal(r, err)
 		}
+	}
+}
+
+// TestUpdateUnchangedNotWritten: an update that leaves every record as it
+// was writes nothing (the file keeps its inode); one that changes a record
+// is seen by another Journal of the same file, whatever either has cached.
+func TestUpdateUnchangedNotWritten(t *testing.T) {
+	j := newAt(t, t0)
+	other := New(j.Path, false)
+	other.Now = j.Now
+	up := func(j *Journal, fn func(*File)) {
+		t.Helper()
+		if _, err := j.Update(func(f *File) error { fn(f); return nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	up(j, func(f *File) { f.Upsert(rec("a", true, t0)); f.Upsert(rec("b", true, t0)) })
+	inode := func() uint64 {
+		fi, err := os.Stat(j.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Sys().(*syscall.Stat_t).Ino
+	}
+	before := inode()
+	up(j, func(f *File) { f.Upsert(rec("a", true, t0)) })
+	up(other, func(*File) {})
+	if inode() != before {
+		t.Errorf("an update that changed nothing rewrote the journal")
+	}
+	up(other, func(f *File) { f.Find("a").RunsFinished = 3 })
+	up(j, func(f *File) { f.Find("b").RunsFinished = 4 })
+	up(other, func(f *File) { f.Find("a").Argv = append(f.Find("a").Argv, "--x") })
+	got, err := j.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Record{rec("a", true, t0), rec("b", true, t0)}
+	want[0].RunsFinished, want[0].Argv, want[1].RunsFinished = 3, []string{"--x"}, 4
+	if diff := cmp.Diff(want, got.Records); diff != "" {
+		t.Errorf("records (-want +got):\n%s", diff)
+	}
+}
+
+// TestRecordEqual: equal sees a change of every field, so no change is
+// left unwritten when Record grows a field.
+func TestRecordEqual(t *testing.T) {
+	base := rec("a", true, t0)
+	v := reflect.ValueOf(&base).Elem()
+	for i := range v.NumField() {
+		changed := base.clone()
+		f := reflect.ValueOf(&changed).Elem().Field(i)
+		switch f.Kind() {
+		case reflect.String:
+			f.SetString(f.String() + "x")
+		case reflect.Int:
+			f.SetInt(f.Int() + 1)
+		case reflect.Float64:
+			f.SetFloat(f.Float() + 1)
+		case reflect.Bool:
+			f.SetBool(!f.Bool())
+		case reflect.Slice:
+			f.Set(reflect.Append(f, reflect.ValueOf("x")))
+		case reflect.Pointer:
+			tm := t0
+			f.Set(reflect.ValueOf(&tm))
+		case reflect.Struct:
+			f.Set(reflect.ValueOf(t0.Add(time.Second)))
+		default:
+			t.Fatalf("field %s: kind %s not covered by this test", v.Type().Field(i).Name, f.Kind())
+		}
+		if base.equal(changed) {
+			t.Errorf("a change of %s is not seen", v.Type().Field(i).Name)
+		}
+	}
+	if !base.equal(base.clone()) {
+		t.Errorf("a record differs from its clone")
+	}
+}
+
+// TestUpdateSymlinkedDirRefused: the journal is a state file: a state
+// directory that is a link is refused, nothing written through it.
+func TestUpdateSymlinkedDirRefused(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "elsewhere")
+	if err := os.Mkdir(target, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, filepath.Join(dir, "state")); err != nil {
+		t.Fatal(err)
+	}
+	j := New(filepath.Join(dir, "state", "agent-sessions.json"), false)
+	_, err := j.Update(func(f *File) error { f.Upsert(rec("a", true, t0)); return nil })
+	if !errors.Is(err, statefile.ErrSymlink) {
+		t.Errorf("err %v, want statefile.ErrSymlink", err)
+	}
+	if ents, _ := os.ReadDir(target); len(ents) != 0 {
+		t.Errorf("written through the link: %v", ents)
 	}
 }

@@ -35,6 +35,12 @@ type KittyClient interface {
 	SetUserVars(ctx context.Context, match string, vars []string) error
 }
 
+// leanClient asks kitty for its windows without what the scanner does not
+// read (windows' env and cmdline, layouts).
+type leanClient struct{ *kitty.Client }
+
+func (c leanClient) LS(ctx context.Context) ([]kitty.OSWindow, error) { return c.Client.LSLean(ctx) }
+
 // Options configure a Scanner. Set and Discover are required.
 type Options struct {
 	Set *agents.Set
@@ -142,7 +148,7 @@ type StateReport struct {
 // New returns a Scanner.
 func New(o Options) *Scanner {
 	if o.Client == nil {
-		o.Client = func(in kitty.Instance) KittyClient { return kitty.NewClient(in.Addr) }
+		o.Client = func(in kitty.Instance) KittyClient { return leanClient{kitty.NewClient(in.Addr)} }
 	}
 	if o.Clock == nil {
 		o.Clock = RealClock{}

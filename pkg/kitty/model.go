@@ -201,8 +201,8 @@ func Windows(ls []OSWindow) []WindowRef {
 // (env, cmdline) and a tab's layout are skipped, not built, which is most
 // of the allocations of a large ls. Their fields stay zero.
 type (
-	skipped     struct{}
-	leanWindow  struct {
+	skipped    struct{}
+	leanWindow struct {
 		plainWindow
 		Old     *bool   `json:"is_active_window"`
 		Env     skipped `json:"env"`

@@ -1,0 +1,137 @@
+//go:build linux
+
+package root_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/cmd/sessions"
+	"github.com/kittymux/kittymux/pkg/journal"
+	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
+	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/scanner"
+)
+
+// TestRealScannerUserVarsSave, on a kitty with save_as_session (0.48.2 in
+// CI): a fake claude started without an id writes its sessions/<pid>.json;
+// the scanner marks its window with kittymux_agent, kittymux_session (that
+// id) and kittymux_pid; `sessions save` then publishes the window with
+// `--resume <that id>`, and kitty's own save carries the marks. With
+// claude's record gone, the marks alone still give the id.
+func TestRealScannerUserVarsSave(t *testing.T) {
+	t.Parallel()
+	kittyBin := kittytest.NeedKitty(t, kitty.VersionSaveAsSession)
+	binDir, log := kittytest.FakeAgents(t, "claude")
+	resume, err := exec.LookPath("kittymux-resume")
+	if err != nil {
+		t.Fatalf("kittymux-resume is not on PATH; testscript.Main puts it there: %v", err)
+	}
+	claudeDir := filepath.Join(t.TempDir(), "claude-config")
+	k := kittytest.StartReal(t, kittytest.RealOptions{Env: append(log.Env(), "CLAUDE_CONFIG_DIR="+claudeDir), Kitty: kittyBin})
+	api := filepath.Join(t.TempDir(), "api")
+	if err := os.Mkdir(api, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	const recID = "0199a213-81c0-7800-8aa1-bbab2a035a53"
+	win := k.LaunchWith(kitty.LaunchOptions{Args: []string{filepath.Join(binDir, "claude"), "--model", "opus"}, Cwd: api,
+		Env: []string{"FAKEAGENT_CLAUDE_SESSION=" + recID}})
+	pid := waitRuns(t, log, 1, 30*time.Second)[0].PID
+	record := filepath.Join(claudeDir, "sessions", strconv.Itoa(pid)+".json")
+
+	set, err := agents.Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst := kitty.Instance{Addr: k.Addr, Socket: k.Addr.String(), PID: k.PID, Version: k.Version}
+	sc := scanner.New(scanner.Options{Set: set,
+		Journal:  journal.New(filepath.Join(t.TempDir(), "agent-sessions.json"), false),
+		Discover: func(context.Context) ([]kitty.Instance, error) { return []kitty.Instance{inst}, nil },
+		Records:  scanner.Records{ProcRoot: "/proc", Getenv: func(string) string { return "" }},
+		Logf:     t.Logf})
+	want := map[string]string{scanner.VarAgent: "claude", scanner.VarSession: recID, scanner.VarPID: strconv.Itoa(pid)}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		p, err := sc.Poll(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var vars map[string]string
+		for _, r := range kitty.Windows(k.LS()) {
+			if r.Window.ID == win {
+				vars = r.Window.UserVars
+			}
+		}
+		if vars[scanner.VarAgent] == want[scanner.VarAgent] && vars[scanner.VarSession] == want[scanner.VarSession] &&
+			vars[scanner.VarPID] == want[scanner.VarPID] {
+			if len(p.Sessions) != 1 || p.Sessions[0].IDFrom != "claude sessions/"+strconv.Itoa(pid)+".json" {
+				t.Errorf("the scanner's sessions: %+v", p.Sessions)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("user vars of window %d: %v, want %v; pass %+v", win, vars, want, p)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+
+	env := realEnv(t, k)
+	env["PATH"] = binDir + ":" + os.Getenv("PATH")
+	env["KITTYMUX_RESUME_BIN"] = resume
+	env["KITTY_LISTEN_ON"] = k.Addr.String()
+	env["KITTY_PID"] = strconv.Itoa(k.PID)
+	save := func(name string) sessions.SaveResult {
+		t.Helper()
+		code, out, errOut := kittymux(t, env, "sessions", "save", name, "--all", "--json")
+		if code != 0 {
+			t.Fatalf("save %s: exit %d\n%s\n%s", name, code, out, errOut)
+		}
+		var saved sessions.SaveResult
+		if err := json.Unmarshal([]byte(out), &saved); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		return saved
+	}
+	check := func(saved sessions.SaveResult) {
+		t.Helper()
+		var got []string
+		for _, w := range saved.Windows {
+			if w.WindowID != win {
+				continue
+			}
+			argv := append([]string{filepath.Base(w.Argv[0])}, w.Argv[1:]...)
+			if w.Mode != agents.ModeExact || w.ID != recID || strings.Join(argv, " ") != "claude --model opus --resume "+recID {
+				t.Errorf("window %d saved as %s %q %q: %s", win, w.Mode, w.ID, argv, w.Reason)
+			}
+			got = append(got, w.Reason)
+		}
+		if len(got) != 1 {
+			t.Fatalf("window %d not in the save: %+v", win, saved)
+		}
+		data, err := os.ReadFile(paths.Under(env["HOME"]).Session(saved.Name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(data), "--var=kittymux_session="+recID) {
+			t.Errorf("kitty's save does not carry the scanner's mark:\n%s", data)
+		}
+	}
+	check(save("marked"))
+
+	// claude's record gone (a crash leaves it, a clean exit removes it; here
+	// it is removed while the process runs): the mark on the window, set for
+	// this pid, still names the conversation.
+	if err := os.Remove(record); err != nil {
+		t.Fatal(err)
+	}
+	check(save("marks-only"))
+}

@@ -74,6 +74,13 @@ func (c *Client) Do(ctx context.Context, cmd string, payload any, noResponse boo
 	return data, nil
 }
 
+// RoundTrip sends one command and returns kitty's reply as it came, its
+// frame's body undecoded: what a request costs before any decoding, for
+// benchmarks.
+func (c *Client) RoundTrip(ctx context.Context, cmd string, payload any) ([]byte, error) {
+	return c.exchange(ctx, cmd, payload, false)
+}
+
 // do is Do decoding the reply's data into the value data points to.
 func (c *Client) do(ctx context.Context, cmd string, payload any, noResponse bool, data any) error {
 	raw, err := c.exchange(ctx, cmd, payload, noResponse)

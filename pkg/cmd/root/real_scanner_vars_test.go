@@ -27,11 +27,13 @@ import (
 // the scanner marks its window with kittymux_agent, kittymux_session (that
 // id) and kittymux_pid; `sessions save` then publishes the window with
 // `--resume <that id>`, and kitty's own save carries the marks. With
-// claude's record gone, the marks alone still give the id.
+// claude's record gone, the marks alone still give the id. A fake codex
+// that holds its rollout open, as codex in process does, is marked and
+// saved with that rollout's id.
 func TestRealScannerUserVarsSave(t *testing.T) {
 	t.Parallel()
 	kittyBin := kittytest.NeedKitty(t, kitty.VersionSaveAsSession)
-	binDir, log := kittytest.FakeAgents(t, "claude")
+	binDir, log := kittytest.FakeAgents(t, "claude", "codex")
 	resume, err := exec.LookPath("kittymux-resume")
 	if err != nil {
 		t.Fatalf("kittymux-resume is not on PATH; testscript.Main puts it there: %v", err)
@@ -46,6 +48,11 @@ func TestRealScannerUserVarsSave(t *testing.T) {
 	win := k.LaunchWith(kitty.LaunchOptions{Args: []string{filepath.Join(binDir, "claude"), "--model", "opus"}, Cwd: api,
 		Env: []string{"FAKEAGENT_CLAUDE_SESSION=" + recID}})
 	pid := waitRuns(t, log, 1, 30*time.Second)[0].PID
+	// A codex that runs its thread in process keeps the rollout open.
+	const rolloutID = "01a22f65-a912-7040-baf9-a9d5211cdd9e"
+	codexWin := k.LaunchWith(kitty.LaunchOptions{Args: []string{filepath.Join(binDir, "codex"), "-c", "model_verbosity=low"},
+		Cwd: api, Env: []string{"CODEX_HOME=" + t.TempDir(), "FAKEAGENT_CODEX_ROLLOUT=" + rolloutID}})
+	waitRuns(t, log, 2, 30*time.Second)
 	record := filepath.Join(claudeDir, "sessions", strconv.Itoa(pid)+".json")
 
 	set, err := agents.Load("")
@@ -65,21 +72,28 @@ func TestRealScannerUserVarsSave(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var vars map[string]string
+		var vars, codexVars map[string]string
 		for _, r := range kitty.Windows(k.LS()) {
-			if r.Window.ID == win {
+			switch r.Window.ID {
+			case win:
 				vars = r.Window.UserVars
+			case codexWin:
+				codexVars = r.Window.UserVars
 			}
 		}
 		if vars[scanner.VarAgent] == want[scanner.VarAgent] && vars[scanner.VarSession] == want[scanner.VarSession] &&
-			vars[scanner.VarPID] == want[scanner.VarPID] {
-			if len(p.Sessions) != 1 || p.Sessions[0].IDFrom != "claude sessions/"+strconv.Itoa(pid)+".json" {
+			vars[scanner.VarPID] == want[scanner.VarPID] && codexVars[scanner.VarSession] == rolloutID {
+			from := map[string]string{}
+			for _, s := range p.Sessions {
+				from[s.Agent] = s.IDFrom
+			}
+			if from["claude"] != "claude sessions/"+strconv.Itoa(pid)+".json" || !strings.Contains(from["codex"], "held open") {
 				t.Errorf("the scanner's sessions: %+v", p.Sessions)
 			}
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("user vars of window %d: %v, want %v; pass %+v", win, vars, want, p)
+			t.Fatalf("user vars of window %d: %v, want %v; of codex's: %v; pass %+v", win, vars, want, codexVars, p)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
@@ -116,6 +130,11 @@ func TestRealScannerUserVarsSave(t *testing.T) {
 		}
 		if len(got) != 1 {
 			t.Fatalf("window %d not in the save: %+v", win, saved)
+		}
+		for _, w := range saved.Windows {
+			if w.WindowID == codexWin && (w.Mode != agents.ModeExact || w.ID != rolloutID) {
+				t.Errorf("codex saved as %s %q %q: %s", w.Mode, w.ID, w.Argv, w.Reason)
+			}
 		}
 		data, err := os.ReadFile(paths.Under(env["HOME"]).Session(saved.Name))
 		if err != nil {

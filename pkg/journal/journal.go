@@ -20,10 +20,12 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gofrs/flock"
-	"github.com/google/renameio/v2"
+
+	"github.com/kittymux/kittymux/pkg/statefile"
 )
 
 // SchemaVersion is the version of the file format this package writes. A
@@ -133,6 +135,11 @@ type Journal struct {
 	Off bool
 	// Now is the clock bounds are measured with; time.Now by default.
 	Now func() time.Time
+
+	mu sync.Mutex
+	// cache holds the records of the last version this Journal read or
+	// wrote, by the line of text each was decoded from.
+	cache map[string]line
 }
 
 // New returns the journal at path (paths.Paths.Journal). off is whether the
@@ -194,9 +201,17 @@ func (e *CorruptError) Error() string { return fmt.Sprintf("journal %s is corrup
 func (e *CorruptError) Unwrap() error { return e.Err }
 
 // Update reads the journal under the lock, lets fn change it, bounds it and
-// writes it back atomically. A corrupt journal is moved aside (kept, named
+// writes it back atomically through statefile (a state directory that is a
+// symbolic link is refused). A corrupt journal is moved aside (kept, named
 // agent-sessions.json.corrupt-<time>) and fn starts from an empty one; the
-// returned Result says so. fn returning an error writes nothing.
+// returned Result says so. fn returning an error writes nothing, and so
+// does a change that leaves every record as it was.
+//
+// The lock is held from the read to the rename, so every writer waits for
+// the one before: the time it is held is kept short. Each record is a line
+// of the file, and a line this Journal decoded before is not decoded again,
+// nor a record fn left as it was encoded again: an update costs the records
+// it changes, not all 300.
 func (j *Journal) Update(fn func(*File) error) (Result, error) {
 	return j.UpdateContext(context.Background(), fn)
 }
@@ -209,10 +224,11 @@ func (j *Journal) UpdateContext(ctx context.Context, fn func(*File) error) (Resu
 	if j.Off {
 		return res, ErrOff
 	}
-	dir := filepath.Dir(j.Path)
-	if err := ensureDir(dir); err != nil {
-		return res, err
+	dir, err := statefile.Make(filepath.Dir(j.Path))
+	if err != nil {
+		return res, fmt.Errorf("journal directory: %w", err)
 	}
+	defer dir.Close()
 	lock := flock.New(j.LockPath(), flock.SetPermissions(0o600))
 	if ctx.Done() == nil {
 		if err := lock.Lock(); err != nil {
@@ -226,7 +242,9 @@ func (j *Journal) UpdateContext(ctx context.Context, fn func(*File) error) (Resu
 	}
 	defer lock.Unlock()
 
-	f, err := j.Read()
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	f, lines, restores, err := j.readCached()
 	var ce *CorruptError
 	switch {
 	case errors.As(err, &ce):
@@ -235,61 +253,178 @@ func (j *Journal) UpdateContext(ctx context.Context, fn func(*File) error) (Resu
 			return res, fmt.Errorf("move corrupt journal aside: %w", err)
 		}
 		res.MovedAside = aside
-		f = &File{Version: SchemaVersion}
+		f, lines, restores = &File{Version: SchemaVersion}, nil, ""
 	case err != nil:
 		return res, err
 	}
 	if err := fn(f); err != nil {
 		return res, err
 	}
+	oldVersion := f.Version
 	f.Version = SchemaVersion
 	Bound(f, j.now())
-	data, err := encode(f)
+	data, changed, err := j.encodeCached(f, lines, restores)
 	if err != nil {
 		return res, err
 	}
-	if err := writeFile(j.Path, data); err != nil {
-		return res, err
+	if !changed && oldVersion == SchemaVersion && res.MovedAside == "" && lines != nil {
+		return res, nil
+	}
+	if err := dir.WriteFile(filepath.Base(j.Path), data); err != nil {
+		return res, fmt.Errorf("write journal: %w", err)
 	}
 	return res, nil
 }
 
-// encode writes one record a line, compact: encoding is most of an
-// update's time and every writer waits on it under the lock, and the prompt
-// finds a conversation's record by decoding only the lines that name it.
-func encode(f *File) ([]byte, error) {
+// line is one record as read, with the text it was decoded from.
+type line struct {
+	text string
+	rec  Record
+}
+
+// readCached reads the journal for Update: its records, and beside each
+// the line it came from (nil lines: the file is new, or not laid out a
+// record a line), and the text of its restores list as written. Lines
+// decoded by an earlier Update of this Journal are taken from j.cache rather
+// than decoded again.
+func (j *Journal) readCached() (*File, []line, string, error) {
+	data, err := os.ReadFile(j.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &File{Version: SchemaVersion}, nil, "", nil
+	}
+	if err != nil {
+		return nil, nil, "", fmt.Errorf("read journal %s: %w", j.Path, err)
+	}
+	head := fmt.Sprintf("{\"version\":%d,\"records\":[", SchemaVersion)
+	body, ok := bytes.CutPrefix(data, []byte(head))
+	var restores []byte
+	if ok {
+		body, ok = bytes.CutSuffix(body, []byte("\n]}\n"))
+	}
+	if ok {
+		// A record is one line of JSON: none starts a line with "]".
+		if i := bytes.Index(body, []byte(restoresHead)); i >= 0 {
+			body, restores = body[:i], body[i+len(restoresHead):]
+		}
+	}
+	f := &File{Version: SchemaVersion}
+	if ok && len(restores) > 0 {
+		ok = json.Unmarshal(append(append([]byte("["), restores...), ']'), &f.Restores) == nil
+	}
+	if !ok {
+		f, err := decode(data, j.Path)
+		return f, nil, "", err
+	}
+	n := bytes.Count(body, []byte(",\n")) + 1
+	cache := make(map[string]line, n)
+	f.Records = make([]Record, 0, n)
+	lines := make([]line, 0, n)
+	for raw := range bytes.SplitSeq(body, []byte(",\n")) {
+		raw = bytes.TrimPrefix(raw, []byte("\n"))
+		if len(raw) == 0 {
+			continue
+		}
+		l, hit := j.cache[string(raw)]
+		if !hit {
+			l.text = string(raw)
+			if err := json.Unmarshal(raw, &l.rec); err != nil {
+				// Not our layout after all (a record spanning lines):
+				// the whole decode says whether it is corrupt.
+				f, err := decode(data, j.Path)
+				return f, nil, "", err
+			}
+		}
+		cache[l.text] = l
+		lines = append(lines, l)
+		f.Records = append(f.Records, l.rec.clone())
+	}
+	j.cache = cache
+	return f, lines, string(restores), nil
+}
+
+// restoresHead ends the records and starts the restores list.
+const restoresHead = "\n],\"restores\":["
+
+// encodeCached encodes f a record a line, reusing the text of each record
+// fn did not change, and reports whether anything changed.
+func (j *Journal) encodeCached(f *File, lines []line, restores string) ([]byte, bool, error) {
+	changed := len(f.Records) != len(lines)
 	var b bytes.Buffer
+	b.Grow(len(f.Records) * 512)
 	fmt.Fprintf(&b, "{\"version\":%d,\"records\":[", f.Version)
 	for i, r := range f.Records {
-		line, err := json.Marshal(r)
-		if err != nil {
-			return nil, fmt.Errorf("encode journal: %w", err)
+		var text string
+		if i < len(lines) && lines[i].rec.equal(r) {
+			text = lines[i].text
+		} else {
+			changed = true
+			enc, err := json.Marshal(r)
+			if err != nil {
+				return nil, false, fmt.Errorf("encode journal: %w", err)
+			}
+			text = string(enc)
+			if j.cache != nil {
+				j.cache[text] = line{text: text, rec: r.clone()}
+			}
 		}
 		if i > 0 {
 			b.WriteByte(',')
 		}
 		b.WriteByte('\n')
-		b.Write(line)
+		b.WriteString(text)
 	}
-	b.WriteString("\n]")
-	if len(f.Restores) > 0 {
-		b.WriteString(",\"restores\":[")
-		for i, r := range f.Restores {
-			line, err := json.Marshal(r)
-			if err != nil {
-				return nil, fmt.Errorf("encode journal: %w", err)
-			}
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteByte('\n')
-			b.Write(line)
+	var rs bytes.Buffer
+	for i, r := range f.Restores {
+		enc, err := json.Marshal(r)
+		if err != nil {
+			return nil, false, fmt.Errorf("encode journal: %w", err)
 		}
-		b.WriteString("\n]")
+		if i > 0 {
+			rs.WriteByte(',')
+		}
+		rs.WriteByte('\n')
+		rs.Write(enc)
 	}
-	b.WriteString("}\n")
-	return b.Bytes(), nil
+	if rs.String() != restores {
+		changed = true
+	}
+	if rs.Len() > 0 {
+		b.WriteString(restoresHead)
+		b.Write(rs.Bytes())
+	}
+	b.WriteString("\n]}\n")
+	return b.Bytes(), changed, nil
 }
+
+func (r Record) clone() Record {
+	r.Argv = slices.Clone(r.Argv)
+	r.PreviousIDs = slices.Clone(r.PreviousIDs)
+	if r.ClosedAt != nil {
+		t := *r.ClosedAt
+		r.ClosedAt = &t
+	}
+	if r.HookAt != nil {
+		t := *r.HookAt
+		r.HookAt = &t
+	}
+	return r
+}
+
+// equal reports whether r and o encode the same.
+func (r Record) equal(o Record) bool {
+	return r.Key == o.Key && r.Agent == o.Agent && r.ID == o.ID && r.IDFrom == o.IDFrom &&
+		slices.Equal(r.PreviousIDs, o.PreviousIDs) && r.Dir == o.Dir && r.TabTitle == o.TabTitle &&
+		slices.Equal(r.Argv, o.Argv) && sameTime(r.FirstSeen, o.FirstSeen) && sameTime(r.LastSeen, o.LastSeen) &&
+		r.State == o.State && r.StateFrom == o.StateFrom && sameTime(r.StateSince, o.StateSince) &&
+		r.RunsFinished == o.RunsFinished && r.WorkingSeconds == o.WorkingSeconds && r.Open == o.Open &&
+		(r.ClosedAt == nil) == (o.ClosedAt == nil) && (r.ClosedAt == nil || sameTime(*r.ClosedAt, *o.ClosedAt)) &&
+		r.CloseReason == o.CloseReason && r.CloseDetail == o.CloseDetail && r.KittyPID == o.KittyPID &&
+		r.KittySocket == o.KittySocket && r.WindowID == o.WindowID && r.PID == o.PID &&
+		(r.HookAt == nil) == (o.HookAt == nil) && (r.HookAt == nil || sameTime(*r.HookAt, *o.HookAt))
+}
+
+// sameTime: equal instants in the same location encode the same.
+func sameTime(a, b time.Time) bool { return a.Equal(b) && a.Location() == b.Location() }
 
 // LatestOf returns the most recently seen record of conversation id of
 // agent, or nil, reading only the lines of the journal that name the id (the
@@ -364,41 +499,6 @@ func (j *Journal) CorruptCopies() []string {
 	m, _ := filepath.Glob(j.Path + ".corrupt-*")
 	sort.Strings(m)
 	return m
-}
-
-// ensureDir makes dir 0700, tightening it when it exists looser: the
-// journal holds directories and commands of the user's work.
-func ensureDir(dir string) error {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("create journal directory %s: %w", dir, err)
-	}
-	fi, err := os.Stat(dir)
-	if err != nil {
-		return fmt.Errorf("journal directory: %w", err)
-	}
-	if fi.Mode().Perm() != 0o700 {
-		if err := os.Chmod(dir, 0o700); err != nil {
-			return fmt.Errorf("set permissions of %s: %w", dir, err)
-		}
-	}
-	return nil
-}
-
-// writeFile replaces path atomically with mode 0600 whatever the umask, and
-// syncs the directory so the rename itself survives a crash.
-func writeFile(path string, data []byte) error {
-	if err := renameio.WriteFile(path, data, 0o600, renameio.WithStaticPermissions(0o600)); err != nil {
-		return fmt.Errorf("write journal %s: %w", path, err)
-	}
-	d, err := os.Open(filepath.Dir(path))
-	if err != nil {
-		return fmt.Errorf("sync journal directory: %w", err)
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil {
-		return fmt.Errorf("sync journal directory: %w", err)
-	}
-	return nil
 }
 
 // Bound drops records past the limits: records last seen more than MaxAge

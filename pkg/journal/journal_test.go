@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strconv"
 	"sync"
@@ -16,6 +17,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/kittymux/kittymux/pkg/statefile"
 )
 
 var t0 = time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
@@ -296,7 +299,13 @@ func TestStressWriters(t *testing.T) {
 // BenchmarkUpdate300Records8Writers: one update (lock, read, change one
 // record, write, sync) of a 300-record journal with 8 writers at once; the
 // p99 latency of an update is reported.
-func BenchmarkUpdate300Records8Writers(b *testing.B) {
+func BenchmarkUpdate300Records8Writers(b *testing.B) { benchUpdate(b, writers) }
+
+// BenchmarkUpdate300Records1Writer: the same with one writer, as in use (a
+// scanner writes once per pass at most): the time an update holds the lock.
+func BenchmarkUpdate300Records1Writer(b *testing.B) { benchUpdate(b, 1) }
+
+func benchUpdate(b *testing.B, nWriters int) {
 	path := filepath.Join(b.TempDir(), "agent-sessions.json")
 	j := New(path, false)
 	now := time.Now()
@@ -313,32 +322,52 @@ func BenchmarkUpdate300Records8Writers(b *testing.B) {
 	var mu sync.Mutex
 	var lat []time.Duration
 	var n atomic.Int64
-	b.SetParallelism((writers + 1) / 2) // GOMAXPROCS × this ≥ 8 goroutines on 2 cores
-	b.ResetTimer()
-	b.RunParallel(func(pb *testing.PB) {
-		j := New(path, false)
+	if nWriters == 1 {
+		b.SetParallelism(1)
+		b.ResetTimer()
 		var mine []time.Duration
-		for pb.Next() {
-			i := int(n.Add(1)) % MaxRecords
+		for i := 0; i < b.N; i++ {
 			start := time.Now()
 			if _, err := j.Update(func(f *File) error {
-				r := &f.Records[i]
+				r := &f.Records[i%MaxRecords]
 				r.LastSeen = time.Now()
 				r.RunsFinished++
 				return nil
 			}); err != nil {
-				b.Error(err)
-				return
+				b.Fatal(err)
 			}
 			mine = append(mine, time.Since(start))
 		}
-		mu.Lock()
-		lat = append(lat, mine...)
-		mu.Unlock()
-	})
+		lat = mine
+	} else {
+		b.SetParallelism((nWriters + 1) / 2) // GOMAXPROCS × this ≥ 8 goroutines on 2 cores
+		b.ResetTimer()
+		b.RunParallel(func(pb *testing.PB) {
+			j := New(path, false)
+			var mine []time.Duration
+			for pb.Next() {
+				i := int(n.Add(1)) % MaxRecords
+				start := time.Now()
+				if _, err := j.Update(func(f *File) error {
+					r := &f.Records[i]
+					r.LastSeen = time.Now()
+					r.RunsFinished++
+					return nil
+				}); err != nil {
+					b.Error(err)
+					return
+				}
+				mine = append(mine, time.Since(start))
+			}
+			mu.Lock()
+			lat = append(lat, mine...)
+			mu.Unlock()
+		})
+	}
 	b.StopTimer()
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 	if len(lat) > 0 {
+		b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
 		b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
 	}
 }
@@ -406,5 +435,103 @@ func BenchmarkLatestOf300(b *testing.B) {
 		if r, err := j.LatestOf("claude", "4f9e2a51-3c1d-4b7a-9e0f-000000000150"); err != nil || r == nil {
 			b.Fatal(r, err)
 		}
+	}
+}
+
+// TestUpdateUnchangedNotWritten: an update that leaves every record as it
+// was writes nothing (the file keeps its inode); one that changes a record
+// is seen by another Journal of the same file, whatever either has cached.
+func TestUpdateUnchangedNotWritten(t *testing.T) {
+	j := newAt(t, t0)
+	other := New(j.Path, false)
+	other.Now = j.Now
+	up := func(j *Journal, fn func(*File)) {
+		t.Helper()
+		if _, err := j.Update(func(f *File) error { fn(f); return nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	up(j, func(f *File) { f.Upsert(rec("a", true, t0)); f.Upsert(rec("b", true, t0)) })
+	inode := func() uint64 {
+		fi, err := os.Stat(j.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Sys().(*syscall.Stat_t).Ino
+	}
+	before := inode()
+	up(j, func(f *File) { f.Upsert(rec("a", true, t0)) })
+	up(other, func(*File) {})
+	if inode() != before {
+		t.Errorf("an update that changed nothing rewrote the journal")
+	}
+	up(other, func(f *File) { f.Find("a").RunsFinished = 3 })
+	up(j, func(f *File) { f.Find("b").RunsFinished = 4 })
+	up(other, func(f *File) { f.Find("a").Argv = append(f.Find("a").Argv, "--x") })
+	got, err := j.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Record{rec("a", true, t0), rec("b", true, t0)}
+	want[0].RunsFinished, want[0].Argv, want[1].RunsFinished = 3, []string{"--x"}, 4
+	if diff := cmp.Diff(want, got.Records); diff != "" {
+		t.Errorf("records (-want +got):\n%s", diff)
+	}
+}
+
+// TestRecordEqual: equal sees a change of every field, so no change is
+// left unwritten when Record grows a field.
+func TestRecordEqual(t *testing.T) {
+	base := rec("a", true, t0)
+	v := reflect.ValueOf(&base).Elem()
+	for i := range v.NumField() {
+		changed := base.clone()
+		f := reflect.ValueOf(&changed).Elem().Field(i)
+		switch f.Kind() {
+		case reflect.String:
+			f.SetString(f.String() + "x")
+		case reflect.Int:
+			f.SetInt(f.Int() + 1)
+		case reflect.Float64:
+			f.SetFloat(f.Float() + 1)
+		case reflect.Bool:
+			f.SetBool(!f.Bool())
+		case reflect.Slice:
+			f.Set(reflect.Append(f, reflect.ValueOf("x")))
+		case reflect.Pointer:
+			tm := t0
+			f.Set(reflect.ValueOf(&tm))
+		case reflect.Struct:
+			f.Set(reflect.ValueOf(t0.Add(time.Second)))
+		default:
+			t.Fatalf("field %s: kind %s not covered by this test", v.Type().Field(i).Name, f.Kind())
+		}
+		if base.equal(changed) {
+			t.Errorf("a change of %s is not seen", v.Type().Field(i).Name)
+		}
+	}
+	if !base.equal(base.clone()) {
+		t.Errorf("a record differs from its clone")
+	}
+}
+
+// TestUpdateSymlinkedDirRefused: the journal is a state file: a state
+// directory that is a link is refused, nothing written through it.
+func TestUpdateSymlinkedDirRefused(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "elsewhere")
+	if err := os.Mkdir(target, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, filepath.Join(dir, "state")); err != nil {
+		t.Fatal(err)
+	}
+	j := New(filepath.Join(dir, "state", "agent-sessions.json"), false)
+	_, err := j.Update(func(f *File) error { f.Upsert(rec("a", true, t0)); return nil })
+	if !errors.Is(err, statefile.ErrSymlink) {
+		t.Errorf("err %v, want statefile.ErrSymlink", err)
+	}
+	if ents, _ := os.ReadDir(target); len(ents) != 0 {
+		t.Errorf("written through the link: %v", ents)
 	}
 }

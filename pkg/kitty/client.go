@@ -74,8 +74,38 @@ func (c *Client) Do(ctx context.Context, cmd string, payload any, noResponse boo
 	return data, nil
 }
 
+// RoundTrip sends one command and returns kitty's reply as it came, its
+// frame's body undecoded: what a request costs before any decoding, for
+// benchmarks.
+func (c *Client) RoundTrip(ctx context.Context, cmd string, payload any) ([]byte, error) {
+	return c.exchange(ctx, cmd, payload, false)
+}
+
 // do is Do decoding the reply's data into the value data points to.
 func (c *Client) do(ctx context.Context, cmd string, payload any, noResponse bool, data any) error {
+	raw, err := c.exchange(ctx, cmd, payload, noResponse)
+	if err != nil || noResponse {
+		return err
+	}
+	return c.decodeReply(cmd, raw, data)
+}
+
+// decodeReply reads a reply frame's body into data.
+func (c *Client) decodeReply(cmd string, raw []byte, data any) error {
+	r := reply{Data: data}
+	err := json.Unmarshal(raw, &r)
+	if r.OK == nil || err != nil && *r.OK {
+		return fmt.Errorf("kitty @ %s at %s: %w: %.80q", cmd, c.Addr, ErrBadReply, raw)
+	}
+	if !*r.OK {
+		return &CommandError{Cmd: cmd, Addr: c.Addr, Message: r.Error, Traceback: r.Traceback}
+	}
+	return nil
+}
+
+// exchange sends one command and returns the body of kitty's reply frame
+// (nil with noResponse).
+func (c *Client) exchange(ctx context.Context, cmd string, payload any, noResponse bool) ([]byte, error) {
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, DefaultTimeout)
@@ -83,11 +113,11 @@ func (c *Client) do(ctx context.Context, cmd string, payload any, noResponse boo
 	}
 	body, err := json.Marshal(request{Cmd: cmd, Version: protocolVersion, NoResponse: noResponse, Payload: payload})
 	if err != nil {
-		return fmt.Errorf("encode kitty @ %s: %w", cmd, err)
+		return nil, fmt.Errorf("encode kitty @ %s: %w", cmd, err)
 	}
 	conn, err := c.dial(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer conn.Close()
 	deadline, _ := ctx.Deadline()
@@ -100,10 +130,10 @@ func (c *Client) do(ctx context.Context, cmd string, payload any, noResponse boo
 	msg := make([]byte, 0, len(framePrefix)+len(body)+len(frameSuffix))
 	msg = append(append(append(msg, framePrefix...), body...), frameSuffix...)
 	if _, err := conn.Write(msg); err != nil { // net.Conn.Write loops on short writes
-		return c.ioError(ctx, cmd, "send", err)
+		return nil, c.ioError(ctx, cmd, "send", err)
 	}
 	if noResponse {
-		return nil
+		return nil, nil
 	}
 	limit := c.MaxReply
 	if limit <= 0 {
@@ -112,19 +142,11 @@ func (c *Client) do(ctx context.Context, cmd string, payload any, noResponse boo
 	raw, err := readFrame(conn, limit)
 	if err != nil {
 		if errors.Is(err, ErrBadReply) {
-			return fmt.Errorf("kitty @ %s at %s: %w", cmd, c.Addr, err)
+			return nil, fmt.Errorf("kitty @ %s at %s: %w", cmd, c.Addr, err)
 		}
-		return c.ioError(ctx, cmd, "read reply", err)
+		return nil, c.ioError(ctx, cmd, "read reply", err)
 	}
-	r := reply{Data: data}
-	err = json.Unmarshal(raw, &r)
-	if r.OK == nil || err != nil && *r.OK {
-		return fmt.Errorf("kitty @ %s at %s: %w: %.80q", cmd, c.Addr, ErrBadReply, raw)
-	}
-	if !*r.OK {
-		return &CommandError{Cmd: cmd, Addr: c.Addr, Message: r.Error, Traceback: r.Traceback}
-	}
-	return nil
+	return raw, nil
 }
 
 func (c *Client) dial(ctx context.Context) (net.Conn, error) {

@@ -22,10 +22,32 @@ func (c *Client) LS(ctx context.Context) ([]OSWindow, error) {
 	return out, nil
 }
 
+// LSLean is LS for watching kitty: windows' env and cmdline and tabs'
+// layouts are left out (zero), which a poll every 2 s does not need and
+// which are most of what decoding a large ls builds.
+func (c *Client) LSLean(ctx context.Context) ([]OSWindow, error) {
+	raw, err := c.LSRaw(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out, err := decodeLSLean(raw)
+	if err != nil {
+		return nil, fmt.Errorf("kitty @ ls at %s: decode: %w: %v", c.Addr, ErrBadReply, err)
+	}
+	return out, nil
+}
+
 // LSRaw returns the ls document, decoded once.
 func (c *Client) LSRaw(ctx context.Context) ([]byte, error) {
+	raw, err := c.exchange(ctx, "ls", map[string]any{}, false)
+	if err != nil {
+		return nil, err
+	}
+	if doc, ok := lsData(raw); ok {
+		return doc, nil
+	}
 	var s *string
-	if err := c.do(ctx, "ls", map[string]any{}, false, &s); err != nil {
+	if err := c.decodeReply("ls", raw, &s); err != nil {
 		return nil, err
 	}
 	if s == nil {

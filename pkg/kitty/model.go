@@ -196,3 +196,61 @@ func Windows(ls []OSWindow) []WindowRef {
 	}
 	return out
 }
+
+// The lean wire types read ls for watching: what a window was started with
+// (env, cmdline) and a tab's layout are skipped, not built, which is most
+// of the allocations of a large ls. Their fields stay zero.
+type (
+	skipped    struct{}
+	leanWindow struct {
+		plainWindow
+		Old     *bool   `json:"is_active_window"`
+		Env     skipped `json:"env"`
+		Cmdline skipped `json:"cmdline"`
+	}
+	leanTab struct {
+		plainTab
+		Windows             []leanWindow `json:"windows"`
+		Old                 *bool        `json:"is_active_tab"`
+		LayoutState         skipped      `json:"layout_state"`
+		EnabledLayouts      skipped      `json:"enabled_layouts"`
+		ActiveWindowHistory skipped      `json:"active_window_history"`
+	}
+	leanOSWindow struct {
+		plainOSWindow
+		Tabs []leanTab `json:"tabs"`
+	}
+)
+
+func (*skipped) UnmarshalJSON([]byte) error { return nil }
+
+// decodeLSLean reads an ls document as decodeLS does, leaving out windows'
+// env and cmdline and tabs' layouts.
+func decodeLSLean(b []byte) ([]OSWindow, error) {
+	var ws []leanOSWindow
+	if err := json.Unmarshal(b, &ws); err != nil {
+		return nil, err
+	}
+	out := make([]OSWindow, len(ws))
+	for i, w := range ws {
+		o := OSWindow(w.plainOSWindow)
+		o.Tabs = make([]Tab, len(w.Tabs))
+		for j, lt := range w.Tabs {
+			t := Tab(lt.plainTab)
+			if lt.Old != nil {
+				t.IsActive = *lt.Old
+			}
+			t.Windows = make([]Window, len(lt.Windows))
+			for k, lw := range lt.Windows {
+				win := Window(lw.plainWindow)
+				if lw.Old != nil {
+					win.IsActive = *lw.Old
+				}
+				t.Windows[k] = win
+			}
+			o.Tabs[j] = t
+		}
+		out[i] = o
+	}
+	return out, nil
+}

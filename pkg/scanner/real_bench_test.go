@@ -18,13 +18,13 @@ import (
 	"github.com/kittymux/kittymux/pkg/scanner"
 )
 
-// realKitty starts a real kitty with n windows: the first a shell, every
-// third of the others a fake claude with its id on the command line, the
-// rest shells.
-func realKitty(b *testing.B, n int) *kittytest.Real {
+// realKitty starts a real kitty (kittyBin, "" for kitty on PATH) with n
+// windows: the first a shell, every third of the others a fake claude with
+// its id on the command line, the rest shells.
+func realKitty(b *testing.B, kittyBin string, n int) *kittytest.Real {
 	kittytest.NeedReal(b)
 	binDir, log := kittytest.FakeAgents(b, "claude")
-	k := kittytest.StartReal(b, kittytest.RealOptions{Env: log.Env()})
+	k := kittytest.StartReal(b, kittytest.RealOptions{Env: log.Env(), Kitty: kittyBin})
 	for i := 1; i < n; i++ {
 		o := kitty.LaunchOptions{Cwd: k.Home}
 		if i%3 == 0 {
@@ -36,40 +36,54 @@ func realKitty(b *testing.B, n int) *kittytest.Real {
 	return k
 }
 
+// pair times a and b alternately, b.N times each, and reports the mean of
+// each in ms and b's mean over a's: on a shared machine, load that comes
+// and goes weighs on both alike.
+func pair(b *testing.B, nameA string, a func(), nameB string, fb func()) {
+	var ta, tb time.Duration
+	for i := 0; i < b.N; i++ {
+		start := time.Now()
+		a()
+		mid := time.Now()
+		fb()
+		ta += mid.Sub(start)
+		tb += time.Since(mid)
+	}
+	b.ReportMetric(float64(ta.Microseconds())/1000/float64(b.N), nameA+"-ms")
+	b.ReportMetric(float64(tb.Microseconds())/1000/float64(b.N), nameB+"-ms")
+	b.ReportMetric(float64(tb)/float64(ta), nameB+"/"+nameA)
+}
+
 // BenchmarkRealPoll compares one in-process scanner pass (request, decode,
-// recognise, read ids, journal diff) with a bare socket ls round trip
-// (request and reply, no decode) on the same kitty, with 10 and 30 windows.
+// recognise, read ids, journal diff) with a bare socket ls round trip (the
+// request and its reply's bytes, nothing decoded) on the same kitty (kitty
+// on PATH), with 10 and 30 windows, alternating the two.
 func BenchmarkRealPoll(b *testing.B) {
 	for _, n := range []int{10, 30} {
 		b.Run(fmt.Sprintf("windows=%d", n), func(b *testing.B) {
-			k := realKitty(b, n)
+			k := realKitty(b, "", n)
 			ctx := context.Background()
-			b.Run("bare-ls", func(b *testing.B) {
-				for b.Loop() {
-					if _, err := k.Client.Do(ctx, "ls", map[string]any{}, false); err != nil {
-						b.Fatal(err)
-					}
-				}
-			})
-			b.Run("poll", func(b *testing.B) {
-				set, err := agents.Load("")
-				if err != nil {
+			set, err := agents.Load("")
+			if err != nil {
+				b.Fatal(err)
+			}
+			inst := kitty.Instance{Addr: k.Addr, Socket: k.Addr.String(), PID: k.PID, Version: k.Version}
+			sc := scanner.New(scanner.Options{Set: set,
+				Journal:  journal.New(filepath.Join(b.TempDir(), "agent-sessions.json"), false),
+				Discover: func(context.Context) ([]kitty.Instance, error) { return []kitty.Instance{inst}, nil },
+				Records:  scanner.Records{Getenv: func(string) string { return "" }}})
+			if _, err := sc.Poll(ctx); err != nil { // the first pass writes every record
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			pair(b, "bare-ls", func() {
+				if _, err := k.Client.RoundTrip(ctx, "ls", map[string]any{}); err != nil {
 					b.Fatal(err)
 				}
-				inst := kitty.Instance{Addr: k.Addr, Socket: k.Addr.String(), PID: k.PID, Version: k.Version}
-				sc := scanner.New(scanner.Options{Set: set,
-					Journal:  journal.New(filepath.Join(b.TempDir(), "agent-sessions.json"), false),
-					Discover: func(context.Context) ([]kitty.Instance, error) { return []kitty.Instance{inst}, nil },
-					Records:  scanner.Records{Getenv: func(string) string { return "" }}})
-				if _, err := sc.Poll(ctx); err != nil { // the first pass writes every record
-					b.Fatal(err)
-				}
-				b.ResetTimer()
-				for b.Loop() {
-					p, err := sc.Poll(ctx)
-					if err != nil || len(p.Kitties) != 1 || !p.Kitties[0].OK {
-						b.Fatal(p, err)
-					}
+			}, "poll", func() {
+				p, err := sc.Poll(ctx)
+				if err != nil || len(p.Kitties) != 1 || !p.Kitties[0].OK {
+					b.Fatal(p, err)
 				}
 			})
 		})
@@ -77,36 +91,44 @@ func BenchmarkRealPoll(b *testing.B) {
 }
 
 // BenchmarkRealProcess compares `kittymux scanner poll --once` as a whole
-// process with `kitty @ ls` on the same kitty of 10 windows.
+// process with kitty's own client on the same kitty of 10 windows:
+// `kitty @ ls` on kitty on PATH (0.26.5: a Python client), and `kitten @ ls`
+// (the Go client beside it) on $KITTYMUX_KITTY (0.48.2), alternating the
+// two.
 func BenchmarkRealProcess(b *testing.B) {
-	k := realKitty(b, 10)
 	dir := b.TempDir()
 	bin := filepath.Join(dir, "kittymux")
 	build := exec.Command("go", "build", "-o", bin, "github.com/kittymux/kittymux/cmd/kittymux")
 	if out, err := build.CombinedOutput(); err != nil {
 		b.Fatalf("build: %v\n%s", err, out)
 	}
-	kittyBin, err := exec.LookPath("kitty")
-	if err != nil {
-		b.Fatal(err)
-	}
 	env := []string{"HOME=" + dir, "PATH=" + os.Getenv("PATH"), "XDG_STATE_HOME=" + filepath.Join(dir, "state"),
 		"XDG_CONFIG_HOME=" + filepath.Join(dir, "config")}
-	for _, c := range []struct {
-		name string
-		argv []string
-	}{
-		{"kittymux-scanner-poll-once", []string{bin, "--to", k.Addr.String(), "scanner", "poll", "--once"}},
-		{"kitty-@-ls", []string{kittyBin, "@", "--to", k.Addr.String(), "ls"}},
-	} {
-		b.Run(c.name, func(b *testing.B) {
-			for b.Loop() {
-				cmd := exec.Command(c.argv[0], c.argv[1:]...)
-				cmd.Env = env
-				if out, err := cmd.CombinedOutput(); err != nil {
-					b.Fatalf("%v\n%s", err, out)
-				}
+	run := func(argv ...string) func() {
+		return func() {
+			cmd := exec.Command(argv[0], argv[1:]...)
+			cmd.Env = env
+			if out, err := cmd.CombinedOutput(); err != nil {
+				b.Fatalf("%v\n%s", err, out)
 			}
-		})
+		}
 	}
+	b.Run("kitty-@-ls", func(b *testing.B) {
+		kittyBin, err := exec.LookPath("kitty")
+		if err != nil {
+			b.Fatal(err)
+		}
+		k := realKitty(b, "", 10)
+		b.ResetTimer()
+		pair(b, "poll-once", run(bin, "--to", k.Addr.String(), "scanner", "poll", "--once"),
+			"kitty-ls", run(kittyBin, "@", "--to", k.Addr.String(), "ls"))
+	})
+	b.Run("kitten-@-ls", func(b *testing.B) {
+		kittyBin := kittytest.NeedKitty(b, kitty.VersionSaveAsSession)
+		k := realKitty(b, kittyBin, 10)
+		kitten := filepath.Join(filepath.Dir(kittyBin), "kitten")
+		b.ResetTimer()
+		pair(b, "poll-once", run(bin, "--to", k.Addr.String(), "scanner", "poll", "--once"),
+			"kitten-ls", run(kitten, "@", "--to", k.Addr.String(), "ls"))
+	})
 }

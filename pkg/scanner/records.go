@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/kittymux/kittymux/pkg/journal"
 )
@@ -44,17 +46,63 @@ type AgentRecord struct {
 	State string
 }
 
-// Read returns the record the agent keeps for process pid, if it keeps one
-// and it names that process.
-func (r Records) Read(agent string, pid int) (AgentRecord, bool) {
-	if pid <= 0 {
+// Read returns the record the agent keeps for its processes pids (a
+// window's processes of that agent, outermost first), if it keeps one and
+// it names one of those processes.
+func (r Records) Read(agent string, pids []int) (AgentRecord, bool) {
+	if len(pids) == 0 || pids[0] <= 0 {
 		return AgentRecord{}, false
 	}
 	switch agent {
 	case "claude":
-		return r.claude(pid)
+		return r.claude(pids[0])
+	}
+	if re := heldFiles[agent]; re != nil {
+		return r.heldFile(agent, re, pids)
 	}
 	return AgentRecord{}, false
+}
+
+// heldFiles are the agents whose running process keeps its conversation
+// file open, with the pattern of that file's path (the id is its first
+// group). Checked on each real CLI:
+//   - codex 0.171.0 opens rollout-<time>-<uuid>.jsonl for appending and keeps
+//     it open while the thread runs, in the process that runs the thread: the
+//     TUI's native process when it runs in process (`-c ...`, `--no-daemon`),
+//     else the shared app-server daemon, which serves every TUI of the user
+//     and holds a thread's file after its TUI has gone. So only a file held
+//     by a process of the window counts; the daemon's files say nothing about
+//     windows.
+//   - gemini 0.61.0 (appendFileSync), pi 0.73.1 (appendFileSync), copilot
+//     1.0.102 (fs/promises appendFile) and qodercli 1.1.52 (batched
+//     fs/promises appendFile) open, append and close on each write: no file
+//     stays open, there is nothing exact to read, and they are not here.
+var heldFiles = map[string]*regexp.Regexp{
+	"codex": regexp.MustCompile(`/sessions/[0-9]{4}/[0-9]{2}/[0-9]{2}/rollout-[0-9T:-]+-` +
+		`([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\.jsonl$`),
+}
+
+// heldFile returns the id of the one conversation file of agent that the
+// processes pids hold open. Several (a thread and its sub-agents' threads in
+// one process) give none: which is the window's conversation is a guess.
+func (r Records) heldFile(agent string, re *regexp.Regexp, pids []int) (AgentRecord, bool) {
+	id, from := "", ""
+	for _, pid := range pids {
+		for _, path := range r.openFiles(pid) {
+			m := re.FindStringSubmatch(path)
+			if m == nil {
+				continue
+			}
+			if id != "" && !strings.EqualFold(id, m[1]) {
+				return AgentRecord{}, false
+			}
+			id, from = strings.ToLower(m[1]), agent+" "+filepath.Base(path)+" held open by pid "+strconv.Itoa(pid)
+		}
+	}
+	if id == "" {
+		return AgentRecord{}, false
+	}
+	return AgentRecord{ID: id, IDFrom: from}, true
 }
 
 // claudeSession is claude's sessions/<pid>.json, as claude 2.1.197 writes

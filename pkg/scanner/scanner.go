@@ -24,6 +24,10 @@ const (
 	DefaultHeartbeat      = time.Minute
 	DefaultBackoffBase    = 2 * time.Second
 	DefaultBackoffCap     = time.Minute
+	// DefaultForegroundSettle is how long an agent must be alone in its
+	// window's foreground, after a tool it ran there ended, before it counts
+	// as idle: between two tools it is still thinking.
+	DefaultForegroundSettle = 10 * time.Second
 )
 
 // KittyClient is what the scanner asks of one kitty.
@@ -31,6 +35,12 @@ type KittyClient interface {
 	LS(ctx context.Context) ([]kitty.OSWindow, error)
 	SetUserVars(ctx context.Context, match string, vars []string) error
 }
+
+// leanClient asks kitty for its windows without what the scanner does not
+// read (windows' env and cmdline, layouts).
+type leanClient struct{ *kitty.Client }
+
+func (c leanClient) LS(ctx context.Context) ([]kitty.OSWindow, error) { return c.Client.LSLean(ctx) }
 
 // Options configure a Scanner. Set and Discover are required.
 type Options struct {
@@ -55,6 +65,8 @@ type Options struct {
 	Jitter                  func() float64
 	// Autosave is told what each poll saw; nil saves nothing.
 	Autosave Autosave
+	// ForegroundSettle: see DefaultForegroundSettle.
+	ForegroundSettle time.Duration
 }
 
 // Scanner follows the agent sessions of every kitty of the user, one Poll
@@ -94,6 +106,9 @@ type session struct {
 	unseen bool
 	// hookOnly: known from an agent's hook, not seen in kitty yet.
 	hookOnly bool
+	// toolSeen is when a process other than the agent was last seen in the
+	// window's foreground (a command the agent runs as a tool).
+	toolSeen time.Time
 }
 
 // KittyStatus is how the scanner's polls of one kitty go. Field names are
@@ -143,7 +158,7 @@ type StateReport struct {
 // New returns a Scanner.
 func New(o Options) *Scanner {
 	if o.Client == nil {
-		o.Client = func(in kitty.Instance) KittyClient { return kitty.NewClient(in.Addr) }
+		o.Client = func(in kitty.Instance) KittyClient { return leanClient{kitty.NewClient(in.Addr)} }
 	}
 	if o.Clock == nil {
 		o.Clock = RealClock{}
@@ -162,6 +177,9 @@ func New(o Options) *Scanner {
 	}
 	if o.BackoffCap <= 0 {
 		o.BackoffCap = DefaultBackoffCap
+	}
+	if o.ForegroundSettle <= 0 {
+		o.ForegroundSettle = DefaultForegroundSettle
 	}
 	if o.Jitter == nil {
 		o.Jitter = rand.Float64
@@ -468,7 +486,7 @@ func (s *Scanner) update(se *session, aw AgentWindow, hook StateReport, now time
 
 	// The id: what the agent says now beats the command line it started
 	// with (claude's /clear changes it), which beats an earlier save's mark.
-	rec, hasRec := s.o.Records.Read(r.Agent, aw.PID)
+	rec, hasRec := s.o.Records.Read(r.Agent, aw.PIDs)
 	id, from := "", ""
 	switch {
 	case hook.ID != "":
@@ -502,12 +520,41 @@ func (s *Scanner) update(se *session, aw AgentWindow, hook StateReport, now time
 	default:
 		if st := s.o.Set.TitleState(r.Agent, w.Title); st != "" {
 			state, stateFrom = st, "title"
+		} else if st := se.foreground(aw, now, s.o.ForegroundSettle); st != "" {
+			state, stateFrom = st, "foreground process"
 		}
 	}
 	se.setState(state, stateFrom, now)
 	if now.Sub(se.lastWritten) >= s.o.Heartbeat {
 		se.dirty = true
 	}
+}
+
+// foreground reads the state from the window's foreground processes, for
+// agents whose title says nothing: the agent runs its tools (a shell
+// command, a test run, git) as children in its terminal's foreground
+// process group, where kitty lists them beside the agent. One there means
+// working; the agent alone again, for settle, means idle. An agent never
+// seen running a tool gets no state from this ("").
+func (se *session) foreground(aw AgentWindow, now time.Time, settle time.Duration) string {
+	if len(aw.PIDs) == 0 {
+		// The agent's own processes are unknown: every process would look
+		// like a tool.
+		return ""
+	}
+	for _, p := range aw.Ref.Window.ForegroundProcesses {
+		if p.PID > 0 && !slices.Contains(aw.PIDs, p.PID) {
+			se.toolSeen = now
+			return journal.StateWorking
+		}
+	}
+	switch {
+	case se.toolSeen.IsZero():
+		return ""
+	case now.Sub(se.toolSeen) < settle:
+		return journal.StateWorking
+	}
+	return journal.StateIdle
 }
 
 // markWindow sets the window's user vars to the session's id (kitty ≥ 0.30),

@@ -110,6 +110,8 @@ type win struct {
 	argv  []string
 	cwd   string
 	vars  map[string]string
+	// tool is a command the agent runs in the window's foreground.
+	tool []string
 }
 
 // lsOf is one OS window with one tab "work" holding the windows.
@@ -119,6 +121,9 @@ func lsOf(ws ...win) []kitty.OSWindow {
 		kw := kitty.Window{ID: w.id, Title: w.title, PID: 100 + w.id, Cwd: w.cwd, UserVars: w.vars}
 		if w.argv != nil {
 			kw.ForegroundProcesses = []kitty.Process{{PID: w.pid, Cmdline: w.argv, Cwd: w.cwd}}
+		}
+		if w.tool != nil {
+			kw.ForegroundProcesses = append(kw.ForegroundProcesses, kitty.Process{PID: w.pid + 1000, Cmdline: w.tool, Cwd: w.cwd})
 		}
 		tab.Windows = append(tab.Windows, kw)
 	}
@@ -499,5 +504,44 @@ func TestReadIDs(t *testing.T) {
 	want := map[int][2]string{2: {uuidClear, "claude sessions/2002.json"}, 3: {"", ""}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestPollForeground: an agent whose title says nothing (codex) is working
+// while a tool it runs is in the window's foreground, and idle once it has
+// been alone there for the settle time; a run is counted.
+func TestPollForeground(t *testing.T) {
+	r := newRig(t, kitty.Version{Major: 0, Minor: 26, Patch: 5})
+	w := win{id: 1, title: "codex", pid: 3001, argv: []string{"/usr/bin/codex", "--model", "o3"}, cwd: "/a"}
+	type step struct {
+		advance time.Duration
+		tool    []string
+		want    string
+	}
+	steps := []step{
+		{want: journal.StateUnknown}, // never seen running a tool: no word
+		{advance: 2 * time.Second, tool: []string{"/bin/bash", "-c", "go test ./..."}, want: journal.StateWorking},
+		{advance: 20 * time.Second, tool: []string{"git", "diff"}, want: journal.StateWorking},
+		{advance: 2 * time.Second, want: journal.StateWorking}, // alone, still settling
+		{advance: 8 * time.Second, want: journal.StateIdle},
+	}
+	var got []string
+	for _, st := range steps {
+		r.clock.Advance(st.advance)
+		w.tool = st.tool
+		r.kitty.set(lsOf(w), nil)
+		r.poll(t)
+		got = append(got, r.records(t)[1].State)
+	}
+	var want []string
+	for _, st := range steps {
+		want = append(want, st.want)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("states (-want +got):\n%s", diff)
+	}
+	rec := r.records(t)[1]
+	if rec.RunsFinished != 1 || rec.Working() != 30*time.Second || rec.StateFrom != "foreground process" {
+		t.Errorf("runs %d, working %v, from %q; want 1, 30s, foreground process", rec.RunsFinished, rec.Working(), rec.StateFrom)
 	}
 }

@@ -18,6 +18,10 @@ type AgentWindow struct {
 	Agent agents.Window
 	// PID is the pid of the window's outermost process running the agent.
 	PID int
+	// PIDs are all its foreground processes running the agent, outermost
+	// first: a node launcher and its native child (codex, copilot) are one
+	// agent, and the child may be the one holding the conversation's file.
+	PIDs []int
 }
 
 // AgentWindows recognises the agent in each window of ls: from its
@@ -61,7 +65,7 @@ func AgentWindows(set *agents.Set, ls []kitty.OSWindow) []AgentWindow {
 				aw.KnownID, aw.KnownIDFrom = id, "kitty user var "+uservars.Session
 			}
 		}
-		a := AgentWindow{Ref: ref, Agent: aw}
+		a := AgentWindow{Ref: ref, Agent: aw, PIDs: pids}
 		if len(pids) > 0 {
 			a.PID = pids[0]
 		}
@@ -71,11 +75,11 @@ func AgentWindows(set *agents.Set, ls []kitty.OSWindow) []AgentWindow {
 }
 
 // ReadIDs gives each window whose agent keeps a record of its running
-// process (claude's sessions/<pid>.json) the id the agent says it is in now.
+// process (claude's sessions/<pid>.json, codex's rollout file held open) the id the agent says it is in now.
 // That beats the kittymux_session user var: it follows /clear at once.
 func (r Records) ReadIDs(ws []AgentWindow) {
 	for i := range ws {
-		if rec, ok := r.Read(ws[i].Agent.Cmd.Agent, ws[i].PID); ok {
+		if rec, ok := r.Read(ws[i].Agent.Cmd.Agent, ws[i].PIDs); ok {
 			ws[i].Agent.KnownID, ws[i].Agent.KnownIDFrom = rec.ID, rec.IDFrom
 		}
 	}

@@ -23,6 +23,11 @@
 //     does (`KITTYMUX hook NAME EVENT` through /bin/sh, the event's JSON on
 //     stdin): SessionStart at start, then each SIGUSR2 UserPromptSubmit and
 //     Stop in turn.
+//   - FAKEAGENT_CODEX_ROLLOUT=ID: create codex's
+//     $CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<ID>.jsonl (CODEX_HOME
+//     else ~/.codex) with its session_meta line, and keep it open for
+//     appending until exit, as codex 0.171.0 does when it runs in process
+//     (`-c ...`, `--no-daemon`).
 //
 // It imports only the standard library: kittytest builds it from its embedded
 // source outside any module.
@@ -40,6 +45,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // record must match kittytest.AgentRecord.
@@ -87,6 +93,11 @@ func main() {
 		defer os.Remove(record)
 	}
 	runHook(name, "SessionStart")
+	if id := os.Getenv("FAKEAGENT_CODEX_ROLLOUT"); id != "" {
+		if f := codexRollout(id); f != nil {
+			defer f.Close()
+		}
+	}
 	fmt.Printf("fake %s running %s\n", name, strings.Join(args, " "))
 	titles := strings.Split(os.Getenv("FAKEAGENT_TITLES"), "|")
 	events := []string{"UserPromptSubmit", "Stop"}
@@ -146,6 +157,33 @@ func claudeRecord(id string) string {
 		fmt.Fprintln(os.Stderr, err)
 	}
 	return path
+}
+
+// codexRollout creates codex's rollout file for conversation id and returns
+// it open, as codex's recorder holds it for the life of the thread.
+func codexRollout(id string) *os.File {
+	home := os.Getenv("CODEX_HOME")
+	if home == "" {
+		home = filepath.Join(os.Getenv("HOME"), ".codex")
+	}
+	now := time.Now().UTC()
+	dir := filepath.Join(home, "sessions", now.Format("2006"), now.Format("01"), now.Format("02"))
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return nil
+	}
+	name := filepath.Join(dir, "rollout-"+now.Format("2006-01-02T15-04-05")+"-"+id+".jsonl")
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return nil
+	}
+	cwd, _ := os.Getwd()
+	b, _ := json.Marshal(map[string]any{"timestamp": now.Format(time.RFC3339Nano), "type": "session_meta",
+		"payload": map[string]any{"session_id": id, "id": id, "cwd": cwd, "originator": "codex-tui",
+			"cli_version": "0.171.0", "thread_source": "user"}})
+	_, _ = f.Write(append(b, '\n'))
+	return f
 }
 
 func logRun(name string, args []string) error {

@@ -49,6 +49,15 @@ func TestScripts(t *testing.T) {
 			env.Setenv("KITTY_LISTEN_ON", "")
 			env.Setenv("KITTY_PID", "")
 			env.Setenv("KITTYMUX_RESUME_BIN", "/opt/kittymux/bin/kittymux-resume")
+			// Agent CLIs installed on the machine must not show up in the
+			// scripts: PATH is testscript's directory of kittymux (the one
+			// holding it) and the system's own.
+			for _, dir := range filepath.SplitList(env.Getenv("PATH")) {
+				if _, err := os.Stat(filepath.Join(dir, "kittymux")); err == nil {
+					env.Setenv("PATH", dir+string(filepath.ListSeparator)+"/usr/bin:/bin")
+					break
+				}
+			}
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

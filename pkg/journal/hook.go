@@ -19,10 +19,13 @@ type HookEvent struct {
 // ApplyHook brings r up to date with a hook's event. Working time is
 // accounted up to the event from LastSeen (whoever wrote the record last,
 // hook or scanner, accounted up to then), and a run ends when working
-// turns to idle, as the scanner counts them.
+// turns to idle, as the scanner counts them. Both only from a state a hook
+// reported: the first event of a session the scanner judged by its title
+// replaces that guess, and counts nothing.
 func (r *Record) ApplyHook(ev HookEvent) {
 	at := ev.At
-	if r.State == StateWorking && at.After(r.LastSeen) && !r.LastSeen.IsZero() {
+	fromHook := r.StateFrom == FromHook
+	if fromHook && r.State == StateWorking && at.After(r.LastSeen) && !r.LastSeen.IsZero() {
 		r.WorkingSeconds += at.Sub(r.LastSeen).Seconds()
 	}
 	if at.After(r.LastSeen) {
@@ -42,7 +45,7 @@ func (r *Record) ApplyHook(ev HookEvent) {
 	}
 	if ev.State != "" {
 		if ev.State != r.State {
-			if r.State == StateWorking && (ev.State == StateIdle || ev.State == StateAttention) {
+			if fromHook && r.State == StateWorking && (ev.State == StateIdle || ev.State == StateAttention) {
 				r.RunsFinished++
 			}
 			r.State = ev.State

@@ -117,10 +117,12 @@ func TestRealRecover(t *testing.T) {
 		return d
 	}
 	api, web, cli, docs, other := dir("api"), dir("web"), dir("cli"), dir("docs"), dir("other")
+	// Ids no other test uses: recover asks every kitty of the user whether a
+	// conversation still runs, and the real tests run in parallel.
 	const (
-		idAPI   = "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73"
+		idAPI   = "3c6e1f0a-2b4d-4e8f-9a1c-5d7e3f2a1b0c"
 		idWeb   = "9d1c7e42-5b6a-4c3d-8e2f-1a0b9c8d7e6f"
-		idCLI   = "0199a213-81c0-7800-8aa1-bbab2a035a53"
+		idCLI   = "0199b000-81c0-7800-8aa1-bbab2a035a54"
 		idDocs  = "0a1b2c3d-0000-4000-8000-000000000000"
 		idOther = "7d3f1c2e-9a8b-4c5d-8e6f-0a1b2c3d4e5f"
 	)
@@ -289,7 +291,9 @@ func TestRealRecoverGotoSession(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	const idAPI = "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73"
+	// An id no other test uses: recover asks every kitty of the user whether
+	// a conversation still runs, and the real tests run in parallel.
+	const idAPI = "6a2f0c1e-3d4b-4c5a-9e8f-7b6a5c4d3e2f"
 	home := t.TempDir()
 	k := kittytest.StartReal(t, kittytest.RealOptions{Env: append(log.Env(), sharedState(t, home)), Kitty: kittyBin})
 

@@ -181,8 +181,18 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 			if ok && len(cmd.Env) == 0 && sealed {
 				cmd.Env = rec.Env
 			}
-		} else if len(argv) > 0 {
-			cmd, ok = o.Agents.RecognizeArgv(argv)
+		} else {
+			if len(argv) > 0 {
+				cmd, ok = o.Agents.RecognizeArgv(argv)
+			}
+			if lw, isLive := live[id]; !ok && isLive {
+				// What kitty kept is no plain agent command (a typed
+				// `export X=1; claude`, `cd api && claude`; a wrapper
+				// script), yet an agent runs in the window: left alone,
+				// the line would run again on restore. The agent that
+				// runs is the one that comes back.
+				cmd, ok = lw.Cmd, true
+			}
 		}
 		if !ok {
 			continue

@@ -511,3 +511,34 @@ func TestRewriteAgentDirectory(t *testing.T) {
 		}
 	}
 }
+
+// TestRewriteCompoundLine: a typed line that is no plain agent command
+// (`export X=1; claude ...`) would run again on restore; where the window
+// runs an agent now, that agent comes back through the prompt instead.
+// Without a live window to say so, the line is kept as it is.
+func TestRewriteCompoundLine(t *testing.T) {
+	line := "export FOO=1; claude --model opus"
+	raw := []byte("new_tab\ncd /srv\n" +
+		`launch 'kitty-unserialize-data={"id": 1, "cmd_at_shell_startup": "` + line + `"}'` + "\n")
+	set := shipped(t)
+	running, _ := set.RecognizeArgv([]string{"claude", "--model", "opus"})
+	res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, ResumeBin: bin,
+		Live: []agents.Window{{ID: 1, Cwd: "/srv", Cmd: running}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[int]resume.Record{1: {Agent: "claude", Mode: "latest", FromShell: true, Argv: []string{"claude", "--model", "opus", "--continue"}}}
+	if diff := cmp.Diff(want, records(t, res.Data)); diff != "" {
+		t.Errorf("records (-want +got):\n%s\n%s", diff, res.Data)
+	}
+	if bytes.Contains(res.Data, []byte("export FOO")) {
+		t.Errorf("the typed line is still there:\n%s", res.Data)
+	}
+	res, err = rewrite.Rewrite(raw, rewrite.Options{Agents: set, ResumeBin: bin})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(res.Data, raw) {
+		t.Errorf("without a live window the file changed:\n%s", res.Data)
+	}
+}

@@ -78,7 +78,7 @@ func (e *Env) elsewhere(r Record, path, where string) error {
 		fmt.Fprint(e.Out, "kittymux: not resuming it a second time; opening a shell.\r\n")
 		return e.shell(r)
 	}
-	fmt.Fprint(e.Out, "  n new conversation   s shell\r\n")
+	fmt.Fprint(e.Out, "  Enter/n new conversation   s shell\r\n")
 	switch e.askElsewhere() {
 	case ChoiceNew:
 		argv, err := e.NewArgv(r)

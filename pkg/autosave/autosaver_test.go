@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -235,5 +237,32 @@ func TestNames(t *testing.T) {
 		if _, _, ok := ParseName(n); ok {
 			t.Errorf("ParseName(%q) took it for an autosave", n)
 		}
+	}
+}
+
+// TestPruneAll: a kitty keeps its newest saves; the saves of the kitties
+// beyond the KeepKitties with the newest saves go whole, the kitty saving
+// now always kept; other sessions are never touched.
+func TestPruneAll(t *testing.T) {
+	t0 := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	var names []string
+	// Kitties 100..111, kitty 100+i's saves at t0+i hours, two each.
+	for i := range KeepKitties + 2 {
+		for j := range 2 {
+			names = append(names, Name(strconv.Itoa(100+i), t0.Add(time.Duration(i)*time.Hour+time.Duration(j)*time.Minute)))
+		}
+	}
+	// The kitty saving now is the oldest of all, with three saves.
+	names = append(names, Name("7", t0.Add(-time.Hour)), "work", "autosave-quit")
+	got := pruneAll(names, "7", 1)
+	want := []string{Name("100", t0), Name("100", t0.Add(time.Minute)), Name("101", t0.Add(time.Hour)),
+		Name("101", t0.Add(time.Hour+time.Minute)), Name("102", t0.Add(2*time.Hour)), Name("102", t0.Add(2*time.Hour+time.Minute))}
+	sort.Strings(want)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("removed (-want +got):\n%s", diff)
+	}
+	mine := []string{Name("7", t0), Name("7", t0.Add(time.Minute)), Name("7", t0.Add(2*time.Minute))}
+	if diff := cmp.Diff(mine[:2], pruneAll(mine, "7", 1)); diff != "" {
+		t.Errorf("own saves (-want +got):\n%s", diff)
 	}
 }

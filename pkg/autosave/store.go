@@ -57,24 +57,76 @@ type Store struct {
 	Keep  int
 }
 
+// KeepKitties is how many kitties' autosaves are kept: each run of kitty
+// has its own (its pid names them), and without a bound every restart
+// would leave Keep more behind.
+const KeepKitties = 10
+
 // Publish writes data as kitty key's newest save, then removes that
-// kitty's saves beyond the newest Keep. Only a good save gets here: the
-// older ones go only once it is written.
+// kitty's saves beyond the newest Keep, and every save of the kitties
+// beyond the KeepKitties whose newest save is most recent (this one
+// counts). Only a good save gets here: the older ones go only once it is
+// written.
 func (s Store) Publish(key string, at time.Time, data []byte) (string, error) {
 	path, err := sessions.Publish(s.Paths, Name(key, at), data)
 	if err != nil {
 		return "", err
 	}
-	names, err := s.Names(key)
+	all, err := sessions.List(s.Paths)
 	if err != nil {
 		return path, err
 	}
-	for _, n := range Prune(names, s.Keep) {
+	var names []string
+	for _, in := range all {
+		names = append(names, in.Name)
+	}
+	for _, n := range pruneAll(names, key, s.Keep) {
 		if err := sessions.Remove(s.Paths, n); err != nil {
 			return path, fmt.Errorf("remove an old autosave: %w", err)
 		}
 	}
 	return path, nil
+}
+
+// pruneAll returns which of the session names to remove: kitty key's saves
+// beyond its newest keep, and the saves of the kitties beyond the
+// KeepKitties with the newest saves, key always among those kept. Names
+// that are no autosave of a kitty are never returned.
+func pruneAll(names []string, key string, keep int) []string {
+	byKitty := map[string][]string{}
+	newest := map[string]time.Time{}
+	for _, n := range names {
+		k, at, ok := ParseName(n)
+		if !ok {
+			continue
+		}
+		byKitty[k] = append(byKitty[k], n)
+		if at.After(newest[k]) {
+			newest[k] = at
+		}
+	}
+	var others []string
+	for k := range byKitty {
+		if k != key {
+			others = append(others, k)
+		}
+	}
+	sort.Slice(others, func(i, j int) bool {
+		if !newest[others[i]].Equal(newest[others[j]]) {
+			return newest[others[i]].After(newest[others[j]])
+		}
+		return others[i] < others[j]
+	})
+	mine := byKitty[key]
+	sort.Strings(mine)
+	out := Prune(mine, keep)
+	for i, k := range others {
+		if i >= KeepKitties-1 {
+			out = append(out, byKitty[k]...)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // Names are kitty key's saves, oldest first.

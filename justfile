@@ -21,10 +21,11 @@ e2e:
 bench:
     go test -run '^$' -bench . ./...
 
-# Fuzz the session file parser and the prompt's record validation, a minute each.
+# Fuzz the session file parser, the prompt's record validation and the ls reply reader, a minute each.
 fuzz:
     go test -run '^$' -fuzz FuzzParse -fuzztime 60s ./pkg/kittysession/
     go test -run '^$' -fuzz FuzzValidate -fuzztime 60s ./pkg/agents/
+    go test -run '^$' -fuzz FuzzUnquote -fuzztime 60s ./pkg/kitty/
 
 vet:
     go vet ./...

@@ -242,7 +242,7 @@ type agent struct {
 	name      string
 	def       Definition
 	canResume bool
-	idRE      *regexp.Regexp
+	idRE      func() *regexp.Regexp // nil: any plain token
 
 	kinds         map[string]flagKind
 	oneShot       map[string]bool
@@ -390,25 +390,69 @@ func decodeErr(file, name string, err error) error {
 	return fieldErr(file, name, "", "%v", err)
 }
 
-// idPatterns memoises compiled id patterns: most agents share the uuid one,
-// and the restore prompt loads every definition at start-up.
-var idPatterns sync.Map // pattern -> *regexp.Regexp
+// idPatterns memoises id patterns: most agents share the uuid one. A
+// pattern is parsed (and so checked) when its definition is loaded, and
+// compiled when an id is first checked against it: a process meets few of
+// the agents, and compiling every pattern (one repeats a class 127 times)
+// was a good part of a process's start-up.
+var idPatterns sync.Map // pattern -> *idPattern
 
-func compileID(pattern string) (*regexp.Regexp, error) {
-	if re, ok := idPatterns.Load(pattern); ok {
-		return re.(*regexp.Regexp), nil
+type idPattern struct {
+	empty bool                  // the anchored pattern matches an empty id
+	re    func() *regexp.Regexp // anchored, compiled once
+}
+
+func compileID(pattern string) (*idPattern, error) {
+	if p, ok := idPatterns.Load(pattern); ok {
+		return p.(*idPattern), nil
 	}
 	// Parsed alone first so the error quotes the user's pattern; parsing is
 	// what fails in regexp.Compile, with the same error.
 	if _, err := syntax.Parse(pattern, syntax.Perl); err != nil {
 		return nil, err
 	}
-	re, err := regexp.Compile(`^(?:` + pattern + `)$`)
+	anchored := `^(?:` + pattern + `)$`
+	tree, err := syntax.Parse(anchored, syntax.Perl)
 	if err != nil {
 		return nil, fmt.Errorf("when anchored: %w", err)
 	}
-	idPatterns.Store(pattern, re)
-	return re, nil
+	p, _ := idPatterns.LoadOrStore(pattern, &idPattern{
+		empty: matchesEmpty(tree),
+		re:    sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(anchored) }),
+	})
+	return p.(*idPattern), nil
+}
+
+// matchesEmpty reports whether re matches the empty string, where every
+// assertion is tested at the one position there is: the start and end of
+// text and of a line hold there, a word boundary does not.
+func matchesEmpty(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpEmptyMatch, syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText,
+		syntax.OpNoWordBoundary, syntax.OpStar, syntax.OpQuest:
+		return true
+	case syntax.OpCapture, syntax.OpPlus:
+		return matchesEmpty(re.Sub[0])
+	case syntax.OpRepeat:
+		return re.Min == 0 || matchesEmpty(re.Sub[0])
+	case syntax.OpConcat:
+		for _, sub := range re.Sub {
+			if !matchesEmpty(sub) {
+				return false
+			}
+		}
+		return true
+	case syntax.OpAlternate:
+		for _, sub := range re.Sub {
+			if matchesEmpty(sub) {
+				return true
+			}
+		}
+		return false
+	}
+	// OpNoMatch, OpLiteral, OpCharClass, OpAnyChar, OpAnyCharNotNL and
+	// OpWordBoundary each need a character or a word character beside.
+	return false
 }
 
 // build validates a definition and compiles it.
@@ -578,14 +622,14 @@ func build(file, name string, d Definition) (*agent, error) {
 	})
 
 	if d.IDPattern != "" {
-		re, err := compileID(d.IDPattern)
+		p, err := compileID(d.IDPattern)
 		if err != nil {
 			return bad("id_pattern", "does not compile: %v", err)
 		}
-		if re.MatchString("") {
+		if p.empty {
 			return bad("id_pattern", "matches an empty id")
 		}
-		a.idRE = re
+		a.idRE = p.re
 	}
 
 	if !a.canResume {

@@ -79,7 +79,7 @@ func (a *agent) isID(w string) bool {
 	if !isPlainToken(w) {
 		return false
 	}
-	return a.idRE == nil || a.idRE.MatchString(w)
+	return a.idRE == nil || a.idRE().MatchString(w)
 }
 
 func isOption(w string) bool { return len(w) > 1 && w[0] == '-' }

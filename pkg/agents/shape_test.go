@@ -67,3 +67,34 @@ func FuzzShapes(f *testing.F) {
 		}
 	})
 }
+
+var emptySeeds = []string{
+	`[0-9a-fA-F]{8}-[0-9a-fA-F]{4}`, `ses_[A-Za-z0-9]+`, `[A-Za-z0-9][A-Za-z0-9_.-]{0,127}`, `T-[0-9a-f][0-9a-f-]*`,
+	`a*`, `a?`, `a+`, `(a*)+`, `a{0}`, `a{0,3}`, `(a?){2,}`, `a{2,}`, `|a`, `a|`, `a|b`, `(?:)`, `^$`, `(?m)^$`,
+	`\A\z`, `\b`, `\B`, `x\B`, `\B*`, `[^\x00-\x{10FFFF}]`, `.*`, `(?s).`, `(?i)k?`, `()`, `(a|b*)c?`, `\pL*`,
+}
+
+// TestMatchesEmpty holds matchesEmpty to what the compiled, anchored
+// pattern says of an empty id.
+func TestMatchesEmpty(t *testing.T) {
+	for _, p := range emptySeeds {
+		checkMatchesEmpty(t, p)
+	}
+}
+
+func FuzzMatchesEmpty(f *testing.F) {
+	for _, p := range emptySeeds {
+		f.Add(p)
+	}
+	f.Fuzz(checkMatchesEmpty)
+}
+
+func checkMatchesEmpty(t *testing.T, pattern string) {
+	p, err := compileID(pattern)
+	if err != nil {
+		return
+	}
+	if want := regexp.MustCompile(`^(?:` + pattern + `)$`).MatchString(""); p.empty != want {
+		t.Errorf("%q: matchesEmpty %v, the compiled pattern says %v", pattern, p.empty, want)
+	}
+}

@@ -419,14 +419,14 @@ func firstLine(s string) string {
 
 // ansiRE matches CSI sequences, private ones too (mastracode ends its help
 // with ESC[?2004l ESC[<u ESC[>4;0m).
-var ansiRE = regexp.MustCompile(`\x1b\[[0-9;?<>=]*[ -/]*[@-~]`)
+var ansiRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\x1b\[[0-9;?<>=]*[ -/]*[@-~]`) })
 
 // helpShows reports whether help output shows tok. Flags are matched as
 // tokens, never whole lines, since wrapping follows the terminal width;
 // subcommand words must start a line or follow an alias ("plugin|plugins"),
 // so prose ("to resume") does not count.
 func helpShows(out, tok string) bool {
-	out = ansiRE.ReplaceAllString(out, "")
+	out = ansiRE().ReplaceAllString(out, "")
 	var re *regexp.Regexp
 	if strings.HasPrefix(tok, "-") {
 		re = regexp.MustCompile(`(^|[^A-Za-z0-9_-])` + regexp.QuoteMeta(tok) + `($|[^A-Za-z0-9_-])`)

@@ -12,8 +12,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"sort"
 	"strings"
@@ -240,7 +242,7 @@ type agent struct {
 	name      string
 	def       Definition
 	canResume bool
-	idRE      *regexp.Regexp
+	idRE      func() *regexp.Regexp // nil: any plain token
 
 	kinds         map[string]flagKind
 	oneShot       map[string]bool
@@ -254,21 +256,9 @@ type agent struct {
 	probes        []Probe
 }
 
-var (
-	nameRE     = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
-	flagRE     = regexp.MustCompile(`^-{1,2}[A-Za-z0-9][A-Za-z0-9_.-]*$`)
-	programRE  = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.+-]*$`)
-	packageRE  = regexp.MustCompile(`^(@[a-z0-9][a-z0-9._-]*/)?[a-z0-9][a-z0-9._-]*$`)
-	subwordRE  = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.:-]*$`)
-	tmplWordRE = regexp.MustCompile(`^[A-Za-z0-9_.:=@+/-]+$`)
-)
-
 // Programs that run other programs: a definition naming one would make the
 // restore prompt run any script or command as that "agent".
-var (
-	launcherRE = regexp.MustCompile(`^(python|pypy|perl|ruby|php|lua|tclsh|node)[0-9.]*$`)
-	launchers  = map[string]string{}
-)
+var launchers = map[string]string{}
 
 func init() {
 	for what, names := range map[string]string{
@@ -294,7 +284,7 @@ func launcher(name string) string {
 	if what, ok := launchers[name]; ok {
 		return what
 	}
-	if launcherRE.MatchString(name) {
+	if isVersionedLauncher(name) {
 		return "an interpreter"
 	}
 	return ""
@@ -307,6 +297,25 @@ func fieldErr(file, agent, field, format string, args ...any) error {
 // decodeFile splits a definitions file into its entries, each decoded
 // strictly. Entries that fail are reported and left out.
 func decodeFile(data []byte, file string) (map[string]*agent, error) {
+	if defs, ok := decodeAll(data); ok {
+		out := make(map[string]*agent, len(defs))
+		var errs []error
+		for _, name := range slices.Sorted(maps.Keys(defs)) {
+			a, err := buildNamed(file, name, defs[name])
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			out[name] = a
+		}
+		return out, errors.Join(errs...)
+	}
+	return decodeEntries(data, file)
+}
+
+// decodeEntries decodes a definitions file entry by entry, so that one entry
+// that fails is reported and the others kept.
+func decodeEntries(data []byte, file string) (map[string]*agent, error) {
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(data, &raw); err != nil {
 		return nil, fieldErr(file, "", "", "not a JSON object of agent definitions: %v", err)
@@ -329,8 +338,32 @@ func decodeFile(data []byte, file string) (map[string]*agent, error) {
 	return out, errors.Join(errs...)
 }
 
+// decodeAll decodes a whole definitions file in one pass, which is half the
+// work of decoding it entry by entry: every process loads the shipped file
+// before it does anything. It fails wherever an entry would fail to decode;
+// decodeFile then goes entry by entry to say which and to keep the others.
+func decodeAll(data []byte) (map[string]Definition, bool) {
+	var defs map[string]Definition
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&defs); err != nil {
+		return nil, false
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, false
+	}
+	return defs, true
+}
+
+func buildNamed(file, name string, d Definition) (*agent, error) {
+	if !isName(name) {
+		return nil, fieldErr(file, name, "", "name must be lowercase letters, digits, '.', '_' or '-'")
+	}
+	return build(file, name, d)
+}
+
 func compile(file, name string, raw json.RawMessage) (*agent, error) {
-	if !nameRE.MatchString(name) {
+	if !isName(name) {
 		return nil, fieldErr(file, name, "", "name must be lowercase letters, digits, '.', '_' or '-'")
 	}
 	var d Definition
@@ -357,24 +390,69 @@ func decodeErr(file, name string, err error) error {
 	return fieldErr(file, name, "", "%v", err)
 }
 
-// idPatterns memoises compiled id patterns: most agents share the uuid one,
-// and the restore prompt loads every definition at start-up.
-var idPatterns sync.Map // pattern -> *regexp.Regexp
+// idPatterns memoises id patterns: most agents share the uuid one. A
+// pattern is parsed (and so checked) when its definition is loaded, and
+// compiled when an id is first checked against it: a process meets few of
+// the agents, and compiling every pattern (one repeats a class 127 times)
+// was a good part of a process's start-up.
+var idPatterns sync.Map // pattern -> *idPattern
 
-func compileID(pattern string) (*regexp.Regexp, error) {
-	if re, ok := idPatterns.Load(pattern); ok {
-		return re.(*regexp.Regexp), nil
+type idPattern struct {
+	empty bool                  // the anchored pattern matches an empty id
+	re    func() *regexp.Regexp // anchored, compiled once
+}
+
+func compileID(pattern string) (*idPattern, error) {
+	if p, ok := idPatterns.Load(pattern); ok {
+		return p.(*idPattern), nil
 	}
-	// Compiled alone first so the error quotes the user's pattern.
-	if _, err := regexp.Compile(pattern); err != nil {
+	// Parsed alone first so the error quotes the user's pattern; parsing is
+	// what fails in regexp.Compile, with the same error.
+	if _, err := syntax.Parse(pattern, syntax.Perl); err != nil {
 		return nil, err
 	}
-	re, err := regexp.Compile(`^(?:` + pattern + `)$`)
+	anchored := `^(?:` + pattern + `)$`
+	tree, err := syntax.Parse(anchored, syntax.Perl)
 	if err != nil {
 		return nil, fmt.Errorf("when anchored: %w", err)
 	}
-	idPatterns.Store(pattern, re)
-	return re, nil
+	p, _ := idPatterns.LoadOrStore(pattern, &idPattern{
+		empty: matchesEmpty(tree),
+		re:    sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(anchored) }),
+	})
+	return p.(*idPattern), nil
+}
+
+// matchesEmpty reports whether re matches the empty string, where every
+// assertion is tested at the one position there is: the start and end of
+// text and of a line hold there, a word boundary does not.
+func matchesEmpty(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpEmptyMatch, syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText,
+		syntax.OpNoWordBoundary, syntax.OpStar, syntax.OpQuest:
+		return true
+	case syntax.OpCapture, syntax.OpPlus:
+		return matchesEmpty(re.Sub[0])
+	case syntax.OpRepeat:
+		return re.Min == 0 || matchesEmpty(re.Sub[0])
+	case syntax.OpConcat:
+		for _, sub := range re.Sub {
+			if !matchesEmpty(sub) {
+				return false
+			}
+		}
+		return true
+	case syntax.OpAlternate:
+		for _, sub := range re.Sub {
+			if matchesEmpty(sub) {
+				return true
+			}
+		}
+		return false
+	}
+	// OpNoMatch, OpLiteral, OpCharClass, OpAnyChar, OpAnyCharNotNL and
+	// OpWordBoundary each need a character or a word character beside.
+	return false
 }
 
 // build validates a definition and compiles it.
@@ -399,7 +477,7 @@ func build(file, name string, d Definition) (*agent, error) {
 		a.def.Programs = []string{name}
 	}
 	for _, p := range a.def.Programs {
-		if !programRE.MatchString(p) {
+		if !isProgram(p) {
 			return bad("programs", "%q is not a plain executable name", p)
 		}
 		if what := launcher(p); what != "" {
@@ -411,7 +489,7 @@ func build(file, name string, d Definition) (*agent, error) {
 		}
 	}
 	for _, p := range d.Packages {
-		if !packageRE.MatchString(p) {
+		if !isPackage(p) {
 			return bad("packages", "%q is not an npm package name", p)
 		}
 	}
@@ -439,7 +517,7 @@ func build(file, name string, d Definition) (*agent, error) {
 	fieldOf := map[string]string{}
 	for _, l := range lists {
 		for _, f := range l.flags {
-			if !flagRE.MatchString(f) {
+			if !isFlag(f) {
 				return bad(l.field, "%q is not a flag (one word starting with '-', no '=')", f)
 			}
 			if prev, dup := fieldOf[f]; dup {
@@ -450,7 +528,7 @@ func build(file, name string, d Definition) (*agent, error) {
 		}
 	}
 	for _, f := range d.OneShotFlags {
-		if !flagRE.MatchString(f) {
+		if !isFlag(f) {
 			return bad("one_shot_flags", "%q is not a flag", f)
 		}
 		switch a.kinds[f] {
@@ -496,7 +574,7 @@ func build(file, name string, d Definition) (*agent, error) {
 		a.latestFlags[f] = true
 	}
 	for _, v := range d.LatestValues {
-		if !subwordRE.MatchString(v) {
+		if !isSubword(v) {
 			return bad("latest_values", "%q is not a plain word", v)
 		}
 		a.latestValues[v] = true
@@ -526,7 +604,7 @@ func build(file, name string, d Definition) (*agent, error) {
 				return bad(s.field, "empty subcommand")
 			}
 			for _, w := range words {
-				if !subwordRE.MatchString(w) {
+				if !isSubword(w) {
 					return bad(s.field, "%q is not a subcommand", p)
 				}
 			}
@@ -544,14 +622,14 @@ func build(file, name string, d Definition) (*agent, error) {
 	})
 
 	if d.IDPattern != "" {
-		re, err := compileID(d.IDPattern)
+		p, err := compileID(d.IDPattern)
 		if err != nil {
 			return bad("id_pattern", "does not compile: %v", err)
 		}
-		if re.MatchString("") {
+		if p.empty {
 			return bad("id_pattern", "matches an empty id")
 		}
-		a.idRE = re
+		a.idRE = p.re
 	}
 
 	if !a.canResume {
@@ -585,7 +663,7 @@ func build(file, name string, d Definition) (*agent, error) {
 			return bad("latest_scope", "set without \"latest\"")
 		}
 		for _, w := range d.New {
-			if !subwordRE.MatchString(w) {
+			if !isSubword(w) {
 				return bad("new", "%q is not a subcommand word", w)
 			}
 		}
@@ -598,7 +676,7 @@ func build(file, name string, d Definition) (*agent, error) {
 			a.idFlags[f] = true
 		}
 		for _, w := range d.Latest {
-			if flagRE.MatchString(w) && a.kinds[w] == kindStrip {
+			if isFlag(w) && a.kinds[w] == kindStrip {
 				a.latestFlags[w] = true
 			}
 		}
@@ -613,7 +691,7 @@ func build(file, name string, d Definition) (*agent, error) {
 			return bad("probes", "a probe needs args")
 		}
 		for _, w := range p.Args {
-			if !tmplWordRE.MatchString(w) {
+			if !isTemplateWord(w) {
 				return bad("probes", "argument %q is not a plain word", w)
 			}
 		}
@@ -655,7 +733,7 @@ func (a *agent) checkTemplate(field string, t []string, wantID bool) error {
 		if n > 0 && w != idPlaceholder && !(strings.HasPrefix(w, "-") && strings.HasSuffix(w, "="+idPlaceholder)) {
 			return fmt.Errorf("%q: %s must be a word of its own or a --flag=%s", w, idPlaceholder, idPlaceholder)
 		}
-		if n == 0 && !tmplWordRE.MatchString(w) {
+		if n == 0 && !isTemplateWord(w) {
 			return fmt.Errorf("%q is not a plain word", w)
 		}
 	}
@@ -682,7 +760,7 @@ func (a *agent) checkTemplate(field string, t []string, wantID bool) error {
 			continue
 		}
 		f, _, _ := strings.Cut(w, "=")
-		if !flagRE.MatchString(f) {
+		if !isFlag(f) {
 			return fmt.Errorf("%q is not a flag", w)
 		}
 		switch a.kinds[f] {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Grammar is a CLI's option syntax as its own --help states it: which options
@@ -132,18 +133,29 @@ func (g *Grammar) sort() {
 	}
 }
 
-var (
+// helpREs are compiled on first use: only reading a CLI's help needs them,
+// and every process would pay for them at start-up.
+var helpREs = sync.OnceValue(func() *helpPatterns {
+	return &helpPatterns{
+		opt:        regexp.MustCompile(`^(--?[A-Za-z0-9][A-Za-z0-9_.-]*)(.*)$`),
+		upper:      regexp.MustCompile(`^[A-Z][A-Z0-9_-]*(\.\.\.)?$`),
+		yargsValue: regexp.MustCompile(`\[(string|number)\]|\[choices: `),
+		yargsArray: regexp.MustCompile(`\[array\]`),
+		yargsBool:  regexp.MustCompile(`\[(boolean|count)\]`),
+		aliases:    regexp.MustCompile(`\[aliases?: ([^\]]*)\]`),
+		section:    regexp.MustCompile(`^[A-Za-z][A-Za-z ]*:\s*$`),
+	}
+})
+
+type helpPatterns struct {
 	// An option as help lists it: -m, --model, --allowedTools, -C.
-	helpOptRE = regexp.MustCompile(`^(--?[A-Za-z0-9][A-Za-z0-9_.-]*)(.*)$`)
+	opt *regexp.Regexp
 	// Placeholders: MODEL, FILE..., CONFIG_PROFILE_V2 (clap, click, argparse).
-	upperRE = regexp.MustCompile(`^[A-Z][A-Z0-9_-]*(\.\.\.)?$`)
+	upper *regexp.Regexp
 	// yargs states the type at the end of an entry.
-	yargsValueRE = regexp.MustCompile(`\[(string|number)\]|\[choices: `)
-	yargsArrayRE = regexp.MustCompile(`\[array\]`)
-	yargsBoolRE  = regexp.MustCompile(`\[(boolean|count)\]`)
-	aliasesRE    = regexp.MustCompile(`\[aliases?: ([^\]]*)\]`)
-	sectionRE    = regexp.MustCompile(`^[A-Za-z][A-Za-z ]*:\s*$`)
-)
+	yargsValue, yargsArray, yargsBool, aliases *regexp.Regexp
+	section                                    *regexp.Regexp
+}
 
 // cobraTypes are the value types pflag prints after a flag name.
 var cobraTypes = map[string]bool{
@@ -169,7 +181,7 @@ type helpEntry struct {
 // (Go), click and argparse (Python). prog is the program's name, which yargs
 // repeats before each subcommand.
 func ParseHelp(prog, text string) Grammar {
-	text = ansiRE.ReplaceAllString(text, "")
+	text = ansiRE().ReplaceAllString(text, "")
 	text = strings.ReplaceAll(text, "\t", "    ")
 	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
 
@@ -196,7 +208,7 @@ func ParseHelp(prog, text string) Grammar {
 		switch {
 		case trimmed == "":
 			continue
-		case indent == 0 && sectionRE.MatchString(trimmed):
+		case indent == 0 && helpREs().section.MatchString(trimmed):
 			flush()
 			h := strings.ToLower(trimmed)
 			inCommands = strings.Contains(h, "command") && !strings.Contains(h, "option") && !strings.Contains(h, "flag")
@@ -207,7 +219,7 @@ func ParseHelp(prog, text string) Grammar {
 			inCommands = false
 			continue
 		}
-		isOpt := indent <= maxOptionIndent && helpOptRE.MatchString(trimmed) && !strings.HasPrefix(trimmed, "- ")
+		isOpt := indent <= maxOptionIndent && helpREs().opt.MatchString(trimmed) && !strings.HasPrefix(trimmed, "- ")
 		switch {
 		case isOpt:
 			flush()
@@ -246,7 +258,7 @@ func (g *Grammar) addOption(e *helpEntry) {
 	}
 	words := strings.Fields(strings.NewReplacer(", ", " ", ",", " ", " | ", " ", "|-", " -").Replace(e.head))
 	for _, w := range words {
-		if m := helpOptRE.FindStringSubmatch(w); m != nil {
+		if m := helpREs().opt.FindStringSubmatch(w); m != nil {
 			names = append(names, m[1])
 			if m[2] != "" {
 				a, v, ok := placeholder(m[2])
@@ -272,9 +284,9 @@ func (g *Grammar) addOption(e *helpEntry) {
 	if arity == ArityNone {
 		// yargs: "-m, --model   Model   [string]".
 		switch {
-		case yargsArrayRE.MatchString(e.text):
+		case helpREs().yargsArray.MatchString(e.text):
 			arity, variadic = ArityValue, true
-		case yargsValueRE.MatchString(e.text) && !yargsBoolRE.MatchString(e.text):
+		case helpREs().yargsValue.MatchString(e.text) && !helpREs().yargsBool.MatchString(e.text):
 			arity = ArityValue
 		}
 	}
@@ -310,7 +322,7 @@ func placeholder(p string) (a Arity, variadic, ok bool) {
 		return ArityValue, variadic, true
 	case strings.HasPrefix(p, "<"), strings.HasPrefix(p, "{"):
 		return ArityValue, variadic, true
-	case upperRE.MatchString(p):
+	case helpREs().upper.MatchString(p):
 		return ArityValue, variadic, true
 	case cobraTypes[p]:
 		return ArityValue, false, true
@@ -330,16 +342,16 @@ func (g *Grammar) addCommand(prog string, e *helpEntry) {
 	var names []string
 	for _, n := range strings.Split(words[0], "|") {
 		n = strings.TrimSuffix(n, ",")
-		if subwordRE.MatchString(n) {
+		if isSubword(n) {
 			names = append(names, n)
 		}
 	}
 	if len(names) == 0 {
 		return
 	}
-	if m := aliasesRE.FindStringSubmatch(e.text); m != nil {
+	if m := helpREs().aliases.FindStringSubmatch(e.text); m != nil {
 		for _, al := range strings.Split(m[1], ",") {
-			if al = strings.TrimSpace(al); subwordRE.MatchString(al) {
+			if al = strings.TrimSpace(al); isSubword(al) {
 				names = append(names, al)
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
@@ -66,19 +67,19 @@ var alwaysHelper = map[string]bool{"--help": true, "--version": true}
 
 // genericSecretRE catches secret-looking long flags a definition does not
 // list (aider's --anthropic-api-key): a key must never reach a saved
-// session, and stripping an unlisted flag only costs a re-login.
-var genericSecretRE = regexp.MustCompile(`(?i)^--[a-z0-9_-]*(api[-_]?key|secret|password|passwd)[a-z0-9_-]*$`)
-
-// plainTokenRE is the shape every id must have on top of the agent's own
-// form: never an option, no whitespace, no shell metacharacters.
-var plainTokenRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,199}$`)
+// session, and stripping an unlisted flag only costs a re-login. Compiled on
+// first use, as are the other patterns only some commands need: every
+// process would pay for them at start-up.
+var genericSecretRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^--[a-z0-9_-]*(api[-_]?key|secret|password|passwd)[a-z0-9_-]*$`)
+})
 
 // isID reports whether w is a conversation id of this agent.
 func (a *agent) isID(w string) bool {
-	if !plainTokenRE.MatchString(w) {
+	if !isPlainToken(w) {
 		return false
 	}
-	return a.idRE == nil || a.idRE.MatchString(w)
+	return a.idRE == nil || a.idRE().MatchString(w)
 }
 
 func isOption(w string) bool { return len(w) > 1 && w[0] == '-' }
@@ -88,8 +89,9 @@ func isOption(w string) bool { return len(w) > 1 && w[0] == '-' }
 // prompt runs what is recognised: `node --require /tmp/x.js /…/cli.js` must
 // not pass as claude.
 var (
-	interpreterRE = regexp.MustCompile(`^(node|nodejs|bun|python[0-9.]*)$`)
-	nodeOptionRE  = regexp.MustCompile(`^--(max-old-space-size|max-semi-space-size|stack-size)=[0-9]+$|^--(no-warnings|no-deprecation|enable-source-maps|use-openssl-ca|use-system-ca)$`)
+	nodeOptionRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^--(max-old-space-size|max-semi-space-size|stack-size)=[0-9]+$|^--(no-warnings|no-deprecation|enable-source-maps|use-openssl-ca|use-system-ca)$`)
+	})
 	pythonOptions = map[string]bool{"-u": true, "-B": true, "-E": true, "-s": true, "-I": true, "-O": true, "-OO": true}
 )
 
@@ -97,7 +99,7 @@ func interpreterOption(interp, w string) bool {
 	if strings.HasPrefix(interp, "python") {
 		return pythonOptions[w]
 	}
-	return nodeOptionRE.MatchString(w)
+	return nodeOptionRE().MatchString(w)
 }
 
 // matchProgram finds the agent an argv runs, the program words and the rest.
@@ -106,7 +108,7 @@ func (s *Set) matchProgram(argv []string) (*agent, []string, []string, bool) {
 		return nil, nil, nil, false
 	}
 	base := filepath.Base(argv[0])
-	if interpreterRE.MatchString(base) {
+	if isInterpreter(base) {
 		k := 1
 		for k < len(argv) && isOption(argv[k]) {
 			if !interpreterOption(base, argv[k]) {
@@ -462,7 +464,7 @@ func (a *agent) parse(c *Command, args []string, g *compiledGrammar) {
 				return
 			}
 		}
-		if kind == kindUnknown && strings.HasPrefix(name, "--") && genericSecretRE.MatchString(name) {
+		if kind == kindUnknown && strings.HasPrefix(name, "--") && genericSecretRE().MatchString(name) {
 			kind = kindSecret
 		}
 

@@ -37,9 +37,9 @@ func (a *agent) checkID(id string) error {
 		return fmt.Errorf("%w: %q starts with '-', so %s would read it as an option", ErrBadID, id, a.name)
 	case strings.ContainsAny(id, " \t\n\r\v\f"):
 		return fmt.Errorf("%w: %q holds whitespace", ErrBadID, id)
-	case !plainTokenRE.MatchString(id):
+	case !isPlainToken(id):
 		return fmt.Errorf("%w: %q holds characters other than letters, digits, '.', '_' and '-'", ErrBadID, id)
-	case a.idRE != nil && !a.idRE.MatchString(id):
+	case a.idRE != nil && !a.idRE().MatchString(id):
 		return fmt.Errorf("%w: %q does not match the id form of %s (%s)", ErrBadID, id, a.name, a.def.IDPattern)
 	}
 	return nil

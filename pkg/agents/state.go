@@ -2,6 +2,7 @@ package agents
 
 import (
 	"regexp"
+	"regexp/syntax"
 	"sync"
 )
 
@@ -27,10 +28,12 @@ func titleRE(pattern string) (*regexp.Regexp, error) {
 	return re, nil
 }
 
+// checkTitles only parses the patterns, which gives regexp.Compile's own
+// errors: a pattern is compiled when a title is first matched against it.
 func checkTitles(file, name string, d Definition) error {
 	for field, ps := range map[string][]string{"title_working": d.TitleWorking, "title_idle": d.TitleIdle} {
 		for _, p := range ps {
-			if _, err := titleRE(p); err != nil {
+			if _, err := syntax.Parse(p, syntax.Perl); err != nil {
 				return fieldErr(file, name, field, "%q is not a regular expression: %v", p, err)
 			}
 		}

@@ -110,17 +110,19 @@ func Known(event string) bool {
 	return slices.Contains(startEvents, event) || slices.Contains(workingEvents, event) || slices.Contains(idleEvents, event)
 }
 
+// Compiled on first use, which only the hook makes: every other command
+// would pay for them at start-up.
 var (
-	wordRE = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,31}$`)
+	wordRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9_-]{0,31}$`) })
 	// An id is used as a resume argument and a user var: a plain token,
 	// never an option.
-	idRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$`)
+	idRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$`) })
 )
 
 // Run records one event. in is the event's JSON.
 func Run(ctx context.Context, o Options, agent, event string, in io.Reader) (Result, error) {
 	res := Result{Agent: agent, Event: event}
-	if !wordRE.MatchString(agent) {
+	if !wordRE().MatchString(agent) {
 		return res, fmt.Errorf("%q: %w", agent, ErrBadAgent)
 	}
 	if !Known(event) {
@@ -134,7 +136,7 @@ func Run(ctx context.Context, o Options, agent, event string, in io.Reader) (Res
 	if err := json.Unmarshal(data, &p); err != nil {
 		return res, fmt.Errorf("decode event: %w", err)
 	}
-	if p.SessionID != "" && !idRE.MatchString(p.SessionID) {
+	if p.SessionID != "" && !idRE().MatchString(p.SessionID) {
 		return res, fmt.Errorf("%q: %w", p.SessionID, ErrBadID)
 	}
 	res.ID = p.SessionID

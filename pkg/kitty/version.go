@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"sync"
 	"time"
 )
 
@@ -37,7 +38,7 @@ func (v Version) AtLeast(o Version) bool {
 
 // ParseVersion reads "0.26.5" or "kitty 0.26.5 created by Kovid Goyal".
 func ParseVersion(s string) (Version, error) {
-	m := versionRE.FindStringSubmatch(s)
+	m := versionRE().FindStringSubmatch(s)
 	if m == nil {
 		return Version{}, fmt.Errorf("no kitty version in %.60q", s)
 	}
@@ -47,7 +48,7 @@ func ParseVersion(s string) (Version, error) {
 	return Version{a, b, c}, nil
 }
 
-var versionRE = regexp.MustCompile(`(\d+)\.(\d+)\.(\d+)`)
+var versionRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(\d+)\.(\d+)\.(\d+)`) })
 
 // The versions that features arrived in (kitty.md).
 var (
@@ -93,7 +94,9 @@ func (v Version) Has(name string) bool {
 }
 
 // constantsRE matches kitty/constants.py's `version: Version = Version(0, 26, 5)`.
-var constantsRE = regexp.MustCompile(`(?m)^version[^=]*=\s*Version\((\d+),\s*(\d+),\s*(\d+)\)`)
+var constantsRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^version[^=]*=\s*Version\((\d+),\s*(\d+),\s*(\d+)\)`)
+})
 
 // VersionOfExe finds the version of the kitty binary at exe. It first reads
 // kitty/constants.py beside the install (instant: 0.26.x's `kitty --version`
@@ -111,7 +114,7 @@ func VersionOfExe(ctx context.Context, exe string) (Version, error) {
 		filepath.Join(dir, "..", "kitty", "constants.py"),
 	} {
 		if b, err := os.ReadFile(c); err == nil {
-			if m := constantsRE.FindSubmatch(b); m != nil {
+			if m := constantsRE().FindSubmatch(b); m != nil {
 				return ParseVersion(fmt.Sprintf("%s.%s.%s", m[1], m[2], m[3]))
 			}
 		}

@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -160,7 +161,7 @@ func Render(t Template, v Values) ([]byte, error) {
 		fields := strings.Fields(line)
 		isLaunch := len(fields) > 0 && fields[0] == "launch"
 		var err error
-		out := placeholderRE.ReplaceAllStringFunc(line, func(ph string) string {
+		out := placeholderRE().ReplaceAllStringFunc(line, func(ph string) string {
 			val := vals[ph]
 			if isLaunch {
 				q, qerr := syntax.Quote(val, syntax.LangPOSIX)
@@ -200,4 +201,4 @@ func rawProblem(s string) string {
 	return ""
 }
 
-var placeholderRE = regexp.MustCompile(`\{(name|cwd|agent)\}`)
+var placeholderRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{(name|cwd|agent)\}`) })

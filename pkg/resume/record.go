@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Record is what the rewriter writes as a restored window's command:
@@ -83,7 +84,7 @@ func (r Record) Args() []string {
 // ErrUsage marks arguments that are not a record.
 var ErrUsage = errors.New("usage: kittymux-resume --agent NAME --mode exact|latest|new [--id ID] [--direct] [--from-shell] [--confirm] [--tab TITLE] [--env NAME=VALUE]... [--exe FILE]... [--seal HMAC] -- ARGV")
 
-var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var envName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 // CheckEnv accepts NAME=VALUE with a plain name and a value without control
 // characters. Which names a record may set is decided later, by EnvNeedsSeal,
@@ -91,7 +92,7 @@ var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 func CheckEnv(kv string) error {
 	name, value, ok := strings.Cut(kv, "=")
 	switch {
-	case !ok || !envName.MatchString(name):
+	case !ok || !envName().MatchString(name):
 		return fmt.Errorf("%w: --env %q is not NAME=VALUE", ErrUsage, kv)
 	case hasControl(value):
 		return fmt.Errorf("%w: --env %s has control characters", ErrUsage, name)
@@ -111,7 +112,7 @@ func checkExe(p string) error {
 	return nil
 }
 
-var sealRE = regexp.MustCompile(`^[0-9a-f]{64}$`)
+var sealRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{64}$`) })
 
 // ParseArgs reads a record from the prompt binary's arguments. It is strict:
 // each option once, values as separate words, "--" before the argv.
@@ -170,7 +171,7 @@ func ParseArgs(args []string) (Record, error) {
 			}
 		case "--seal":
 			r.Seal, err = value()
-			if err == nil && !sealRE.MatchString(r.Seal) {
+			if err == nil && !sealRE().MatchString(r.Seal) {
 				err = fmt.Errorf("%w: --seal %q is not a seal", ErrUsage, r.Seal)
 			}
 		case "--direct":

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/kittymux/kittymux/pkg/journal"
 )
@@ -58,7 +59,7 @@ func (r Records) Read(agent string, pids []int) (AgentRecord, bool) {
 		return r.claude(pids[0])
 	}
 	if re := heldFiles[agent]; re != nil {
-		return r.heldFile(agent, re, pids)
+		return r.heldFile(agent, re(), pids)
 	}
 	return AgentRecord{}, false
 }
@@ -77,9 +78,13 @@ func (r Records) Read(agent string, pids []int) (AgentRecord, bool) {
 //     1.0.102 (fs/promises appendFile) and qodercli 1.1.52 (batched
 //     fs/promises appendFile) open, append and close on each write: no file
 //     stays open, there is nothing exact to read, and they are not here.
-var heldFiles = map[string]*regexp.Regexp{
-	"codex": regexp.MustCompile(`/sessions/[0-9]{4}/[0-9]{2}/[0-9]{2}/rollout-[0-9T:-]+-` +
-		`([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\.jsonl$`),
+//
+// Each pattern is compiled when a window of its agent is first seen.
+var heldFiles = map[string]func() *regexp.Regexp{
+	"codex": sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`/sessions/[0-9]{4}/[0-9]{2}/[0-9]{2}/rollout-[0-9T:-]+-` +
+			`([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\.jsonl$`)
+	}),
 }
 
 // heldFile returns the id of the one conversation file of agent that the

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/paths"
@@ -22,14 +23,16 @@ const Ext = ".kitty-session"
 // AutosavePrefix names the files the scanner's periodic saves write.
 const AutosavePrefix = "autosave-"
 
-var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`)
+// nameRE is compiled on first use: its counted repetition makes it costly,
+// and most commands never check a session name.
+var nameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`) })
 
 // ErrNotFound: no session of that name.
 var ErrNotFound = errors.New("no such session")
 
 // CheckName refuses names that are not plain file names.
 func CheckName(name string) error {
-	if !nameRE.MatchString(name) || strings.HasSuffix(name, Ext) {
+	if !nameRE().MatchString(name) || strings.HasSuffix(name, Ext) {
 		return fmt.Errorf("session name %q: use letters, digits, '.', '_' and '-' (not starting with '.' or '-')", name)
 	}
 	if name == "last" {

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
+	"sync"
 )
 
 // Setting is one line of a kitty configuration: its value and where it is.
@@ -56,7 +57,7 @@ type ConfOptions struct {
 const maxIncludeDepth = 16
 
 // keyRE is kitty's key_pat (kitty/conf/utils.py).
-var keyRE = regexp.MustCompile(`^([a-zA-Z][a-zA-Z0-9_-]*)\s+(.+)$`)
+var keyRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([a-zA-Z][a-zA-Z0-9_-]*)\s+(.+)$`) })
 
 // ReadConf reads the kitty configuration whose main file is path.
 func ReadConf(path string, o ConfOptions) (Conf, error) {
@@ -136,7 +137,7 @@ func (r *confReader) line(path string, l confLine, depth int) error {
 	if t == "" || strings.HasPrefix(t, "#") {
 		return nil
 	}
-	m := keyRE.FindStringSubmatch(t)
+	m := keyRE().FindStringSubmatch(t)
 	if m == nil {
 		return nil
 	}

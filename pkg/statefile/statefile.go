@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/google/renameio/v2"
@@ -203,7 +204,7 @@ func (d *Dir) ReadDir() ([]fs.DirEntry, error) {
 // tempRE matches renameio's temp names: "." + the file's name + a random
 // non-negative int64. Every file kittymux keeps has a name that starts with
 // a letter or digit, or a dot and one (restore's .new-kitty- copies).
-var tempRE = regexp.MustCompile(`^\.\.?[A-Za-z0-9][A-Za-z0-9._-]*[0-9]$`)
+var tempRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\.\.?[A-Za-z0-9][A-Za-z0-9._-]*[0-9]$`) })
 
 // WriteFile replaces the file name (a plain name in d) with data, mode
 // 0600. A reader sees the old content or the new, never a part, and a crash
@@ -306,7 +307,7 @@ func (d *Dir) removeStale() {
 		return
 	}
 	for _, e := range ents {
-		if !e.Type().IsRegular() || !tempRE.MatchString(e.Name()) {
+		if !e.Type().IsRegular() || !tempRE().MatchString(e.Name()) {
 			continue
 		}
 		f, err := d.root.OpenFile(e.Name(), os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)

@@ -2,6 +2,7 @@
 package scanner
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -290,7 +291,10 @@ func Poll(ctx context.Context, o *PollOptions) error {
 	return nil
 }
 
-func printPass(w io.Writer, p scanner.Pass) {
+func printPass(out io.Writer, p scanner.Pass) {
+	// One write, not one per table cell.
+	w := bufio.NewWriter(out)
+	defer w.Flush()
 	for _, k := range p.Kitties {
 		state := fmt.Sprintf("%d windows, %d agents", k.Windows, k.Agents)
 		if !k.OK {

@@ -1,0 +1,102 @@
+package agents
+
+import (
+	"slices"
+	"strings"
+)
+
+// The fixed shapes of names, flags, words and ids are checked byte by byte
+// rather than by regular expressions: every kittymux process loads and checks
+// the definitions before it does anything, and compiling the dozen patterns
+// cost more than the rest of the load. Each function says the expression it
+// stands for; shape_test.go holds them to it.
+
+// class is a set of ASCII bytes written as a bracket expression's inside:
+// "a-z0-9._-" (a '-' at the end is itself). A byte of a multi-byte character
+// is in no class, as the character is in no ASCII class of a regexp.
+type class string
+
+func (c class) has(b byte) bool {
+	for i := 0; i < len(c); i++ {
+		if i+2 < len(c) && c[i+1] == '-' {
+			if c[i] <= b && b <= c[i+2] {
+				return true
+			}
+			i += 2
+			continue
+		}
+		if c[i] == b {
+			return true
+		}
+	}
+	return false
+}
+
+// word reports whether s is one byte of first followed by bytes of rest, at
+// most max of them (max < 0: any number): ^[first][rest]{0,max}$.
+func word(s string, first, rest class, max int) bool {
+	if s == "" || !first.has(s[0]) || (max >= 0 && len(s)-1 > max) {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if !rest.has(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// isName: ^[a-z0-9][a-z0-9._-]*$, an agent's name.
+func isName(s string) bool { return word(s, "a-z0-9", "a-z0-9._-", -1) }
+
+// isFlag: ^-{1,2}[A-Za-z0-9][A-Za-z0-9_.-]*$.
+func isFlag(s string) bool {
+	rest, ok := strings.CutPrefix(s, "-")
+	if !ok {
+		return false
+	}
+	rest = strings.TrimPrefix(rest, "-")
+	return word(rest, "A-Za-z0-9", "A-Za-z0-9_.-", -1)
+}
+
+// isProgram: ^[A-Za-z0-9][A-Za-z0-9_.+-]*$, a plain executable name.
+func isProgram(s string) bool { return word(s, "A-Za-z0-9", "A-Za-z0-9_.+-", -1) }
+
+// isPackage: ^(@[a-z0-9][a-z0-9._-]*/)?[a-z0-9][a-z0-9._-]*$, an npm
+// package name, scoped or not.
+func isPackage(s string) bool {
+	if scoped, ok := strings.CutPrefix(s, "@"); ok {
+		scope, name, ok := strings.Cut(scoped, "/")
+		return ok && isName(scope) && isName(name)
+	}
+	return isName(s)
+}
+
+// isSubword: ^[A-Za-z0-9][A-Za-z0-9_.:-]*$, a subcommand word.
+func isSubword(s string) bool { return word(s, "A-Za-z0-9", "A-Za-z0-9_.:-", -1) }
+
+// isTemplateWord: ^[A-Za-z0-9_.:=@+/-]+$, a word of a probe or template.
+func isTemplateWord(s string) bool {
+	const c = "A-Za-z0-9_.:=@+/-"
+	return word(s, c, c, -1)
+}
+
+// isPlainToken: ^[A-Za-z0-9][A-Za-z0-9_.-]{0,199}$, the shape every id must
+// have on top of the agent's own form: never an option, no whitespace, no
+// shell metacharacters.
+func isPlainToken(s string) bool { return word(s, "A-Za-z0-9", "A-Za-z0-9_.-", 199) }
+
+// withoutVersion drops the version a program name may end in: python3.12 is
+// python. None of the names compared with it end in a digit or a '.'.
+func withoutVersion(s string) string { return strings.TrimRight(s, "0123456789.") }
+
+// isVersionedLauncher: ^(python|pypy|perl|ruby|php|lua|tclsh|node)[0-9.]*$.
+func isVersionedLauncher(s string) bool {
+	return slices.Contains([]string{"python", "pypy", "perl", "ruby", "php", "lua", "tclsh", "node"}, withoutVersion(s))
+}
+
+// isInterpreter: ^(node|nodejs|bun|python[0-9.]*)$, an interpreter that runs
+// an agent's script.
+func isInterpreter(s string) bool {
+	return s == "node" || s == "nodejs" || s == "bun" || withoutVersion(s) == "python"
+}

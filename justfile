@@ -4,9 +4,9 @@
 default:
     @just --list
 
-# Build the commands.
+# Build the commands; static: no dynamic loader and libc at every start.
 build:
-    go build ./cmd/...
+    CGO_ENABLED=0 go build ./cmd/...
 
 # Run the tests; real-kitty tests skip without kitty and Xvfb.
 test:

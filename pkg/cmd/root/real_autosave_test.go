@@ -5,7 +5,6 @@ package root_test
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -38,10 +37,7 @@ func TestRealAutosave(t *testing.T) {
 	t.Parallel()
 	kittyBin := kittytest.NeedKitty(t, kitty.VersionSaveAsSession)
 	binDir, log := kittytest.FakeAgents(t, "claude", "codex")
-	resume, err := exec.LookPath("kittymux-resume")
-	if err != nil {
-		t.Fatalf("kittymux-resume is not on PATH; testscript.Main puts it there: %v", err)
-	}
+	resume := resumeBin(t)
 	work := t.TempDir()
 	api, cli := filepath.Join(work, "api"), filepath.Join(work, "cli")
 	for _, d := range []string{api, cli} {
@@ -180,7 +176,7 @@ func TestRealAutosave(t *testing.T) {
 	var k2 *kittytest.Real
 	out := &lockedBuffer{}
 	k2Env := append(log.Env(), "XDG_STATE_HOME="+xdgState)
-	err = sessions.Restore(ctx, &sessions.RestoreOptions{F: newFactory(out), Name: "last", Wait: time.Second,
+	err := sessions.Restore(ctx, &sessions.RestoreOptions{F: newFactory(out), Name: "last", Wait: time.Second,
 		StartKitty: func(_, session string) error {
 			k2 = kittytest.StartReal(t, kittytest.RealOptions{Env: k2Env, Kitty: kittyBin, Session: session})
 			return nil

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -104,10 +103,7 @@ func TestRealRecover(t *testing.T) {
 	t.Parallel()
 	kittytest.NeedReal(t)
 	binDir, log := kittytest.FakeAgents(t, "claude", "codex")
-	resume, err := exec.LookPath("kittymux-resume")
-	if err != nil {
-		t.Fatalf("kittymux-resume is not on PATH; testscript.Main puts it there: %v", err)
-	}
+	resume := resumeBin(t)
 	work := t.TempDir()
 	dir := func(name string) string {
 		d := filepath.Join(work, name)
@@ -229,7 +225,7 @@ func TestRealRecover(t *testing.T) {
 	k3Env := append(log.Env(), sharedState(t, home))
 	var k3 *kittytest.Real
 	out, errOut = &lockedBuffer{}, &lockedBuffer{}
-	err = sessions.Recover(t.Context(), &sessions.RecoverOptions{F: newFactory(out, errOut), Since: time.Hour, Name: "rec", Now: time.Now,
+	err := sessions.Recover(t.Context(), &sessions.RecoverOptions{F: newFactory(out, errOut), Since: time.Hour, Name: "rec", Now: time.Now,
 		StartKitty: func(kittyPath, session string) error {
 			k3 = kittytest.StartReal(t, kittytest.RealOptions{Env: k3Env, Session: session})
 			return nil
@@ -280,10 +276,7 @@ func TestRealRecoverGotoSession(t *testing.T) {
 	t.Parallel()
 	kittyBin := kittytest.NeedKitty(t, kitty.VersionSaveAsSession)
 	binDir, log := kittytest.FakeAgents(t, "claude", "codex")
-	resume, err := exec.LookPath("kittymux-resume")
-	if err != nil {
-		t.Fatalf("kittymux-resume is not on PATH; testscript.Main puts it there: %v", err)
-	}
+	resume := resumeBin(t)
 	work := t.TempDir()
 	api, cli := filepath.Join(work, "api"), filepath.Join(work, "cli")
 	for _, d := range []string{api, cli} {

@@ -5,7 +5,6 @@ package root_test
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -74,10 +73,7 @@ func TestRealSaveRestore(t *testing.T) {
 	binDir, log := kittytest.FakeAgents(t, "claude", "codex")
 	// TestMain (testscript.Main) put a copy of this test binary on PATH as
 	// kittymux-resume: it runs prompt.Main.
-	resume, err := exec.LookPath("kittymux-resume")
-	if err != nil {
-		t.Fatalf("kittymux-resume is not on PATH; testscript.Main puts it there: %v", err)
-	}
+	resume := resumeBin(t)
 
 	work := t.TempDir()
 	dir := func(name string) string {

@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -35,10 +34,7 @@ func TestRealScannerUserVarsSave(t *testing.T) {
 	t.Parallel()
 	kittyBin := kittytest.NeedKitty(t, kitty.VersionSaveAsSession)
 	binDir, log := kittytest.FakeAgents(t, "claude", "codex")
-	resume, err := exec.LookPath("kittymux-resume")
-	if err != nil {
-		t.Fatalf("kittymux-resume is not on PATH; testscript.Main puts it there: %v", err)
-	}
+	resume := resumeBin(t)
 	claudeDir := filepath.Join(t.TempDir(), "claude-config")
 	k := kittytest.StartReal(t, kittytest.RealOptions{Env: append(log.Env(), "CLAUDE_CONFIG_DIR="+claudeDir), Kitty: kittyBin})
 	api := filepath.Join(t.TempDir(), "api")

@@ -39,6 +39,17 @@ func kittymux(t *testing.T, env map[string]string, args ...string) (int, string,
 	return code, out.String(), errOut.String()
 }
 
+// resumeBin is the kittymux-resume the restored windows run: the test
+// binary itself, which testscript.Main puts on PATH under that name.
+func resumeBin(t *testing.T) string {
+	t.Helper()
+	resume, err := exec.LookPath("kittymux-resume")
+	if err != nil {
+		t.Fatalf("kittymux-resume is not on PATH; testscript.Main puts it there: %v", err)
+	}
+	return resume
+}
+
 func realEnv(t *testing.T, k *kittytest.Real) map[string]string {
 	env := map[string]string{"HOME": t.TempDir(), "PATH": os.Getenv("PATH")}
 	for _, kv := range k.Env {

@@ -70,14 +70,14 @@ func TestRealAutosave(t *testing.T) {
 		"HOME": home, "PATH": kittyDir + ":" + binDir + ":" + os.Getenv("PATH"), "KITTYMUX_RESUME_BIN": resume,
 		autosave.EnvSettle: "1s", autosave.EnvAtMostEvery: "2s", autosave.EnvAtLeastEvery: "10s", autosave.EnvKeep: "3",
 	}
-	newFactory := func(out *lockedBuffer) *factory.Factory {
+	newFactory := func(out *kittytest.Buffer) *factory.Factory {
 		f := factory.New()
 		f.IO = &factory.IOStreams{In: strings.NewReader(""), Out: out, ErrOut: out}
 		f.Getenv = func(k string) string { return env[k] }
 		f.Paths = p
 		return f
 	}
-	scanLog := &lockedBuffer{}
+	scanLog := &kittytest.Buffer{}
 	f := newFactory(scanLog)
 	f.Discover = func(context.Context) ([]kitty.Instance, error) {
 		return []kitty.Instance{{Addr: k1.Addr, Socket: k1.Addr.String(), PID: k1.PID, Version: k1.Version, Source: "kitty.conf listen_on"}}, nil
@@ -174,7 +174,7 @@ func TestRealAutosave(t *testing.T) {
 	// restore last, outside kitty: a new kitty on the newest autosave.
 	before := len(agentRuns(log))
 	var k2 *kittytest.Real
-	out := &lockedBuffer{}
+	out := &kittytest.Buffer{}
 	k2Env := append(log.Env(), "XDG_STATE_HOME="+xdgState)
 	err := sessions.Restore(ctx, &sessions.RestoreOptions{F: newFactory(out), Name: "last", Wait: time.Second,
 		StartKitty: func(_, session string) error {

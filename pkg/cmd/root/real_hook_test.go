@@ -51,7 +51,7 @@ func TestRealHooks(t *testing.T) {
 	agent := log.WaitFor(t, 1, 20*time.Second)[0]
 
 	f := factory.New()
-	errOut := &lockedBuffer{}
+	errOut := &kittytest.Buffer{}
 	f.IO = &factory.IOStreams{In: strings.NewReader(""), Out: &bytes.Buffer{}, ErrOut: errOut}
 	env := map[string]string{"HOME": home, "PATH": binDir + ":" + os.Getenv("PATH"), "XDG_STATE_HOME": xdgState,
 		"KITTY_LISTEN_ON": k.Addr.String(), "KITTY_PID": fmt.Sprint(k.PID)}

@@ -139,7 +139,7 @@ func TestRealRecover(t *testing.T) {
 		{Addr: k1.Addr, Socket: k1.Addr.String(), PID: k1.PID, Version: k1.Version, Source: "kitty.conf listen_on"},
 		{Addr: k2.Addr, Socket: k2.Addr.String(), PID: k2.PID, Version: k2.Version, Source: "kitty.conf listen_on"},
 	}
-	newFactory := func(out, errOut *lockedBuffer) *factory.Factory {
+	newFactory := func(out, errOut *kittytest.Buffer) *factory.Factory {
 		f := factory.New()
 		f.IO = &factory.IOStreams{In: strings.NewReader(""), Out: out, ErrOut: errOut}
 		f.Getenv = func(k string) string { return env[k] }
@@ -148,11 +148,11 @@ func TestRealRecover(t *testing.T) {
 		f.Discover = func(context.Context) ([]kitty.Instance, error) { return slices.Clone(insts), nil }
 		return f
 	}
-	scanLog := &lockedBuffer{}
+	scanLog := &kittytest.Buffer{}
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
 	go func() {
-		done <- cmdscanner.Run(ctx, &cmdscanner.RunOptions{F: newFactory(&lockedBuffer{}, scanLog), Interval: 200 * time.Millisecond,
+		done <- cmdscanner.Run(ctx, &cmdscanner.RunOptions{F: newFactory(&kittytest.Buffer{}, scanLog), Interval: 200 * time.Millisecond,
 			Rescan: time.Second, Signals: []os.Signal{syscall.SIGUSR2}})
 	}()
 	stopped := false
@@ -201,7 +201,7 @@ func TestRealRecover(t *testing.T) {
 	stopScanner()
 
 	// --dry-run --closed: docs too; other never.
-	out, errOut := &lockedBuffer{}, &lockedBuffer{}
+	out, errOut := &kittytest.Buffer{}, &kittytest.Buffer{}
 	if err := sessions.Recover(t.Context(), &sessions.RecoverOptions{F: newFactory(out, errOut), Since: time.Hour, DryRun: true,
 		Closed: true, JSON: true, Name: "rec", Now: time.Now}); err != nil {
 		t.Fatalf("recover --dry-run --closed: %v\n%s", err, errOut)
@@ -224,7 +224,7 @@ func TestRealRecover(t *testing.T) {
 	// The real thing: a new kitty 0.26.5 on the file.
 	k3Env := append(log.Env(), sharedState(t, home))
 	var k3 *kittytest.Real
-	out, errOut = &lockedBuffer{}, &lockedBuffer{}
+	out, errOut = &kittytest.Buffer{}, &kittytest.Buffer{}
 	err := sessions.Recover(t.Context(), &sessions.RecoverOptions{F: newFactory(out, errOut), Since: time.Hour, Name: "rec", Now: time.Now,
 		StartKitty: func(kittyPath, session string) error {
 			k3 = kittytest.StartReal(t, kittytest.RealOptions{Env: k3Env, Session: session})

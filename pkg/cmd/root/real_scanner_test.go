@@ -22,23 +22,6 @@ import (
 	"github.com/kittymux/kittymux/pkg/paths"
 )
 
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // TestRealScanner runs `kittymux scanner run` against real kitty: a fake
 // agent with its id on the command line and a fake claude that writes its
 // sessions/<pid>.json (and changes it, as /clear does) each get a journal
@@ -72,7 +55,7 @@ func TestRealScanner(t *testing.T) {
 	home := t.TempDir()
 	var mu sync.Mutex
 	insts := []kitty.Instance{{Addr: k.Addr, Socket: k.Addr.String(), PID: k.PID, Version: k.Version, Source: "kitty.conf listen_on"}}
-	errOut := &lockedBuffer{}
+	errOut := &kittytest.Buffer{}
 	f := factory.New()
 	f.IO = &factory.IOStreams{In: strings.NewReader(""), Out: &bytes.Buffer{}, ErrOut: errOut}
 	f.Getenv = func(k string) string { return map[string]string{"HOME": home}[k] }

@@ -62,7 +62,7 @@ func TestRealTemplates(t *testing.T) {
 				defer os.Remove(userFile)
 			}
 			env := map[string]string{"HOME": home, "PATH": binDir + ":" + os.Getenv("PATH")}
-			out := &lockedBuffer{}
+			out := &kittytest.Buffer{}
 			f := factory.New()
 			f.IO = &factory.IOStreams{In: strings.NewReader(""), Out: out, ErrOut: out}
 			f.Getenv = func(k string) string { return env[k] }

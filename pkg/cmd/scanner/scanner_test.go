@@ -7,7 +7,6 @@ import (
 	"errors"
 	"os"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -70,25 +69,8 @@ func TestFlags(t *testing.T) {
 	}
 }
 
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-func newFactory(t *testing.T, fake *kittytest.Fake) (*factory.Factory, *bytes.Buffer, *syncBuffer) {
-	out, errOut := &bytes.Buffer{}, &syncBuffer{}
+func newFactory(t *testing.T, fake *kittytest.Fake) (*factory.Factory, *bytes.Buffer, *kittytest.Buffer) {
+	out, errOut := &bytes.Buffer{}, &kittytest.Buffer{}
 	env := map[string]string{"HOME": t.TempDir()}
 	f := &factory.Factory{IO: &factory.IOStreams{In: strings.NewReader(""), Out: out, ErrOut: errOut},
 		Paths: paths.Under(env["HOME"]), Getenv: func(k string) string { return env[k] },

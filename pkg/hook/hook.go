@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"regexp"
 	"slices"
 	"strconv"
@@ -70,6 +71,28 @@ type Payload struct {
 type Proc struct {
 	PID  int
 	Comm string
+}
+
+// maxDepth bounds the walk up: agent, a shell or two, kitty.
+const maxDepth = 12
+
+// Ancestors are the hook's parents, nearest first, up to and not including
+// stop (each OS reads a process's parent its own way: parentOf).
+func Ancestors(stop int) []Proc {
+	var out []Proc
+	pid := os.Getppid()
+	for range maxDepth {
+		if pid <= 1 || pid == stop {
+			break
+		}
+		comm, ppid, ok := parentOf(pid)
+		if !ok {
+			break
+		}
+		out = append(out, Proc{PID: pid, Comm: comm})
+		pid = ppid
+	}
+	return out
 }
 
 // Options is what Run touches outside itself; Main fills it from the

@@ -2,12 +2,6 @@
 
 package hook
 
-import "os"
-
-// Ancestors knows only the hook's parent here.
-func Ancestors(stop int) []Proc {
-	if p := os.Getppid(); p > 1 && p != stop {
-		return []Proc{{PID: p}}
-	}
-	return nil
-}
+// parentOf knows nothing of a process here: the walk stops after the
+// hook's own parent.
+func parentOf(int) (string, int, bool) { return "", 0, true }

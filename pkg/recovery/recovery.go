@@ -226,14 +226,12 @@ func Build(o Options) (*Plan, error) {
 		}
 		rec := resume.Record{Agent: d.Agent, Mode: string(d.Mode), ID: d.ID, Confirm: d.Unsure != "", Tab: c.tab,
 			Exe: agents.Exes(o.Resolve, d.Argv, c.prog), Argv: d.Argv}
-		if o.Key != nil {
-			rec = rec.Sealed(o.Key)
-		}
-		argv := append([]string{o.ResumeBin}, rec.Args()...)
-		if _, err := resume.ParseArgs(rec.Args()); err != nil {
+		args, err := rec.Written(o.Key, o.Agents.Names())
+		if err != nil {
 			skip(c.rec, fmt.Sprintf("the restore prompt would refuse its record: %v", err))
 			continue
 		}
+		argv := append([]string{o.ResumeBin}, args...)
 		lines, err := tabLines(c.tab, c.dir, argv)
 		if err != nil {
 			skip(c.rec, err.Error())

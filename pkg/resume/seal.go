@@ -64,6 +64,31 @@ func (r Record) Sealed(key []byte) Record {
 	return r
 }
 
+// Written returns the arguments of kittymux-resume for r as kittymux
+// writes them: sealed with key (nil: left unsealed), or an error where the
+// prompt would refuse the record, so the caller keeps its window as saved:
+// an assignment only a sealed record may carry with no key to seal it
+// (agentNames: the defined agents, whose own variables count), or a word
+// the prompt's parser refuses (a resolved path with a control character).
+func (r Record) Written(key []byte, agentNames []string) ([]string, error) {
+	for _, e := range r.Env {
+		if err := CheckEnv(e); err != nil {
+			return nil, err
+		}
+		if why := EnvNeedsSeal(e, agentNames); why != "" && key == nil {
+			return nil, fmt.Errorf("%s, and there is no key to seal the record", why)
+		}
+	}
+	if key != nil {
+		r = r.Sealed(key)
+	}
+	args := r.Args()
+	if _, err := ParseArgs(args); err != nil {
+		return nil, err
+	}
+	return args, nil
+}
+
 // Verify reports why r's seal does not hold for key; nil when it does.
 func (r Record) Verify(key []byte) error {
 	switch {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 
@@ -191,5 +192,31 @@ func TestEnvNeedsSeal(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("needs a seal (-want +got):\n%s", diff)
+	}
+}
+
+// TestWritten: what the rewriter and recover write is sealed when there is a
+// key, and refused where the prompt would refuse it.
+func TestWritten(t *testing.T) {
+	key := bytes.Repeat([]byte{7}, resume.KeySize)
+	r := resume.Record{Agent: "claude", Mode: "latest", Env: []string{"LD_PRELOAD=/x.so"}, Argv: []string{"claude", "--continue"}}
+	if _, err := r.Written(nil, []string{"claude"}); err == nil {
+		t.Error("code-loading env written with no key to seal it")
+	}
+	args, err := r.Written(key, []string{"claude"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := resume.ParseArgs(args)
+	if err != nil || back.Verify(key) != nil {
+		t.Errorf("written record does not read back sealed: %v, %v", err, back.Verify(key))
+	}
+	plain := resume.Record{Agent: "claude", Mode: "latest", Argv: []string{"claude", "--continue"}}
+	if args, err := plain.Written(nil, nil); err != nil || slices.Contains(args, "--seal") {
+		t.Errorf("without a key: %q, %v", args, err)
+	}
+	bad := resume.Record{Agent: "claude", Mode: "latest", Exe: []string{"/opt/a\x1bb"}, Argv: []string{"claude", "--continue"}}
+	if _, err := bad.Written(key, nil); err == nil {
+		t.Error("a word the prompt refuses was written")
 	}
 }

@@ -72,20 +72,6 @@ type Result struct {
 	Count int
 }
 
-// checkEnv refuses assignments the prompt would refuse: malformed ones, and
-// without a key to seal them, ones only a sealed record may set.
-func checkEnv(env []string, sealing bool, names []string) error {
-	for _, e := range env {
-		if err := resume.CheckEnv(e); err != nil {
-			return err
-		}
-		if why := resume.EnvNeedsSeal(e, names); why != "" && !sealing {
-			return fmt.Errorf("%s, and there is no key to seal the record", why)
-		}
-	}
-	return nil
-}
-
 // promptRecord reads argv as the restore prompt's command line, as an earlier
 // rewrite wrote it.
 func promptRecord(argv []string, bin string) (resume.Record, bool) {
@@ -247,22 +233,14 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 		}
 		rec := resume.Record{Agent: d.Agent, Mode: string(d.Mode), ID: d.ID, Direct: o.Direct,
 			FromShell: fd.fromShell, Confirm: d.Unsure != "", Tab: fd.ref.TabTitle, Env: fd.env, Exe: agents.Exes(o.Resolve, d.Argv, fd.progLen), Argv: d.Argv}
-		if o.Key != nil {
-			rec = rec.Sealed(o.Key)
-		}
-		err := checkEnv(fd.env, o.Key != nil, o.Agents.Names())
-		if err == nil {
-			// A word the prompt's parser refuses (a resolved path with a
-			// control character) would cost the window its record.
-			_, err = resume.ParseArgs(rec.Args())
-		}
+		args, err := rec.Written(o.Key, o.Agents.Names())
 		if err != nil {
 			// The prompt would refuse this record: keep the window as saved.
 			res.Windows[len(res.Windows)-1].Mode = agents.ModeAsSaved
 			res.Windows[len(res.Windows)-1].Reason = err.Error()
 			continue
 		}
-		argv := append([]string{o.ResumeBin}, rec.Args()...)
+		argv := append([]string{o.ResumeBin}, args...)
 		l := fd.ref.Line.Launch
 		if fd.fromShell {
 			err = l.SetCmdAtShellStartupList(argv)

@@ -38,13 +38,8 @@ func TestRealAutosave(t *testing.T) {
 	kittyBin := kittytest.NeedKitty(t, kitty.VersionSaveAsSession)
 	binDir, log := kittytest.FakeAgents(t, "claude", "codex")
 	resume := resumeBin(t)
-	work := t.TempDir()
-	api, cli := filepath.Join(work, "api"), filepath.Join(work, "cli")
-	for _, d := range []string{api, cli} {
-		if err := os.Mkdir(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	d := workDirs(t, "api", "cli")
+	api, cli, work := d[0], d[1], filepath.Dir(d[0])
 	const uuid = "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73"
 
 	k1 := kittytest.StartReal(t, kittytest.RealOptions{Env: log.Env(), Kitty: kittyBin})

@@ -104,15 +104,8 @@ func TestRealRecover(t *testing.T) {
 	kittytest.NeedReal(t)
 	binDir, log := kittytest.FakeAgents(t, "claude", "codex")
 	resume := resumeBin(t)
-	work := t.TempDir()
-	dir := func(name string) string {
-		d := filepath.Join(work, name)
-		if err := os.Mkdir(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		return d
-	}
-	api, web, cli, docs, other := dir("api"), dir("web"), dir("cli"), dir("docs"), dir("other")
+	d := workDirs(t, "api", "web", "cli", "docs", "other")
+	api, web, cli, docs, other := d[0], d[1], d[2], d[3], d[4]
 	// Ids no other test uses: recover asks every kitty of the user whether a
 	// conversation still runs, and the real tests run in parallel.
 	const (
@@ -277,13 +270,8 @@ func TestRealRecoverGotoSession(t *testing.T) {
 	kittyBin := kittytest.NeedKitty(t, kitty.VersionSaveAsSession)
 	binDir, log := kittytest.FakeAgents(t, "claude", "codex")
 	resume := resumeBin(t)
-	work := t.TempDir()
-	api, cli := filepath.Join(work, "api"), filepath.Join(work, "cli")
-	for _, d := range []string{api, cli} {
-		if err := os.Mkdir(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	d := workDirs(t, "api", "cli")
+	api, cli, work := d[0], d[1], filepath.Dir(d[0])
 	// An id no other test uses: recover asks every kitty of the user whether
 	// a conversation still runs, and the real tests run in parallel.
 	const idAPI = "6a2f0c1e-3d4b-4c5a-9e8f-7b6a5c4d3e2f"

@@ -75,15 +75,8 @@ func TestRealSaveRestore(t *testing.T) {
 	// kittymux-resume: it runs prompt.Main.
 	resume := resumeBin(t)
 
-	work := t.TempDir()
-	dir := func(name string) string {
-		d := filepath.Join(work, name)
-		if err := os.Mkdir(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		return d
-	}
-	api, web, cli, rev, docs := dir("api"), dir("web"), dir("cli"), dir("rev"), dir("docs")
+	d := workDirs(t, "api", "web", "cli", "rev", "docs")
+	api, web, cli, rev, docs := d[0], d[1], d[2], d[3], d[4]
 	const (
 		uuid    = "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73" // api's claude
 		revUUID = "9d1c7e42-5b6a-4c3d-8e2f-1a0b9c8d7e6f" // rev's claude

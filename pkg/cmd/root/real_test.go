@@ -50,6 +50,21 @@ func resumeBin(t *testing.T) string {
 	return resume
 }
 
+// workDirs makes a directory of each name under one temp directory: the
+// projects the agents of a test run in.
+func workDirs(t *testing.T, names ...string) []string {
+	t.Helper()
+	work := t.TempDir()
+	dirs := make([]string, len(names))
+	for i, name := range names {
+		dirs[i] = filepath.Join(work, name)
+		if err := os.Mkdir(dirs[i], 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dirs
+}
+
 func realEnv(t *testing.T, k *kittytest.Real) map[string]string {
 	env := map[string]string{"HOME": t.TempDir(), "PATH": os.Getenv("PATH")}
 	for _, kv := range k.Env {

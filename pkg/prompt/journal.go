@@ -7,30 +7,27 @@ import (
 	"github.com/kittymux/kittymux/pkg/journal"
 )
 
-// JournalLine is what the journal says of the conversation r resumes:
-// `last active 12m ago · 7 runs finished · 1h20m of work · tab "api work"`,
-// or "" when it has no record of it (no id, the journal off or missing).
-func JournalLine(j *journal.Journal, r Record, now time.Time) string {
+// JournalFacts is what the journal says of the conversation r resumes,
+// `last active 12m ago · 7 runs finished · 1h20m of work`, and the tab it
+// was in (as saved, else as the journal last saw it); "" when it has no
+// record of it (no id, the journal off or missing).
+func JournalFacts(j *journal.Journal, r Record, now time.Time) (facts, tab string) {
 	if r.ID == "" || j == nil || j.Off {
-		return ""
+		return "", r.Tab
 	}
 	rec, err := j.LatestOf(r.Agent, r.ID)
 	if err != nil || rec == nil {
-		return ""
+		return "", r.Tab
 	}
 	runs := fmt.Sprintf("%d runs finished", rec.RunsFinished)
 	if rec.RunsFinished == 1 {
 		runs = "1 run finished"
 	}
-	line := fmt.Sprintf("last active %s · %s · %s of work", ago(now.Sub(rec.LastSeen)), runs, span(rec.Working()))
-	tab := rec.TabTitle
+	tab = rec.TabTitle
 	if r.Tab != "" {
 		tab = r.Tab // as saved: what the user sees restored
 	}
-	if tab != "" {
-		line += fmt.Sprintf(" · tab %q", tab)
-	}
-	return line
+	return fmt.Sprintf("last active %s · %s · %s of work", ago(now.Sub(rec.LastSeen)), runs, span(rec.Working())), tab
 }
 
 func ago(d time.Duration) string {
@@ -54,10 +51,10 @@ func span(d time.Duration) string {
 	}
 }
 
-func (e *Env) journalLine(r Record) string {
+func (e *Env) journalFacts(r Record) (facts, tab string) {
 	now := time.Now
 	if e.Now != nil {
 		now = e.Now
 	}
-	return JournalLine(journal.New(e.Paths.Journal(), journal.IsOff(e.Paths.StateDir, e.Getenv)), r, now())
+	return JournalFacts(journal.New(e.Paths.Journal(), journal.IsOff(e.Paths.StateDir, e.Getenv)), r, now())
 }

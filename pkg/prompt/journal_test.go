@@ -25,23 +25,27 @@ func TestJournalLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	off := journal.New(j.Path, true)
+	line := func(j *journal.Journal, r Record, now time.Time) string {
+		facts, tab := JournalFacts(j, r, now)
+		return facts + " | " + tab
+	}
 	got := map[string]string{
-		"claude":        JournalLine(j, Record{Agent: "claude", ID: id}, now),
-		"tab as saved":  JournalLine(j, Record{Agent: "claude", ID: id, Tab: "api"}, now),
-		"codex":         JournalLine(j, Record{Agent: "codex", ID: "one"}, now),
-		"no record":     JournalLine(j, Record{Agent: "claude", ID: "nope"}, now),
-		"no id":         JournalLine(j, Record{Agent: "claude"}, now),
-		"journal off":   JournalLine(off, Record{Agent: "claude", ID: id}, now),
-		"another agent": JournalLine(j, Record{Agent: "codex", ID: id}, now),
+		"claude":        line(j, Record{Agent: "claude", ID: id}, now),
+		"tab as saved":  line(j, Record{Agent: "claude", ID: id, Tab: "api"}, now),
+		"codex":         line(j, Record{Agent: "codex", ID: "one"}, now),
+		"no record":     line(j, Record{Agent: "claude", ID: "nope"}, now),
+		"no id":         line(j, Record{Agent: "claude"}, now),
+		"journal off":   line(off, Record{Agent: "claude", ID: id}, now),
+		"another agent": line(j, Record{Agent: "codex", ID: id}, now),
 	}
 	want := map[string]string{
-		"claude":        `last active 12m ago · 7 runs finished · 1h20m of work · tab "api work"`,
-		"tab as saved":  `last active 12m ago · 7 runs finished · 1h20m of work · tab "api"`,
-		"codex":         `last active just now · 1 run finished · 0m of work`,
-		"no record":     "",
-		"no id":         "",
-		"journal off":   "",
-		"another agent": "",
+		"claude":        `last active 12m ago · 7 runs finished · 1h20m of work | api work`,
+		"tab as saved":  `last active 12m ago · 7 runs finished · 1h20m of work | api`,
+		"codex":         `last active just now · 1 run finished · 0m of work | `,
+		"no record":     " | ",
+		"no id":         " | ",
+		"journal off":   " | ",
+		"another agent": " | ",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"golang.org/x/term"
@@ -52,6 +54,8 @@ type Env struct {
 	// of the directory it starts in (claude --continue), so the question
 	// can say so; nil: not known, so not said.
 	LatestPerDir func(agent string) bool
+	// Width is the terminal's width in columns; nil asks the terminal.
+	Width func() int
 	// IsTerminal reports whether In is a terminal.
 	IsTerminal func() bool
 	// Outcome records what the window became, before it becomes it (the
@@ -77,29 +81,29 @@ func Run(e *Env, r Record) error {
 	switch {
 	case errors.Is(err, agents.ErrNotInstalled):
 		e.outcome(r, journal.OutcomeAgentMissing, err.Error(), false)
-		fmt.Fprintf(e.Out, "kittymux: %s is not installed here (%v); opening a shell.\r\n", r.Agent, err)
-		fmt.Fprintf(e.Out, "kittymux: the session file still holds the record; once %s is installed, restore again.\r\n", r.Agent)
+		e.warn("kittymux: %s is not installed here (%v); opening a shell.", r.Agent, err)
+		e.warn("kittymux: the session file still holds the record; once %s is installed, restore again.", r.Agent)
 		return e.shell(r)
 	case err != nil:
 		e.outcome(r, journal.OutcomeShell, err.Error(), false)
-		fmt.Fprintf(e.Out, "kittymux: not resuming %s: %v\r\n", orAgent(r.Agent), err)
+		e.warn("kittymux: not resuming %s: %v", orAgent(r.Agent), err)
 		return e.shell(r)
 	}
 	if where := e.openElsewhere(r); where != "" {
 		return e.elsewhere(r, path, where)
 	}
 	if !sealed {
-		fmt.Fprintf(e.Out, "kittymux: edited record: %v; check it before it runs.\r\n", sealErr)
+		e.warn("kittymux: edited record: %v; check it before it runs.", sealErr)
 		if !e.IsTerminal() {
 			e.outcome(r, journal.OutcomeShell, "an edited record with no terminal to ask", false)
-			fmt.Fprint(e.Out, "kittymux: no terminal to ask, so an edited record does not run; opening a shell.\r\n")
+			e.warn("kittymux: no terminal to ask, so an edited record does not run; opening a shell.")
 			return e.shell(r)
 		}
 	} else {
 		switch {
 		case r.Confirm && !e.IsTerminal():
 			e.outcome(r, journal.OutcomeShell, "the command may hold a prompt and there is no terminal to ask", false)
-			fmt.Fprintf(e.Out, "kittymux: not resuming %s without a key: %s may hold a prompt; opening a shell.\r\n", r.Agent, agents.Quote(r.Argv))
+			e.warn("kittymux: not resuming %s without a key: %s may hold a prompt; opening a shell.", r.Agent, agents.Quote(r.Argv))
 			return e.shell(r)
 		case r.Confirm:
 			// Asked even in auto mode: the user sees the whole command first.
@@ -113,7 +117,8 @@ func Run(e *Env, r Record) error {
 	choice, err := e.ask(r, sealed)
 	if err != nil {
 		e.outcome(r, journal.OutcomeShell, err.Error(), false)
-		fmt.Fprintf(e.Out, "\r\nkittymux: %v; opening a shell.\r\n", err)
+		fmt.Fprint(e.Out, "\r\n")
+		e.warn("kittymux: %v; opening a shell.", err)
 		return e.shell(r)
 	}
 	switch choice {
@@ -123,7 +128,7 @@ func Run(e *Env, r Record) error {
 		argv, err := e.NewArgv(r)
 		if err != nil {
 			e.outcome(r, journal.OutcomeShell, "cannot start a new conversation: "+err.Error(), true)
-			fmt.Fprintf(e.Out, "kittymux: cannot start a new %s conversation: %v\r\n", r.Agent, err)
+			e.warn("kittymux: cannot start a new %s conversation: %v", r.Agent, err)
 			return e.shell(r)
 		}
 		e.outcome(r, journal.OutcomeNew, "", true)
@@ -159,7 +164,7 @@ func orAgent(a string) string {
 func (e *Env) exec(path string, argv, env []string) error {
 	err := e.Exec(path, argv, env)
 	// Still here: the exec failed. Say so, and keep the window usable.
-	fmt.Fprintf(e.Out, "kittymux: could not run %s: %v\r\n", agents.Quote(argv), err)
+	e.warn("kittymux: could not run %s: %v", agents.Quote(argv), err)
 	return err
 }
 
@@ -179,7 +184,7 @@ func (e *Env) shell(r Record) error {
 	}
 	// A leading "-" in argv[0] makes any shell a login shell.
 	err = e.Exec(path, []string{"-" + filepath.Base(path)}, nil)
-	fmt.Fprintf(e.Out, "kittymux: could not start %s: %v\r\n", path, err)
+	e.warn("kittymux: could not start %s: %v", path, err)
 	return err
 }
 
@@ -208,81 +213,221 @@ func (e *Env) setResumeAll() {
 	_ = statefile.WriteFile(e.Paths.StateDir, e.Paths.ResumeAllUntil(), []byte(strconv.FormatInt(until, 10)+"\n"))
 }
 
-func (e *Env) text(r Record, sealed bool) string {
-	var b strings.Builder
-	edited := ""
-	if !sealed {
-		edited = " (edited)"
-	}
+// question is the prompt as paragraphs: the question first and short,
+// then the directory, the tab and what the journal knows, then the keys.
+// narrow: a window under 40 columns gets the short key hints.
+func (e *Env) question(r Record, sealed, narrow bool) []para {
+	var q string
 	switch r.Mode {
 	case "exact":
-		fmt.Fprintf(&b, "%s was running here — resume session %s?%s\r\n", r.Agent, short(r.ID), edited)
+		q = "resume " + printable(short(r.ID)) + "?"
 	case "latest":
-		where := ""
+		q = "resume its latest conversation?"
 		if e.LatestPerDir != nil && e.LatestPerDir(r.Agent) {
-			where = " in this directory"
+			q = "resume its latest conversation in this directory?"
 		}
-		fmt.Fprintf(&b, "%s was running here — resume its latest conversation%s?%s\r\n", r.Agent, where, edited)
 	default:
-		fmt.Fprintf(&b, "%s was running here — its conversation id is unknown: start a new one?%s\r\n", r.Agent, edited)
+		q = "conversation unknown: start a new one?"
 	}
-	if wd, err := os.Getwd(); err == nil {
-		if home := e.Getenv("HOME"); home != "" && (wd == home || strings.HasPrefix(wd, home+"/")) {
-			wd = "~" + wd[len(home):]
+	first := text(0, plain, printable(r.Agent)+" · "+q)
+	if !sealed {
+		first.atoms = append(first.atoms, atom{pieces: []piece{{"(edited)", red}}, sep: " "})
+	}
+	ps := []para{first}
+	if wd := e.dir(); wd != "" {
+		ps = append(ps, para{indent: 2, atoms: []atom{{pieces: []piece{{wd, dim}}, tail: true}}})
+	}
+	facts, tab := e.journalFacts(r)
+	var about []atom
+	if tab != "" {
+		about = append(about, words("tab "+quoted(tab), plain)...)
+	}
+	if facts != "" {
+		if len(about) > 0 {
+			about = append(about, atom{pieces: []piece{{"·", plain}}, sep: " "})
 		}
-		fmt.Fprintf(&b, "  %s\r\n", wd)
+		about = append(about, words(facts, plain)...)
 	}
-	if line := e.journalLine(r); line != "" {
-		fmt.Fprintf(&b, "  %s\r\n", line)
-	} else if r.Tab != "" {
-		fmt.Fprintf(&b, "  tab %q\r\n", r.Tab)
+	if len(about) > 0 {
+		ps = append(ps, para{indent: 2, atoms: about})
 	}
 	if !sealed {
 		// An edited record is shown in full: the key press is the check.
-		b.WriteString(e.commands(r))
+		ps = append(ps, e.commands(r)...)
 	} else if r.Confirm {
-		fmt.Fprintf(&b, "  check this command: a word in it may be a prompt\r\n  %s\r\n", agents.Quote(r.Argv))
+		ps = append(ps, text(2, red, "check this command: a word in it may be a prompt"),
+			para{indent: 2, whole: true, atoms: words(printable(agents.Quote(r.Argv)), plain)})
 	}
-	first := "Enter resume"
-	if r.Mode == "new" {
-		first = "Enter start"
-	}
-	fmt.Fprintf(&b, "  %s   n new conversation   s shell   a resume all   i commands\r\n", first)
-	return b.String()
+	return append(ps, hints(r, narrow))
 }
 
-func (e *Env) commands(r Record) string {
-	var b strings.Builder
+// hints are the keys, each hint whole on its line: the key letter bold.
+func hints(r Record, narrow bool) para {
+	first := "resume"
+	if r.Mode == "new" {
+		first = "start"
+	}
+	newConv, sep := "new conversation", "   "
+	if narrow {
+		newConv, sep = "new", "  "
+	}
+	p := para{indent: 2}
+	for _, h := range [][2]string{{"Enter", first}, {"n", newConv}, {"s", "shell"}, {"a", "resume all"}, {"i", "commands"}} {
+		p.atoms = append(p.atoms, atom{pieces: []piece{{h[0], bold}, {" " + h[1], plain}}, sep: sep})
+	}
+	return p
+}
+
+// dir is the working directory as the prompt shows it: ~ for home,
+// printable; "" when unknown.
+func (e *Env) dir() string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	if home := e.Getenv("HOME"); home != "" && home != "/" && (wd == home || strings.HasPrefix(wd, home+"/")) {
+		wd = "~" + wd[len(home):]
+	}
+	return printable(wd)
+}
+
+// commands is each key's whole command, for checking.
+func (e *Env) commands(r Record) []para {
 	env := ""
 	if len(r.Env) > 0 {
 		env = agents.Quote(r.Env) + " "
 	}
-	fmt.Fprintf(&b, "  Enter  %s%s\r\n", env, agents.Quote(r.Argv))
+	cmd := func(key, what string) para {
+		return para{indent: 2, hang: 9, whole: true,
+			atoms: append([]atom{{pieces: []piece{{key, bold}}}}, words(printable(what), plain)...)}
+	}
+	ps := []para{cmd("Enter ", env+agents.Quote(r.Argv))}
 	if argv, err := e.NewArgv(r); err == nil {
-		fmt.Fprintf(&b, "  n      %s%s\r\n", env, agents.Quote(argv))
+		ps = append(ps, cmd("n     ", env+agents.Quote(argv)))
 	}
 	if r.FromShell {
-		b.WriteString("  s/Esc  back to the shell\r\n")
+		ps = append(ps, cmd("s/Esc ", "back to the shell"))
 	} else {
-		sh := e.Getenv("SHELL")
-		if sh == "" {
-			sh = "/bin/sh"
-		}
-		fmt.Fprintf(&b, "  s/Esc  %s (login shell)\r\n", sh)
+		ps = append(ps, cmd("s/Esc ", e.shellPath()+" (login shell)"))
 	}
-	return b.String()
+	return ps
+}
+
+func (e *Env) shellPath() string {
+	if sh := e.Getenv("SHELL"); sh != "" {
+		return sh
+	}
+	return "/bin/sh"
+}
+
+// color: emphasis, unless NO_COLOR is set, the terminal is dumb (or
+// unnamed), or the output is a file, not a terminal.
+func (e *Env) color() bool {
+	if f := asFile(e.Out); f != nil && !term.IsTerminal(int(f.Fd())) {
+		return false
+	}
+	t := e.Getenv("TERM")
+	return e.Getenv("NO_COLOR") == "" && t != "" && t != "dumb"
+}
+
+// width is the terminal's width in columns (TIOCGWINSZ): 80 when the
+// terminal does not say, no limit when there is no terminal (a log keeps
+// each message on one line).
+func (e *Env) width() int {
+	if e.Width != nil {
+		return e.Width()
+	}
+	tty := false
+	for _, f := range []*os.File{e.In, asFile(e.Out)} {
+		if f == nil || !term.IsTerminal(int(f.Fd())) {
+			continue
+		}
+		tty = true
+		if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 0 {
+			return w
+		}
+	}
+	if !tty {
+		return 1 << 20
+	}
+	return 80
+}
+
+func asFile(w io.Writer) *os.File {
+	f, _ := w.(*os.File)
+	return f
+}
+
+// say writes a message wrapped to the terminal, printable whatever it
+// quotes.
+func (e *Env) say(st style, msg string) {
+	fmt.Fprint(e.Out, render(layout([]para{{whole: true, atoms: words(printable(msg), st)}}, e.width()), e.color()))
+}
+
+// warn is say in the terminal's red.
+func (e *Env) warn(format string, args ...any) { e.say(red, fmt.Sprintf(format, args...)) }
+
+// title sets the window title (OSC 2), and so kitty's tab title where the
+// tab has none of its own.
+func (e *Env) title(s string) {
+	if e.Getenv("TERM") == "dumb" {
+		return
+	}
+	fmt.Fprint(e.Out, "\x1b]2;"+printable(s)+"\x1b\\")
+}
+
+// waitingTitle names the agent and the tab it is restored in (or its
+// directory): "claude ↻ api work".
+func (e *Env) waitingTitle(r Record) string {
+	_, tab := e.journalFacts(r)
+	if tab == "" {
+		if wd, err := os.Getwd(); err == nil {
+			tab = filepath.Base(wd)
+		}
+	}
+	t := printable(r.Agent) + " ↻"
+	if tab = strings.TrimSpace(printable(tab)); tab != "" {
+		t += " " + tab
+	}
+	return t
 }
 
 // ask shows the question and waits for one key. It also resumes a sealed
-// record when another window's `a` says so while this one waits.
-func (e *Env) ask(r Record, sealed bool) (Choice, error) {
+// record when another window's `a` says so while this one waits. While it
+// waits the window's title names the agent and its tab; once answered, the
+// title is the program's that runs next, until that program sets its own.
+func (e *Env) ask(r Record, sealed bool) (choice Choice, err error) {
 	fd := int(e.In.Fd())
 	old, err := term.MakeRaw(fd)
 	if err != nil {
 		return "", fmt.Errorf("terminal: %w", err)
 	}
 	defer term.Restore(fd, old)
-	fmt.Fprint(e.Out, e.text(r, sealed))
+	e.title(e.waitingTitle(r))
+	defer func() {
+		switch {
+		case choice == ChoiceResume || choice == ChoiceNew:
+			e.title(r.Agent)
+		default:
+			e.title(filepath.Base(e.shellPath()))
+		}
+	}()
+
+	// The block is drawn again to the new width when the window changes.
+	var extra []para // what `i` added
+	block := func(w int) []para {
+		return append(e.question(r, sealed, w < 40), extra...)
+	}
+	var drawn []line
+	draw := func() {
+		w := e.width()
+		drawn = layout(block(w), w)
+		fmt.Fprint(e.Out, render(drawn, e.color()))
+	}
+	draw()
+	winch := make(chan os.Signal, 1)
+	signal.Notify(winch, syscall.SIGWINCH)
+	defer signal.Stop(winch)
 
 	keys := make(chan byte, 16)
 	go func() {
@@ -302,10 +447,17 @@ func (e *Env) ask(r Record, sealed bool) (Choice, error) {
 	defer tick.Stop()
 	for {
 		select {
+		case <-winch:
+			// Back to the block's first row (as the terminal folded its
+			// lines to the new width), clear below, draw again.
+			if up := rows(drawn, e.width()); up > 0 {
+				fmt.Fprintf(e.Out, "\r\x1b[%dA\x1b[J", up)
+			}
+			draw()
 		case <-tick.C:
 			// Another window's `a` answers only sealed records that need no check.
 			if sealed && !r.Confirm && e.resumeAllActive() {
-				fmt.Fprint(e.Out, "resuming (another window chose: resume all)\r\n")
+				e.say(plain, "resuming (another window chose: resume all)")
 				return ChoiceResume, nil
 			}
 		case c, ok := <-keys:
@@ -329,7 +481,12 @@ func (e *Env) ask(r Record, sealed bool) (Choice, error) {
 				}
 				return ChoiceResume, nil
 			case 'i', 'I':
-				fmt.Fprint(e.Out, e.commands(r))
+				more := e.commands(r)
+				extra = append(extra, more...)
+				w := e.width()
+				lines := layout(more, w)
+				drawn = append(drawn, lines...)
+				fmt.Fprint(e.Out, render(lines, e.color()))
 			case 0x1b:
 				// A lone Esc is "shell"; Esc followed at once by more bytes
 				// is a key's escape sequence (arrows, ...): ignore it.

@@ -92,6 +92,8 @@ func (w *world) env() []string {
 		"XDG_STATE_HOME=" + filepath.Join(w.home, ".local", "state"),
 		"XDG_CONFIG_HOME=" + filepath.Join(w.home, ".config"),
 		"TERM=xterm-256color",
+		// Plain text to compare; TestEmphasis checks the emphasis.
+		"NO_COLOR=1",
 	}, w.extraEnv...)
 }
 
@@ -161,13 +163,25 @@ func TestKeys(t *testing.T) {
 	}
 }
 
+// TestPromptText: the question first and short, then the directory, the
+// tab and the keys; while it waits the window's title names the agent and
+// the tab, and once answered the agent's name, until the agent sets its
+// own.
 func TestPromptText(t *testing.T) {
 	w := newWorld(t)
 	r := w.runPTY(w.seal(claudeRecord()), "\r", true)
-	for _, want := range []string{"claude was running here — resume session 4f9e2a51?", `tab "api work"`, "Enter resume", "n new conversation", "s shell", "a resume all", "i commands"} {
+	for _, want := range []string{"claude · resume 4f9e2a51?\r\n", "  " + w.cwd + "\r\n", `tab "api work"`,
+		"Enter resume", "n new conversation", "s shell", "a resume all", "i commands",
+		"\x1b]2;claude ↻ api work\x1b\\", "\x1b]2;claude\x1b\\"} {
 		if !strings.Contains(r.out, want) {
-			t.Errorf("prompt lacks %q:\n%s", want, r.out)
+			t.Errorf("prompt lacks %q:\n%q", want, r.out)
 		}
+	}
+	if i, j := strings.Index(r.out, "↻"), strings.Index(r.out, "\x1b]2;claude\x1b"); j < i {
+		t.Errorf("the agent's title came before the waiting one:\n%q", r.out)
+	}
+	if diff := cmp.Diff([]string{"claude", "--model", "sonnet", "--resume", uuid}, argvOf(r)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
 
@@ -180,9 +194,9 @@ func TestLatestText(t *testing.T) {
 		want string
 	}{
 		{[]string{"--agent", "claude", "--mode", "latest", "--", "claude", "--continue"},
-			"claude was running here — resume its latest conversation in this directory?"},
+			"claude · resume its latest conversation in this directory?"},
 		{[]string{"--agent", "gemini", "--mode", "latest", "--", "gemini", "--resume", "latest"},
-			"gemini was running here — resume its latest conversation?"},
+			"gemini · resume its latest conversation?"},
 	} {
 		w := newWorld(t)
 		r := w.runPTY(w.seal(c.rec), "\r", true)

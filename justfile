@@ -18,6 +18,11 @@ test:
 e2e:
     KITTYMUX_E2E=require go test -run 'Real|E2E' ./...
 
+# The README's picture of the restore prompt (docs/prompt.png), from a real kitty under Xvfb;
+# needs ImageMagick's import. Look at it before committing it.
+prompt-picture:
+    bash scripts/prompt-picture
+
 bench:
     go test -run '^$' -bench . ./...
 

@@ -238,15 +238,22 @@ func (e *Env) question(r Record, sealed, narrow bool) []para {
 		ps = append(ps, para{indent: 2, atoms: []atom{{pieces: []piece{{wd, dim}}, tail: true}}})
 	}
 	facts, tab := e.journalFacts(r)
-	var about []atom
+	var parts []string
 	if tab != "" {
-		about = append(about, words("tab "+quoted(tab), plain)...)
+		parts = append(parts, "tab "+quoted(tab))
 	}
 	if facts != "" {
-		if len(about) > 0 {
-			about = append(about, atom{pieces: []piece{{"·", plain}}, sep: " "})
+		parts = append(parts, strings.Split(facts, " · ")...)
+	}
+	var about []atom
+	for i, part := range parts {
+		ws := words(part, plain)
+		if i < len(parts)-1 && len(ws) > 0 {
+			// "·" ends a line rather than starts one.
+			last := &ws[len(ws)-1]
+			last.pieces = append(last.pieces, piece{" ·", plain})
 		}
-		about = append(about, words(facts, plain)...)
+		about = append(about, ws...)
 	}
 	if len(about) > 0 {
 		ps = append(ps, para{indent: 2, atoms: about})

@@ -39,13 +39,13 @@ func Main(args []string) int {
 		e.Out = os.Stdout
 	}
 	if err != nil {
-		fmt.Fprintf(e.Out, "kittymux: this window's restore record is not valid: %v\r\n", err)
+		e.warn("kittymux: this window's restore record is not valid: %v", err)
 		_ = e.shell(r)
 		return 1
 	}
 	set, loadErr := agents.Load(p.UserAgents())
 	if set == nil {
-		fmt.Fprintf(e.Out, "kittymux: agent definitions: %v\r\n", loadErr)
+		e.warn("kittymux: agent definitions: %v", loadErr)
 		_ = e.shell(r)
 		return 1
 	}

@@ -366,3 +366,30 @@ func TestConfirm(t *testing.T) {
 		}
 	})
 }
+
+// TestHostileNames: a directory named with a title change and a
+// clear-screen, and a tab title with the same, reach the terminal as plain
+// text; the only title the prompt sets is its own.
+func TestHostileNames(t *testing.T) {
+	w := newWorld(t)
+	w.cwd = filepath.Join(w.dir, "api\x1b]2;pwned\x07\x1b[2J\x1b[3J\u009b2Jwork")
+	if err := os.Mkdir(w.cwd, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"--agent", "claude", "--mode", "exact", "--id", uuid, "--tab", "x\x1b]0;owned\x1b\\\x1b[H\ny",
+		"--", "claude", "--resume", uuid}
+	r := w.runPTY(w.seal(args), "\r", true)
+	for _, bad := range []string{"pwned", "owned", "\x1b[2J", "\x1b[3J", "\x1b[H", "\u009b", "\x07"} {
+		if strings.Contains(r.out, bad) {
+			t.Errorf("the prompt wrote %q:\n%q", bad, r.out)
+		}
+	}
+	for _, want := range []string{"apiwork\r\n", `tab "x y"`, "\x1b]2;claude ↻ x y\x1b\\"} {
+		if !strings.Contains(r.out, want) {
+			t.Errorf("the prompt lacks %q:\n%q", want, r.out)
+		}
+	}
+	if diff := cmp.Diff([]string{"claude", "--resume", uuid}, argvOf(r)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

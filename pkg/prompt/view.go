@@ -1,6 +1,7 @@
 package prompt
 
 import (
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -398,7 +399,8 @@ func skipEscape(s string, i int) int {
 	return i
 }
 
-// quoted is a title from outside, printable, in quotes.
+// quoted is a title from outside, printable, in Go's quotes: a quote or
+// backslash in it shows as one.
 func quoted(s string) string {
-	return `"` + printable(s) + `"`
+	return strconv.Quote(printable(s))
 }

@@ -17,13 +17,12 @@ import (
 
 // TestRealPromptTitle: in a real kitty restoring a session, a window whose
 // prompt waits is named for its agent and tab in `kitty @ ls` (window
-// title, and the tab's, which has no title of its own), and its text
-// wraps to the window's width; after Enter the agent runs and the title is
-// the agent's.
+// title, and the tab's, which has no title of its own); its text fits the
+// window, and when the window narrows to 40 columns it is drawn again to
+// fit, once; after Enter the agent runs and the title is the agent's.
 func TestRealPromptTitle(t *testing.T) {
 	kittyBin := kittytest.NeedKitty(t, kitty.Version{Major: 0, Minor: 26})
 	w := newWorld(t)
-	// An OS window of 40 columns, as narrow as a split agents often run in.
 	session := filepath.Join(w.dir, "restore.kitty-session")
 	launch := "launch " + agents.Quote(append([]string{w.bin}, w.seal(claudeRecord())...))
 	body := strings.Join([]string{"new_tab", "cd " + w.cwd, launch, ""}, "\n")
@@ -31,7 +30,7 @@ func TestRealPromptTitle(t *testing.T) {
 		t.Fatal(err)
 	}
 	k := kittytest.StartReal(t, kittytest.RealOptions{Kitty: kittyBin, Session: session, Env: w.env(),
-		Config: []string{"remember_window_size no", "initial_window_width 40c", "initial_window_height 20c"}})
+		Config: []string{"initial_window_width 80c", "initial_window_height 20c"}})
 
 	var id int
 	ls := k.WaitFor(func(ls []kitty.OSWindow) bool {
@@ -49,15 +48,52 @@ func TestRealPromptTitle(t *testing.T) {
 		}
 	}
 	match := "id:" + strconv.Itoa(id)
-	text := k.WaitForText(match, func(s string) bool { return strings.Contains(s, "i commands") }, 30*time.Second)
-	t.Logf("the prompt:\n%s", text)
-	for _, hint := range []string{"claude · resume 4f9e2a51?", "Enter resume", "s shell", "a resume all", "i commands"} {
-		if !strings.Contains(text, hint) {
-			t.Errorf("the prompt lacks %q whole on a line:\n%s", hint, text)
+	hints := []string{"claude · resume 4f9e2a51?", "Enter resume", "n new conversation", "s shell", "a resume all", "i commands"}
+	// fits: the prompt drawn once, each line within the window (get-text
+	// joins the rows of a line kitty had to wrap), every hint whole.
+	fits := func(cols int) func(string) bool {
+		return func(s string) bool {
+			if strings.Count(s, "claude · resume") != 1 {
+				return false
+			}
+			for _, l := range strings.Split(s, "\n") {
+				if len([]rune(strings.TrimRight(l, " "))) > cols {
+					return false
+				}
+			}
+			for _, h := range hints {
+				if !strings.Contains(s, h) {
+					return false
+				}
+			}
+			return true
 		}
 	}
+	var cols int
+	for _, r := range kitty.Windows(ls) {
+		if r.Window.ID == id {
+			cols = r.Window.Columns
+		}
+	}
+	text := k.WaitForText(match, fits(cols), 30*time.Second)
+	t.Logf("the prompt at %d columns:\n%s", cols, text)
 
 	ctx := t.Context()
+	if _, err := k.Client.Do(ctx, "resize-os-window", map[string]any{"match": match, "action": "resize",
+		"unit": "cells", "width": 40, "height": 0, "self": false, "incremental": false}, false); err != nil {
+		t.Fatal(err)
+	}
+	k.WaitFor(func(ls []kitty.OSWindow) bool {
+		for _, r := range kitty.Windows(ls) {
+			if r.Window.ID == id {
+				cols = r.Window.Columns
+			}
+		}
+		return cols <= 40
+	}, 10*time.Second)
+	text = k.WaitForText(match, fits(cols), 10*time.Second)
+	t.Logf("the prompt at %d columns:\n%s", cols, text)
+
 	if err := k.Client.SendText(ctx, match, "\r"); err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package kitty
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -9,6 +10,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
 // Instance is one running kitty that kittymux can talk to (or tried to).
@@ -140,19 +143,24 @@ func expandListenOn(v string, fromConfig bool, pid string, getenv func(string) s
 	return v
 }
 
+// maxConfSize caps a kitty.conf read: kitty's own commented kitty.conf is
+// about 100 KB.
+const maxConfSize = 4 << 20
+
 // listenOnFromConf returns the last listen_on in a kitty.conf, following
 // plain include lines (relative to the including file).
 func listenOnFromConf(path string, depth int) string {
 	if depth > 8 {
 		return ""
 	}
-	f, err := os.Open(path)
+	// A FIFO or device among the includes is refused, never waited on.
+	data, err := userfile.Read(path, maxConfSize)
 	if err != nil {
 		return ""
 	}
-	defer f.Close()
 	var last string
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, maxConfSize)
 	for sc.Scan() {
 		key, val, _ := strings.Cut(strings.TrimSpace(sc.Text()), " ")
 		val = strings.TrimSpace(val)

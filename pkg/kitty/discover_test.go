@@ -7,7 +7,9 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -119,5 +121,27 @@ func TestDiscoverStaleListenOn(t *testing.T) {
 	got, err := Discover(context.Background(), DiscoverOptions{Getenv: func(k string) string { return env[k] }, ProcRoot: t.TempDir(), ConfigDir: t.TempDir()})
 	if err != nil || len(got) != 1 || got[0].Socket != "unix:/tmp/gone-1" || got[0].Source != "KITTY_LISTEN_ON" {
 		t.Fatalf("got %+v, %v", got, err)
+	}
+}
+
+// kitty.conf's listen_on is found through its includes; a FIFO or device
+// among them is passed over, never waited on.
+func TestListenOnFromConfFIFO(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo.conf"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "other.conf"), []byte("listen_on unix:/tmp/other\n"), 0o600)
+	conf := filepath.Join(dir, "kitty.conf")
+	os.WriteFile(conf, []byte("listen_on unix:/tmp/main\ninclude fifo.conf\ninclude "+os.DevNull+"\ninclude other.conf\n"), 0o600)
+	got := make(chan string, 1)
+	go func() { got <- listenOnFromConf(conf, 0) }()
+	select {
+	case v := <-got:
+		if v != "unix:/tmp/other" {
+			t.Errorf("listen_on = %q, want unix:/tmp/other", v)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("still blocked on the FIFO after 20 s")
 	}
 }

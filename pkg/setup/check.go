@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/kittymux/kittymux/pkg/autosave"
+	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
 // Part is one part of the setup as doctor reports it: ok, or what to do.
@@ -94,7 +95,7 @@ func checkWatcher(conf Conf, e Env) (Part, WatcherSettings) {
 		p.Note = "kitty's configuration loads no kittymux watcher: " + runSetup
 		return p, s
 	}
-	data, err := os.ReadFile(e.Watcher())
+	data, err := userfile.Read(e.Watcher(), maxConfSize)
 	switch {
 	case err != nil:
 		p.Note = fmt.Sprintf("%s: %v: %s", e.Watcher(), err, runSetup)
@@ -103,7 +104,7 @@ func checkWatcher(conf Conf, e Env) (Part, WatcherSettings) {
 		p.Note = e.Watcher() + " is not this kittymux's watcher (changed, or from another version): " + runSetup
 		return p, s
 	}
-	raw, err := os.ReadFile(e.Settings())
+	raw, err := userfile.Read(e.Settings(), maxConfSize)
 	if err == nil {
 		err = json.Unmarshal(raw, &s)
 	}

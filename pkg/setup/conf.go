@@ -12,6 +12,8 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+
+	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
 // Setting is one line of a kitty configuration: its value and where it is.
@@ -88,7 +90,7 @@ func (r *confReader) file(path string, depth int, top bool) error {
 		return nil
 	}
 	r.seen[path] = true
-	data, err := os.ReadFile(path)
+	data, err := userfile.Read(path, maxConfSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		if top {
 			return nil

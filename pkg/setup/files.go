@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 
 	"github.com/google/renameio/v2"
+
+	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
 // maxConfSize caps a configuration file read: kitty's own commented
@@ -35,19 +37,19 @@ func writeTarget(path string) (string, error) {
 	return path, nil
 }
 
-// readFile reads a regular file with its mode.
+// readFile reads a regular file with its mode; anything else (a FIFO, a
+// device) is refused without blocking.
 func readFile(path string) ([]byte, fs.FileMode, error) {
-	fi, err := os.Stat(path)
+	f, err := userfile.Open(path)
 	if err != nil {
 		return nil, 0, err
 	}
-	if !fi.Mode().IsRegular() {
-		return nil, 0, fmt.Errorf("%s is not a regular file", path)
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, 0, err
 	}
-	if fi.Size() > maxConfSize {
-		return nil, 0, fmt.Errorf("%s is larger than %d MiB", path, maxConfSize>>20)
-	}
-	data, err := os.ReadFile(path)
+	data, err := userfile.ReadOpen(f, maxConfSize)
 	return data, fi.Mode().Perm(), err
 }
 

@@ -21,6 +21,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/sessions"
 	"github.com/kittymux/kittymux/pkg/statefile"
+	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
 // File names kittymux owns.
@@ -189,7 +190,7 @@ func (p Plan) Apply(ctx context.Context, e Env) error {
 }
 
 func readRecord(e Env) (*record, error) {
-	data, err := os.ReadFile(e.record())
+	data, err := userfile.Read(e.record(), maxConfSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

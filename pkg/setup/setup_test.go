@@ -9,7 +9,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -503,4 +505,101 @@ func TestCheck(t *testing.T) {
 	if i := slices.IndexFunc(got, func(p Part) bool { return p.Name == "autosave" }); got[i].OK || !strings.Contains(got[i].Note, "off") {
 		t.Errorf("autosave-off: %+v", got[i])
 	}
+}
+
+// returns fails the test when fn has not returned in a long while: a read
+// that blocks on a FIFO never returns at all.
+func returns(t *testing.T, what string, fn func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		fn()
+	}()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatalf("%s: still blocked after 20 s", what)
+	}
+}
+
+// A FIFO (no writer: opening it for reading blocks) or a device where a
+// file of the configuration or of kittymux's own is expected: setup,
+// --undo and doctor's check say so, and none of them blocks.
+func TestFIFOsAndDevicesRefused(t *testing.T) {
+	mkfifo := func(t *testing.T, path string) {
+		t.Helper()
+		os.Remove(path)
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := syscall.Mkfifo(path, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		// prepare puts the FIFO (or device) in place, after setup when
+		// setup runs first.
+		setupFirst bool
+		prepare    func(t *testing.T, e Env)
+		// run returns what it said: an error or the check's notes.
+		run func(e Env) string
+	}{
+		{"FIFO included by kitty.conf, setup --dry-run", false, func(t *testing.T, e Env) {
+			mkfifo(t, filepath.Join(e.KittyConfDir, "fifo.conf"))
+			appendTo(t, e.KittyConf(), "include fifo.conf\n")
+		}, planError(PlanSetup)},
+		{"device included by kitty.conf", false, func(t *testing.T, e Env) {
+			appendTo(t, e.KittyConf(), "include "+os.DevNull+"\n")
+		}, planError(PlanSetup)},
+		{"kitty.conf a FIFO", false, func(t *testing.T, e Env) { mkfifo(t, e.KittyConf()) }, planError(PlanSetup)},
+		{"kitty.conf a FIFO, --undo", true, func(t *testing.T, e Env) { mkfifo(t, e.KittyConf()) }, planError(PlanUndo)},
+		{"setup's record a FIFO, --undo", true, func(t *testing.T, e Env) { mkfifo(t, e.record()) }, planError(PlanUndo)},
+		{"watcher a FIFO, check", true, func(t *testing.T, e Env) { mkfifo(t, e.Watcher()) }, checkNotes},
+		{"watcher settings a FIFO, check", true, func(t *testing.T, e Env) { mkfifo(t, e.Settings()) }, checkNotes},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e, _ := testEnv(t, "plain")
+			if tc.setupFirst {
+				apply(t, e, PlanSetup)
+			}
+			tc.prepare(t, e)
+			var said string
+			returns(t, tc.name, func() { said = tc.run(e) })
+			if !strings.Contains(said, "not a regular file") {
+				t.Errorf("said %q, want it to name a file that is not a regular file", said)
+			}
+		})
+	}
+}
+
+func appendTo(t *testing.T, path, text string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(text); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func planError(plan func(context.Context, Env) (Plan, error)) func(Env) string {
+	return func(e Env) string {
+		_, err := plan(context.Background(), e)
+		if err == nil {
+			return ""
+		}
+		return err.Error()
+	}
+}
+
+func checkNotes(e Env) string {
+	var notes []string
+	for _, p := range Check(context.Background(), e, false) {
+		notes = append(notes, p.Note)
+	}
+	return strings.Join(notes, "\n")
 }

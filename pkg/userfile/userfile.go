@@ -1,0 +1,99 @@
+// Package userfile reads the files a user (or anything running as the
+// user) may have put where kittymux looks: kitty.conf and its includes,
+// settings, templates, session files, package.json files in a cloned
+// repository.
+//
+// Any of them may be a FIFO or a device instead of a file: a FIFO with no
+// writer blocks open(2) itself, where no signal handler runs, and
+// /dev/zero never ends. Read opens with O_NONBLOCK (which changes nothing
+// for a regular file's reads), checks what it opened with fstat and refuses
+// anything but a regular file before reading a byte; and it reads no more
+// than a cap.
+package userfile
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"syscall"
+)
+
+// ErrNotRegular: the path is a directory, FIFO, socket or device.
+var ErrNotRegular = errors.New("not a regular file")
+
+// ErrTooLarge: the file is larger than the reader's cap.
+var ErrTooLarge = errors.New("file too large")
+
+// Read reads the regular file at path, at most max bytes; a link is
+// followed (dotfiles are often links). A missing file is an error that
+// wraps fs.ErrNotExist, as os.ReadFile's is.
+func Read(path string, max int64) ([]byte, error) {
+	f, err := Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadOpen(f, max)
+}
+
+// Open opens the regular file at path for reading without blocking on a
+// FIFO, refusing anything else (ErrNotRegular).
+func Open(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	if err := CheckRegular(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// CheckRegular returns an error wrapping ErrNotRegular unless f is a
+// regular file.
+func CheckRegular(f *os.File) error {
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if !fi.Mode().IsRegular() {
+		return &fs.PathError{Op: "read", Path: f.Name(), Err: fmt.Errorf("%w (%s)", ErrNotRegular, Kind(fi.Mode()))}
+	}
+	return nil
+}
+
+// ReadOpen reads f, opened by Open (or checked by CheckRegular), to its
+// end: at most max bytes, else an error wrapping ErrTooLarge.
+func ReadOpen(f *os.File, max int64) ([]byte, error) {
+	// The file may grow while it is read: one byte past the cap tells.
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, &fs.PathError{Op: "read", Path: f.Name(), Err: err}
+	}
+	if int64(len(data)) > max {
+		return nil, &fs.PathError{Op: "read", Path: f.Name(), Err: fmt.Errorf("%w (more than %d bytes)", ErrTooLarge, max)}
+	}
+	return data, nil
+}
+
+// Kind names what a non-regular file is, for messages.
+func Kind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	}
+	return "not a regular file"
+}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/statefile"
+	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
 // CacheTTL is how long a probe result is trusted while the binary is
@@ -499,7 +500,7 @@ func packageVersion(file string) string {
 	}
 	dir := filepath.Dir(file)
 	for range 4 {
-		data, err := os.ReadFile(filepath.Join(dir, "package.json"))
+		data, err := userfile.Read(filepath.Join(dir, "package.json"), maxPackageJSON)
 		if err == nil {
 			var pkg struct {
 				Version string `json:"version"`
@@ -524,7 +525,7 @@ func readCache(path string) cacheFile {
 	if path == "" {
 		return c
 	}
-	data, err := os.ReadFile(path)
+	data, err := userfile.Read(path, maxUserFile)
 	if err != nil {
 		return c
 	}

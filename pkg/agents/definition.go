@@ -13,7 +13,6 @@ import (
 	"io"
 	"io/fs"
 	"maps"
-	"os"
 	"regexp"
 	"regexp/syntax"
 	"slices"
@@ -22,6 +21,7 @@ import (
 	"sync"
 
 	"github.com/kittymux/kittymux/assets"
+	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
 // ShippedFile names the embedded definitions in errors.
@@ -843,7 +843,7 @@ func Load(userFile string) (*Set, error) {
 		s, err := newSet(shipped, nil, "")
 		return s, errors.Join(shipErr, err)
 	}
-	data, err := os.ReadFile(userFile)
+	data, err := userfile.Read(userFile, maxUserFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		s, err := newSet(shipped, nil, "")
 		return s, errors.Join(shipErr, err)

@@ -8,6 +8,16 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/kittymux/kittymux/pkg/userfile"
+)
+
+// Caps of the files the agents' definitions are read from: a user's
+// resume.json, and an npm package's package.json, which a cloned
+// repository's node_modules can hold (a FIFO there must not block a scan).
+const (
+	maxUserFile    = 4 << 20
+	maxPackageJSON = 1 << 20
 )
 
 // Sentinel errors of TrustedProgram.
@@ -187,7 +197,7 @@ func (a *agent) packageBins(trust Trust, name, real string) []string {
 	}
 	var out []string
 	for _, dir := range dirs {
-		data, err := os.ReadFile(filepath.Join(dir, "package.json"))
+		data, err := userfile.Read(filepath.Join(dir, "package.json"), maxPackageJSON)
 		if err != nil {
 			continue
 		}

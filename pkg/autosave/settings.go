@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
 // ConfigPath is kittymux's settings file, $XDG_CONFIG_HOME/kittymux/config.json.
@@ -55,7 +56,7 @@ func LoadSettings(p paths.Paths, getenv func(string) string) (Settings, error) {
 		}
 		*dst = d
 	}
-	data, err := os.ReadFile(ConfigPath(p))
+	data, err := userfile.Read(ConfigPath(p), 1<<20)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:

@@ -7,7 +7,6 @@ package newsession
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -21,6 +20,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kittysession"
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/userfile"
 	"github.com/kittymux/kittymux/templates"
 )
 
@@ -91,17 +91,9 @@ func List(p paths.Paths) ([]Template, error) {
 }
 
 func readSmall(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	data, err := userfile.Read(path, maxTemplate)
 	if err != nil {
 		return nil, fmt.Errorf("read template: %w", err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxTemplate+1))
-	if err != nil {
-		return nil, fmt.Errorf("read template %s: %w", path, err)
-	}
-	if len(data) > maxTemplate {
-		return nil, fmt.Errorf("template %s is larger than %d bytes", path, maxTemplate)
 	}
 	return data, nil
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/statefile"
+	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
 // Choice is what the prompt ends in.
@@ -195,7 +196,7 @@ func exists(path string) bool {
 
 // resumeAllActive: another window's `a` asked every waiting window to resume.
 func (e *Env) resumeAllActive() bool {
-	b, err := os.ReadFile(e.Paths.ResumeAllUntil())
+	b, err := userfile.Read(e.Paths.ResumeAllUntil(), 64)
 	if err != nil {
 		return false
 	}

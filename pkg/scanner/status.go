@@ -13,6 +13,8 @@ import (
 
 	"github.com/gofrs/flock"
 	"github.com/google/renameio/v2"
+
+	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
 // Files of the running scanner, in the state directory.
@@ -93,7 +95,7 @@ func Current(stateDir string) State {
 			st.Running = true
 		}
 	}
-	data, err := os.ReadFile(StatusPath(stateDir))
+	data, err := userfile.Read(StatusPath(stateDir), 1<<20)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:

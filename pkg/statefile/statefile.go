@@ -10,9 +10,9 @@
 package statefile
 
 import (
+	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -20,8 +20,11 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/google/renameio/v2"
+
+	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
 const (
@@ -374,19 +377,85 @@ func (d *Dir) OpenLock(name string) (*os.File, error) {
 	if name == "" || name == "." || name == ".." || strings.ContainsRune(name, filepath.Separator) {
 		return nil, fmt.Errorf("open lock %s: not a plain file name", filepath.Join(d.path, name))
 	}
-	f, err := d.root.OpenFile(name, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, filePerm)
+	return d.OpenInPlace(name, os.O_RDWR|os.O_CREATE)
+}
+
+// OpenInPlace opens the file name in d with flag (os.O_RDWR, O_APPEND,
+// O_CREATE: new files are made 0600) for a file that is changed where it
+// is rather than replaced: a lock, an append-only log. A link is refused,
+// and so is anything but a regular file, found without blocking: a FIFO
+// put there would otherwise block the open, or a read.
+func (d *Dir) OpenInPlace(name string, flag int) (*os.File, error) {
+	path := filepath.Join(d.path, name)
+	if name == "" || name == "." || name == ".." || strings.ContainsRune(name, filepath.Separator) {
+		return nil, fmt.Errorf("open %s: not a plain file name", path)
+	}
+	f, err := d.root.OpenFile(name, flag|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, filePerm)
 	if err != nil {
-		return nil, fmt.Errorf("open lock %s: %w", filepath.Join(d.path, name), err)
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	if err := userfile.CheckRegular(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	return f, nil
 }
 
-// ReadFile reads the file name in d; a link is refused.
+// ReadFile reads the file name in d, at most 1 MiB; a link or anything
+// but a regular file is refused.
 func (d *Dir) ReadFile(name string) ([]byte, error) {
 	f, err := d.root.OpenFile(name, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, 1<<20))
+	if err := userfile.CheckRegular(f); err != nil {
+		return nil, err
+	}
+	return userfile.ReadOpen(f, 1<<20)
+}
+
+// Flock takes the flock how (syscall.LOCK_EX or LOCK_SH) on f, trying
+// until ctx ends; with a ctx that never ends it waits as long as it takes.
+// Closing f releases it.
+func Flock(ctx context.Context, f *os.File, how int) error {
+	sc, err := f.SyscallConn()
+	if err != nil {
+		return err
+	}
+	try := func(flags int) error {
+		var ferr error
+		if cerr := sc.Control(func(fd uintptr) { ferr = flock(int(fd), flags) }); cerr != nil {
+			return cerr
+		}
+		return ferr
+	}
+	if ctx.Done() == nil {
+		return try(how)
+	}
+	delay := time.Millisecond
+	for {
+		err := try(how | syscall.LOCK_NB)
+		if !errors.Is(err, syscall.EWOULDBLOCK) {
+			return err
+		}
+		t := time.NewTimer(delay)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return fmt.Errorf("lock %s: %w", f.Name(), ctx.Err())
+		case <-t.C:
+		}
+		delay = min(2*delay, 8*time.Millisecond)
+	}
+}
+
+// flock retries a wait interrupted by a signal.
+func flock(fd, how int) error {
+	for {
+		err := syscall.Flock(fd, how)
+		if !errors.Is(err, syscall.EINTR) {
+			return err
+		}
+	}
 }

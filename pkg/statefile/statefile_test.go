@@ -1,6 +1,7 @@
 package statefile
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"os"
@@ -8,8 +9,11 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
 func mode(t *testing.T, path string) fs.FileMode {
@@ -265,5 +269,69 @@ func TestNoTempFileElsewhere(t *testing.T) {
 				t.Errorf("left in %s: %s", d, e.Name())
 			}
 		}
+	}
+}
+
+// A FIFO where a state file, a lock or a log is expected is refused at
+// once: opening one for reading would block until a writer came.
+func TestFIFOsRefused(t *testing.T) {
+	d, err := Make(filepath.Join(t.TempDir(), "kittymux"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if err := syscall.Mkfifo(filepath.Join(d.Path(), "fifo"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		open func() error
+	}{
+		{"ReadFile", func() error { _, err := d.ReadFile("fifo"); return err }},
+		{"OpenLock", func() error { _, err := d.OpenLock("fifo"); return err }},
+		{"OpenInPlace", func() error { _, err := d.OpenInPlace("fifo", os.O_RDONLY); return err }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			done := make(chan error, 1)
+			go func() { done <- tc.open() }()
+			select {
+			case err := <-done:
+				if !errors.Is(err, userfile.ErrNotRegular) {
+					t.Errorf("err = %v, want not a regular file", err)
+				}
+			case <-time.After(20 * time.Second):
+				t.Fatal("still blocked on the FIFO after 20 s")
+			}
+		})
+	}
+}
+
+// Flock waits for a lock another open holds only until ctx ends.
+func TestFlockBounded(t *testing.T) {
+	d, err := Make(filepath.Join(t.TempDir(), "kittymux"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	holder, err := d.OpenLock("x.lock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Flock(context.Background(), holder, syscall.LOCK_EX); err != nil {
+		t.Fatal(err)
+	}
+	other, err := d.OpenLock("x.lock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	if err := Flock(ctx, other, syscall.LOCK_EX); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err = %v while another holds it, want the deadline", err)
+	}
+	holder.Close()
+	if err := Flock(context.Background(), other, syscall.LOCK_EX); err != nil {
+		t.Fatalf("err = %v once it is free", err)
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/resume"
 	"github.com/kittymux/kittymux/pkg/sessions"
 	"github.com/kittymux/kittymux/pkg/statefile"
+	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
 // RestoreOptions of `sessions restore`.
@@ -154,7 +155,7 @@ func report(ctx context.Context, f *factory.Factory, path string, since time.Tim
 // before it, but a kitty started with --session opens an OS window for it, a
 // stray shell. Such a file is loaded from a copy without that line.
 func forNewKitty(f *factory.Factory, info sessions.Info) (string, error) {
-	data, err := os.ReadFile(info.Path)
+	data, err := userfile.Read(info.Path, sessions.MaxRawSize)
 	if err != nil {
 		return "", err
 	}

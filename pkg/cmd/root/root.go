@@ -3,8 +3,10 @@ package root
 
 import (
 	"context"
+	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -40,13 +42,67 @@ Exit codes: 0 ok, 1 error, 2 cancelled or bad usage.`,
 	return cmd
 }
 
+// Grace is how long a command has to end on its own after SIGINT or
+// SIGTERM; a second signal ends it at once.
+const Grace = 5 * time.Second
+
 // Main runs kittymux with args and returns the exit code. Commands run with
 // a context that SIGINT and SIGTERM cancel, so they stop cleanly: a request
-// to kitty in flight ends, the scanner writes its journal.
+// to kitty in flight ends, the scanner writes its journal. One that has not
+// ended Grace after the signal (blocked where no context reaches) is ended
+// by it, as if kittymux had not caught it.
 func Main(f *factory.Factory, args []string) int {
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	ctx, stop := watchSignals(Grace, dieBy)
 	defer stop()
 	cmd := NewCmdRoot(f)
 	cmd.SetArgs(args)
 	return factory.Report(f.IO.ErrOut, cmd.ExecuteContext(ctx))
+}
+
+// watchSignals returns a context that SIGINT and SIGTERM cancel, and stop,
+// which the command calls when it has returned. A command that has not
+// returned grace after the signal, or at a second signal, is left to
+// die(signal).
+func watchSignals(grace time.Duration, die func(os.Signal)) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+	returned := make(chan struct{})
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		var sig os.Signal
+		select {
+		case <-returned:
+			return
+		case sig = <-sigs:
+		}
+		cancel()
+		t := time.NewTimer(grace)
+		defer t.Stop()
+		select {
+		case <-returned:
+		case <-t.C:
+			die(sig)
+		case again := <-sigs:
+			die(again)
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sigs)
+		close(returned)
+		<-watched
+		cancel()
+	}
+}
+
+// dieBy ends the process by sig, with the default action a process that
+// never caught it gets (a service manager sees a stop by SIGTERM).
+func dieBy(sig os.Signal) {
+	signal.Reset(sig)
+	if s, ok := sig.(syscall.Signal); ok {
+		_ = syscall.Kill(os.Getpid(), s)
+		time.Sleep(time.Second)
+	}
+	os.Exit(2)
 }

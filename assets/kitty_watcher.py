@@ -10,6 +10,7 @@
 
 import json
 import os
+import stat
 import subprocess
 import sys
 import time
@@ -50,9 +51,36 @@ def _once(what):
     return True
 
 
+# kitty_watcher.json is a few hundred bytes; anything larger is not kittymux's.
+_MAX_SETTINGS = 64 * 1024
+
+
+def _read_regular(path, cap):
+    """The bytes of the regular file at path, at most cap. It runs inside kitty, whose start waits for it: a
+    FIFO there (no writer: a plain open blocks) or a device is refused, found without blocking."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, 'O_CLOEXEC', 0))
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise ValueError('%s is not a regular file' % (path,))
+        if st.st_size > cap:
+            raise ValueError('%s is larger than %d bytes' % (path, cap))
+        chunks, size = [], 0
+        while True:
+            b = os.read(fd, 65536)
+            if not b:
+                break
+            size += len(b)
+            if size > cap:
+                raise ValueError('%s is larger than %d bytes' % (path, cap))
+            chunks.append(b)
+        return b''.join(chunks)
+    finally:
+        os.close(fd)
+
+
 def _settings():
-    with open(os.path.join(_HERE, SETTINGS), encoding='utf-8') as f:
-        s = json.load(f)
+    s = json.loads(_read_regular(os.path.join(_HERE, SETTINGS), _MAX_SETTINGS).decode('utf-8'))
     if not isinstance(s, dict) or not s.get('kittymux'):
         raise ValueError('%s: no kittymux binary named' % (SETTINGS,))
     return s

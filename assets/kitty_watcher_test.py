@@ -5,6 +5,7 @@ import json
 import os
 import runpy
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -162,6 +163,34 @@ class WatcherTest(unittest.TestCase):
         self.load()
         self.settings(start_scanner=True)
         runpy.run_path(self.watcher, run_name='not_kitty')  # imported, not loaded by kitty
+        time.sleep(0.2)  # a process started by mistake has had time to say so
+        self.assertEqual(self.runs(0), [])
+
+    def test_settings_not_a_file_refused_without_blocking(self):
+        """kitty's start waits for the watcher: a FIFO (no writer: a plain open blocks) or a device where
+        kitty_watcher.json goes is refused at once, on load and on quit. Run in a child, which a block
+        cannot keep."""
+        path = os.path.join(os.path.dirname(self.watcher), 'kitty_watcher.json')
+        code = ('import runpy, sys\n'
+                'm = runpy.run_path(sys.argv[1], run_name="__kitty_watcher__")\n'
+                'm["on_quit"](None, None, {"confirmed": True})\n'
+                'print("returned")\n')
+        for name, make in (('fifo', os.mkfifo), ('device', lambda p: os.symlink('/dev/zero', p))):
+            with self.subTest(name):
+                os.remove(path)
+                make(path)
+                try:
+                    p = subprocess.run([sys.executable, '-c', code, self.watcher], capture_output=True, text=True,
+                                       timeout=20)
+                except subprocess.TimeoutExpired:
+                    self.fail('the watcher still blocks after 20 s on a %s' % (name,))
+                self.assertEqual(p.stdout.strip(), 'returned', p.stderr)
+                self.assertEqual(p.stderr.count('not a regular file'), 2, p.stderr)
+                self.assertEqual(self.runs(0), [])
+
+    def test_settings_too_large_refused(self):
+        self.settings(start_scanner=True, padding='x' * (64 * 1024))
+        self.load()
         time.sleep(0.2)  # a process started by mistake has had time to say so
         self.assertEqual(self.runs(0), [])
 

@@ -31,9 +31,15 @@ import (
 
 // Bounds of one hook run.
 const (
+	// RunWait bounds the whole run, the read of the event included: an
+	// agent that never closes the hook's stdin, or writes it slowly, waits
+	// no longer.
+	RunWait = 2 * time.Second
 	// JournalWait bounds the wait for the journal's lock: several hooks
-	// and a scanner may write at once, each for a few milliseconds.
-	JournalWait = 500 * time.Millisecond
+	// and a scanner may write at once, each for a few milliseconds. An
+	// event that could not wait is queued for the next writer (see
+	// journal.AddHook), not lost.
+	JournalWait = 100 * time.Millisecond
 	// KittyWait bounds the set-user-vars request.
 	KittyWait = 200 * time.Millisecond
 	// MaxInput is the most of stdin read: a Stop event carries the last
@@ -108,6 +114,8 @@ type Options struct {
 	SetUserVars func(ctx context.Context, addr kitty.Address, match string, vars []string) error
 	// JournalOff: KITTYMUX_JOURNAL=0 or journal-off.
 	JournalOff bool
+	// JournalWait overrides the bound of the wait for the journal's lock.
+	JournalWait time.Duration
 }
 
 // Result is what one run did, for tests and the log.
@@ -118,6 +126,8 @@ type Result struct {
 	State    string
 	Key      string
 	AgentPID int
+	// Queued: the journal was busy; the event waits in its spool.
+	Queued bool
 }
 
 // Event names per state. Each agent's own names: claude, codex, qodercli
@@ -142,7 +152,8 @@ var (
 	idRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$`) })
 )
 
-// Run records one event. in is the event's JSON.
+// Run records one event. in is the event's JSON, read only until ctx
+// ends.
 func Run(ctx context.Context, o Options, agent, event string, in io.Reader) (Result, error) {
 	res := Result{Agent: agent, Event: event}
 	if !wordRE().MatchString(agent) {
@@ -151,7 +162,7 @@ func Run(ctx context.Context, o Options, agent, event string, in io.Reader) (Res
 	if !Known(event) {
 		return res, fmt.Errorf("%q: %w", event, ErrUnknownEvt)
 	}
-	data, err := io.ReadAll(io.LimitReader(in, MaxInput))
+	data, err := readEvent(ctx, in)
 	if err != nil {
 		return res, fmt.Errorf("read event: %w", err)
 	}
@@ -209,14 +220,16 @@ func Run(ctx context.Context, o Options, agent, event string, in io.Reader) (Res
 
 	var errs []error
 	if !o.JournalOff {
-		jctx, cancel := context.WithTimeout(ctx, JournalWait)
 		j := journal.New(o.Paths.Journal(), false)
 		j.Now = o.Now
-		_, err := j.UpdateContext(jctx, func(f *journal.File) error {
-			res.Key = record(f, win, agent, pids, res, p.Cwd, now)
-			return nil
-		})
-		cancel()
+		wait := o.JournalWait
+		if wait == 0 {
+			wait = JournalWait
+		}
+		h := journal.HookRun{Agent: agent, Socket: win.socket, KittyPID: win.kittyPID, WindowID: win.windowID,
+			AgentPID: res.AgentPID, PIDs: pids,
+			Event: journal.HookEvent{ID: res.ID, State: res.State, Dir: p.Cwd, At: now}}
+		res.Key, res.Queued, err = j.AddHook(ctx, wait, h)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("journal: %w", err))
 		}
@@ -284,27 +297,23 @@ func agentPID(procs []Proc, belowKitty bool) int {
 	return pick
 }
 
-// record updates the open record of this agent session, or starts one.
-// The scanner's record of the window is found by the agent's pid among the
-// hook's ancestors; without one the hook's own key is used, and the scanner
-// folds it into its record when it sees the window (see scanner).
-func record(f *journal.File, w where, agent string, pids []int, res Result, cwd string, now time.Time) string {
-	prefix := w.socket + "|" + strconv.Itoa(w.kittyPID) + "|" + strconv.Itoa(w.windowID) + "|"
-	var r *journal.Record
-	for i := range f.Records {
-		c := &f.Records[i]
-		if c.Open && c.Agent == agent && strings.HasPrefix(c.Key, prefix) && slices.Contains(pids, c.PID) {
-			r = c
-			break
-		}
+// readEvent reads the event's JSON, at most MaxInput, until ctx ends. A
+// reader the kernel does not interrupt (a pipe whose writer is slow, or
+// never closes it) is left behind: the process ends soon after.
+func readEvent(ctx context.Context, in io.Reader) ([]byte, error) {
+	type read struct {
+		data []byte
+		err  error
 	}
-	if r == nil {
-		key := journal.Key(w.socket, w.kittyPID, w.windowID, res.AgentPID)
-		f.Upsert(journal.Record{Key: key, Agent: agent, Argv: []string{}, FirstSeen: now, LastSeen: now,
-			State: journal.StateUnknown, StateSince: now, Open: true, KittyPID: w.kittyPID, KittySocket: w.socket,
-			WindowID: w.windowID, PID: res.AgentPID})
-		r = f.Find(key)
+	got := make(chan read, 1)
+	go func() {
+		data, err := io.ReadAll(io.LimitReader(in, MaxInput))
+		got <- read{data, err}
+	}()
+	select {
+	case r := <-got:
+		return r.data, r.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
 	}
-	r.ApplyHook(journal.HookEvent{ID: res.ID, State: res.State, Dir: cwd, At: now})
-	return r.Key
 }

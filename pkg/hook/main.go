@@ -8,11 +8,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"syscall"
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/statefile"
+	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
 // LogName is the hook's log in the state directory, and MaxLog its bound:
@@ -22,9 +24,15 @@ const (
 	MaxLog  = 64 << 10
 )
 
+// logWait bounds the wait for the log's lock: writers hold it for one
+// small read and write.
+const logWait = time.Second
+
 // Main runs `kittymux hook AGENT EVENT` and returns its exit code: always
 // 0, whatever happened, because a failing hook would show in (or block) the
-// agent. Errors are logged.
+// agent. Errors are logged. The run is bounded by RunWait, the read of
+// stdin included: what has not finished by then is left, and the event is
+// not recorded.
 func Main(args []string, stdin io.Reader) int {
 	p := paths.FromEnv()
 	o := Options{Paths: p, Getenv: os.Getenv, Now: time.Now, Ancestors: Ancestors,
@@ -33,20 +41,60 @@ func Main(args []string, stdin io.Reader) int {
 		Log(p, time.Now(), fmt.Sprintf("usage: kittymux hook AGENT EVENT (got %q)", args))
 		return 0
 	}
-	// Extra words (a version the integration wrote) are for the installer.
-	res, err := Run(context.Background(), o, args[0], args[1], stdin)
+	ctx, cancel := context.WithTimeout(context.Background(), RunWait)
+	defer cancel()
+	type ran struct {
+		res Result
+		err error
+	}
+	done := make(chan ran, 1)
+	go func() {
+		// Extra words (a version the integration wrote) are for the installer.
+		res, err := Run(ctx, o, args[0], args[1], stdin)
+		done <- ran{res, err}
+	}()
+	var r ran
+	select {
+	case r = <-done:
+	case <-time.After(RunWait + RunWait/4):
+		// Every wait in Run is bounded by ctx; this is for a wait that is
+		// not (a system call the kernel does not interrupt).
+		r = ran{Result{Agent: args[0], Event: args[1]}, fmt.Errorf("not done after %v: %w", RunWait, context.DeadlineExceeded)}
+	}
 	// An agent run outside kitty has nothing to record: not worth a line.
-	if err != nil && !errors.Is(err, ErrNoWindow) {
-		Log(p, time.Now(), fmt.Sprintf("%s %s id=%s: %v", res.Agent, res.Event, res.ID, err))
+	if r.err != nil && !errors.Is(r.err, ErrNoWindow) {
+		Log(p, time.Now(), fmt.Sprintf("%s %s id=%s: %v", r.res.Agent, r.res.Event, r.res.ID, r.err))
 	}
 	return 0
 }
 
 // Log appends line to the hook log, keeping it under MaxLog. It is written
-// only when something failed, so its cost is off the usual path.
+// only when something failed, so its cost is off the usual path. Hooks of
+// several agents may log at once: the read and rewrite are done under a
+// lock on hook.log.lock (the rewrite replaces the log's inode, so the log
+// itself cannot be the lock); a log whose lock cannot be had in logWait
+// loses the line rather than hold up the agent.
 func Log(p paths.Paths, now time.Time, line string) {
-	path := filepath.Join(p.StateDir, LogName)
-	old, _ := os.ReadFile(path)
+	d, err := statefile.Make(p.StateDir)
+	if err != nil {
+		return
+	}
+	defer d.Close()
+	lock, err := d.OpenLock(LogName + ".lock")
+	if err != nil {
+		return
+	}
+	defer lock.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), logWait)
+	defer cancel()
+	if statefile.Flock(ctx, lock, syscall.LOCK_EX) != nil {
+		return
+	}
+	old, err := userfile.Read(filepath.Join(p.StateDir, LogName), 4*MaxLog)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		// Not a log kittymux wrote (a FIFO, a huge file): started afresh.
+		old = nil
+	}
 	if len(old) > MaxLog/2 {
 		old = old[len(old)-MaxLog/2:]
 		if i := bytes.IndexByte(old, '\n'); i >= 0 {
@@ -54,5 +102,5 @@ func Log(p paths.Paths, now time.Time, line string) {
 		}
 	}
 	entry := now.UTC().Format(time.RFC3339) + " " + line + "\n"
-	_ = statefile.WriteFile(p.StateDir, path, append(old, entry...))
+	_ = d.WriteFile(LogName, append(old, entry...))
 }

@@ -1,6 +1,11 @@
 package journal
 
-import "time"
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
 
 // FromHook is the IDFrom and StateFrom of what an agent's hook reported.
 const FromHook = "hook"
@@ -8,12 +13,54 @@ const FromHook = "hook"
 // HookEvent is what an agent's hook reported at one moment: the
 // conversation it is in and, when the event says, its state.
 type HookEvent struct {
-	ID string
+	ID string `json:"id,omitempty"`
 	// State is StateWorking or StateIdle, or "" when the event says
 	// nothing of it (a session start after compaction).
-	State string
-	Dir   string
-	At    time.Time
+	State string    `json:"state,omitempty"`
+	Dir   string    `json:"dir,omitempty"`
+	At    time.Time `json:"at"`
+}
+
+// HookRun is one event of an agent's hook and where the hook ran: what
+// `kittymux hook` records (AddHook), and a line of the spool.
+type HookRun struct {
+	Agent    string `json:"agent"`
+	Socket   string `json:"socket,omitempty"`
+	KittyPID int    `json:"kitty_pid,omitempty"`
+	WindowID int    `json:"window_id"`
+	// AgentPID is the agent process the hook picked among its ancestors,
+	// PIDs all of them: the scanner's record of the window is found by
+	// any of them.
+	AgentPID int       `json:"agent_pid,omitempty"`
+	PIDs     []int     `json:"pids,omitempty"`
+	Event    HookEvent `json:"event"`
+}
+
+// RecordHook applies h to the open record of its agent session, or starts
+// one, and returns the record's key. The scanner's record of the window is
+// found by the agent's pid among the hook's ancestors; without one the
+// hook's own key is used, and the scanner folds it into its record when it
+// sees the window.
+func (f *File) RecordHook(h HookRun) string {
+	prefix := h.Socket + "|" + strconv.Itoa(h.KittyPID) + "|" + strconv.Itoa(h.WindowID) + "|"
+	var r *Record
+	for i := range f.Records {
+		c := &f.Records[i]
+		if c.Open && c.Agent == h.Agent && strings.HasPrefix(c.Key, prefix) && slices.Contains(h.PIDs, c.PID) {
+			r = c
+			break
+		}
+	}
+	if r == nil {
+		now := h.Event.At
+		key := Key(h.Socket, h.KittyPID, h.WindowID, h.AgentPID)
+		f.Upsert(Record{Key: key, Agent: h.Agent, Argv: []string{}, FirstSeen: now, LastSeen: now,
+			State: StateUnknown, StateSince: now, Open: true, KittyPID: h.KittyPID, KittySocket: h.Socket,
+			WindowID: h.WindowID, PID: h.AgentPID})
+		r = f.Find(key)
+	}
+	r.ApplyHook(h.Event)
+	return r.Key
 }
 
 // ApplyHook brings r up to date with a hook's event. Working time is

@@ -21,11 +21,11 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
-	"github.com/gofrs/flock"
-
 	"github.com/kittymux/kittymux/pkg/statefile"
+	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
 // SchemaVersion is the version of the file format this package writes. A
@@ -59,6 +59,9 @@ const (
 
 // Sentinel errors.
 var (
+	// ErrBusy: another writer held the lock for as long as the caller
+	// would wait.
+	ErrBusy = errors.New("journal is locked by another writer")
 	// ErrOff: the journal is turned off (KITTYMUX_JOURNAL=0 or journal-off).
 	ErrOff = errors.New("journal is off")
 	// ErrNewer: the file was written by a newer kittymux.
@@ -163,18 +166,39 @@ func IsOff(stateDir string, getenv func(string) string) bool {
 // guard a file nobody reads any more.
 func (j *Journal) LockPath() string { return j.Path + ".lock" }
 
+// MaxSize caps a read of the journal: 300 records are well under 1 MiB.
+const MaxSize = 32 << 20
+
 // Read returns the journal as it is now, without the lock: the file is only
-// ever replaced whole, so any read sees one complete version. A missing file
-// is an empty journal; a corrupt one is an error (writers move it aside).
+// ever replaced whole, so any read sees one complete version. Hook events
+// still waiting in the spool are applied to what is returned (see AddHook).
+// A missing file is an empty journal; a corrupt one is an error (writers
+// move it aside); anything but a regular file is refused without blocking.
 func (j *Journal) Read() (*File, error) {
-	data, err := os.ReadFile(j.Path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return &File{Version: SchemaVersion}, nil
+	var f *File
+	err := j.withSpool(func(spool []byte) error {
+		data, err := readJournal(j.Path)
+		if errors.Is(err, fs.ErrNotExist) {
+			f = &File{Version: SchemaVersion}
+		} else if err != nil {
+			return err
+		} else if f, err = decode(data, j.Path); err != nil {
+			return err
+		}
+		applySpool(f, spool)
+		return nil
+	})
+	return f, err
+}
+
+// readJournal reads the file at path: a FIFO or device there is refused,
+// never waited on (a writer reads it holding the lock).
+func readJournal(path string) ([]byte, error) {
+	data, err := userfile.Read(path, MaxSize)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("read journal %s: %w", path, err)
 	}
-	if err != nil {
-		return nil, fmt.Errorf("read journal %s: %w", j.Path, err)
-	}
-	return decode(data, j.Path)
+	return data, err
 }
 
 func decode(data []byte, path string) (*File, error) {
@@ -229,18 +253,23 @@ func (j *Journal) UpdateContext(ctx context.Context, fn func(*File) error) (Resu
 		return res, fmt.Errorf("journal directory: %w", err)
 	}
 	defer dir.Close()
-	lock := flock.New(j.LockPath(), flock.SetPermissions(0o600))
-	if ctx.Done() == nil {
-		if err := lock.Lock(); err != nil {
-			return res, fmt.Errorf("lock journal %s: %w", lock.Path(), err)
-		}
-	} else if ok, err := lock.TryLockContext(ctx, 2*time.Millisecond); !ok {
-		if err == nil {
-			err = ctx.Err()
-		}
-		return res, fmt.Errorf("lock journal %s: %w", lock.Path(), err)
+	lock, err := dir.OpenLock(filepath.Base(j.LockPath()))
+	if err != nil {
+		return res, fmt.Errorf("lock journal: %w", err)
 	}
-	defer lock.Unlock()
+	// Closing the file drops the lock.
+	defer lock.Close()
+	if err := statefile.Flock(ctx, lock, syscall.LOCK_EX); err != nil {
+		if ctx.Err() != nil {
+			err = fmt.Errorf("%w: %w", ErrBusy, err)
+		}
+		return res, fmt.Errorf("lock journal %s: %w", j.LockPath(), err)
+	}
+	// Hook events that could not wait for the lock are applied first, in
+	// the order they came; the spool is emptied once the journal holding
+	// them is written.
+	spool := j.takeSpool(dir)
+	defer spool.close()
 
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -257,6 +286,7 @@ func (j *Journal) UpdateContext(ctx context.Context, fn func(*File) error) (Resu
 	case err != nil:
 		return res, err
 	}
+	applySpool(f, spool.events())
 	if err := fn(f); err != nil {
 		return res, err
 	}
@@ -268,11 +298,13 @@ func (j *Journal) UpdateContext(ctx context.Context, fn func(*File) error) (Resu
 		return res, err
 	}
 	if !changed && oldVersion == SchemaVersion && res.MovedAside == "" && lines != nil {
+		spool.done()
 		return res, nil
 	}
 	if err := dir.WriteFile(filepath.Base(j.Path), data); err != nil {
 		return res, fmt.Errorf("write journal: %w", err)
 	}
+	spool.done()
 	return res, nil
 }
 
@@ -288,12 +320,12 @@ type line struct {
 // decoded by an earlier Update of this Journal are taken from j.cache rather
 // than decoded again.
 func (j *Journal) readCached() (*File, []line, string, error) {
-	data, err := os.ReadFile(j.Path)
+	data, err := readJournal(j.Path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &File{Version: SchemaVersion}, nil, "", nil
 	}
 	if err != nil {
-		return nil, nil, "", fmt.Errorf("read journal %s: %w", j.Path, err)
+		return nil, nil, "", err
 	}
 	head := fmt.Sprintf("{\"version\":%d,\"records\":[", SchemaVersion)
 	body, ok := bytes.CutPrefix(data, []byte(head))
@@ -434,12 +466,19 @@ func (j *Journal) LatestOf(agent, id string) (*Record, error) {
 	if id == "" {
 		return nil, nil
 	}
-	data, err := os.ReadFile(j.Path)
+	if j.spoolWaiting() {
+		f, err := j.Read()
+		if err != nil {
+			return nil, err
+		}
+		return f.Latest(agent, id), nil
+	}
+	data, err := readJournal(j.Path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read journal %s: %w", j.Path, err)
+		return nil, err
 	}
 	quoted, _ := json.Marshal(id)
 	if !bytes.Contains(data, quoted) {

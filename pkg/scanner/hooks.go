@@ -20,6 +20,13 @@ import (
 type hookWatch struct {
 	mod  time.Time
 	size int64
+	// Of the spool, where hook events wait when the journal was busy.
+	spoolMod  time.Time
+	spoolSize int64
+}
+
+func (w hookWatch) same(o hookWatch) bool {
+	return w.mod.Equal(o.mod) && w.size == o.size && w.spoolMod.Equal(o.spoolMod) && w.spoolSize == o.spoolSize
 }
 
 // readHooks takes over what hooks wrote since the last pass: into the
@@ -30,11 +37,20 @@ func (s *Scanner) readHooks(now time.Time) {
 	if s.o.Journal == nil || s.o.Journal.Off {
 		return
 	}
+	var seen hookWatch
 	fi, err := os.Stat(s.o.Journal.Path)
-	if err != nil || fi.ModTime().Equal(s.hooks.mod) && fi.Size() == s.hooks.size {
+	if err == nil {
+		seen.mod, seen.size = fi.ModTime(), fi.Size()
+	}
+	if sp, serr := os.Stat(s.o.Journal.SpoolPath()); serr == nil {
+		seen.spoolMod, seen.spoolSize = sp.ModTime(), sp.Size()
+	} else if err != nil {
 		return
 	}
-	s.hooks = hookWatch{mod: fi.ModTime(), size: fi.Size()}
+	if seen.same(s.hooks) {
+		return
+	}
+	s.hooks = seen
 	f, err := s.o.Journal.Read()
 	if err != nil {
 		return

@@ -5,7 +5,9 @@
 // Several writers share the file (a scanner, commands, a second scanner of
 // another login): every change is a read-modify-write under a lock on a
 // sibling lock file, written by atomic rename, so a reader never sees a torn
-// file and no writer's change is lost.
+// file and no writer's change is lost. Agents' hooks, which cannot wait
+// long, queue what they could not write in a spool the next writer merges
+// (spool.go).
 package journal
 
 import (

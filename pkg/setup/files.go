@@ -1,11 +1,13 @@
 package setup
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"github.com/google/renameio/v2"
 
@@ -58,6 +60,59 @@ func readFile(path string) ([]byte, fs.FileMode, error) {
 // moment) reads the old file or the new one. The file gets mode.
 func writeAtomic(path string, data []byte, mode fs.FileMode) error {
 	if err := renameio.WriteFile(path, data, mode, renameio.WithStaticPermissions(mode)); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// pickBackup names the copy of kitty.conf (old) that setup keeps: the
+// first free of kitty.conf.kittymux-backup, then .2, .3, ..., and made
+// reports that it is to be written. A backup there already is never
+// replaced: one holding exactly old is used as it is.
+func pickBackup(target string, old []byte) (name string, made bool, err error) {
+	for n := 1; n <= 100; n++ {
+		name = target + BackupSuffix
+		if n > 1 {
+			name += "." + strconv.Itoa(n)
+		}
+		b, _, err := readFile(name)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			if _, lerr := os.Lstat(name); lerr == nil {
+				continue // a dangling link: not ours to follow
+			}
+			return name, true, nil
+		case err == nil && bytes.Equal(b, old):
+			return name, false, nil
+		}
+	}
+	return "", false, fmt.Errorf("back up kitty.conf: %s and 99 more backups are all taken", target+BackupSuffix)
+}
+
+// writeNew writes data to path, which must not exist: a file there (made
+// since it was checked) is never replaced. The data is written to a temp
+// file beside it, synced, then linked in place, so path is whole or
+// absent.
+func writeNew(path string, data []byte, mode fs.FileMode) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	_, err = tmp.Write(data)
+	if err == nil {
+		err = tmp.Chmod(mode)
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Link(tmp.Name(), path); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil

@@ -160,6 +160,10 @@ type record struct {
 	// Created: there was no kitty.conf.
 	Created bool   `json:"created"`
 	Backup  string `json:"backup,omitempty"`
+	// BackupMade: this setup wrote Backup. A backup an earlier setup made
+	// is the user's only copy of what kitty.conf was then: never replaced,
+	// and never removed by an --undo of a later setup.
+	BackupMade bool `json:"backup_made,omitempty"`
 }
 
 // Apply makes the plan's changes in order; the first failure stops it.
@@ -300,12 +304,22 @@ func planKittyConf(_ context.Context, e Env, p *Plan) error {
 				return writeAtomic(target, newData, mode)
 			}})
 	} else {
-		rec.Backup = target + BackupSuffix
+		backup, made, err := pickBackup(target, old)
+		if err != nil {
+			return err
+		}
+		rec.Backup, rec.BackupMade = backup, made
+		summary := "a copy of the original goes to " + backup
+		if !made {
+			summary = "a copy of it as it is now is already at " + backup
+		}
 		p.Changes = append(p.Changes, Change{Action: Modify, Path: target, Old: old, New: newData,
-			Summary: "a copy of the original goes to " + rec.Backup,
+			Summary: summary,
 			apply: func(context.Context) error {
-				if err := writeAtomic(rec.Backup, old, mode); err != nil {
-					return fmt.Errorf("back up kitty.conf: %w", err)
+				if made {
+					if err := writeNew(backup, old, mode); err != nil {
+						return fmt.Errorf("back up kitty.conf: %w", err)
+					}
 				}
 				return writeAtomic(target, newData, mode)
 			}})
@@ -535,10 +549,12 @@ func planUndoKittyConf(e Env, rec *record, p *Plan) error {
 	backup := ""
 	if rec != nil && rec.Backup != "" {
 		if b, _, err := readFile(rec.Backup); err == nil {
-			if string(b) == string(newData) {
-				backup = rec.Backup
-			} else {
+			switch {
+			case string(b) != string(newData):
 				p.Notes = append(p.Notes, fmt.Sprintf("kitty.conf changed since setup: only the include line is removed; the copy from before setup stays at %s", rec.Backup))
+			case rec.BackupMade:
+				// kitty.conf is back to exactly these bytes.
+				backup = rec.Backup
 			}
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -602,4 +603,46 @@ func checkNotes(e Env) string {
 		notes = append(notes, p.Note)
 	}
 	return strings.Join(notes, "\n")
+}
+
+// The first backup is the user's kitty.conf from before kittymux: a later
+// setup never replaces it, and the --undo of a later setup never removes
+// it. Here kitty.conf is edited after the first setup, so the first --undo
+// keeps the backup; the second setup keeps its own copy beside it, and the
+// second --undo removes only that one.
+func TestFirstBackupNeverReplacedOrRemoved(t *testing.T) {
+	e, _ := testEnv(t, "plain")
+	orig, _ := os.ReadFile(e.KittyConf())
+	first := e.KittyConf() + BackupSuffix
+	apply(t, e, PlanSetup)
+	appendTo(t, e.KittyConf(), "font_size 14\n")
+	apply(t, e, PlanUndo)
+	edited, _ := os.ReadFile(e.KittyConf())
+	second := apply(t, e, PlanSetup)
+	if !strings.Contains(listing(second), first+".2") {
+		t.Errorf("the second setup does not name its own backup:\n%s", listing(second))
+	}
+	apply(t, e, PlanUndo)
+	if got, _ := os.ReadFile(e.KittyConf()); !bytes.Equal(got, edited) {
+		t.Errorf("kitty.conf after the second --undo = %q, want %q", got, edited)
+	}
+	if got, err := os.ReadFile(first); err != nil || !bytes.Equal(got, orig) {
+		t.Errorf("first backup = %q, %v; want the original %q", got, err, orig)
+	}
+	if _, err := os.Lstat(first + ".2"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the second setup's backup is still there: %v", err)
+	}
+	// Once more with kitty.conf as it was at the first setup: the first
+	// backup already holds it, and no --undo removes it.
+	if err := os.WriteFile(e.KittyConf(), orig, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	apply(t, e, PlanSetup)
+	apply(t, e, PlanUndo)
+	if got, err := os.ReadFile(first); err != nil || !bytes.Equal(got, orig) {
+		t.Errorf("first backup after a third setup and --undo = %q, %v; want the original", got, err)
+	}
+	if m, _ := filepath.Glob(first + ".*"); len(m) > 0 {
+		t.Errorf("backups left: %q", m)
+	}
 }

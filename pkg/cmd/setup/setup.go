@@ -48,7 +48,8 @@ kitty's watcher starts it when kitty starts.
 
 Every change is listed (lines added with +, removed with -). Running it again changes nothing
 that is in place. kitty.conf is written atomically with its mode kept (through a link, the file
-it leads to), and a copy of it from before goes beside it (kitty.conf.kittymux-backup).
+it leads to), and a copy of it from before goes beside it (kitty.conf.kittymux-backup; one
+there already is never replaced: a later setup's copy is kitty.conf.kittymux-backup.2, ...).
 --undo removes exactly what setup added: kitty.conf gets back its original bytes.
 
 Exit codes: 0 done (or nothing to do), 1 error, 2 bad usage.`,

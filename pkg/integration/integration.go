@@ -25,6 +25,8 @@ import (
 
 	"github.com/google/renameio/v2"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
 // Version of the hooks kittymux installs: raised when their command or
@@ -38,9 +40,15 @@ const (
 	Missing   = "missing"
 )
 
-// BackupSuffix names the copy of a settings file as it was before
-// kittymux last changed it.
+// BackupSuffix names the copy of a settings file as the user had it,
+// before kittymux's hooks were added: FILE.kittymux-backup, beside the name
+// the agent reads. One there already is never replaced: a later install
+// into a file the user changed since keeps its copy as
+// FILE.kittymux-backup.2, and so on.
 const BackupSuffix = ".kittymux-backup"
+
+// maxSettings caps a settings file read.
+const maxSettings = 4 << 20
 
 // Agent is one agent whose hooks kittymux can install.
 type Agent struct {
@@ -210,18 +218,23 @@ func (a Agent) newGroup(exe, event string) json.RawMessage {
 }
 
 // read returns the settings file's top-level object; a missing file is an
-// empty one.
+// empty one. A FIFO or device there is refused, never waited on.
 func read(path string) (object, []byte, fs.FileMode, error) {
-	data, err := os.ReadFile(path)
+	f, err := userfile.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, 0, nil
 	}
 	if err != nil {
 		return nil, nil, 0, fmt.Errorf("read %s: %w", path, err)
 	}
+	defer f.Close()
 	mode := fs.FileMode(0o600)
-	if fi, err := os.Stat(path); err == nil {
+	if fi, err := f.Stat(); err == nil {
 		mode = fi.Mode().Perm()
+	}
+	data, err := userfile.ReadOpen(f, maxSettings)
+	if err != nil {
+		return nil, nil, 0, fmt.Errorf("read %s: %w", path, err)
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, data, mode, nil
@@ -343,10 +356,19 @@ func without(hooks object, agent string) object {
 	return out
 }
 
+// edit changes the settings file through fn. A settings file that is a
+// link (a dotfiles repository) stays one: the file it leads to is written.
+// The user's own bytes, as they were before kittymux's hooks went in, are
+// kept in a backup; a change that gives back exactly what a backup holds
+// (uninstall after install) writes the backup's bytes.
 func edit(a Agent, env Env, fn func(object) (object, error)) (Change, error) {
 	path := a.Settings(env.Getenv, env.Home)
 	ch := Change{File: path}
-	top, old, mode, err := read(path)
+	target, err := userfile.WriteTarget(path)
+	if err != nil {
+		return ch, err
+	}
+	top, old, mode, err := read(target)
 	if err != nil {
 		return ch, err
 	}
@@ -354,6 +376,7 @@ func edit(a Agent, env Env, fn func(object) (object, error)) (Change, error) {
 	if err != nil {
 		return ch, fmt.Errorf("%s: %w", path, err)
 	}
+	hadOurs := hasOurs(hooks, a.Name)
 	// An empty "hooks" the user wrote stays; one kittymux emptied goes.
 	keepEmpty := top.has("hooks") && len(hooks) == 0
 	hooks, err = fn(hooks)
@@ -375,22 +398,64 @@ func edit(a Agent, env Env, fn func(object) (object, error)) (Change, error) {
 	if old == nil && len(top) == 0 {
 		return ch, nil
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return ch, fmt.Errorf("create %s: %w", filepath.Dir(path), err)
+	if b := backupOf(path, data); b != nil {
+		data = b
 	}
-	if old != nil {
-		ch.Backup = path + BackupSuffix
-		if err := renameio.WriteFile(ch.Backup, old, 0o600, renameio.WithStaticPermissions(0o600)); err != nil {
+	if err := os.MkdirAll(filepath.Dir(target), 0o700); err != nil {
+		return ch, fmt.Errorf("create %s: %w", filepath.Dir(target), err)
+	}
+	switch {
+	case old == nil:
+		mode = 0o600
+	case !hadOurs:
+		// The user's own file: kept, unless a backup holds it already.
+		backup, made, err := userfile.PickBackup(path+BackupSuffix, old, maxSettings)
+		if err != nil {
 			return ch, fmt.Errorf("back up %s: %w", path, err)
 		}
-	} else {
-		mode = 0o600
+		if made {
+			if err := userfile.WriteNew(backup, old, 0o600); err != nil {
+				return ch, fmt.Errorf("back up %s: %w", path, err)
+			}
+		}
+		ch.Backup = backup
 	}
-	if err := renameio.WriteFile(path, data, mode, renameio.WithStaticPermissions(mode)); err != nil {
+	if err := renameio.WriteFile(target, data, mode, renameio.WithStaticPermissions(mode)); err != nil {
 		return ch, fmt.Errorf("write %s: %w", path, err)
 	}
 	ch.Changed = true
 	return ch, nil
+}
+
+// hasOurs reports a hook group of kittymux's for agent among hooks.
+func hasOurs(hooks object, agent string) bool {
+	for _, m := range hooks {
+		groups, _ := array(m.Val)
+		for _, g := range groups {
+			if ok, _, _, _ := oursGroup(g, agent); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// backupOf returns the bytes of the backup of path that says what data
+// says, or nil.
+func backupOf(path string, data []byte) []byte {
+	for _, b := range userfile.Backups(path + BackupSuffix) {
+		have, err := userfile.Read(b, maxSettings)
+		if errors.Is(err, fs.ErrNotExist) {
+			if _, lerr := os.Lstat(b); lerr != nil {
+				return nil
+			}
+			continue
+		}
+		if err == nil && same(have, data) {
+			return have
+		}
+	}
+	return nil
 }
 
 // same: the file already says data (whatever its whitespace).

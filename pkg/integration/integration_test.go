@@ -2,10 +2,13 @@ package integration
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -255,5 +258,89 @@ func TestSettingsPaths(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Error(diff)
+	}
+}
+
+// The backup keeps the user's own bytes, whatever kittymux does after, and
+// uninstall after install gives the file back byte for byte; a settings
+// file that is a link (a dotfiles repository) stays one, and the file it
+// leads to is what changes.
+func TestBackupAndLinkKeepTheUsersFile(t *testing.T) {
+	for _, linked := range []bool{false, true} {
+		t.Run(map[bool]string{false: "file", true: "link"}[linked], func(t *testing.T) {
+			a, _ := Find("claude")
+			env, path := place(t, a, "claude-settings.json")
+			orig, _ := os.ReadFile(path)
+			real := path
+			if linked {
+				real = filepath.Join(env.Home, "dotfiles", "claude.json")
+				if err := os.MkdirAll(filepath.Dir(real), 0o700); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Rename(path, real); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Symlink("../dotfiles/claude.json", path); err != nil {
+					t.Fatal(err)
+				}
+			}
+			backup := path + BackupSuffix
+			check := func(t *testing.T, when string, wantInstalled bool) {
+				t.Helper()
+				if linked {
+					if fi, err := os.Lstat(path); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+						t.Fatalf("%s: %s is no longer a link: %v", when, path, err)
+					}
+				}
+				got, _ := os.ReadFile(real)
+				if installed := strings.Contains(string(got), "kittymux"); installed != wantInstalled {
+					t.Errorf("%s: hooks in %s: %v, want %v", when, real, installed, wantInstalled)
+				}
+				if !wantInstalled && string(got) != string(orig) {
+					t.Errorf("%s: %s is not the user's bytes:\n%s", when, real, cmp.Diff(string(orig), string(got)))
+				}
+				if b, err := os.ReadFile(backup); err != nil || string(b) != string(orig) {
+					t.Errorf("%s: backup = %q, %v; want the user's bytes", when, b, err)
+				}
+				if m, _ := filepath.Glob(backup + ".*"); len(m) > 0 {
+					t.Errorf("%s: more backups: %q", when, m)
+				}
+			}
+			for round := range 2 {
+				if ch, err := Install(a, env); err != nil || !ch.Changed || ch.Backup != backup {
+					t.Fatalf("install %d: %+v %v", round, ch, err)
+				}
+				check(t, fmt.Sprintf("install %d", round), true)
+				if ch, err := Uninstall(a, env); err != nil || !ch.Changed {
+					t.Fatalf("uninstall %d: %+v %v", round, ch, err)
+				}
+				check(t, fmt.Sprintf("uninstall %d", round), false)
+			}
+		})
+	}
+}
+
+// A FIFO where the settings file is: refused at once, not waited on.
+func TestSettingsFIFORefused(t *testing.T) {
+	a, _ := Find("claude")
+	env, path := place(t, a, "")
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := Install(a, env)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			t.Errorf("err = %v, want the FIFO refused", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("still blocked on the FIFO after 20 s")
 	}
 }

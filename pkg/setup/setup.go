@@ -317,7 +317,7 @@ func planKittyConf(_ context.Context, e Env, p *Plan) error {
 			Summary: summary,
 			apply: func(context.Context) error {
 				if made {
-					if err := writeNew(backup, old, mode); err != nil {
+					if err := userfile.WriteNew(backup, old, mode); err != nil {
 						return fmt.Errorf("back up kitty.conf: %w", err)
 					}
 				}

@@ -1,4 +1,4 @@
-// Package userfile reads the files a user (or anything running as the
+// Package userfile reads (and writes) the files a user (or anything running as the
 // user) may have put where kittymux looks: kitty.conf and its includes,
 // settings, templates, session files, package.json files in a cloned
 // repository.

@@ -32,7 +32,8 @@ start, prompt submitted and turn finished the agent runs ` + "`kittymux hook AGE
 exact conversation id and whether the agent works, in the kitty window it runs in.
 
 Install adds one hook group per event and leaves the user's hooks and settings as they are; it
-keeps the file as it was in FILE` + integration.BackupSuffix + `. Uninstall removes exactly kittymux's groups.`,
+keeps the file as the user had it in FILE` + integration.BackupSuffix + ` (never replaced). A settings file that
+is a link is edited where it leads. Uninstall removes exactly kittymux's groups.`,
 	}
 	for _, action := range []string{"install", "status", "uninstall"} {
 		o := &Options{F: f, Action: action}

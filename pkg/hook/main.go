@@ -7,14 +7,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"syscall"
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/statefile"
-	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
 // LogName is the hook's log in the state directory, and MaxLog its bound:
@@ -70,10 +68,11 @@ func Main(args []string, stdin io.Reader) int {
 
 // Log appends line to the hook log, keeping it under MaxLog. It is written
 // only when something failed, so its cost is off the usual path. Hooks of
-// several agents may log at once: the read and rewrite are done under a
-// lock on hook.log.lock (the rewrite replaces the log's inode, so the log
-// itself cannot be the lock); a log whose lock cannot be had in logWait
-// loses the line rather than hold up the agent.
+// several agents may log at once: each appends under a lock on
+// hook.log.lock, held for one write, and the one that would take the log
+// past MaxLog rewrites it with its newer half (the rewrite replaces the
+// log's inode, so the log itself cannot be the lock). A log whose lock
+// cannot be had in logWait loses the line rather than hold up the agent.
 func Log(p paths.Paths, now time.Time, line string) {
 	d, err := statefile.Make(p.StateDir)
 	if err != nil {
@@ -90,9 +89,22 @@ func Log(p paths.Paths, now time.Time, line string) {
 	if statefile.Flock(ctx, lock, syscall.LOCK_EX) != nil {
 		return
 	}
-	old, err := userfile.Read(filepath.Join(p.StateDir, LogName), 4*MaxLog)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		// Not a log kittymux wrote (a FIFO, a huge file): started afresh.
+	entry := now.UTC().Format(time.RFC3339) + " " + line + "\n"
+	if f, err := d.OpenInPlace(LogName, os.O_WRONLY|os.O_APPEND|os.O_CREATE); err == nil {
+		fi, err := f.Stat()
+		if err == nil && fi.Size()+int64(len(entry)) <= MaxLog {
+			_, err = f.WriteString(entry)
+			f.Close()
+			if err == nil {
+				return
+			}
+		} else {
+			f.Close()
+		}
+	}
+	// Full, or not a log kittymux wrote (a link, a FIFO): rewritten.
+	old, err := d.ReadFile(LogName)
+	if err != nil {
 		old = nil
 	}
 	if len(old) > MaxLog/2 {
@@ -101,6 +113,5 @@ func Log(p paths.Paths, now time.Time, line string) {
 			old = old[i+1:]
 		}
 	}
-	entry := now.UTC().Format(time.RFC3339) + " " + line + "\n"
 	_ = d.WriteFile(LogName, append(old, entry...))
 }

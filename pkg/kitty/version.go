@@ -3,13 +3,14 @@ package kitty
 import (
 	"context"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
 // Version is a kitty release, e.g. 0.26.5.
@@ -113,7 +114,7 @@ func VersionOfExe(ctx context.Context, exe string) (Version, error) {
 		filepath.Join(dir, "..", "lib", "kitty", "kitty", "constants.py"), // kitty.app/bin/kitty
 		filepath.Join(dir, "..", "kitty", "constants.py"),
 	} {
-		if b, err := os.ReadFile(c); err == nil {
+		if b, err := userfile.Read(c, 1<<20); err == nil {
 			if m := constantsRE().FindSubmatch(b); m != nil {
 				return ParseVersion(fmt.Sprintf("%s.%s.%s", m[1], m[2], m[3]))
 			}

@@ -39,8 +39,12 @@ func NewCmdRestore(f *factory.Factory, runF func(*RestoreOptions) error) *cobra.
 		Use:   "restore NAME|last",
 		Short: "Open a saved session: goto_session inside kitty, a new kitty otherwise",
 		Long: `Open a saved session. Inside kitty (or with --to) kitty's goto_session loads it into the
-running kitty; outside, a new kitty starts with --session. "last" is the newest autosave, or the
-newest save when there is none. Needs kitty 0.43 or newer.
+running kitty; outside, a new kitty starts with --session. Needs kitty 0.43 or newer.
+
+"last" is the newest save of the kitty that ended last (crashed, killed or quit): never the kitty
+it runs in, never another kitty still running. Once restored it is not "last" again: restore last
+then says when it was restored and names the other sessions that ended. With no autosave at all,
+"last" is the newest save. Restoring an ended kitty's session also ends its offer on start.
 
 Then it prints a line per agent window: what its restore prompt did (resumed, new conversation,
 a shell and why, agent missing), as each prompt records it in the journal. It waits up to --wait
@@ -69,7 +73,7 @@ func Restore(ctx context.Context, o *RestoreOptions) error {
 	}
 	f := o.F
 	start := time.Now()
-	info, err := sessions.Resolve(f.Paths, o.Name)
+	info, endedKey, err := resolveRestore(ctx, f, o.Name)
 	if err != nil {
 		return err
 	}
@@ -89,6 +93,7 @@ func Restore(ctx context.Context, o *RestoreOptions) error {
 			return fmt.Errorf("goto_session %s: %w", info.Path, err)
 		}
 		fmt.Fprintf(f.IO.Out, "restored %s in %s (kitty went to its windows if they were open already)\n", info.Name, in.Socket)
+		markRestored(f, endedKey, info, start)
 		report(ctx, f, info.Path, start, o.Wait)
 		return nil
 	}
@@ -108,6 +113,7 @@ func Restore(ctx context.Context, o *RestoreOptions) error {
 		return fmt.Errorf("start kitty: %w", err)
 	}
 	fmt.Fprintf(f.IO.Out, "restored %s in a new kitty\n", info.Name)
+	markRestored(f, endedKey, info, start)
 	report(ctx, f, info.Path, start, o.Wait)
 	return nil
 }

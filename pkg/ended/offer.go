@@ -1,0 +1,135 @@
+package ended
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/kittymux/kittymux/pkg/autosave"
+	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/sessions"
+)
+
+// NewKittyAge is how long after its start a kitty seen for the first time
+// still counts as one that starts: a scanner that starts (again) while
+// kitties run offers nothing in those.
+const NewKittyAge = 2 * time.Minute
+
+// Offerer offers, in a kitty that starts, the session of a kitty of this
+// user that ended without its session being restored or dismissed: once
+// per ended session (a claim in the state file), never in two kitties,
+// never for a kitty still running. The scanner tells it of each kitty it
+// polls (Seen); Launch opens the offer in that kitty.
+type Offerer struct {
+	Paths paths.Paths
+	// Off says why offers are off, "" when on (OfferOff).
+	Off func() string
+	// Launch opens `kittymux sessions offer KEY` in the kitty in.
+	Launch func(ctx context.Context, in kitty.Instance, key string) error
+	// Alive tells whether a kitty runs; default: Liveness(nil).
+	Alive Alive
+	// Started is when the kitty of a pid started; default: Started.
+	Started func(pid int) time.Time
+	Now     func() time.Time
+	Logf    func(format string, args ...any)
+
+	mu   sync.Mutex
+	seen map[string]bool
+	wg   sync.WaitGroup
+}
+
+// Seen is called for each kitty each poll sees; the first time a kitty is
+// seen the offer is considered in the background, so kitty's start and the
+// scanner's poll never wait for it.
+func (o *Offerer) Seen(ctx context.Context, in kitty.Instance) {
+	id := in.Addr.String() + "|" + autosave.KittyKey(in)
+	o.mu.Lock()
+	if o.seen == nil {
+		o.seen = map[string]bool{}
+	}
+	first := !o.seen[id]
+	o.seen[id] = true
+	o.mu.Unlock()
+	if !first {
+		return
+	}
+	o.wg.Add(1)
+	go func() {
+		defer o.wg.Done()
+		if key, why := o.Consider(ctx, in); key != "" {
+			o.logf("offered kitty %s's session in %s", key, in)
+		} else if why != "" {
+			o.logf("no offer in %s: %s", in, why)
+		}
+	}()
+}
+
+// Wait waits for the offers under way.
+func (o *Offerer) Wait() { o.wg.Wait() }
+
+func (o *Offerer) logf(format string, args ...any) {
+	if o.Logf != nil {
+		o.Logf(format, args...)
+	}
+}
+
+// Consider offers in the kitty in the session of the kitty that ended last,
+// if there is one to offer; it returns the key of the kitty whose session
+// was offered, or why none was (empty when there was simply nothing).
+func (o *Offerer) Consider(ctx context.Context, in kitty.Instance) (key, why string) {
+	if in.Utility != "" {
+		return "", ""
+	}
+	if o.Off != nil {
+		if off := o.Off(); off != "" {
+			return "", "offers are off (" + off + ")"
+		}
+	}
+	now := time.Now()
+	if o.Now != nil {
+		now = o.Now()
+	}
+	startedAt := func(pid int) time.Time { return Started(pid) }
+	if o.Started != nil {
+		startedAt = o.Started
+	}
+	var started time.Time
+	if in.PID > 0 {
+		started = startedAt(in.PID)
+	}
+	if !started.IsZero() && now.Sub(started) > NewKittyAge {
+		return "", ""
+	}
+	if !in.Version.IsZero() && !in.Version.AtLeast(kitty.VersionSaveAsSession) {
+		return "", "kitty " + in.Version.String() + " cannot load a saved session (goto_session needs " + kitty.VersionSaveAsSession.String() + ")"
+	}
+	all, err := sessions.List(o.Paths)
+	if err != nil {
+		return "", err.Error()
+	}
+	st, _ := Read(o.Paths)
+	alive := o.Alive
+	if alive == nil {
+		alive = Liveness(nil)
+	}
+	k := Offerable(Kitties(Saves(all), alive, autosave.KittyKey(in), st), started)
+	if k == nil {
+		return "", ""
+	}
+	won, err := Claim(o.Paths, k.Key, in.PID, now)
+	if err != nil {
+		return "", err.Error()
+	}
+	if !won {
+		return "", "kitty " + k.Key + "'s session is offered elsewhere"
+	}
+	if err := o.Launch(ctx, in, k.Key); err != nil {
+		// Not shown: the next kitty that starts gets it.
+		if rerr := Release(o.Paths, k.Key, in.PID); rerr != nil {
+			o.logf("release the offer of kitty %s: %v", k.Key, rerr)
+		}
+		return "", "open the offer: " + err.Error()
+	}
+	return k.Key, ""
+}

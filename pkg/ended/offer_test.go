@@ -56,8 +56,10 @@ func TestOffererConsider(t *testing.T) {
 	l := &launches{}
 	off := ""
 	o := &Offerer{Paths: p, Launch: l.launch, Alive: aliveSet("202", "303", "404", "505"), Now: func() time.Time { return now },
-		Started: func(pid int) time.Time { return map[int]time.Time{303: at(59), 404: at(59), 505: at(59), 606: at(1)}[pid] },
-		Off:     func() string { return off }}
+		Started: func(pid int) time.Time {
+			return map[int]time.Time{303: at(59), 404: at(59), 505: at(59), 606: at(1)}[pid]
+		},
+		Off: func() string { return off }}
 	ctx := context.Background()
 
 	// 303 started after 101 ended: 101 is offered there, not 202 (running).
@@ -196,4 +198,3 @@ func TestLiveness(t *testing.T) {
 		t.Errorf("this process started at %v", s)
 	}
 }
-

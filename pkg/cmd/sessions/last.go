@@ -3,6 +3,7 @@ package sessions
 import (
 	"context"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -95,6 +96,24 @@ func resolveRestore(ctx context.Context, f *factory.Factory, name string) (sessi
 	return sessions.Info{}, "", lastError(c, time.Now())
 }
 
+// nothingLast: `restore last` finds no session to restore. Its lines say
+// why and what could be restored instead.
+type nothingLast struct{ lines []string }
+
+func (e *nothingLast) Error() string { return strings.Join(e.lines, "; ") }
+
+// print writes the lines: the first as an error, the others as they are.
+func (e *nothingLast) print(w io.Writer) error {
+	for i, l := range e.lines {
+		if i == 0 {
+			l = "kittymux: " + l
+		}
+		// Save names come from the sessions directory.
+		fmt.Fprintln(w, kitty.Printable(l))
+	}
+	return &factory.SilentError{Code: factory.ExitError}
+}
+
 // lastError says why `restore last` restores nothing: the kitty that ended
 // last was restored (or dismissed) already, or every kitty saved still runs;
 // and what could be restored instead.
@@ -129,7 +148,7 @@ func lastError(c ended.Choice, now time.Time) error {
 	if len(c.Others) > 0 {
 		b.WriteString("\nother sessions that ended, to restore by name (`kittymux sessions restore NAME`):")
 		for _, k := range c.Others {
-			fmt.Fprintf(&b, "\n  %s  %s", k.Newest.Name, describeEnded(k, now))
+			fmt.Fprintf(&b, "\n  %s", describeEnded(k, now))
 			if k.State == ended.Dismissed {
 				b.WriteString(", dismissed " + when(now, k.Mark.Dismissed))
 			}
@@ -139,7 +158,7 @@ func lastError(c ended.Choice, now time.Time) error {
 	} else {
 		b.WriteString("\n`kittymux sessions saves` lists every save, to restore one by name")
 	}
-	return fmt.Errorf("%s", b.String())
+	return &nothingLast{lines: strings.Split(b.String(), "\n")}
 }
 
 // describeEnded names a kitty that ended and how.

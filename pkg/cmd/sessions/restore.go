@@ -2,6 +2,7 @@ package sessions
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -74,6 +75,10 @@ func Restore(ctx context.Context, o *RestoreOptions) error {
 	f := o.F
 	start := time.Now()
 	info, endedKey, err := resolveRestore(ctx, f, o.Name)
+	var none *nothingLast
+	if errors.As(err, &none) {
+		return none.print(f.IO.ErrOut)
+	}
 	if err != nil {
 		return err
 	}

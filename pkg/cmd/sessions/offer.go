@@ -121,7 +121,7 @@ func Offer(ctx context.Context, o *OfferOptions) error {
 				if err != nil {
 					fmt.Fprintf(out, "kittymux: %v\n", err)
 				}
-				fmt.Fprintf(out, "\npress a key to close\n")
+				fmt.Fprintf(out, "\npress Enter to close\n")
 				waitKey(keys, o.CloseAfter)
 				return err
 			case 'n', 'N':

@@ -66,6 +66,12 @@ func Offer(ctx context.Context, o *OfferOptions) error {
 	}
 	f := o.F
 	out := f.IO.Out
+	if o.Poll <= 0 {
+		o.Poll = time.Second
+	}
+	if o.CloseAfter <= 0 {
+		o.CloseAfter = 2 * time.Minute
+	}
 	k, err := offered(ctx, f, o.Kitty)
 	if err != nil || k == nil {
 		fmt.Fprintf(out, "kittymux: nothing to offer: %v\n", orNothing(err, "kitty "+o.Kitty+"'s session is not one that ended"))
@@ -105,7 +111,8 @@ func Offer(ctx context.Context, o *OfferOptions) error {
 		case <-tick.C:
 			if m := markOf(f, k.Key); !m.Restored.IsZero() {
 				fmt.Fprintf(out, "\r\nkittymux: restored meanwhile %s, from %s\r\n", when(time.Now(), m.Restored), kitty.Printable(m.RestoredName))
-				time.Sleep(2 * time.Second)
+				// Long enough to read; the window then closes.
+				waitKey(keys, min(2*time.Second, o.CloseAfter))
 				return nil
 			}
 		case b, ok := <-keys:

@@ -5,10 +5,10 @@ package root_test
 import (
 	"bytes"
 	"context"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"maps"
 	"regexp"
 	"strconv"
 	"strings"

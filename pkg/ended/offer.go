@@ -2,10 +2,12 @@ package ended
 
 import (
 	"context"
+	"strconv"
 	"sync"
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/autosave"
+	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/sessions"
@@ -101,22 +103,41 @@ func (o *Offerer) Consider(ctx context.Context, in kitty.Instance) (key, why str
 	if !started.IsZero() && now.Sub(started) > NewKittyAge {
 		return "", ""
 	}
-	if !in.Version.IsZero() && !in.Version.AtLeast(kitty.VersionSaveAsSession) {
-		return "", "kitty " + in.Version.String() + " cannot load a saved session (goto_session needs " + kitty.VersionSaveAsSession.String() + ")"
-	}
-	all, err := sessions.List(o.Paths)
-	if err != nil {
-		return "", err.Error()
-	}
 	st, _ := Read(o.Paths)
 	alive := o.Alive
 	if alive == nil {
 		alive = Liveness(nil)
 	}
-	k := Offerable(Kitties(Saves(all), alive, autosave.KittyKey(in), st), started)
-	if k == nil {
+	var offer string
+	if !in.Version.IsZero() && !in.Version.AtLeast(kitty.VersionSaveAsSession) {
+		// Too old to load a save: the journal's conversations, as
+		// `sessions recover` brings them back.
+		jf, err := journal.New(o.Paths.Journal(), false).Read()
+		if err != nil {
+			return "", err.Error()
+		}
+		var gone []GoneKitty
+		for _, g := range GoneKitties(jf, now.Add(-RecoverSince)) {
+			if g.PID == 0 || !alive(strconv.Itoa(g.PID)) {
+				gone = append(gone, g)
+			}
+		}
+		if g := OfferableGone(gone, st, started); g != nil {
+			offer = g.Key
+		}
+	} else {
+		all, err := sessions.List(o.Paths)
+		if err != nil {
+			return "", err.Error()
+		}
+		if k := Offerable(Kitties(Saves(all), alive, autosave.KittyKey(in), st), started); k != nil {
+			offer = k.Key
+		}
+	}
+	if offer == "" {
 		return "", ""
 	}
+	k := &Kitty{Key: offer}
 	won, err := Claim(o.Paths, k.Key, in.PID, now)
 	if err != nil {
 		return "", err.Error()

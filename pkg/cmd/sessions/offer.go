@@ -72,6 +72,9 @@ func Offer(ctx context.Context, o *OfferOptions) error {
 	if o.CloseAfter <= 0 {
 		o.CloseAfter = 2 * time.Minute
 	}
+	if ended.IsJournalKey(o.Kitty) {
+		return offerJournal(ctx, o)
+	}
 	k, err := offered(ctx, f, o.Kitty)
 	if err != nil || k == nil {
 		fmt.Fprintf(out, "kittymux: nothing to offer: %v\n", orNothing(err, "kitty "+o.Kitty+"'s session is not one that ended"))
@@ -93,9 +96,21 @@ func Offer(ctx context.Context, o *OfferOptions) error {
 	}
 	fmt.Fprintf(out, "  %d window%s, %d agent%s\n\n", sum.Windows, plural(sum.Windows), sum.Agents, plural(sum.Agents))
 	fmt.Fprintf(out, "  Enter restore it here   n dismiss   l later (`kittymux sessions restore last`)\n")
+	return ask(ctx, o, k.Key, "`kittymux sessions restore "+k.Newest.Name+"` still restores it", func() error {
+		return Restore(ctx, &RestoreOptions{F: f, Name: k.Newest.Name, StartKitty: startKitty, Wait: sessions.ReportWait})
+	})
+}
 
+// ask waits for the answer to the offer of kitty key's session: Enter runs
+// restore, n dismisses (still says how to restore it by hand), l, Esc or
+// the terminal going away leave it for later. A restore made elsewhere
+// meanwhile ends it.
+func ask(ctx context.Context, o *OfferOptions, key, still string, restore func() error) error {
+	f := o.F
+	out := f.IO.Out
 	keys, done := o.Keys, func() {}
 	if keys == nil {
+		var err error
 		if keys, done, err = rawKeys(f.IO.In); err != nil {
 			fmt.Fprintf(out, "kittymux: no terminal to answer in (%v): left for later\n", err)
 			return nil
@@ -109,7 +124,7 @@ func Offer(ctx context.Context, o *OfferOptions) error {
 		case <-ctx.Done():
 			return nil
 		case <-tick.C:
-			if m := markOf(f, k.Key); !m.Restored.IsZero() {
+			if m := markOf(f, key); !m.Restored.IsZero() {
 				fmt.Fprintf(out, "\r\nkittymux: restored meanwhile %s, from %s\r\n", when(time.Now(), m.Restored), kitty.Printable(m.RestoredName))
 				// Long enough to read; the window then closes.
 				waitKey(keys, min(2*time.Second, o.CloseAfter))
@@ -117,14 +132,14 @@ func Offer(ctx context.Context, o *OfferOptions) error {
 			}
 		case b, ok := <-keys:
 			if !ok {
-				return ended.MarkLater(f.Paths, k.Key, time.Now())
+				return ended.MarkLater(f.Paths, key, time.Now())
 			}
 			switch b {
 			case '\r', '\n':
 				done()
 				done = func() {}
 				fmt.Fprintln(out)
-				err := Restore(ctx, &RestoreOptions{F: f, Name: k.Newest.Name, StartKitty: startKitty, Wait: sessions.ReportWait})
+				err := restore()
 				if err != nil {
 					fmt.Fprintf(out, "kittymux: %v\n", err)
 				}
@@ -132,10 +147,10 @@ func Offer(ctx context.Context, o *OfferOptions) error {
 				waitKey(keys, o.CloseAfter)
 				return err
 			case 'n', 'N':
-				fmt.Fprintf(out, "\r\ndismissed: not offered again (`kittymux sessions restore %s` still restores it)\r\n", k.Newest.Name)
-				return ended.MarkDismissed(f.Paths, k.Key, time.Now())
+				fmt.Fprintf(out, "\r\ndismissed: not offered again (%s)\r\n", still)
+				return ended.MarkDismissed(f.Paths, key, time.Now())
 			case 'l', 'L', 'q', 0x1b, 0x03, 0x04:
-				return ended.MarkLater(f.Paths, k.Key, time.Now())
+				return ended.MarkLater(f.Paths, key, time.Now())
 			}
 		}
 	}

@@ -173,19 +173,14 @@ func Last(ks []Kitty, saves []Save) Choice {
 	return c
 }
 
-// Offerable is the session to offer a kitty that started at started (zero:
-// not known): the newest that ended, was neither restored, dismissed nor
-// offered, and whose newest save is older than the kitty that starts.
-func Offerable(ks []Kitty, started time.Time) *Kitty {
+// Offerable is the session to offer a kitty that starts: the newest that
+// ended and was neither restored, dismissed, offered nor put off.
+func Offerable(ks []Kitty) *Kitty {
 	for i := range ks {
 		k := ks[i]
-		if k.State != Ended || !k.Mark.Offered.IsZero() || !k.Mark.Later.IsZero() {
-			continue
+		if k.State == Ended && k.Mark.Offered.IsZero() && k.Mark.Later.IsZero() {
+			return &k
 		}
-		if !started.IsZero() && k.Newest.At.After(started) {
-			continue
-		}
-		return &k
 	}
 	return nil
 }

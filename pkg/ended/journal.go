@@ -88,20 +88,16 @@ func GoneKitties(f *journal.File, cutoff time.Time) []GoneKitty {
 	return out
 }
 
-// OfferableGone is the gone kitty to offer a kitty that started at started
-// (zero: not known): the last that went away before it started, whose
-// conversations were neither restored, dismissed nor offered.
-func OfferableGone(gs []GoneKitty, st File, started time.Time) *GoneKitty {
+// OfferableGone is the gone kitty to offer a kitty that starts: the last
+// that went away whose conversations were neither restored, dismissed,
+// offered nor put off.
+func OfferableGone(gs []GoneKitty, st File) *GoneKitty {
 	for i := range gs {
 		g := gs[i]
 		m := st.Kitties[g.Key]
-		if !m.Offered.IsZero() || !m.Later.IsZero() || !m.Restored.IsZero() || !m.Dismissed.IsZero() {
-			continue
+		if m.Offered.IsZero() && m.Later.IsZero() && m.Restored.IsZero() && m.Dismissed.IsZero() {
+			return &g
 		}
-		if !started.IsZero() && g.Ended.After(started) {
-			continue
-		}
-		return &g
 	}
 	return nil
 }

@@ -13,9 +13,10 @@ import (
 	"github.com/kittymux/kittymux/pkg/sessions"
 )
 
-// NewKittyAge is how long after its start a kitty seen for the first time
-// still counts as one that starts: a scanner that starts (again) while
-// kitties run offers nothing in those.
+// NewKittyAge is how long after its start a kitty still counts as one that
+// starts: a scanner that starts (again) while kitties run offers nothing in
+// those. Until then each poll considers it again: the scanner may see the
+// kitty that crashed go only after it saw the new one.
 const NewKittyAge = 2 * time.Minute
 
 // Offerer offers, in a kitty that starts, the session of a kitty of this
@@ -37,34 +38,68 @@ type Offerer struct {
 	Logf    func(format string, args ...any)
 
 	mu   sync.Mutex
-	seen map[string]bool
+	seen map[string]*young
 	wg   sync.WaitGroup
 }
 
-// Seen is called for each kitty each poll sees; the first time a kitty is
-// seen the offer is considered in the background, so kitty's start and the
-// scanner's poll never wait for it.
+// young is a kitty that may still be offered a session.
+type young struct {
+	first time.Time // when the scanner first saw it
+	busy  bool      // being considered
+	done  bool      // offered one, or too old
+}
+
+// Seen is called for each kitty each poll sees. While the kitty is young
+// (NewKittyAge) and was offered nothing, the offer is considered again, in
+// the background, so kitty's start and the scanner's poll never wait for
+// it.
 func (o *Offerer) Seen(ctx context.Context, in kitty.Instance) {
 	id := in.Addr.String() + "|" + autosave.KittyKey(in)
+	now := o.now()
 	o.mu.Lock()
 	if o.seen == nil {
-		o.seen = map[string]bool{}
+		o.seen = map[string]*young{}
 	}
-	first := !o.seen[id]
-	o.seen[id] = true
-	o.mu.Unlock()
-	if !first {
+	y := o.seen[id]
+	if y == nil {
+		y = &young{first: now}
+		o.seen[id] = y
+	}
+	if y.done || y.busy {
+		o.mu.Unlock()
 		return
 	}
+	if now.Sub(y.first) > NewKittyAge {
+		y.done = true
+		o.mu.Unlock()
+		return
+	}
+	y.busy = true
+	o.mu.Unlock()
 	o.wg.Add(1)
 	go func() {
 		defer o.wg.Done()
-		if key, why := o.Consider(ctx, in); key != "" {
+		key, why := o.Consider(ctx, in)
+		o.mu.Lock()
+		y.busy, y.done = false, key != "" || why == errOld
+		o.mu.Unlock()
+		switch {
+		case key != "":
 			o.logf("offered kitty %s's session in %s", key, in)
-		} else if why != "" {
+		case why != "" && why != errOld:
 			o.logf("no offer in %s: %s", in, why)
 		}
 	}()
+}
+
+// errOld: the kitty did not just start.
+const errOld = "it did not just start"
+
+func (o *Offerer) now() time.Time {
+	if o.Now != nil {
+		return o.Now()
+	}
+	return time.Now()
 }
 
 // Wait waits for the offers under way.
@@ -88,10 +123,7 @@ func (o *Offerer) Consider(ctx context.Context, in kitty.Instance) (key, why str
 			return "", "offers are off (" + off + ")"
 		}
 	}
-	now := time.Now()
-	if o.Now != nil {
-		now = o.Now()
-	}
+	now := o.now()
 	startedAt := func(pid int) time.Time { return Started(pid) }
 	if o.Started != nil {
 		startedAt = o.Started
@@ -101,7 +133,7 @@ func (o *Offerer) Consider(ctx context.Context, in kitty.Instance) (key, why str
 		started = startedAt(in.PID)
 	}
 	if !started.IsZero() && now.Sub(started) > NewKittyAge {
-		return "", ""
+		return "", errOld
 	}
 	st, _ := Read(o.Paths)
 	alive := o.Alive
@@ -122,7 +154,7 @@ func (o *Offerer) Consider(ctx context.Context, in kitty.Instance) (key, why str
 				gone = append(gone, g)
 			}
 		}
-		if g := OfferableGone(gone, st, started); g != nil {
+		if g := OfferableGone(gone, st); g != nil {
 			offer = g.Key
 		}
 	} else {
@@ -130,7 +162,7 @@ func (o *Offerer) Consider(ctx context.Context, in kitty.Instance) (key, why str
 		if err != nil {
 			return "", err.Error()
 		}
-		if k := Offerable(Kitties(Saves(all), alive, autosave.KittyKey(in), st), started); k != nil {
+		if k := Offerable(Kitties(Saves(all), alive, autosave.KittyKey(in), st)); k != nil {
 			offer = k.Key
 		}
 	}

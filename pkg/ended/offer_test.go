@@ -113,14 +113,27 @@ func TestOffererConsider(t *testing.T) {
 		t.Errorf("launched %v", l.got)
 	}
 
-	// Seen considers each kitty once, in the background: 303 ended now.
+	// Seen considers a young kitty in the background, again at each poll
+	// until it is offered a session: 404 was offered nothing so far, and
+	// 303 ended now.
+	o.Seen(ctx, instance(404, "/k-404"))
+	o.Wait()
 	o.Alive = aliveSet()
 	for range 3 {
 		o.Seen(ctx, instance(404, "/k-404"))
+		o.Wait()
 	}
-	o.Wait()
 	if len(l.got) != 3 || l.got[2] != "404<-303" {
 		t.Errorf("after Seen: %v", l.got)
+	}
+	// Past NewKittyAge a kitty is not considered any more.
+	publish(t, p, autosave.Name("909", at(7)))
+	first := now
+	now = first.Add(NewKittyAge + time.Second)
+	o.Seen(ctx, instance(505, "/k-505"))
+	o.Wait()
+	if len(l.got) != 3 {
+		t.Errorf("an old kitty was offered: %v", l.got)
 	}
 }
 

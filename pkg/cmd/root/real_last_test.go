@@ -51,7 +51,13 @@ type lastRig struct {
 
 func newLastRig(t *testing.T, agents ...string) *lastRig {
 	t.Helper()
-	r := &lastRig{t: t, kittyBin: kittytest.NeedKitty(t, kitty.VersionSaveAsSession), scanLog: &kittytest.Buffer{}}
+	return newRig(t, kittytest.NeedKitty(t, kitty.VersionSaveAsSession), agents...)
+}
+
+// newRig is a lastRig on kittyBin ("": kitty on PATH, Debian's 0.26.5 in CI).
+func newRig(t *testing.T, kittyBin string, agents ...string) *lastRig {
+	t.Helper()
+	r := &lastRig{t: t, kittyBin: kittyBin, scanLog: &kittytest.Buffer{}}
 	r.binDir, r.log = kittytest.FakeAgents(t, agents...)
 	r.home = t.TempDir()
 	// Where kitty's windows (the restore prompts, the offer) find kittymux's
@@ -435,4 +441,62 @@ func lineMatch(out string, parts ...string) bool {
 		parts[i] = regexp.QuoteMeta(p)
 	}
 	return regexp.MustCompile(`(?m)^` + strings.Join(parts, `.*`) + `$`).MatchString(out)
+}
+
+// TestRealOfferOldKitty: on kitty 0.26.5 (kitty on PATH), which cannot
+// save, a kitty with an agent is killed; the next kitty that starts offers
+// the journal's conversations of the kitty that went away, and Enter opens
+// them there, a tab each, where the prompt resumes the agent exactly.
+func TestRealOfferOldKitty(t *testing.T) {
+	t.Parallel()
+	kittytest.NeedReal(t)
+	r := newRig(t, "", "claude")
+	d := workDirs(t, "api")
+	api := d[0]
+	const idAPI = "0c1e5a7b-2d3f-4e6a-8b9c-1d2e3f4a5b67"
+	r.scanner(true)
+	k1 := r.start()
+	k1.LaunchWith(kitty.LaunchOptions{Args: []string{filepath.Join(r.binDir, "claude"), "--resume", idAPI}, Cwd: api})
+	waitRuns(t, r.log, 1, 30*time.Second)
+	// The scanner has it in the journal.
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(readFile(r.p.Journal()), idAPI) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the journal has no record of claude %s:\n%s", idAPI, r.scanLog)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	r.crash(k1)
+	deadline = time.Now().Add(30 * time.Second)
+	for !strings.Contains(readFile(r.p.Journal()), `"close_reason":"kitty-gone"`) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the journal does not say kitty went away:\n%s\n%s", readFile(r.p.Journal()), r.scanLog)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+
+	k2 := r.start()
+	o, _ := waitOffer(t, 30*time.Second, k2)
+	text := k2.WaitForText("id:"+strconv.Itoa(o.id), func(s string) bool { return strings.Contains(s, "Enter open them here") }, 30*time.Second)
+	for _, want := range []string{"kitty " + strconv.Itoa(k1.PID) + " went away", "claude 0c1e5a7b in " + api, "1 conversation"} {
+		if !strings.Contains(unwrap(text), want) {
+			t.Errorf("the offer lacks %q:\n%s", want, text)
+		}
+	}
+	if err := k2.Client.SendText(t.Context(), "id:"+strconv.Itoa(o.id), "\r"); err != nil {
+		t.Fatal(err)
+	}
+	got := answerPrompts(t, k2, r.log, []string{api})
+	if diff := cmp.Diff(map[string][]string{"api": {"claude", "--resume", idAPI}}, got); diff != "" {
+		t.Errorf("exec'd after Enter (-want +got):\n%s", diff)
+	}
+	st, err := ended.Read(r.p)
+	if err != nil || st.Kitties[ended.JournalPrefix+strconv.Itoa(k1.PID)].Restored.IsZero() {
+		t.Errorf("not marked restored: %+v %v", st, err)
+	}
+}
+
+func readFile(path string) string {
+	b, _ := os.ReadFile(path)
+	return string(b)
 }

@@ -186,11 +186,11 @@ func TestKittiesStates(t *testing.T) {
 // What a kitty that starts is offered.
 func TestOfferable(t *testing.T) {
 	for _, c := range []struct {
-		name    string
-		saves   []Save
-		alive   []string
-		st      File
-		want    string
+		name  string
+		saves []Save
+		alive []string
+		st    File
+		want  string
 	}{
 		{name: "nothing ended", saves: []Save{auto("101", 1)}, alive: []string{"101"}},
 		{name: "the newest that ended", saves: []Save{auto("101", 1), auto("202", 2), auto("303", 3)}, alive: []string{"303"}, want: "202"},

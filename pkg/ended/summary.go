@@ -2,11 +2,9 @@ package ended
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/kittymux/kittymux/pkg/kittysession"
-	"github.com/kittymux/kittymux/pkg/resume"
 )
 
 // Summary is what a session file holds, for the offer: its tabs, their
@@ -65,18 +63,8 @@ func Summarize(data []byte) (Summary, error) {
 		t := &s.Tabs[len(s.Tabs)-1]
 		t.Windows++
 		s.Windows++
-		l := ref.Line.Launch
-		argv := l.Argv
-		if l.Unserialize != nil {
-			if c := l.Unserialize.CmdAtShellStartup; c.Set && c.IsList {
-				argv = c.List
-			}
-		}
-		if len(argv) == 0 || filepath.Base(argv[0]) != "kittymux-resume" {
-			continue
-		}
-		r, err := resume.ParseArgs(argv[1:])
-		if err != nil {
+		r, ok := resumeRecord(ref.Line.Launch)
+		if !ok {
 			continue
 		}
 		t.Agents = append(t.Agents, Agent{Agent: r.Agent, Mode: r.Mode, ID: r.ID, Dir: ref.Cwd})

@@ -219,21 +219,41 @@ func (r *lastRig) plantEnded(name string) string {
 // opens a split and works past the settle time (so the scanner autosaves
 // the new kitty too); `sessions restore last` typed in the new kitty brings
 // back the crashed kitty's windows, not the new kitty's own, and Enter in
-// each prompt resumes each agent in its own conversation.
+// each prompt resumes each agent in its own conversation. A third agent
+// window, closed by hand just before the crash (after the last save), does
+// not come back.
 func TestRealCrashRestoreLast(t *testing.T) {
 	t.Parallel()
 	r := newLastRig(t, "claude")
-	d := workDirs(t, "api", "cli")
-	api, cli, work := d[0], d[1], filepath.Dir(d[0])
+	d := workDirs(t, "api", "cli", "gone")
+	api, cli, gone, work := d[0], d[1], d[2], filepath.Dir(d[0])
 	// Ids no other test uses.
-	const idAPI, idCLI = "0c1e5a7b-2d3f-4e6a-8b9c-1d2e3f4a5b61", "0c1e5a7b-2d3f-4e6a-8b9c-1d2e3f4a5b62"
+	const idAPI, idCLI, idGone = "0c1e5a7b-2d3f-4e6a-8b9c-1d2e3f4a5b61", "0c1e5a7b-2d3f-4e6a-8b9c-1d2e3f4a5b62", "0c1e5a7b-2d3f-4e6a-8b9c-1d2e3f4a5b68"
+	// Settled long enough that the close below is not saved before the crash.
+	r.env[autosave.EnvSettle] = "3s"
 	r.scanner(false)
 	k1 := r.start()
 	k1.LaunchWith(kitty.LaunchOptions{Args: []string{filepath.Join(r.binDir, "claude"), "--resume", idAPI}, Cwd: api})
 	k1.LaunchWith(kitty.LaunchOptions{Args: []string{filepath.Join(r.binDir, "claude"), "--resume", idCLI}, Cwd: cli})
-	waitRuns(t, r.log, 2, 30*time.Second)
-	crashed := r.waitSave(k1, "both agents", func(s string) bool { return strings.Contains(s, idAPI) && strings.Contains(s, idCLI) })
+	byHand := k1.LaunchWith(kitty.LaunchOptions{Args: []string{filepath.Join(r.binDir, "claude"), "--resume", idGone}, Cwd: gone})
+	waitRuns(t, r.log, 3, 30*time.Second)
+	crashed := r.waitSave(k1, "three agents", func(s string) bool {
+		return strings.Contains(s, idAPI) && strings.Contains(s, idCLI) && strings.Contains(s, idGone)
+	})
+	if err := k1.Client.CloseWindow(t.Context(), "id:"+strconv.Itoa(byHand)); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for !regexp.MustCompile(`"id":"` + idGone + `"[^\n]*"close_reason":"window-closed"`).MatchString(readFile(r.p.Journal())) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the journal does not say the window was closed:\n%s", readFile(r.p.Journal()))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 	r.crash(k1)
+	if names, _ := (autosave.Store{Paths: r.p}).Names(strconv.Itoa(k1.PID)); names[len(names)-1] != crashed {
+		t.Fatalf("a save after the close was written (%v): the close must be known from the journal alone", names)
+	}
 
 	k2 := r.start()
 	k2.LaunchWith(kitty.LaunchOptions{Cwd: work})
@@ -249,7 +269,8 @@ func TestRealCrashRestoreLast(t *testing.T) {
 	}
 	before := windowsIn(k2)
 	code, out, errOut = r.run(k2, "sessions", "restore", "last", "--wait", "1s")
-	if code != 0 || !strings.Contains(out, "restored "+crashed+" in "+k2.Addr.String()) {
+	if code != 0 || !strings.Contains(out, "restored "+crashed+" in "+k2.Addr.String()) ||
+		!strings.Contains(out, "left out: claude 0c1e5a7b in "+gone+": its window was closed at ") {
 		t.Fatalf("restore last in the new kitty: exit %d\n%s%s", code, out, errOut)
 	}
 	got := answerPrompts(t, k2, r.log, []string{api, cli})
@@ -258,8 +279,8 @@ func TestRealCrashRestoreLast(t *testing.T) {
 		t.Errorf("exec'd after Enter (-want +got):\n%s", diff)
 	}
 	after := windowsIn(k2)
-	if after[api] != 1 || after[cli] != 1 || after[work] != before[work] || after[k2.Home] != before[k2.Home] || after[k1.Home] != 1 {
-		t.Errorf("windows by directory before %v, after %v: want the crashed kitty's three (its shell, api, cli) added, nothing of the new kitty's own", before, after)
+	if after[api] != 1 || after[cli] != 1 || after[gone] != 0 || after[work] != before[work] || after[k2.Home] != before[k2.Home] || after[k1.Home] != 1 {
+		t.Errorf("windows by directory before %v, after %v: want the crashed kitty's three (its shell, api, cli) added, not the one closed by hand, nothing of the new kitty's own", before, after)
 	}
 }
 

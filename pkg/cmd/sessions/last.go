@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -11,8 +12,10 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/ended"
 	"github.com/kittymux/kittymux/pkg/history"
+	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/sessions"
+	"github.com/kittymux/kittymux/pkg/statefile"
 )
 
 // savedKitties reads every save and says, for each kitty with autosaves,
@@ -191,5 +194,44 @@ func markRestored(f *factory.Factory, key string, info sessions.Info, at time.Ti
 	}
 	if err := ended.MarkRestored(f.Paths, key, info.Name, at); err != nil {
 		fmt.Fprintf(f.IO.ErrOut, "kittymux: warning: restored, but not recorded as restored: %v\n", err)
+	}
+}
+
+// withoutClosed leaves out of an ended kitty's save the agent windows the
+// journal says were closed by hand before that kitty ended: what is loaded
+// is then a copy in sessions/.restore/, of the same base name (kitty names
+// the session after it). It returns the session to load and what was left
+// out.
+func withoutClosed(f *factory.Factory, key string, info sessions.Info) (sessions.Info, []ended.LeftOut) {
+	pid := ended.PIDOf(key)
+	if pid == 0 {
+		return info, nil
+	}
+	jf, err := journal.New(f.Paths.Journal(), false).Read()
+	if err != nil {
+		return info, nil
+	}
+	data, err := sessions.ReadRaw(info.Path)
+	if err != nil {
+		return info, nil
+	}
+	kept, left, err := ended.WithoutClosed(data, jf, pid)
+	if err != nil || len(left) == 0 {
+		return info, nil
+	}
+	path := filepath.Join(f.Paths.SessionsDir(), ".restore", filepath.Base(info.Path))
+	if err := statefile.WriteFile(f.Paths.StateDir, path, kept); err != nil {
+		fmt.Fprintf(f.IO.ErrOut, "kittymux: warning: %v; the windows closed by hand come back too\n", err)
+		return info, nil
+	}
+	info.Path = path
+	return info, left
+}
+
+// printLeftOut says which agent windows do not come back, and why.
+func printLeftOut(w io.Writer, left []ended.LeftOut, now time.Time) {
+	for _, l := range left {
+		// Ids and directories come from the editable file.
+		fmt.Fprintf(w, "  left out: %s: %s %s, before kitty ended\n", kitty.Printable(l.Agent.String()), l.Why, when(now, l.Closed))
 	}
 }

@@ -80,7 +80,8 @@ func Offer(ctx context.Context, o *OfferOptions) error {
 		fmt.Fprintf(out, "kittymux: nothing to offer: %v\n", orNothing(err, "kitty "+o.Kitty+"'s session is not one that ended"))
 		return nil
 	}
-	data, err := sessions.ReadRaw(k.Newest.Path)
+	info, left := withoutClosed(f, k.Key, sessions.Info{Name: k.Newest.Name, Path: k.Newest.Path})
+	data, err := sessions.ReadRaw(info.Path)
 	if err != nil {
 		return err
 	}
@@ -94,7 +95,9 @@ func Offer(ctx context.Context, o *OfferOptions) error {
 		// Titles, ids and directories come from an editable file.
 		fmt.Fprintf(out, "  %s\n", kitty.Printable(l))
 	}
-	fmt.Fprintf(out, "  %d window%s, %d agent%s\n\n", sum.Windows, plural(sum.Windows), sum.Agents, plural(sum.Agents))
+	fmt.Fprintf(out, "  %d window%s, %d agent%s\n", sum.Windows, plural(sum.Windows), sum.Agents, plural(sum.Agents))
+	printLeftOut(out, left, now)
+	fmt.Fprintln(out)
 	fmt.Fprintf(out, "  Enter restore it here   n dismiss   l later (`kittymux sessions restore last`)\n")
 	return ask(ctx, o, k.Key, "`kittymux sessions restore "+k.Newest.Name+"` still restores it", func() error {
 		return Restore(ctx, &RestoreOptions{F: f, Name: k.Newest.Name, StartKitty: startKitty, Wait: sessions.ReportWait})

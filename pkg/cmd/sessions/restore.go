@@ -82,6 +82,7 @@ func Restore(ctx context.Context, o *RestoreOptions) error {
 	if err != nil {
 		return err
 	}
+	info, left := withoutClosed(f, endedKey, info)
 	if f.To != "" || f.Getenv("KITTY_LISTEN_ON") != "" {
 		in, err := oneKitty(ctx, f)
 		if err != nil {
@@ -99,6 +100,7 @@ func Restore(ctx context.Context, o *RestoreOptions) error {
 		}
 		fmt.Fprintf(f.IO.Out, "restored %s in %s (kitty went to its windows if they were open already)\n", info.Name, in.Socket)
 		markRestored(f, endedKey, info, start)
+		printLeftOut(f.IO.Out, left, start)
 		report(ctx, f, info.Path, start, o.Wait)
 		return nil
 	}
@@ -119,6 +121,7 @@ func Restore(ctx context.Context, o *RestoreOptions) error {
 	}
 	fmt.Fprintf(f.IO.Out, "restored %s in a new kitty\n", info.Name)
 	markRestored(f, endedKey, info, start)
+	printLeftOut(f.IO.Out, left, start)
 	report(ctx, f, info.Path, start, o.Wait)
 	return nil
 }

@@ -5,7 +5,8 @@
 #     `kittymux scanner run`, which exits at once if a scanner already runs;
 #   - on a confirmed quit (on_quit, kitty >= 0.46.2) it saves kitty's layout with kitty's own
 #     save_as_session, in this process (the socket is closing), and starts `kittymux sessions publish`
-#     on that raw file, detached, so the publish finishes after kitty is gone.
+#     on that raw file, detached, so the publish finishes after kitty is gone. The save is named
+#     autosave-quit-<kitty's pid>-<UTC time>: the newest save of this kitty, ended by a quit.
 # Nothing else is done on any event, and no handler ever raises into kitty.
 
 import json
@@ -105,6 +106,14 @@ def _start_scanner():
         _log('starting the scanner failed: %s' % (err,))
 
 
+def _quit_name(base):
+    # kitty's pid and the time as kittymux names its autosaves (pkg/autosave: Name, QuitName), so the
+    # quit save is known as this kitty's newest, ended at a confirmed quit.
+    ns = time.time_ns()
+    stamp = time.strftime('%Y%m%dT%H%M%S', time.gmtime(ns // 1000000000)) + '.%03dZ' % ((ns // 1000000) % 1000)
+    return '%s-%d-%s' % (base, os.getpid(), stamp)
+
+
 def _is_utility(boss):
     for tm in list(getattr(boss, 'os_window_map', {}).values()):
         if getattr(tm, 'wm_class', '') in _UTILITY_CLASSES:
@@ -126,7 +135,8 @@ def on_quit(boss, window, data):
         if not os.path.isfile(raw):
             _log('kitty did not write %s' % (raw,))
             return
-        _spawn(s, ['sessions', 'publish', '--name', s.get('quit_name') or 'autosave-quit', '--remove-raw', raw])
+        name = _quit_name(s.get('quit_name') or 'autosave-quit')
+        _spawn(s, ['sessions', 'publish', '--name', name, '--remove-raw', raw])
     except Exception as err:
         _log('saving the session on quit failed: %s' % (err,))
 

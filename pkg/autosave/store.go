@@ -34,9 +34,30 @@ func Name(key string, t time.Time) string {
 	return sessions.AutosavePrefix + key + "-" + t.UTC().Format(stampLayout)
 }
 
-// ParseName reads the kitty key and time back from a session name.
+// QuitPrefix starts the names of the saves kitty's quit watcher publishes:
+// autosave-quit-KITTYPID-TIME, the kitty's pid and the time as in Name, so
+// the quit save counts as that kitty's newest save and tells it ended at a
+// confirmed quit.
+const QuitPrefix = sessions.AutosavePrefix + "quit-"
+
+// QuitName is the session name of kitty key's save at a confirmed quit at t.
+func QuitName(key string, t time.Time) string {
+	return QuitPrefix + key + "-" + t.UTC().Format(stampLayout)
+}
+
+// IsQuit says whether name is a save made at a confirmed quit.
+func IsQuit(name string) bool {
+	_, _, ok := ParseName(name)
+	return ok && strings.HasPrefix(name, QuitPrefix)
+}
+
+// ParseName reads the kitty key and time back from a session name, an
+// autosave's or a quit save's.
 func ParseName(name string) (key string, at time.Time, ok bool) {
-	rest, ok := strings.CutPrefix(name, sessions.AutosavePrefix)
+	rest, ok := strings.CutPrefix(name, QuitPrefix)
+	if !ok {
+		rest, ok = strings.CutPrefix(name, sessions.AutosavePrefix)
+	}
 	if !ok {
 		return "", time.Time{}, false
 	}

@@ -121,6 +121,7 @@ type ScannerReport struct {
 	Status   *scanner.Status `json:"status,omitempty"`
 	Journal  JournalReport   `json:"journal"`
 	Autosave AutosaveReport  `json:"autosave"`
+	Offer    OfferReport     `json:"offer"`
 }
 
 // Run checks everything and prints the report.
@@ -146,6 +147,7 @@ func Run(ctx context.Context, o *Options) error {
 	r.StateDir = checkDir(o.F.Paths.StateDir)
 	r.Scanner = checkScanner(o.F)
 	r.Scanner.Autosave = checkAutosave(o.F, r.Kitties, r.Scanner)
+	r.Scanner.Offer = checkOffer(o.F, r.Scanner)
 	r.Agents = checkAgents(ctx, o.F)
 	r.Setup = checkSetup(ctx, o.F, r.Scanner.Running)
 	r.Integrations = checkIntegrations(o.F)
@@ -298,6 +300,7 @@ func printText(w io.Writer, r Report) {
 	for _, k := range r.Scanner.Autosave.Kitties {
 		fmt.Fprintf(w, "  kitty %s  %s\n", kitty.Printable(k.Socket), k.Note)
 	}
+	fmt.Fprintf(w, "offer      %s\n", r.Scanner.Offer.Note)
 	printSetup(w, r.Setup)
 	for _, a := range r.Agents.Installed {
 		state := "ok"

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kittymux/kittymux/pkg/autosave"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/kittysession"
@@ -31,8 +32,8 @@ func (userSystemd) Run(context.Context, ...string) error { return nil }
 
 // quitSetup runs `kittymux setup`'s plan over a throw-away kitty.conf that
 // already has remote control and a socket (StartReal's own), and returns
-// the include line for the real kitty and where the quit save is
-// published.
+// the include line for the real kitty and the pattern of the quit save's
+// path: sessions/autosave-quit-KITTYPID-TIME.kitty-session.
 func quitSetup(t *testing.T) (include string, published string, p paths.Paths) {
 	t.Helper()
 	kittymux, err := exec.LookPath("kittymux")
@@ -65,7 +66,7 @@ func quitSetup(t *testing.T) (include string, published string, p paths.Paths) {
 	if strings.Contains(string(inc), "listen_on") {
 		t.Fatalf("setup wrote a listen_on although kitty.conf has one:\n%s", inc)
 	}
-	return "include " + e.Included(), p.Session(setup.QuitSession), p
+	return "include " + e.Included(), p.Session(setup.QuitSession + "-*"), p
 }
 
 func waitGone(t *testing.T, k *kittytest.Real, timeout time.Duration) {
@@ -79,15 +80,23 @@ func waitGone(t *testing.T, k *kittytest.Real, timeout time.Duration) {
 	}
 }
 
-func waitFile(t *testing.T, path string, timeout time.Duration) []byte {
+// waitFile waits for the one file that matches pattern and returns its
+// content and path.
+func waitFile(t *testing.T, pattern string, timeout time.Duration) ([]byte, string) {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
 	for {
-		if b, err := os.ReadFile(path); err == nil {
-			return b
+		m, _ := filepath.Glob(pattern)
+		if len(m) > 1 {
+			t.Fatalf("%d files match %s: %q", len(m), pattern, m)
+		}
+		if len(m) == 1 {
+			if b, err := os.ReadFile(m[0]); err == nil {
+				return b, m[0]
+			}
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%s did not appear within %v", path, timeout)
+			t.Fatalf("%s did not appear within %v", pattern, timeout)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -138,7 +147,12 @@ func TestRealQuitCapture(t *testing.T) {
 
 	quit(t, k)
 	waitGone(t, k, 20*time.Second)
-	data := waitFile(t, published, 60*time.Second)
+	data, path := waitFile(t, published, 60*time.Second)
+	// Named after the kitty that quit: its newest save, ended at a quit.
+	if name := strings.TrimSuffix(filepath.Base(path), ".kitty-session"); !autosave.IsQuit(name) ||
+		!strings.HasPrefix(name, autosave.QuitPrefix+strconv.Itoa(k.PID)+"-") {
+		t.Errorf("the quit save is %s, want %s%d-TIME", name, autosave.QuitPrefix, k.PID)
+	}
 	f, err := kittysession.Parse(data)
 	if err != nil {
 		t.Fatalf("published quit save does not parse: %v\n%s", err, data)
@@ -209,13 +223,13 @@ func TestRealQuitCancelled(t *testing.T) {
 	if raw := rawQuitSaves(t, p); len(raw) > 0 {
 		t.Errorf("a cancelled quit saved: %q", raw)
 	}
-	if _, err := os.Stat(published); err == nil {
-		t.Errorf("a cancelled quit published %s", published)
+	if m, _ := filepath.Glob(published); len(m) > 0 {
+		t.Errorf("a cancelled quit published %q", m)
 	}
 
 	ask("y")
 	waitGone(t, k, 20*time.Second)
-	data := waitFile(t, published, 60*time.Second)
+	data, _ := waitFile(t, published, 60*time.Second)
 	if _, err := kittysession.Parse(data); err != nil {
 		t.Fatalf("published quit save does not parse: %v\n%s", err, data)
 	}

@@ -75,7 +75,7 @@ Exit codes: 0 stopped cleanly or another scanner runs, 1 error.`,
 
 // build makes a Scanner from the factory; j may be nil. With autosave, it
 // also returns the Autosaver the scanner drives.
-func build(ctx context.Context, f *factory.Factory, j *journal.Journal, logf func(string, ...any), withAutosave bool) (*scanner.Scanner, *autosave.Autosaver, error) {
+func build(ctx context.Context, f *factory.Factory, j *journal.Journal, logf func(string, ...any), withAutosave bool) (*scanner.Scanner, *driven, error) {
 	set, err := agents.Load(f.Paths.UserAgents())
 	if set == nil {
 		return nil, nil, err
@@ -90,9 +90,9 @@ func build(ctx context.Context, f *factory.Factory, j *journal.Journal, logf fun
 		Records:  scanner.Records{ProcRoot: "/proc", Getenv: f.Getenv},
 		Logf:     logf,
 	}
-	var as *autosave.Autosaver
+	var as *driven
 	if withAutosave {
-		as = newAutosaver(ctx, f, set, logf)
+		as = &driven{as: newAutosaver(ctx, f, set, logf), offer: newOfferer(f, logf)}
 		o.Autosave = as
 	}
 	return scanner.New(o), as, nil

@@ -2,6 +2,7 @@ package sessions
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -40,8 +41,12 @@ func NewCmdRestore(f *factory.Factory, runF func(*RestoreOptions) error) *cobra.
 		Use:   "restore NAME|last",
 		Short: "Open a saved session: goto_session inside kitty, a new kitty otherwise",
 		Long: `Open a saved session. Inside kitty (or with --to) kitty's goto_session loads it into the
-running kitty; outside, a new kitty starts with --session. "last" is the newest autosave, or the
-newest save when there is none. Needs kitty 0.43 or newer.
+running kitty; outside, a new kitty starts with --session. Needs kitty 0.43 or newer.
+
+"last" is the newest save of the kitty that ended last (crashed, killed or quit): never the kitty
+it runs in, never another kitty still running. Once restored it is not "last" again: restore last
+then says when it was restored and names the other sessions that ended. With no autosave at all,
+"last" is the newest save. Restoring an ended kitty's session also ends its offer on start.
 
 Then it prints a line per agent window: what its restore prompt did (resumed, new conversation,
 a shell and why, agent missing), as each prompt records it in the journal. It waits up to --wait
@@ -70,10 +75,15 @@ func Restore(ctx context.Context, o *RestoreOptions) error {
 	}
 	f := o.F
 	start := time.Now()
-	info, err := sessions.Resolve(f.Paths, o.Name)
+	info, endedKey, err := resolveRestore(ctx, f, o.Name)
+	var none *nothingLast
+	if errors.As(err, &none) {
+		return none.print(f.IO.ErrOut)
+	}
 	if err != nil {
 		return err
 	}
+	info, left := withoutClosed(f, endedKey, info)
 	if f.To != "" || f.Getenv("KITTY_LISTEN_ON") != "" {
 		in, err := oneKitty(ctx, f)
 		if err != nil {
@@ -90,6 +100,8 @@ func Restore(ctx context.Context, o *RestoreOptions) error {
 			return fmt.Errorf("goto_session %s: %w", info.Path, err)
 		}
 		fmt.Fprintf(f.IO.Out, "restored %s in %s (kitty went to its windows if they were open already)\n", info.Name, in.Socket)
+		markRestored(f, endedKey, info, start)
+		printLeftOut(f.IO.Out, left, start)
 		report(ctx, f, info.Path, start, o.Wait)
 		return nil
 	}
@@ -109,6 +121,8 @@ func Restore(ctx context.Context, o *RestoreOptions) error {
 		return fmt.Errorf("start kitty: %w", err)
 	}
 	fmt.Fprintf(f.IO.Out, "restored %s in a new kitty\n", info.Name)
+	markRestored(f, endedKey, info, start)
+	printLeftOut(f.IO.Out, left, start)
 	report(ctx, f, info.Path, start, o.Wait)
 	return nil
 }

@@ -1,6 +1,7 @@
 package sessions
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/autosave"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/ended"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/sessions"
 )
@@ -27,8 +29,11 @@ func NewCmdSaves(f *factory.Factory, runF func(*SavesOptions) error) *cobra.Comm
 		Short: "List the saved sessions, newest first: kitty, time, windows and agent windows",
 		Long: `List the saved sessions, newest first, with the kitty an autosave is of (its pid), when each
 was saved, how many windows it holds and how many of them are agent windows the restore prompt
-will resume. ` + "`sessions restore last`" + ` opens the newest autosave (marked *), or the newest save
-when there is no autosave.
+will resume. For each kitty's newest save it says whether that kitty still runs (or is the kitty
+the command runs in), ended (at a confirmed quit, or gone without a quit: a crash or a kill), or
+its session was restored or dismissed already, and when. ` + "`sessions restore last`" + ` opens the
+save marked * (last: true): the newest save of the kitty that ended last, unless it was restored
+already; with no autosave at all, the newest save.
 
 Exit codes: 0 listed (also when nothing is saved), 1 error.`,
 		Args: cobra.NoArgs,
@@ -36,7 +41,7 @@ Exit codes: 0 listed (also when nothing is saved), 1 error.`,
 			if runF != nil {
 				return runF(o)
 			}
-			return Saves(o)
+			return Saves(cmd.Context(), o)
 		},
 	}
 	cmd.Flags().BoolVar(&o.JSON, "json", false, "print the saves as JSON")
@@ -56,23 +61,89 @@ type SavedSession struct {
 	// Last: `sessions restore last` opens this one.
 	Last    bool   `json:"last"`
 	Problem string `json:"problem,omitempty"`
+	// State is set on each kitty's newest save: running, this (the kitty
+	// the command runs in), ended, restored or dismissed.
+	State string `json:"state,omitempty"`
+	// Ended says how a kitty that is gone ended: "quit" (confirmed at
+	// kitty's question) or "unexpectedly" (gone without a quit).
+	Ended string `json:"ended,omitempty"`
+	// Restored is when the kitty's session was restored, and from which
+	// save; Dismissed when its offer was dismissed.
+	Restored   *time.Time `json:"restored,omitempty"`
+	RestoredAs string     `json:"restored_from,omitempty"`
+	Dismissed  *time.Time `json:"dismissed,omitempty"`
+}
+
+// stateOf fills the state of s when it is its kitty's newest save.
+func (s *SavedSession) stateOf(ks []ended.Kitty) {
+	for _, k := range ks {
+		if k.Newest.Name != s.Name {
+			continue
+		}
+		s.State = string(k.State)
+		if k.State == ended.Running || k.State == ended.This {
+			return
+		}
+		s.Ended = "unexpectedly"
+		if k.Quit {
+			s.Ended = "quit"
+		}
+		if t := k.Mark.Restored; !t.IsZero() {
+			s.Restored, s.RestoredAs = &t, k.Mark.RestoredName
+		}
+		if t := k.Mark.Dismissed; !t.IsZero() {
+			s.Dismissed = &t
+		}
+	}
+}
+
+// stateText is the STATE column.
+func (s SavedSession) stateText(now time.Time) string {
+	switch s.State {
+	case "":
+		return ""
+	case string(ended.This):
+		return "this kitty, running"
+	case string(ended.Running):
+		return "running"
+	}
+	how := "ended: gone without a quit"
+	if s.Ended == "quit" {
+		how = "ended: quit"
+	}
+	switch {
+	case s.Restored != nil:
+		return how + ", restored " + when(now, *s.Restored)
+	case s.Dismissed != nil:
+		return how + ", dismissed " + when(now, *s.Dismissed)
+	}
+	return how
 }
 
 // Saves runs `sessions saves`.
-func Saves(o *SavesOptions) error {
+func Saves(ctx context.Context, o *SavesOptions) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	f := o.F
 	all, err := sessions.List(f.Paths)
 	if err != nil {
 		return err
 	}
-	last, lastErr := sessions.Resolve(f.Paths, "last")
+	ks, saves, err := savedKitties(ctx, f)
+	if err != nil {
+		return err
+	}
+	last := ended.Last(ks, saves).Pick
+	now := time.Now()
 	out := []SavedSession{}
 	for _, in := range all {
 		s := SavedSession{Name: in.Name, Path: in.Path, Saved: in.Modified, Autosave: in.Autosave,
-			Last: lastErr == nil && in.Name == last.Name}
+			Last: last != nil && in.Name == last.Name}
 		if key, at, ok := autosave.ParseName(in.Name); ok {
 			s.Kitty, s.Saved = key, at
 		}
+		s.stateOf(ks)
 		data, err := sessions.ReadRaw(in.Path)
 		if err == nil {
 			s.Windows, s.Agents, err = sessions.Count(data)
@@ -94,7 +165,7 @@ func Saves(o *SavesOptions) error {
 		return nil
 	}
 	if f.IO.IsTTY {
-		fmt.Fprintf(f.IO.Out, "  %-42s %-8s %-19s %7s %6s\n", "NAME", "KITTY", "SAVED", "WINDOWS", "AGENTS")
+		fmt.Fprintf(f.IO.Out, "  %-42s %-8s %-19s %7s %6s  %s\n", "NAME", "KITTY", "SAVED", "WINDOWS", "AGENTS", "STATE")
 	}
 	for _, s := range out {
 		kittyCol := s.Kitty
@@ -103,14 +174,14 @@ func Saves(o *SavesOptions) error {
 		}
 		saved := s.Saved.Local().Format(time.DateTime)
 		if !f.IO.IsTTY {
-			fmt.Fprintf(f.IO.Out, "%s\t%s\t%s\t%d\t%d\t%v\t%s\n", s.Name, kittyCol, s.Saved.UTC().Format(time.RFC3339), s.Windows, s.Agents, s.Last, kitty.Printable(s.Problem))
+			fmt.Fprintf(f.IO.Out, "%s\t%s\t%s\t%d\t%d\t%v\t%s\t%s\n", s.Name, kittyCol, s.Saved.UTC().Format(time.RFC3339), s.Windows, s.Agents, s.Last, kitty.Printable(s.Problem), s.stateText(now))
 			continue
 		}
 		mark := " "
 		if s.Last {
 			mark = "*"
 		}
-		fmt.Fprintf(f.IO.Out, "%s %-42s %-8s %-19s %7d %6d", mark, s.Name, kittyCol, saved, s.Windows, s.Agents)
+		fmt.Fprintf(f.IO.Out, "%s %-42s %-8s %-19s %7d %6d  %s", mark, s.Name, kittyCol, saved, s.Windows, s.Agents, s.stateText(now))
 		if s.Problem != "" {
 			fmt.Fprintf(f.IO.Out, "  (%s)", kitty.Printable(s.Problem))
 		}

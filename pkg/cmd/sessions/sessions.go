@@ -22,7 +22,7 @@ func NewCmdSessions(f *factory.Factory) *cobra.Command {
 		Short: "Save, restore, list and check agent sessions",
 	}
 	cmd.AddCommand(NewCmdSave(f, nil), NewCmdPublish(f, nil), NewCmdRestore(f, nil), NewCmdList(f, nil), NewCmdCheck(f, nil), NewCmdSaves(f, nil),
-		NewCmdHistory(f, nil), NewCmdRecover(f, nil), NewCmdTemplates(f, nil), NewCmdNew(f, nil))
+		NewCmdHistory(f, nil), NewCmdRecover(f, nil), NewCmdTemplates(f, nil), NewCmdNew(f, nil), NewCmdOffer(f, nil))
 	return cmd
 }
 

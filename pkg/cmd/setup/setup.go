@@ -15,6 +15,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	integrationcmd "github.com/kittymux/kittymux/pkg/cmd/integration"
+	"github.com/kittymux/kittymux/pkg/ended"
 	"github.com/kittymux/kittymux/pkg/integration"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/setup"
@@ -114,6 +115,9 @@ func Run(ctx context.Context, o *Options) error {
 		fmt.Fprintf(out, "kittymux %s:\n", what)
 	}
 	p.Print(out)
+	if !o.Undo && (o.DryRun || p.Empty()) {
+		fmt.Fprintln(out, offerNote(o.F))
+	}
 	if !o.DryRun && !p.Empty() {
 		if err := p.Apply(ctx, e); err != nil {
 			return fmt.Errorf("%s: %w (the changes listed before it were made)", what, err)
@@ -130,6 +134,7 @@ func Run(ctx context.Context, o *Options) error {
 	} else {
 		// A reload loads the watcher, but kitty opens its socket only when it starts.
 		fmt.Fprintln(out, "done: restart kitty so it opens its socket and loads the watcher; `kittymux doctor` checks each part")
+		fmt.Fprintln(out, offerNote(o.F))
 	}
 	return nil
 }
@@ -198,4 +203,14 @@ func hooks(o *Options) error {
 	}
 	iopts.Agents = names
 	return integrationcmd.Run(iopts)
+}
+
+// offerNote says whether a kitty that starts is offered the session of a
+// kitty that ended, and how to turn that off.
+func offerNote(f *factory.Factory) string {
+	if why := ended.OfferOff(f.Paths, f.Getenv); why != "" {
+		return "offer: off (" + why + "): a kitty that starts offers no ended session; `kittymux sessions restore last` still restores it"
+	}
+	return "offer: on: a kitty that starts offers, once, the session of a kitty that ended without being restored (" +
+		ended.EnvOffer + "=0 or {\"offer\": {\"on_start\": false}} in config.json turn it off)"
 }

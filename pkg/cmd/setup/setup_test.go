@@ -120,6 +120,24 @@ func TestSecondRunSaysNothing(t *testing.T) {
 	if !strings.HasPrefix(out.String(), "kittymux setup: nothing to change\n") {
 		t.Errorf("second run:\n%s", out)
 	}
+	// Setup says whether a kitty that starts offers an ended session.
+	if !strings.Contains(out.String(), "offer: on: a kitty that starts offers") {
+		t.Errorf("setup does not say the offer is on:\n%s", out)
+	}
+	env := f.Getenv
+	f.Getenv = func(k string) string {
+		if k == "KITTYMUX_OFFER" {
+			return "0"
+		}
+		return env(k)
+	}
+	out.Reset()
+	if err := cmdsetup.Run(context.Background(), &cmdsetup.Options{F: f, Systemd: noSystemd{}}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "offer: off (KITTYMUX_OFFER=0)") {
+		t.Errorf("setup does not say the offer is off:\n%s", out)
+	}
 }
 
 func TestFlags(t *testing.T) {

@@ -1,0 +1,234 @@
+package sessions
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/ended"
+	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/sessions"
+)
+
+// OfferOptions of `sessions offer`.
+type OfferOptions struct {
+	F *factory.Factory
+	// Kitty is the key of the kitty whose session is offered.
+	Kitty string
+	// Keys are the keys pressed; default: the terminal, read raw.
+	Keys <-chan byte
+	// Poll is how often the state is read again while the offer waits, so
+	// a restore made elsewhere ends it.
+	Poll time.Duration
+	// CloseAfter bounds the wait for a key once the offer was answered.
+	CloseAfter time.Duration
+}
+
+// NewCmdOffer returns `sessions offer`, the offer the scanner opens in a
+// kitty that starts.
+func NewCmdOffer(f *factory.Factory, runF func(*OfferOptions) error) *cobra.Command {
+	o := &OfferOptions{F: f, Poll: time.Second, CloseAfter: 2 * time.Minute}
+	cmd := &cobra.Command{
+		Use:   "offer KITTY",
+		Short: "Offer the session of a kitty that ended (the scanner opens this in a kitty that starts)",
+		Long: `Show what the kitty KITTY (its pid, as its autosaves name it) held when it ended, and ask once:
+Enter restores it into this kitty (as ` + "`sessions restore`" + ` does), n dismisses it (it is not offered
+again, and ` + "`restore last`" + ` no longer picks it), l or Esc leaves it for later (` + "`restore last`" + `
+still restores it). The scanner opens this over the first window of a kitty that starts when a
+kitty of this user ended without its session being restored or dismissed; KITTYMUX_OFFER=0 or
+{"offer": {"on_start": false}} in config.json turn that off. A restore made meanwhile (by
+` + "`sessions restore`" + `) ends the offer.
+
+Exit codes: 0 answered (or nothing to offer), 1 error.`,
+		Hidden: true,
+		Args:   cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Kitty = args[0]
+			if runF != nil {
+				return runF(o)
+			}
+			return Offer(cmd.Context(), o)
+		},
+	}
+	return cmd
+}
+
+// Offer runs `sessions offer`.
+func Offer(ctx context.Context, o *OfferOptions) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	f := o.F
+	out := f.IO.Out
+	if o.Poll <= 0 {
+		o.Poll = time.Second
+	}
+	if o.CloseAfter <= 0 {
+		o.CloseAfter = 2 * time.Minute
+	}
+	if ended.IsJournalKey(o.Kitty) {
+		return offerJournal(ctx, o)
+	}
+	k, err := offered(ctx, f, o.Kitty)
+	if err != nil || k == nil {
+		fmt.Fprintf(out, "kittymux: nothing to offer: %v\n", orNothing(err, "kitty "+o.Kitty+"'s session is not one that ended"))
+		return nil
+	}
+	info, left := withoutClosed(f, k.Key, sessions.Info{Name: k.Newest.Name, Path: k.Newest.Path})
+	data, err := sessions.ReadRaw(info.Path)
+	if err != nil {
+		return err
+	}
+	sum, err := ended.Summarize(data)
+	if err != nil {
+		return fmt.Errorf("%s: %w", k.Newest.Path, err)
+	}
+	now := time.Now()
+	fmt.Fprintf(out, "kittymux: %s\n  %s\n\n", k.How(), describeEnded(*k, now))
+	for _, l := range sum.Lines() {
+		// Titles, ids and directories come from an editable file.
+		fmt.Fprintf(out, "  %s\n", kitty.Printable(l))
+	}
+	fmt.Fprintf(out, "  %d window%s, %d agent%s\n", sum.Windows, plural(sum.Windows), sum.Agents, plural(sum.Agents))
+	printLeftOut(out, left, now)
+	fmt.Fprintln(out)
+	fmt.Fprintf(out, "  Enter restore it here   n dismiss   l later (`kittymux sessions restore last`)\n")
+	return ask(ctx, o, k.Key, "`kittymux sessions restore "+k.Newest.Name+"` still restores it", func() error {
+		return Restore(ctx, &RestoreOptions{F: f, Name: k.Newest.Name, StartKitty: startKitty, Wait: sessions.ReportWait})
+	})
+}
+
+// ask waits for the answer to the offer of kitty key's session: Enter runs
+// restore, n dismisses (still says how to restore it by hand), l, Esc or
+// the terminal going away leave it for later. A restore made elsewhere
+// meanwhile ends it.
+func ask(ctx context.Context, o *OfferOptions, key, still string, restore func() error) error {
+	f := o.F
+	out := f.IO.Out
+	keys, done := o.Keys, func() {}
+	if keys == nil {
+		var err error
+		if keys, done, err = rawKeys(f.IO.In); err != nil {
+			fmt.Fprintf(out, "kittymux: no terminal to answer in (%v): left for later\n", err)
+			return nil
+		}
+	}
+	defer func() { done() }()
+	tick := time.NewTicker(o.Poll)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-tick.C:
+			if m := markOf(f, key); !m.Restored.IsZero() {
+				fmt.Fprintf(out, "\r\nkittymux: restored meanwhile %s, from %s\r\n", when(time.Now(), m.Restored), kitty.Printable(m.RestoredName))
+				// Long enough to read; the window then closes.
+				waitKey(keys, min(2*time.Second, o.CloseAfter))
+				return nil
+			}
+		case b, ok := <-keys:
+			if !ok {
+				return ended.MarkLater(f.Paths, key, time.Now())
+			}
+			switch b {
+			case '\r', '\n':
+				done()
+				done = func() {}
+				fmt.Fprintln(out)
+				err := restore()
+				if err != nil {
+					fmt.Fprintf(out, "kittymux: %v\n", err)
+				}
+				fmt.Fprintf(out, "\npress Enter to close\n")
+				waitKey(keys, o.CloseAfter)
+				return err
+			case 'n', 'N':
+				fmt.Fprintf(out, "\r\ndismissed: not offered again (%s)\r\n", still)
+				return ended.MarkDismissed(f.Paths, key, time.Now())
+			case 'l', 'L', 'q', 0x1b, 0x03, 0x04:
+				return ended.MarkLater(f.Paths, key, time.Now())
+			}
+		}
+	}
+}
+
+// offered finds the kitty whose session is offered, if it ended.
+func offered(ctx context.Context, f *factory.Factory, key string) (*ended.Kitty, error) {
+	ks, _, err := savedKitties(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	for i := range ks {
+		if ks[i].Key == key && ks[i].State == ended.Ended {
+			return &ks[i], nil
+		}
+	}
+	return nil, nil
+}
+
+func markOf(f *factory.Factory, key string) ended.Mark {
+	st, _ := ended.Read(f.Paths)
+	return st.Kitties[key]
+}
+
+func orNothing(err error, what string) string {
+	if err != nil {
+		return err.Error()
+	}
+	return what
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// rawKeys reads the terminal key by key; done puts it back as it was.
+func rawKeys(in io.Reader) (<-chan byte, func(), error) {
+	file, ok := in.(*os.File)
+	if !ok || !term.IsTerminal(int(file.Fd())) {
+		return nil, nil, fmt.Errorf("standard input is not a terminal")
+	}
+	old, err := term.MakeRaw(int(file.Fd()))
+	if err != nil {
+		return nil, nil, err
+	}
+	ch := make(chan byte, 16)
+	go func() {
+		defer close(ch)
+		buf := make([]byte, 64)
+		for {
+			n, err := file.Read(buf)
+			for _, b := range buf[:n] {
+				ch <- b
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	restored := false
+	return ch, func() {
+		if !restored {
+			restored = true
+			_ = term.Restore(int(file.Fd()), old)
+		}
+	}, nil
+}
+
+// waitKey waits for a key, at most d.
+func waitKey(keys <-chan byte, d time.Duration) {
+	select {
+	case <-keys:
+	case <-time.After(d):
+	}
+}

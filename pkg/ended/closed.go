@@ -1,0 +1,101 @@
+package ended
+
+import (
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/kittymux/kittymux/pkg/journal"
+	"github.com/kittymux/kittymux/pkg/kittysession"
+	"github.com/kittymux/kittymux/pkg/resume"
+)
+
+// LeftOut is an agent window of a save that does not come back: the
+// journal says it was closed by hand (its window closed, or its agent
+// exited) while its kitty still ran, after the save was taken.
+type LeftOut struct {
+	Agent  Agent
+	Closed time.Time
+	Why    string
+}
+
+// WithoutClosed returns the save data of the kitty kittyPID without the
+// agent windows the journal says were closed by hand before the kitty
+// ended, as recover decides for the journal's conversations: a save lags
+// the kitty by its settle time, and kitty ended before the next. A window
+// is known by its id in kitty, which the save keeps (kitty-unserialize-data
+// id); kitty loads a file with a window left out of its layout state. data
+// is returned as it is when nothing is left out.
+func WithoutClosed(data []byte, jf *journal.File, kittyPID int) ([]byte, []LeftOut, error) {
+	if jf == nil || kittyPID <= 0 {
+		return data, nil, nil
+	}
+	latest := map[int]journal.Record{}
+	for _, r := range jf.Records {
+		if r.KittyPID != kittyPID {
+			continue
+		}
+		if old, ok := latest[r.WindowID]; !ok || r.LastSeen.After(old.LastSeen) {
+			latest[r.WindowID] = r
+		}
+	}
+	if len(latest) == 0 {
+		return data, nil, nil
+	}
+	f, err := kittysession.Parse(data)
+	if err != nil {
+		return nil, nil, err
+	}
+	drop := map[*kittysession.Line]bool{}
+	var out []LeftOut
+	for _, ref := range f.Windows() {
+		l := ref.Line.Launch
+		if l.Unserialize == nil {
+			continue
+		}
+		rec, ok := resumeRecord(l)
+		if !ok {
+			continue
+		}
+		r, ok := latest[l.Unserialize.ID()]
+		if !ok || r.Open || r.ClosedAt == nil || r.CloseReason == journal.ClosedKittyGone || r.Agent != rec.Agent {
+			continue
+		}
+		why := "its window was closed"
+		if strings.Contains(r.CloseDetail, "agent exited") {
+			why = "the agent exited"
+		}
+		drop[ref.Line] = true
+		out = append(out, LeftOut{Agent: Agent{Agent: rec.Agent, Mode: rec.Mode, ID: rec.ID, Dir: ref.Cwd}, Closed: *r.ClosedAt, Why: why})
+	}
+	if len(drop) == 0 {
+		return data, nil, nil
+	}
+	kept := f.Lines[:0:0]
+	for _, l := range f.Lines {
+		if !drop[l] {
+			kept = append(kept, l)
+		}
+	}
+	f.Lines = kept
+	b, err := f.Encode()
+	if err != nil {
+		return nil, nil, err
+	}
+	return b, out, nil
+}
+
+// resumeRecord is the restore prompt's record of an agent window.
+func resumeRecord(l *kittysession.Launch) (resume.Record, bool) {
+	argv := l.Argv
+	if l.Unserialize != nil {
+		if c := l.Unserialize.CmdAtShellStartup; c.Set && c.IsList {
+			argv = c.List
+		}
+	}
+	if len(argv) == 0 || filepath.Base(argv[0]) != "kittymux-resume" {
+		return resume.Record{}, false
+	}
+	r, err := resume.ParseArgs(argv[1:])
+	return r, err == nil
+}

@@ -1,0 +1,188 @@
+package ended
+
+import (
+	"context"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/kittymux/kittymux/pkg/autosave"
+	"github.com/kittymux/kittymux/pkg/journal"
+	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/sessions"
+)
+
+// NewKittyAge is how long after its start a kitty still counts as one that
+// starts: a scanner that starts (again) while kitties run offers nothing in
+// those. Until then each poll considers it again: the scanner may see the
+// kitty that crashed go only after it saw the new one.
+const NewKittyAge = 2 * time.Minute
+
+// Offerer offers, in a kitty that starts, the session of a kitty of this
+// user that ended without its session being restored or dismissed: once
+// per ended session (a claim in the state file), never in two kitties,
+// never for a kitty still running. The scanner tells it of each kitty it
+// polls (Seen); Launch opens the offer in that kitty.
+type Offerer struct {
+	Paths paths.Paths
+	// Off says why offers are off, "" when on (OfferOff).
+	Off func() string
+	// Launch opens `kittymux sessions offer KEY` in the kitty in.
+	Launch func(ctx context.Context, in kitty.Instance, key string) error
+	// Alive tells whether a kitty runs; default: Liveness(nil).
+	Alive Alive
+	// Started is when the kitty of a pid started; default: Started.
+	Started func(pid int) time.Time
+	Now     func() time.Time
+	Logf    func(format string, args ...any)
+
+	mu   sync.Mutex
+	seen map[string]*young
+	wg   sync.WaitGroup
+}
+
+// young is a kitty that may still be offered a session.
+type young struct {
+	first time.Time // when the scanner first saw it
+	busy  bool      // being considered
+	done  bool      // offered one, or too old
+}
+
+// Seen is called for each kitty each poll sees. While the kitty is young
+// (NewKittyAge) and was offered nothing, the offer is considered again, in
+// the background, so kitty's start and the scanner's poll never wait for
+// it.
+func (o *Offerer) Seen(ctx context.Context, in kitty.Instance) {
+	id := in.Addr.String() + "|" + autosave.KittyKey(in)
+	now := o.now()
+	o.mu.Lock()
+	if o.seen == nil {
+		o.seen = map[string]*young{}
+	}
+	y := o.seen[id]
+	if y == nil {
+		y = &young{first: now}
+		o.seen[id] = y
+	}
+	if y.done || y.busy {
+		o.mu.Unlock()
+		return
+	}
+	if now.Sub(y.first) > NewKittyAge {
+		y.done = true
+		o.mu.Unlock()
+		return
+	}
+	y.busy = true
+	o.mu.Unlock()
+	o.wg.Add(1)
+	go func() {
+		defer o.wg.Done()
+		key, why := o.Consider(ctx, in)
+		o.mu.Lock()
+		y.busy, y.done = false, key != "" || why == errOld
+		o.mu.Unlock()
+		switch {
+		case key != "":
+			o.logf("offered kitty %s's session in %s", key, in)
+		case why != "" && why != errOld:
+			o.logf("no offer in %s: %s", in, why)
+		}
+	}()
+}
+
+// errOld: the kitty did not just start.
+const errOld = "it did not just start"
+
+func (o *Offerer) now() time.Time {
+	if o.Now != nil {
+		return o.Now()
+	}
+	return time.Now()
+}
+
+// Wait waits for the offers under way.
+func (o *Offerer) Wait() { o.wg.Wait() }
+
+func (o *Offerer) logf(format string, args ...any) {
+	if o.Logf != nil {
+		o.Logf(format, args...)
+	}
+}
+
+// Consider offers in the kitty in the session of the kitty that ended last,
+// if there is one to offer; it returns the key of the kitty whose session
+// was offered, or why none was (empty when there was simply nothing).
+func (o *Offerer) Consider(ctx context.Context, in kitty.Instance) (key, why string) {
+	if in.Utility != "" {
+		return "", ""
+	}
+	if o.Off != nil {
+		if off := o.Off(); off != "" {
+			return "", "offers are off (" + off + ")"
+		}
+	}
+	now := o.now()
+	startedAt := func(pid int) time.Time { return Started(pid) }
+	if o.Started != nil {
+		startedAt = o.Started
+	}
+	var started time.Time
+	if in.PID > 0 {
+		started = startedAt(in.PID)
+	}
+	if !started.IsZero() && now.Sub(started) > NewKittyAge {
+		return "", errOld
+	}
+	st, _ := Read(o.Paths)
+	alive := o.Alive
+	if alive == nil {
+		alive = Liveness(nil)
+	}
+	var offer string
+	if !in.Version.IsZero() && !in.Version.AtLeast(kitty.VersionSaveAsSession) {
+		// Too old to load a save: the journal's conversations, as
+		// `sessions recover` brings them back.
+		jf, err := journal.New(o.Paths.Journal(), false).Read()
+		if err != nil {
+			return "", err.Error()
+		}
+		var gone []GoneKitty
+		for _, g := range GoneKitties(jf, now.Add(-RecoverSince)) {
+			if g.PID == 0 || !alive(strconv.Itoa(g.PID)) {
+				gone = append(gone, g)
+			}
+		}
+		if g := OfferableGone(gone, st); g != nil {
+			offer = g.Key
+		}
+	} else {
+		all, err := sessions.List(o.Paths)
+		if err != nil {
+			return "", err.Error()
+		}
+		if k := Offerable(Kitties(Saves(all), alive, autosave.KittyKey(in), st)); k != nil {
+			offer = k.Key
+		}
+	}
+	if offer == "" {
+		return "", ""
+	}
+	k := &Kitty{Key: offer}
+	won, err := Claim(o.Paths, k.Key, in.PID, now)
+	if err != nil {
+		return "", err.Error()
+	}
+	if !won {
+		return "", "kitty " + k.Key + "'s session is offered elsewhere"
+	}
+	if err := o.Launch(ctx, in, k.Key); err != nil {
+		// Not shown: the next kitty that starts gets it.
+		if rerr := Release(o.Paths, k.Key, in.PID); rerr != nil {
+			o.logf("release the offer of kitty %s: %v", k.Key, rerr)
+		}
+		return "", "open the offer: " + err.Error()
+	}
+	return k.Key, ""
+}

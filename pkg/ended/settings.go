@@ -1,0 +1,34 @@
+package ended
+
+import (
+	"encoding/json"
+	"os"
+
+	"github.com/kittymux/kittymux/pkg/autosave"
+	"github.com/kittymux/kittymux/pkg/paths"
+)
+
+// EnvOffer set to "0" turns the offer on start off.
+const EnvOffer = "KITTYMUX_OFFER"
+
+// OfferOff says why the offer on start is off, "" when it is on: the
+// environment, or config.json's {"offer": {"on_start": false}}. A
+// config.json that does not parse leaves it on (autosave reports it).
+func OfferOff(p paths.Paths, getenv func(string) string) string {
+	if getenv(EnvOffer) == "0" {
+		return EnvOffer + "=0"
+	}
+	data, err := os.ReadFile(autosave.ConfigPath(p))
+	if err != nil {
+		return ""
+	}
+	var c struct {
+		Offer struct {
+			OnStart *bool `json:"on_start"`
+		} `json:"offer"`
+	}
+	if json.Unmarshal(data, &c) == nil && c.Offer.OnStart != nil && !*c.Offer.OnStart {
+		return autosave.ConfigPath(p) + ": offer.on_start is false"
+	}
+	return ""
+}

@@ -1,0 +1,115 @@
+package ended
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/kittymux/kittymux/pkg/kittysession"
+)
+
+// Summary is what a session file holds, for the offer: its tabs, their
+// windows and the agent windows the restore prompt will resume.
+type Summary struct {
+	Tabs    []Tab `json:"tabs"`
+	Windows int   `json:"windows"`
+	Agents  int   `json:"agents"`
+}
+
+// Tab is one tab of a session file. Titles, directories and ids come from
+// an editable file: print them through kitty.Printable.
+type Tab struct {
+	Title   string  `json:"title,omitempty"`
+	Windows int     `json:"windows"`
+	Agents  []Agent `json:"agents,omitempty"`
+}
+
+// Agent is one agent window.
+type Agent struct {
+	Agent string `json:"agent"`
+	Mode  string `json:"mode"`
+	ID    string `json:"id,omitempty"`
+	Dir   string `json:"dir,omitempty"`
+}
+
+func (a Agent) String() string {
+	s := a.Agent
+	switch {
+	case a.ID != "":
+		s += " " + shortID(a.ID)
+	case a.Mode == "latest":
+		s += " (latest conversation)"
+	default:
+		s += " (new conversation)"
+	}
+	if a.Dir != "" {
+		s += " in " + a.Dir
+	}
+	return s
+}
+
+// Summarize reads a session file.
+func Summarize(data []byte) (Summary, error) {
+	f, err := kittysession.Parse(data)
+	if err != nil {
+		return Summary{}, err
+	}
+	var s Summary
+	last := [2]int{-1, -1}
+	for _, ref := range f.Windows() {
+		if at := [2]int{ref.OSWindow, ref.Tab}; at != last {
+			s.Tabs = append(s.Tabs, Tab{Title: ref.TabTitle})
+			last = at
+		}
+		t := &s.Tabs[len(s.Tabs)-1]
+		t.Windows++
+		s.Windows++
+		r, ok := resumeRecord(ref.Line.Launch)
+		if !ok {
+			continue
+		}
+		t.Agents = append(t.Agents, Agent{Agent: r.Agent, Mode: r.Mode, ID: r.ID, Dir: ref.Cwd})
+		s.Agents++
+	}
+	return s, nil
+}
+
+// Lines describes the summary, a line a tab.
+func (s Summary) Lines() []string {
+	var out []string
+	for i, t := range s.Tabs {
+		title := t.Title
+		if title == "" {
+			title = fmt.Sprintf("tab %d", i+1)
+		} else {
+			title = fmt.Sprintf("tab %q", title)
+		}
+		line := fmt.Sprintf("%s: %d window%s", title, t.Windows, plural(t.Windows))
+		var as []string
+		for _, a := range t.Agents {
+			as = append(as, a.String())
+		}
+		if len(as) > 0 {
+			line += ": " + strings.Join(as, ", ")
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// shortID is the first block of an id, as the prompt shows it.
+func shortID(id string) string {
+	if i := strings.IndexAny(id, "-_"); i >= 8 {
+		return id[:i]
+	}
+	if len(id) > 12 {
+		return id[:12]
+	}
+	return id
+}

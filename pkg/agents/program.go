@@ -253,22 +253,3 @@ func (c Command) Placed(cwd string) (Command, bool) {
 	c.Program = prog
 	return c, true
 }
-
-// Exes are the files the first n words of argv (its program words) resolve
-// to now, with resolve (symlinks followed): the agent that ran, which a
-// sealed record may name. Bare names are left to the prompt's PATH.
-func Exes(resolve func(string) (string, error), argv []string, n int) []string {
-	if resolve == nil {
-		return nil
-	}
-	var out []string
-	for _, w := range argv[:min(n, len(argv))] {
-		if !filepath.IsAbs(w) {
-			continue
-		}
-		if p, err := resolve(w); err == nil && filepath.IsAbs(p) && !slices.Contains(out, filepath.Clean(p)) {
-			out = append(out, filepath.Clean(p))
-		}
-	}
-	return out
-}

@@ -175,6 +175,18 @@ type Window struct {
 	KnownID string
 	// KnownIDFrom names the source of KnownID for reasons ("journal").
 	KnownIDFrom string
+	// Seen are the files the window's agent process ran (its executable
+	// and, for an interpreter, the agent's script), symlinks resolved, as
+	// read from the OS: what a sealed record may name as its program.
+	Seen []string
+	// Unverified says why Cmd rests on kitty's word rather than on the
+	// process read from the OS (no /proc, a process that could not be
+	// read); a record made from it is not sealed and asks first.
+	Unverified string
+	// ProcEnv is the agent process's environment as read from the OS: an
+	// environment a restore record set is kept only where the process
+	// holds it.
+	ProcEnv []string
 }
 
 // Decision is what a window's agent comes back as.

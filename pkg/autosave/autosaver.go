@@ -47,6 +47,7 @@ func SaveOptions(base save.Options) func(ctx context.Context, in kitty.Instance)
 	return func(ctx context.Context, in kitty.Instance) (*rewrite.Result, error) {
 		o := base
 		o.Kitty = kitty.NewClient(in.Addr)
+		o.Instance = in
 		o.All = true
 		o.Name = "autosave"
 		return save.Take(ctx, o)

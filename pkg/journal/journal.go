@@ -96,7 +96,16 @@ type Record struct {
 	TabTitle    string   `json:"tab_title,omitempty"`
 	// Argv is the agent's command with its flags (prompt arguments and
 	// secrets already dropped by recognition).
-	Argv      []string  `json:"argv"`
+	Argv []string `json:"argv"`
+	// Exe are the files the agent process ran (its executable and, for an
+	// interpreter, the agent's script), symlinks resolved, as the scanner
+	// read them from the OS; empty where it could not (no /proc). Only a
+	// record with them says what kittymux saw run: a publish without a
+	// live kitty seals a window's command from it.
+	Exe []string `json:"exe,omitempty"`
+	// Env are the assignments typed before the agent's name that its
+	// process's own environment holds.
+	Env       []string  `json:"env,omitempty"`
 	FirstSeen time.Time `json:"first_seen"`
 	LastSeen  time.Time `json:"last_seen"`
 	State     string    `json:"state"`
@@ -432,6 +441,8 @@ func (j *Journal) encodeCached(f *File, lines []line, restores string) ([]byte, 
 
 func (r Record) clone() Record {
 	r.Argv = slices.Clone(r.Argv)
+	r.Exe = slices.Clone(r.Exe)
+	r.Env = slices.Clone(r.Env)
 	r.PreviousIDs = slices.Clone(r.PreviousIDs)
 	if r.ClosedAt != nil {
 		t := *r.ClosedAt
@@ -448,7 +459,7 @@ func (r Record) clone() Record {
 func (r Record) equal(o Record) bool {
 	return r.Key == o.Key && r.Agent == o.Agent && r.ID == o.ID && r.IDFrom == o.IDFrom &&
 		slices.Equal(r.PreviousIDs, o.PreviousIDs) && r.Dir == o.Dir && r.TabTitle == o.TabTitle &&
-		slices.Equal(r.Argv, o.Argv) && sameTime(r.FirstSeen, o.FirstSeen) && sameTime(r.LastSeen, o.LastSeen) &&
+		slices.Equal(r.Argv, o.Argv) && slices.Equal(r.Exe, o.Exe) && slices.Equal(r.Env, o.Env) && sameTime(r.FirstSeen, o.FirstSeen) && sameTime(r.LastSeen, o.LastSeen) &&
 		r.State == o.State && r.StateFrom == o.StateFrom && sameTime(r.StateSince, o.StateSince) &&
 		r.RunsFinished == o.RunsFinished && r.WorkingSeconds == o.WorkingSeconds && r.Open == o.Open &&
 		(r.ClosedAt == nil) == (o.ClosedAt == nil) && (r.ClosedAt == nil || sameTime(*r.ClosedAt, *o.ClosedAt)) &&

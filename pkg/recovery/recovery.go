@@ -46,9 +46,6 @@ type Options struct {
 	// Check probes the agents the conversations ran (cached); nil trusts
 	// the definitions.
 	Check func(agentNames []string) agents.Probes
-	// Resolve follows symlinks of the agent's program for the sealed
-	// record (filepath.EvalSymlinks); nil records none.
-	Resolve func(string) (string, error)
 	// Stat says whether a directory is still there; nil does not look.
 	Stat func(string) error
 }
@@ -130,11 +127,10 @@ type Plan struct {
 
 // candidate is the latest record of one conversation.
 type candidate struct {
-	rec  journal.Record
-	cmd  agents.Command
-	tab  string
-	dir  string
-	prog int
+	rec journal.Record
+	cmd agents.Command
+	tab string
+	dir string
 }
 
 // Build decides what comes back and writes the session file.
@@ -175,7 +171,7 @@ func Build(o Options) (*Plan, error) {
 			skip(r, fmt.Sprintf("the program %q is a relative path", cmd.Program))
 			continue
 		}
-		cands = append(cands, candidate{rec: r, cmd: cmd, tab: title(r), dir: r.Dir, prog: len(cmd.Program)})
+		cands = append(cands, candidate{rec: r, cmd: cmd, tab: title(r), dir: r.Dir})
 	}
 	// The tabs come back in the order the windows were opened.
 	sort.SliceStable(cands, func(i, j int) bool {
@@ -224,9 +220,16 @@ func Build(o Options) (*Plan, error) {
 			skip(c.rec, d.Reason)
 			continue
 		}
-		rec := resume.Record{Agent: d.Agent, Mode: string(d.Mode), ID: d.ID, Confirm: d.Unsure != "", Tab: c.tab,
-			Exe: agents.Exes(o.Resolve, d.Argv, c.prog), Argv: d.Argv}
-		args, err := rec.Written(o.Key, o.Agents.Names())
+		// The files the journal's record says the agent process ran: a
+		// record without them (an older scanner's, one kittymux read from
+		// kitty's ls alone) is not sealed, and the prompt asks first.
+		rec := resume.Record{Agent: d.Agent, Mode: string(d.Mode), ID: d.ID, Confirm: d.Unsure != "" || len(c.rec.Exe) == 0,
+			Tab: c.tab, Exe: c.rec.Exe, Argv: d.Argv}
+		key := o.Key
+		if len(c.rec.Exe) == 0 {
+			key = nil
+		}
+		args, err := rec.Written(key, o.Agents.Names())
 		if err != nil {
 			skip(c.rec, fmt.Sprintf("the restore prompt would refuse its record: %v", err))
 			continue

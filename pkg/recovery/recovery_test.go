@@ -158,12 +158,14 @@ func TestBuild(t *testing.T) {
 }
 
 // The file is what kitty 0.26.5 loads, and each window's record is one the
-// prompt accepts, sealed with the key.
+// prompt accepts, sealed with the key, naming the files the journal says
+// the agent process ran.
 func TestBuildFile(t *testing.T) {
 	set, _ := agents.Load("")
 	key := bytes.Repeat([]byte{7}, resume.KeySize)
 	r := rec("a", "claude", idA, "/w/it's here", 5, "/opt/claude", "--model", "opus")
 	r.TabTitle = "-x `true` $HOME"
+	r.Exe = []string{"/opt/claude-2.1/claude"}
 	p, err := Build(Options{Agents: set, Journal: &journal.File{Version: 1, Records: []journal.Record{r}}, Now: now,
 		Since: time.Hour, ResumeBin: "/bin/kittymux-resume", Key: key})
 	if err != nil {
@@ -202,5 +204,37 @@ func TestBuildFile(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"/opt/claude", "--model", "opus", "--resume", idA}, got.Argv); diff != "" {
 		t.Errorf("argv (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(r.Exe, got.Exe); diff != "" || got.Confirm {
+		t.Errorf("exe (-want +got):\n%s; confirm %v", diff, got.Confirm)
+	}
+}
+
+// TestBuildUnseenProgram: a journal record without the files its process
+// ran (an older scanner's, which may have taken flags from a terminal's
+// report) is written unsealed, and its restore asks first.
+func TestBuildUnseenProgram(t *testing.T) {
+	set, _ := agents.Load("")
+	key := bytes.Repeat([]byte{7}, resume.KeySize)
+	r := rec("a", "claude", idA, "/w", 5, "/repo/node_modules/.bin/claude", "--dangerously-skip-permissions")
+	p, err := Build(Options{Agents: set, Journal: &journal.File{Version: 1, Records: []journal.Record{r}}, Now: now,
+		Since: time.Hour, ResumeBin: "/bin/kittymux-resume", Key: key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := kittysession.Parse(p.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := f.Windows()
+	if len(ws) != 1 {
+		t.Fatalf("windows %+v\n%s", ws, p.Data)
+	}
+	got, err := resume.ParseArgs(ws[0].Line.Launch.Argv[1:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Seal != "" || !got.Confirm || got.Exe != nil {
+		t.Errorf("record %+v: want unsealed, asking, naming no file", got)
 	}
 }

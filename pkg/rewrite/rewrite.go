@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kittysession"
 	"github.com/kittymux/kittymux/pkg/resume"
 	"github.com/kittymux/kittymux/pkg/uservars"
@@ -43,10 +44,16 @@ type Options struct {
 	// Key seals each record written (resume.LoadOrCreateKey); nil writes
 	// unsealed records, which the prompt runs only on a key press.
 	Key []byte
-	// Resolve follows symlinks to the file a program path names
-	// (filepath.EvalSymlinks), recorded in the sealed record as the agent
-	// that ran in the window; nil records none.
-	Resolve func(string) (string, error)
+	// Journal is kittymux's journal, for the windows no live process
+	// stands for (the quit capture's publish, with kitty gone): the record
+	// of the same window, agent and process (the pid its kittymux_pid user
+	// var names, a hint only) gives the command kittymux saw run, and the
+	// conversation id. A kittymux_session user var counts only when that
+	// record holds the same id. nil: no window is confirmed that way.
+	Journal *journal.File
+	// KittyPID is the pid of the kitty that saved, when known: a journal
+	// record must then be of that kitty.
+	KittyPID int
 }
 
 // Window is what the rewrite did with one agent window.
@@ -90,7 +97,74 @@ type found struct {
 	ref       kittysession.WindowRef
 	fromShell bool
 	env       []string
-	progLen   int // program words of the command: argv[0], or interpreter and script
+	// exe are the files the agent process ran, from the process, the
+	// journal or a sealed record carried over.
+	exe []string
+	// askWhy says why the record is written without a seal: its command
+	// rests on what kitty saved (a terminal's report), not on a process
+	// kittymux saw. The prompt then shows it and asks.
+	askWhy string
+	// reportDiffers: the window's saved command is the line kitty's shell
+	// integration reported, and the live process shows another.
+	reportDiffers bool
+}
+
+// onlyKitty is why a window with no live process and no journal record is
+// not sealed.
+const onlyKitty = "no process of it was seen; only kitty's saved command line says what ran"
+
+// keptAsSaved: a window kept as kitty saved it. A reported command line
+// that is not what ran (any program can print one) is not kept for the
+// shell to run again: the window comes back as a shell.
+func (fd found) keptAsSaved(w *Window) {
+	if !fd.reportDiffers {
+		return
+	}
+	fd.ref.Line.Launch.Unserialize.CmdAtShellStartup = kittysession.CmdAtShellStartup{}
+	w.Reason += "; the command line kitty reported is not what ran, so it is not kept"
+}
+
+// sameCommand: a reported command is the one the process shows.
+func sameCommand(a, b agents.Command) bool {
+	return a.Agent == b.Agent && slices.Equal(a.Program, b.Program) && slices.Equal(a.Flags, b.Flags) && slices.Equal(a.Env, b.Env)
+}
+
+// seenEnv keeps the assignments env holds that the process's environment
+// holds with the same value.
+func seenEnv(env, procEnv []string) []string {
+	var out []string
+	for _, kv := range env {
+		if slices.Contains(procEnv, kv) {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// journalRecord finds kittymux's journal record of window id running agent:
+// the one its kittymux_pid user var names (a hint: only a record the
+// scanner wrote for that window, agent and process answers it), of the
+// kitty that saved when known, and with the files its process ran.
+func (o Options) journalRecord(id int, agent string, vars map[string]string) *journal.Record {
+	if o.Journal == nil {
+		return nil
+	}
+	pid, _ := strconv.Atoi(vars[uservars.PID])
+	if pid <= 0 && o.KittyPID <= 0 {
+		return nil
+	}
+	var best *journal.Record
+	for i := range o.Journal.Records {
+		r := &o.Journal.Records[i]
+		if r.WindowID != id || r.Agent != agent || len(r.Exe) == 0 || pid > 0 && r.PID != pid ||
+			o.KittyPID > 0 && r.KittyPID != o.KittyPID {
+			continue
+		}
+		if best == nil || r.LastSeen.After(best.LastSeen) {
+			best = r
+		}
+	}
+	return best
 }
 
 // Rewrite rewrites raw, a file written by kitty's save_as_session.
@@ -131,7 +205,9 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 			fromShell bool
 		)
 		// kittymux_pid names a process of the kitty that saved: restored, the
-		// window's processes are others. kitty writes it as --var=K=V.
+		// window's processes are others. kitty writes it as --var=K=V. It
+		// is read first: a hint to the window's journal record.
+		vars := l.Vars()
 		l.Options = slices.DeleteFunc(l.Options, func(opt kittysession.Option) bool {
 			k, _, _ := strings.Cut(opt.Value, "=")
 			return opt.Name == "--var" && opt.HasValue && k == uservars.PID
@@ -146,17 +222,32 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 		default:
 			argv = l.Argv
 		}
+		var (
+			exe           []string
+			askWhy        string
+			env           []string
+			jr            *journal.Record
+			reportDiffers bool
+		)
+		lw, isLive := live[id]
 		if rec, isRec := promptRecord(argv, o.ResumeBin); isRec {
 			// A window restored by an earlier save. Its record is carried
 			// over only if kittymux sealed it: sealing an edited record
 			// again would make it kittymux's. The agent running there now
 			// is what kittymux sees, whatever the record said.
 			sealed := rec.Verify(o.Key) == nil
-			var lw agents.Window
-			lw, ok = live[id]
-			cmd = lw.Cmd
+			cmd, ok = lw.Cmd, isLive
+			if ok && sealed {
+				// The prompt set the record's environment for the agent:
+				// kept where the process still holds it.
+				env = seenEnv(rec.Env, lw.ProcEnv)
+			}
 			if !ok && sealed {
 				cmd, ok = o.Agents.RecognizeArgv(rec.Argv)
+				exe, env = rec.Exe, rec.Env
+				if rec.Confirm {
+					askWhy = "its sealed record asked first"
+				}
 			}
 			if !ok && !sealed {
 				if c, known := o.Agents.RecognizeArgv(rec.Argv); known {
@@ -164,25 +255,45 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 						Reason: "its restore record is not sealed by kittymux: kept as it is", Cwd: ref.Cwd, Tab: ref.TabTitle})
 				}
 			}
-			if ok && len(cmd.Env) == 0 && sealed {
-				cmd.Env = rec.Env
-			}
 		} else {
 			if len(argv) > 0 {
 				cmd, ok = o.Agents.RecognizeArgv(argv)
 			}
-			if lw, isLive := live[id]; !ok && isLive {
-				// What kitty kept is no plain agent command (a typed
-				// `export X=1; claude`, `cd api && claude`; a wrapper
-				// script), yet an agent runs in the window: left alone,
-				// the line would run again on restore. The agent that
-				// runs is the one that comes back.
+			if isLive {
+				// The agent process kittymux saw is what comes back: what
+				// kitty saved (the line a terminal reported, a wrapper
+				// script, `export X=1; claude`) only says the window's kind.
+				sc := l.Unserialize.CmdAtShellStartup
+				reportDiffers = sc.Set && !sc.IsList && !(ok && sameCommand(cmd, lw.Cmd))
 				cmd, ok = lw.Cmd, true
+			} else if ok {
+				// No live process: kittymux's journal may have seen it.
+				env = cmd.Env
+				if jr = o.journalRecord(id, cmd.Agent, vars); jr != nil {
+					if jc, known := o.Agents.RecognizeArgv(jr.Argv); known && jc.Agent == cmd.Agent {
+						cmd, exe, env = jc, jr.Exe, jr.Env
+					} else {
+						askWhy, jr = onlyKitty, nil
+					}
+				} else {
+					askWhy = onlyKitty
+				}
 			}
+		}
+		if isLive {
+			if env == nil {
+				env = lw.Cmd.Env
+			}
+			exe, askWhy = lw.Seen, lw.Unverified
+		}
+		if askWhy != "" {
+			// Unsealed, the prompt refuses what only a seal may set.
+			env = slices.DeleteFunc(slices.Clone(env), func(kv string) bool { return resume.EnvNeedsSeal(kv, o.Agents.Names()) != "" })
 		}
 		if !ok {
 			continue
 		}
+		cmd.Env = env
 		// kitty writes the directory of the window's foreground process at
 		// the moment of the save, which can be a short-lived child of the
 		// agent (copilot runs helpers in /usr/bin): the agent's own
@@ -200,16 +311,31 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 				Reason: fmt.Sprintf("the program %q is a relative path and the window's directory is unknown", cmd.Program), Tab: ref.TabTitle})
 			continue
 		}
+		// The conversation: a live window's is what kittymux read for its
+		// process. A kittymux_session user var is a hint any program can
+		// set: it counts only when kittymux's journal holds the same id for
+		// this window and process.
 		w := agents.Window{ID: id, Cwd: ref.Cwd, Cmd: cmd}
-		vars := l.Vars()
-		if v := vars[uservars.Session]; v != "" && vars[uservars.Agent] == cmd.Agent {
-			w.KnownID, w.KnownIDFrom = v, "kitty user var "+uservars.Session
-		} else if v := o.IDs[id]; v != "" {
-			w.KnownID, w.KnownIDFrom = v, "journal"
+		switch {
+		case isLive:
+			w.KnownID, w.KnownIDFrom = lw.KnownID, lw.KnownIDFrom
+		case jr != nil && jr.ID != "" && vars[uservars.Session] == jr.ID && vars[uservars.Agent] == cmd.Agent &&
+			!strings.HasPrefix(jr.IDFrom, "kitty user var"):
+			w.KnownID, w.KnownIDFrom = jr.ID, "journal"
+		case o.IDs[id] != "":
+			w.KnownID, w.KnownIDFrom = o.IDs[id], "journal"
+		}
+		if v := vars[uservars.Session]; v != "" && v != w.KnownID && v != cmd.ID {
+			// An id nothing confirmed is not carried into the restored
+			// window, where it could pass for kittymux's mark.
+			l.Options = slices.DeleteFunc(l.Options, func(opt kittysession.Option) bool {
+				k, _, _ := strings.Cut(opt.Value, "=")
+				return opt.Name == "--var" && opt.HasValue && k == uservars.Session
+			})
 		}
 		ws = append(ws, w)
 		names = append(names, cmd.Agent)
-		byID[id] = found{ref: ref, fromShell: fromShell, env: cmd.Env, progLen: len(cmd.Program)}
+		byID[id] = found{ref: ref, fromShell: fromShell, env: cmd.Env, exe: exe, askWhy: askWhy, reportDiffers: reportDiffers}
 	}
 	for _, w := range o.Live {
 		if _, inFile := byID[w.ID]; !inFile {
@@ -228,16 +354,29 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 		}
 		res.Windows = append(res.Windows, Window{WindowID: d.WindowID, Agent: d.Agent, Mode: d.Mode, ID: d.ID,
 			Argv: d.Argv, Reason: d.Reason, Unsure: d.Unsure, Cwd: fd.ref.Cwd, Tab: fd.ref.TabTitle})
+		last := &res.Windows[len(res.Windows)-1]
 		if d.Mode == agents.ModeAsSaved || len(d.Argv) == 0 {
+			fd.keptAsSaved(last)
 			continue
 		}
+		key := o.Key
+		if fd.askWhy != "" {
+			// Not what kittymux saw run: unsealed, the prompt shows the
+			// whole command and asks.
+			key = nil
+			last.Reason += "; not sealed, the restore asks first: " + fd.askWhy
+		}
 		rec := resume.Record{Agent: d.Agent, Mode: string(d.Mode), ID: d.ID, Direct: o.Direct,
-			FromShell: fd.fromShell, Confirm: d.Unsure != "", Tab: fd.ref.TabTitle, Env: fd.env, Exe: agents.Exes(o.Resolve, d.Argv, fd.progLen), Argv: d.Argv}
-		args, err := rec.Written(o.Key, o.Agents.Names())
+			FromShell: fd.fromShell, Confirm: d.Unsure != "" || fd.askWhy != "", Tab: fd.ref.TabTitle, Env: fd.env, Exe: fd.exe, Argv: d.Argv}
+		if key == nil {
+			rec.Exe = nil
+		}
+		args, err := rec.Written(key, o.Agents.Names())
 		if err != nil {
 			// The prompt would refuse this record: keep the window as saved.
-			res.Windows[len(res.Windows)-1].Mode = agents.ModeAsSaved
-			res.Windows[len(res.Windows)-1].Reason = err.Error()
+			last.Mode = agents.ModeAsSaved
+			last.Reason = err.Error()
+			fd.keptAsSaved(last)
 			continue
 		}
 		argv := append([]string{o.ResumeBin}, args...)

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/kittysession"
 	"github.com/kittymux/kittymux/pkg/resume"
@@ -156,30 +157,53 @@ func TestRewriteWithoutJournal(t *testing.T) {
 	}
 }
 
+// TestRewriteUserVars: with no live kitty (the quit capture's publish),
+// kittymux_session is a hint. It counts only when kittymux's journal holds
+// the same id for that window and process (kittymux_pid); the journal's
+// record also gives the command kittymux saw, so the record is sealed.
 func TestRewriteUserVars(t *testing.T) {
-	raw := kittytest.Fixture(t, "0.48.2/save_as_session-use-foreground-process.kitty-session")
-	// What kitty writes after `set-user-vars kittymux_agent=claude kittymux_session=ID` on window 5.
-	raw = bytes.Replace(raw, []byte(`"cmd_at_shell_startup": "claude"}'`),
-		[]byte(`"cmd_at_shell_startup": "claude"}' --var=kittymux_agent=claude --var=kittymux_session=`+w5ID), 1)
-	res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: shipped(t), ResumeBin: bin, Direct: true})
-	if err != nil {
-		t.Fatal(err)
+	base := kittytest.Fixture(t, "0.48.2/save_as_session-use-foreground-process.kitty-session")
+	withVars := func(id, agent, pid string) []byte {
+		// What kitty writes after `set-user-vars` on window 5.
+		return bytes.Replace(base, []byte(`"cmd_at_shell_startup": "claude"}'`),
+			[]byte(`"cmd_at_shell_startup": "claude"}' --var=kittymux_agent=`+agent+` --var=kittymux_session=`+id+` --var=kittymux_pid=`+pid), 1)
 	}
-	r := records(t, res.Data)[5]
-	if r.Mode != "exact" || r.ID != w5ID || !r.Direct {
-		t.Errorf("window 5 = %+v", r)
-	}
-	if !bytes.Contains(res.Data, []byte("--var=kittymux_session="+w5ID)) {
-		t.Errorf("the user vars were lost")
-	}
-	// A var naming another agent is not this window's id.
-	raw2 := bytes.Replace(raw, []byte("kittymux_agent=claude"), []byte("kittymux_agent=codex"), 1)
-	res, err = rewrite.Rewrite(raw2, rewrite.Options{Agents: shipped(t), ResumeBin: bin})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r := records(t, res.Data)[5]; r.Mode != "new" {
-		t.Errorf("window 5 with another agent's var = %+v, want new", r)
+	seen := journal.Record{Key: "k5", Agent: "claude", ID: w5ID, IDFrom: "claude sessions/25422.json", Argv: []string{"claude"},
+		Exe: []string{"/opt/claude-2.1/claude"}, WindowID: 5, PID: 25422, KittyPID: 25340}
+	const forged = "0a1b2c3d-0000-4000-8000-000000000000"
+	for _, c := range []struct {
+		name    string
+		raw     []byte
+		journal []journal.Record
+		mode    string
+		id      string
+		sealed  bool
+	}{
+		{"confirmed by the journal", withVars(w5ID, "claude", "25422"), []journal.Record{seen}, "exact", w5ID, true},
+		{"another id than the journal's", withVars(forged, "claude", "25422"), []journal.Record{seen}, "new", "", true},
+		{"no journal record", withVars(w5ID, "claude", "25422"), nil, "new", "", false},
+		{"the journal's record is another process's", withVars(w5ID, "claude", "25001"), []journal.Record{seen}, "new", "", false},
+		{"another agent's var", withVars(w5ID, "codex", "25422"), []journal.Record{seen}, "new", "", true},
+		{"an id the journal took from a user var", withVars(w5ID, "claude", "25422"),
+			[]journal.Record{func() journal.Record { r := seen; r.IDFrom = "kitty user var kittymux_session"; return r }()}, "new", "", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res, err := rewrite.Rewrite(c.raw, rewrite.Options{Agents: shipped(t), ResumeBin: bin, Direct: true, Key: testKey,
+				Journal: &journal.File{Version: 1, Records: c.journal}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := records(t, res.Data)[5]
+			if r.Mode != c.mode || r.ID != c.id || !r.Direct || (r.Verify(testKey) == nil) != c.sealed || r.Confirm == c.sealed {
+				t.Errorf("window 5 = %+v; want %s %q sealed %v", r, c.mode, c.id, c.sealed)
+			}
+			if c.sealed && !cmp.Equal(r.Exe, seen.Exe) {
+				t.Errorf("exe %q, want the journal's %q", r.Exe, seen.Exe)
+			}
+			if c.id == "" && bytes.Contains(res.Data, []byte("--resume")) && strings.Contains(string(res.Data), `"5"`) {
+				t.Errorf("a resume flag for window 5:\n%s", res.Data)
+			}
+		})
 	}
 }
 
@@ -199,17 +223,30 @@ func unsealed(t *testing.T, recs map[int]resume.Record, key []byte) map[int]resu
 	return recs
 }
 
-// TestRewriteTypedEnv: assignments typed before the agent are what kittymux
-// saw on the running agent, so a sealed record carries them, even ones that
-// load code. With no key to seal with, those stay as saved: the prompt
-// would refuse them from an unsealed record.
+// TestRewriteTypedEnv: the environment a record carries is the live
+// process's (Live's Cmd.Env: the typed assignments its environment holds),
+// even ones that load code, sealed. With no key to seal with, those stay as
+// saved: the prompt would refuse them from an unsealed record. Assignments
+// only the saved line shows are never carried to a seal.
 func TestRewriteTypedEnv(t *testing.T) {
+	set := shipped(t)
 	raw := []byte("new_tab\ncd /srv\n" +
 		`launch 'kitty-unserialize-data={"id": 1, "cmd_at_shell_startup": "CLAUDE_CONFIG_DIR=/srv/.c claude --resume ` + w4ID + `"}'` + "\n" +
 		`launch 'kitty-unserialize-data={"id": 2, "cmd_at_shell_startup": "LD_PRELOAD=/x.so codex"}'` + "\n" +
 		`launch 'kitty-unserialize-data={"id": 3, "cmd_at_shell_startup": "FORCE_COLOR=1 gemini"}'` + "\n")
+	live := func() []agents.Window {
+		var out []agents.Window
+		for id, line := range map[int]string{1: "CLAUDE_CONFIG_DIR=/srv/.c claude --resume " + w4ID, 2: "LD_PRELOAD=/x.so codex", 3: "FORCE_COLOR=1 gemini"} {
+			c, ok := set.RecognizeString(line)
+			if !ok {
+				t.Fatal(line)
+			}
+			out = append(out, agents.Window{ID: id, Cwd: "/srv", Cmd: c, Seen: []string{"/opt/" + c.Agent}})
+		}
+		return out
+	}
 	t.Run("sealed", func(t *testing.T) {
-		res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: shipped(t), ResumeBin: bin, Key: testKey})
+		res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, ResumeBin: bin, Key: testKey, Live: live()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -223,7 +260,7 @@ func TestRewriteTypedEnv(t *testing.T) {
 		}
 	})
 	t.Run("no key", func(t *testing.T) {
-		res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: shipped(t), ResumeBin: bin})
+		res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, ResumeBin: bin, Live: live()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -234,6 +271,31 @@ func TestRewriteTypedEnv(t *testing.T) {
 		for _, w := range res.Windows[:2] {
 			if w.Mode != agents.ModeAsSaved || !strings.Contains(w.Reason, "no key to seal") {
 				t.Errorf("window %d result = %+v", w.WindowID, w)
+			}
+		}
+	})
+	t.Run("only the saved line shows it", func(t *testing.T) {
+		plain := live()
+		for i := range plain {
+			plain[i].Cmd.Env = nil // the process's environment did not hold them
+		}
+		res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, ResumeBin: bin, Key: testKey, Live: plain})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for id, r := range unsealed(t, records(t, res.Data), testKey) {
+			if r.Env != nil {
+				t.Errorf("window %d carries %q", id, r.Env)
+			}
+		}
+		// No process at all: unsealed, and nothing only a seal may set.
+		res, err = rewrite.Rewrite(raw, rewrite.Options{Agents: set, ResumeBin: bin, Key: testKey})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for id, r := range records(t, res.Data) {
+			if r.Seal != "" || id != 3 && r.Env != nil || id == 3 && !cmp.Equal(r.Env, []string{"FORCE_COLOR=1"}) {
+				t.Errorf("window %d = %+v", id, r)
 			}
 		}
 	})
@@ -248,40 +310,40 @@ func keys(m map[int]resume.Record) []int {
 	return out
 }
 
-// TestRewriteProgram: the record names the program as the prompt will
-// accept it, and, sealed, the file that ran.
+// TestRewriteProgram: a live window's record names the program its
+// process ran and, sealed, the files it ran (Live's Seen); never a path
+// read from the saved line. A window no process stands for is written
+// unsealed, asks first, and names no file.
 func TestRewriteProgram(t *testing.T) {
-	resolved := map[string]string{
-		"/opt/ai/claude":      "/opt/ai/versions/claude-2.1",
-		"/srv/tools/claude":   "/srv/tools/claude",
-		"/usr/bin/node":       "/usr/bin/node",
-		"/usr/lib/codex.js":   "/usr/lib/node_modules/@openai/codex/bin/codex.js",
-		"/home/u/bin/copilot": "/home/u/bin/copilot",
-	}
-	resolve := func(p string) (string, error) {
-		if r, ok := resolved[p]; ok {
-			return r, nil
+	set := shipped(t)
+	liveCmd := func(argv ...string) agents.Command {
+		c, ok := set.RecognizeArgv(argv)
+		if !ok {
+			t.Fatalf("%q not recognised", argv)
 		}
-		return "", os.ErrNotExist
+		return c
 	}
 	for _, c := range []struct {
 		name, line string
 		cwd        string
+		live       agents.Command
+		seen       []string
 		want       []string // program words of the record
-		exe        []string
 	}{
-		{"bare name: left to PATH", "claude --model opus", "/srv", []string{"claude"}, nil},
-		{"absolute: its file recorded", "/opt/ai/claude --model opus", "/srv", []string{"/opt/ai/claude"}, []string{"/opt/ai/versions/claude-2.1"}},
-		{"relative: made absolute in the window's directory", "./tools/claude", "/srv", []string{"/srv/tools/claude"}, []string{"/srv/tools/claude"}},
-		{"parent-relative", "../srv/tools/claude", "/home", []string{"/srv/tools/claude"}, []string{"/srv/tools/claude"}},
-		{"interpreter options dropped", "/usr/bin/node --max-old-space-size=4096 /usr/lib/codex.js", "/srv",
-			[]string{"/usr/bin/node", "/usr/lib/codex.js"}, []string{"/usr/bin/node", "/usr/lib/node_modules/@openai/codex/bin/codex.js"}},
-		{"missing file: nothing recorded", "/gone/claude", "/srv", []string{"/gone/claude"}, nil},
+		{"bare name: left to PATH", "claude --model opus", "/srv", liveCmd("claude", "--model", "opus"),
+			[]string{"/opt/ai/versions/claude-2.1"}, []string{"claude"}},
+		{"the process's program wins over the saved line's", "/repo/node_modules/.bin/claude --dangerously-skip-permissions", "/srv",
+			liveCmd("/opt/ai/claude"), []string{"/opt/ai/versions/claude-2.1"}, []string{"/opt/ai/claude"}},
+		{"relative: made absolute in the window's directory", "./tools/claude", "/srv", liveCmd("./tools/claude"),
+			[]string{"/srv/tools/claude"}, []string{"/srv/tools/claude"}},
+		{"interpreter options dropped", "codex", "/srv", liveCmd("/usr/bin/node", "--max-old-space-size=4096", "/usr/lib/codex.js"),
+			[]string{"/usr/bin/node", "/usr/lib/node_modules/@openai/codex/bin/codex.js"}, []string{"/usr/bin/node", "/usr/lib/codex.js"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			raw := []byte("new_tab\ncd " + c.cwd + "\n" +
 				`launch 'kitty-unserialize-data={"id": 1, "cmd_at_shell_startup": "` + c.line + `"}'` + "\n")
-			res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: shipped(t), ResumeBin: bin, Key: testKey, Resolve: resolve})
+			live := []agents.Window{{ID: 1, Cwd: c.cwd, Cmd: c.live, Seen: c.seen}}
+			res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, ResumeBin: bin, Key: testKey, Live: live})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -289,15 +351,35 @@ func TestRewriteProgram(t *testing.T) {
 			if !ok {
 				t.Fatalf("not rewritten: %+v\n%s", res.Windows, res.Data)
 			}
-			if got := r.Argv[:len(c.want)]; !cmp.Equal(got, c.want) || !cmp.Equal(r.Exe, c.exe) {
-				t.Errorf("program %q exe %q, want %q %q", r.Argv, r.Exe, c.want, c.exe)
+			if got := r.Argv[:len(c.want)]; !cmp.Equal(got, c.want) || !cmp.Equal(r.Exe, c.seen) || r.Confirm {
+				t.Errorf("program %q exe %q confirm %v, want %q %q", r.Argv, r.Exe, r.Confirm, c.want, c.seen)
+			}
+			if slices.Contains(r.Argv, "--dangerously-skip-permissions") {
+				t.Errorf("a flag only the saved line had: %q", r.Argv)
 			}
 		})
 	}
-	t.Run("a resolved path the prompt could not read stays as saved", func(t *testing.T) {
+	t.Run("no process: unsealed, asks, names no file", func(t *testing.T) {
+		raw := []byte("new_tab\ncd /srv\n" + `launch 'kitty-unserialize-data={"id": 1, "cmd_at_shell_startup": "/repo/node_modules/.bin/claude --dangerously-skip-permissions"}'` + "\n")
+		res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, ResumeBin: bin, Key: testKey})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, ok := records(t, res.Data)[1]
+		if !ok {
+			t.Fatalf("not rewritten: %+v\n%s", res.Windows, res.Data)
+		}
+		if r.Seal != "" || !r.Confirm || r.Exe != nil || r.Argv[0] != "/repo/node_modules/.bin/claude" {
+			t.Errorf("record %+v: want the whole command, unsealed, asking, naming no file", r)
+		}
+		if !strings.Contains(res.Windows[0].Reason, "not sealed") {
+			t.Errorf("reason %q does not say it is not sealed", res.Windows[0].Reason)
+		}
+	})
+	t.Run("a seen path the prompt could not read stays as saved", func(t *testing.T) {
 		raw := []byte("new_tab\ncd /srv\n" + `launch 'kitty-unserialize-data={"id": 1}' /opt/ai/claude` + "\n")
-		odd := func(string) (string, error) { return "/opt/ai/\x01claude", nil }
-		res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: shipped(t), ResumeBin: bin, Key: testKey, Resolve: odd})
+		live := []agents.Window{{ID: 1, Cwd: "/srv", Cmd: liveCmd("/opt/ai/claude"), Seen: []string{"/opt/ai/\x01claude"}}}
+		res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, ResumeBin: bin, Key: testKey, Live: live})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -307,7 +389,7 @@ func TestRewriteProgram(t *testing.T) {
 	})
 	t.Run("relative with no directory stays as saved", func(t *testing.T) {
 		raw := []byte("new_tab\n" + `launch 'kitty-unserialize-data={"id": 1}' ./claude --model opus` + "\n")
-		res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: shipped(t), ResumeBin: bin, Key: testKey, Resolve: resolve})
+		res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, ResumeBin: bin, Key: testKey})
 		if err != nil {
 			t.Fatal(err)
 		}

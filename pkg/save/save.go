@@ -16,6 +16,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/resume"
@@ -34,9 +35,12 @@ type Kitty interface {
 
 // Options of one save. Kitty, Agents, Paths and ResumeBin are required.
 type Options struct {
-	Kitty  Kitty
-	Agents *agents.Set
-	Paths  paths.Paths
+	Kitty Kitty
+	// Instance is the kitty saved (its socket and pid), for the journal's
+	// records of its windows; zero matches none.
+	Instance kitty.Instance
+	Agents   *agents.Set
+	Paths    paths.Paths
 	// ResumeBin is the absolute path of kittymux-resume.
 	ResumeBin string
 	// Name names the raw file while kitty writes it, and the published
@@ -69,6 +73,12 @@ func Take(ctx context.Context, o Options) (*rewrite.Result, error) {
 	}
 	live := scanner.AgentWindows(o.Agents, ls)
 	scanner.Records{Getenv: o.Getenv}.ReadIDs(live)
+	// The journal confirms ids (a hook's, an earlier pass's); the user vars
+	// kitty shows are not read: any program can set them. An unreadable
+	// journal leaves the ids the agents' records and argv give.
+	if jf, err := journal.New(o.Paths.Journal(), false).Read(); err == nil && jf != nil {
+		scanner.JournalIDs(live, scanner.OpenRecords(jf, o.Instance.Socket, o.Instance.PID, live))
+	}
 	if err := markAgents(ctx, o.Kitty, live); err != nil {
 		if kitty.IsUnknownCommand(err) {
 			return nil, tooOld(err)
@@ -98,7 +108,7 @@ func Take(ctx context.Context, o Options) (*rewrite.Result, error) {
 		return nil, fmt.Errorf("%w; nothing was written", err)
 	}
 	res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: o.Agents, ResumeBin: o.ResumeBin, Direct: o.Direct, Live: ws,
-		Key: key, Resolve: filepath.EvalSymlinks, Check: o.Check})
+		Key: key, Check: o.Check})
 	if err != nil {
 		return nil, fmt.Errorf("%w; nothing was written", err)
 	}

@@ -74,7 +74,7 @@ func TestHeldFileIDs(t *testing.T) {
 					{PID: 501, Cmdline: []string{"/usr/bin/" + tt.agent, "--model", "x"}, Cwd: "/a"},
 					{PID: 502, Cmdline: []string{"/opt/vendor/bin/" + tt.agent, "--model", "x"}, Cwd: "/a"},
 				}}}}}}}
-			ws := scanner.AgentWindows(set, ls)
+			ws := scanner.AgentWindowsFrom(set, ls, noProc)
 			if len(ws) != 1 {
 				t.Fatalf("recognised %d agent windows, want 1", len(ws))
 			}

@@ -474,6 +474,9 @@ func (s *Scanner) update(se *session, aw AgentWindow, hook StateReport, now time
 	if argv := append(slices.Clone(aw.Agent.Cmd.Program), aw.Agent.Cmd.Flags...); !slices.Equal(argv, r.Argv) {
 		r.Argv, se.dirty = argv, true
 	}
+	if !slices.Equal(aw.Agent.Seen, r.Exe) || !slices.Equal(aw.Agent.Cmd.Env, r.Env) {
+		r.Exe, r.Env, se.dirty = slices.Clone(aw.Agent.Seen), slices.Clone(aw.Agent.Cmd.Env), true
+	}
 
 	if r.HookAt != nil {
 		// The agent's hook reports the id and the state as they change.

@@ -3,18 +3,22 @@
 package scanner
 
 import (
+	"fmt"
 	"slices"
-	"strconv"
+	"strings"
 
 	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/uservars"
+	"github.com/kittymux/kittymux/pkg/resume"
 )
 
 // AgentWindow is a live kitty window running a recognised agent.
 type AgentWindow struct {
 	Ref kitty.WindowRef
 	// Agent is the window as the rules see it. Its ID is the kitty window id.
+	// Agent.Seen are the files its agent process ran; Agent.Unverified says
+	// why there are none (the process could not be read).
 	Agent agents.Window
 	// PID is the pid of the window's outermost process running the agent.
 	PID int
@@ -24,46 +28,111 @@ type AgentWindow struct {
 	PIDs []int
 }
 
-// AgentWindows recognises the agent in each window of ls: from its
-// foreground processes, or, where those lost the flags (pi renames itself),
-// from the line typed at the shell (kitty ≥ 0.35). A conversation id comes
-// from the argv or from the kittymux_session user var set by an earlier save,
-// when kittymux_pid says it was set for a process running now.
+// ProcReader reads a process from the OS; ok is false when it cannot.
+type ProcReader func(pid int) (agents.Proc, bool)
+
+// ReadProc reads a process from /proc (Linux); elsewhere it reads nothing.
+func ReadProc(pid int) (agents.Proc, bool) { return readProc("/proc", pid) }
+
+// AgentWindows recognises the agent in each window of ls from the processes
+// the OS shows (ReadProc).
 func AgentWindows(set *agents.Set, ls []kitty.OSWindow) []AgentWindow {
+	return AgentWindowsFrom(set, ls, ReadProc)
+}
+
+// candidate is one foreground process running an agent.
+type candidate struct {
+	pos  int // in kitty's list
+	pid  int
+	cmd  agents.Command
+	seen []string
+	proc agents.Proc
+	read bool // proc was read from the OS
+}
+
+// maxDepth bounds a walk up the process tree.
+const maxDepth = 64
+
+// AgentWindowsFrom recognises the agent in each window of ls, reading its
+// processes with read. Only what kittymux sees run counts:
+//
+//   - The window's one candidate is its outermost agent process below its
+//     shell: an agent process whose parent chain holds another agent
+//     process of the window is that agent's child (codex's native binary, a
+//     tool it runs) and never replaces it, whatever its argv shows.
+//   - The program is the file the process executes and the flags are its
+//     argv (agents.RecognizeProcess); a process whose argv names an agent
+//     that its executable is not is no agent.
+//   - Environment comes only from the process: of the assignments kitty's
+//     report of the typed line shows (`FOO=1 claude`, last_reported_cmdline),
+//     those the process's own environment holds with the same value. The
+//     report's program and flags are never used.
+//   - Where the process cannot be read (no /proc: macOS), kitty's ls is all
+//     there is: the window is Unverified, and a record made from it is not
+//     sealed, so the restore asks first, showing the whole command.
+//
+// User vars (kittymux_session) are not read here: they are hints that only
+// kittymux's journal can confirm (JournalIDs).
+func AgentWindowsFrom(set *agents.Set, ls []kitty.OSWindow, read ProcReader) []AgentWindow {
 	var out []AgentWindow
 	for _, ref := range kitty.Windows(ls) {
 		w := ref.Window
-		procs := make([][]string, 0, len(w.ForegroundProcesses))
-		for _, p := range w.ForegroundProcesses {
-			procs = append(procs, p.Cmdline)
+		var cands []candidate
+		for i, p := range w.ForegroundProcesses {
+			// A process whose argv is not what kitty just listed for that
+			// pid is another one (a pid reused, a title changed meanwhile):
+			// kitty's word alone stands for it.
+			if proc, ok := read(p.PID); ok && (p.Cmdline == nil || slices.Equal(proc.Argv, p.Cmdline)) {
+				if c, seen, ok := set.RecognizeProcess(proc); ok {
+					cands = append(cands, candidate{pos: i, pid: p.PID, cmd: c, seen: seen, proc: proc, read: true})
+				}
+				continue
+			}
+			if c, ok := set.RecognizeArgv(p.Cmdline); ok {
+				cands = append(cands, candidate{pos: i, pid: p.PID, cmd: c})
+			}
 		}
-		cmd, ok := set.RecognizeProcesses(procs)
+		best, unverified, ok := outermost(cands, w.PID, read)
 		if !ok {
 			continue
 		}
-		if len(cmd.Flags) == 0 && w.LastReportedCmdline != "" {
+		cmd := best.cmd
+		if w.LastReportedCmdline != "" {
 			if typed, ok := set.RecognizeString(w.LastReportedCmdline); ok && typed.Agent == cmd.Agent {
-				cmd = typed
+				if best.read {
+					cmd.Env = agents.SeenEnv(typed.Env, best.proc)
+				} else {
+					// Unverified: the record asks anyway; what only a seal
+					// may set is left out.
+					for _, kv := range typed.Env {
+						if resume.EnvNeedsSeal(kv, set.Names()) == "" {
+							cmd.Env = append(cmd.Env, kv)
+						}
+					}
+				}
 			}
 		}
-		cwd := w.Cwd
-		for _, p := range w.ForegroundProcesses {
-			if p.Cwd != "" {
-				cwd = p.Cwd
-				break
-			}
+		cwd := w.ForegroundProcesses[best.pos].Cwd
+		if cwd == "" {
+			cwd = best.proc.Cwd
+		}
+		if cwd == "" {
+			cwd = w.Cwd
 		}
 		var pids []int
-		for _, p := range w.ForegroundProcesses {
-			if c, ok := set.RecognizeArgv(p.Cmdline); ok && c.Agent == cmd.Agent && p.PID > 0 {
-				pids = append(pids, p.PID)
+		if best.pid > 0 {
+			pids = append(pids, best.pid)
+		}
+		for _, c := range cands {
+			// Read from the OS, only the chosen process's own children
+			// count (codex's native binary); kitty's ls alone cannot tell.
+			if c.pid > 0 && c.pid != best.pid && c.cmd.Agent == cmd.Agent && (!c.read || !best.read || descends(c, best.pid, read)) {
+				pids = append(pids, c.pid)
 			}
 		}
-		aw := agents.Window{ID: w.ID, Cwd: cwd, Cmd: cmd}
-		if id := w.UserVars[uservars.Session]; id != "" && w.UserVars[uservars.Agent] == cmd.Agent {
-			if pid, err := strconv.Atoi(w.UserVars[uservars.PID]); err == nil && slices.Contains(pids, pid) {
-				aw.KnownID, aw.KnownIDFrom = id, "kitty user var "+uservars.Session
-			}
+		aw := agents.Window{ID: w.ID, Cwd: cwd, Cmd: cmd, Unverified: unverified}
+		if unverified == "" {
+			aw.Seen, aw.ProcEnv = best.seen, best.proc.Env
 		}
 		a := AgentWindow{Ref: ref, Agent: aw, PIDs: pids}
 		if len(pids) > 0 {
@@ -74,13 +143,124 @@ func AgentWindows(set *agents.Set, ls []kitty.OSWindow) []AgentWindow {
 	return out
 }
 
+// outermost picks the window's candidate: of those no other candidate is
+// an ancestor of, the one nearest the window's shell (shell is the
+// window's own process), then a process group leader (the job the shell
+// started), then the first kitty lists. unverified says why the choice
+// cannot be trusted: a process could not be read, or two different agent
+// commands sit equally near the shell (then neither is sealed: the restore
+// shows the command and asks).
+func outermost(cands []candidate, shell int, read ProcReader) (candidate, string, bool) {
+	if len(cands) == 0 {
+		return candidate{}, "", false
+	}
+	type ranked struct {
+		c      candidate
+		depth  int
+		leader bool
+	}
+	var roots []ranked
+	unverified := ""
+	for _, c := range cands {
+		if !c.read {
+			if unverified == "" {
+				unverified = fmt.Sprintf("process %d could not be read from the OS; kitty's ls is all there is", c.pid)
+			}
+			roots = append(roots, ranked{c: c, depth: maxDepth})
+			continue
+		}
+		depth, inner := 0, false
+		for pid, n := c.proc.PPID, 0; pid > 1 && pid != shell && n < maxDepth; n++ {
+			if slices.ContainsFunc(cands, func(o candidate) bool { return o.pid == pid }) {
+				inner = true
+				break
+			}
+			depth++
+			p, ok := read(pid)
+			if !ok {
+				break
+			}
+			pid = p.PPID
+		}
+		if !inner {
+			roots = append(roots, ranked{c: c, depth: depth, leader: c.proc.PGID == c.pid})
+		}
+	}
+	if len(roots) == 0 {
+		// Every candidate is another's child: a loop read mid-change.
+		return cands[0], "the window's agent processes changed while they were read", true
+	}
+	slices.SortStableFunc(roots, func(a, b ranked) int {
+		switch {
+		case a.depth != b.depth:
+			return a.depth - b.depth
+		case a.leader != b.leader:
+			if a.leader {
+				return -1
+			}
+			return 1
+		}
+		return a.c.pos - b.c.pos
+	})
+	best := roots[0]
+	for _, r := range roots[1:] {
+		if r.depth == best.depth && !sameCommand(r.c, best.c) && unverified == "" {
+			unverified = fmt.Sprintf("processes %d and %d run different agent commands equally near the shell", best.c.pid, r.c.pid)
+		}
+	}
+	return best.c, unverified, true
+}
+
+func sameCommand(a, b candidate) bool {
+	return a.cmd.Agent == b.cmd.Agent && slices.Equal(a.seen, b.seen) && slices.Equal(a.cmd.Flags, b.cmd.Flags)
+}
+
+// descends: c's parent chain reaches pid.
+func descends(c candidate, pid int, read ProcReader) bool {
+	for p, n := c.proc.PPID, 0; p > 1 && n < maxDepth; n++ {
+		if p == pid {
+			return true
+		}
+		pp, ok := read(p)
+		if !ok {
+			return false
+		}
+		p = pp.PPID
+	}
+	return false
+}
+
 // ReadIDs gives each window whose agent keeps a record of its running
 // process (claude's sessions/<pid>.json, codex's rollout file held open) the id the agent says it is in now.
-// That beats the kittymux_session user var: it follows /clear at once.
 func (r Records) ReadIDs(ws []AgentWindow) {
 	for i := range ws {
 		if rec, ok := r.Read(ws[i].Agent.Cmd.Agent, ws[i].PIDs); ok {
 			ws[i].Agent.KnownID, ws[i].Agent.KnownIDFrom = rec.ID, rec.IDFrom
+		}
+	}
+}
+
+// JournalIDs gives each window the id kittymux's journal holds for its
+// agent process (recs, from OpenRecords: the same kitty, window, agent and
+// process): a hook's report wins, as it follows the conversation as it
+// changes; any other recorded id fills in where neither the agent's
+// records nor its argv give one. A user var naming an id is never enough
+// by itself (any program can set one), and an id the journal holds from a
+// user var (an older kittymux wrote such) confirms nothing.
+func JournalIDs(ws []AgentWindow, recs []*journal.Record) {
+	for i := range ws {
+		if i >= len(recs) || recs[i] == nil {
+			continue
+		}
+		r, w := recs[i], &ws[i].Agent
+		if r.ID == "" || strings.HasPrefix(r.IDFrom, "kitty user var") {
+			continue
+		}
+		switch {
+		case r.IDFrom == journal.FromHook:
+			w.KnownID, w.KnownIDFrom = r.ID, journal.FromHook
+		case w.KnownID == "" && w.Cmd.ID == "":
+			w.KnownID, w.KnownIDFrom = r.ID, "journal"
 		}
 	}
 }

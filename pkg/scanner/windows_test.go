@@ -24,14 +24,18 @@ func load(t testing.TB, fixture string) (*agents.Set, []kitty.OSWindow) {
 	return set, ls
 }
 
+// noProc reads no process, as on an OS without /proc: kitty's ls is all
+// there is.
+func noProc(int) (agents.Proc, bool) { return agents.Proc{}, false }
+
+// TestAgentWindows reads the windows from kitty's ls alone (no process can
+// be read): each is Unverified, and user vars give no id.
 func TestAgentWindows(t *testing.T) {
 	set, ls := load(t, "0.48.2/ls.json")
-	// kittymux marked window 5 at an earlier save, for its claude (pid 25422).
+	// A program in window 5 set user vars naming a conversation, with
+	// its claude's pid: a hint only the journal can confirm.
 	ls[0].Tabs[1].Windows[1].UserVars = map[string]string{"kittymux_agent": "claude",
 		"kittymux_session": "9d1c7e42-5b6a-4c3d-8e2f-1a0b9c8d7e6f", "kittymux_pid": "25422"}
-	// and window 1 for a claude that has since exited: that id is stale.
-	ls[0].Tabs[0].Windows[0].UserVars = map[string]string{"kittymux_agent": "claude",
-		"kittymux_session": "0a1b2c3d-0000-4000-8000-000000000000", "kittymux_pid": "25001"}
 	type row struct {
 		ID      int
 		Agent   string
@@ -42,14 +46,17 @@ func TestAgentWindows(t *testing.T) {
 		PID     int
 	}
 	var got []row
-	for _, w := range scanner.AgentWindows(set, ls) {
+	for _, w := range scanner.AgentWindowsFrom(set, ls, noProc) {
 		got = append(got, row{w.Agent.ID, w.Agent.Cmd.Agent, w.Agent.Cwd, w.Agent.Cmd.Flags, w.Agent.Cmd.ID, w.Agent.KnownID, w.PID})
+		if w.Agent.Unverified == "" || w.Agent.Seen != nil {
+			t.Errorf("window %d: read from kitty's ls alone, yet verified (%q) or seen %q", w.Agent.ID, w.Agent.Unverified, w.Agent.Seen)
+		}
 	}
 	want := []row{
 		{1, "claude", "/home/u/code/api", []string{"--model", "opus", "--dangerously-skip-permissions"}, "", "", 25378},
 		{2, "codex", "/home/u/code/api", nil, "0199a213-81c0-7800-8aa1-bbab2a035a53", "", 25379},
 		{4, "claude", "/home/u/code/web", []string{"--model", "sonnet"}, "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73", "", 25409},
-		{5, "claude", "/home/u/code/web", nil, "", "9d1c7e42-5b6a-4c3d-8e2f-1a0b9c8d7e6f", 25422},
+		{5, "claude", "/home/u/code/web", nil, "", "", 25422},
 		{6, "opencode", "/home/u/code/web", []string{"-m", "anthropic/claude"}, "", "", 25438},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -59,7 +66,7 @@ func TestAgentWindows(t *testing.T) {
 
 func TestAgentWindowsOldKitty(t *testing.T) {
 	set, ls := load(t, "0.26.5-ls.json")
-	ws := scanner.AgentWindows(set, ls)
+	ws := scanner.AgentWindowsFrom(set, ls, noProc)
 	if len(ws) != 2 || ws[0].Agent.Cmd.Agent != "claude" || ws[1].Agent.Cmd.Agent != "codex" {
 		t.Fatalf("got %+v", ws)
 	}
@@ -70,7 +77,7 @@ func BenchmarkAgentWindows(b *testing.B) {
 	set, ls := load(b, "0.48.2/ls.json")
 	b.ReportAllocs()
 	for b.Loop() {
-		if len(scanner.AgentWindows(set, ls)) != 5 {
+		if len(scanner.AgentWindowsFrom(set, ls, noProc)) != 5 {
 			b.Fatal("wrong count")
 		}
 	}

@@ -4,9 +4,13 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -32,9 +36,11 @@ const (
 )
 
 // TestSaveRestoreEndToEnd: save through a fake kitty that serves real
-// kitty 0.48.2 output, then bring each saved window back as kitty's loader
-// would (the command of its launch line, in a terminal), press Enter in each
-// prompt, and read what the fake agents were exec'd with.
+// kitty 0.48.2 output, its agent processes running for real (fake agents
+// with the fixture's argv, so the save reads them from /proc), then bring
+// each saved window back as kitty's loader would (the command of its launch
+// line, in a terminal), press Enter in each prompt, and read what the fake
+// agents were exec'd with.
 func TestSaveRestoreEndToEnd(t *testing.T) {
 	binDir, log := kittytest.FakeAgents(t, "claude", "codex", "opencode", "fakesh")
 	tmp := t.TempDir()
@@ -46,7 +52,25 @@ func TestSaveRestoreEndToEnd(t *testing.T) {
 	// The save names codex by its absolute path: put the fake there.
 	save := kittytest.Fixture(t, "0.48.2/save_as_session-use-foreground-process.kitty-session")
 	save = bytes.ReplaceAll(save, []byte("/home/u/.local/bin/codex"), []byte(filepath.Join(binDir, "codex")))
-	fake := kittytest.StartFake(t, kittytest.FakeOptions{LS: kittytest.Fixture(t, "0.48.2/ls.json"), Session: save})
+	ls := bytes.ReplaceAll(kittytest.Fixture(t, "0.48.2/ls.json"), []byte("/home/u/.local/bin/codex"), []byte(filepath.Join(binDir, "codex")))
+	for pid, argv := range map[string][]string{
+		"25378": {"claude", "--model", "opus", "--dangerously-skip-permissions"},
+		"25379": {filepath.Join(binDir, "codex"), "resume", codexID},
+		"25409": {"claude", "--resume", w4ID, "--model", "sonnet"},
+		"25422": {"claude"},
+		"25438": {"opencode", "-m", "anthropic/claude", "fix the tests"},
+	} {
+		cmd := exec.Command(filepath.Join(binDir, filepath.Base(argv[0])), argv[1:]...)
+		cmd.Args = argv
+		cmd.Env = append(log.Env(), "PATH="+binDir+":/usr/bin:/bin")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+		ls = regexp.MustCompile(`\b`+pid+`\b`).ReplaceAll(ls, []byte(strconv.Itoa(cmd.Process.Pid)))
+	}
+	log.WaitFor(t, 5, 30*time.Second) // each agent has started
+	fake := kittytest.StartFake(t, kittytest.FakeOptions{LS: ls, Session: save})
 
 	home := filepath.Join(tmp, "home")
 	os.MkdirAll(home, 0o755)

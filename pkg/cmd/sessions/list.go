@@ -107,18 +107,12 @@ func List(ctx context.Context, o *ListOptions) error {
 		var recs []*journal.Record
 		if jf != nil {
 			recs = scanner.OpenRecords(jf, a.Instance.Socket, a.Instance.PID, live)
+			scanner.JournalIDs(live, recs)
 		}
 		for i, w := range live {
 			st := ""
 			if recs != nil && recs[i] != nil {
-				rec := recs[i]
-				st = rec.State
-				if rec.ID != "" && (rec.IDFrom == journal.FromHook || w.Agent.KnownID == "" && w.Agent.Cmd.ID == "") {
-					w.Agent.KnownID, w.Agent.KnownIDFrom = rec.ID, "journal"
-					if rec.IDFrom == journal.FromHook {
-						w.Agent.KnownIDFrom = journal.FromHook
-					}
-				}
+				st = recs[i].State
 			}
 			if st == "" {
 				st = set.TitleState(w.Agent.Cmd.Agent, w.Ref.Window.Title)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/resume"
 	"github.com/kittymux/kittymux/pkg/rewrite"
 	"github.com/kittymux/kittymux/pkg/sessions"
@@ -88,8 +89,17 @@ func Publish(ctx context.Context, o *PublishOptions) error {
 	if err != nil {
 		return fmt.Errorf("%w; nothing was written", err)
 	}
+	// No kitty to ask: kittymux's journal is what says which agent process
+	// ran in each window (its program, flags and conversation). A window
+	// it has no record of is written unsealed, and its restore asks first.
+	// An unreadable journal confirms nothing.
+	jf, err := journal.New(f.Paths.Journal(), journal.IsOff(f.Paths.StateDir, f.Getenv)).Read()
+	if err != nil {
+		fmt.Fprintf(f.IO.ErrOut, "kittymux: the journal cannot be read (%v); no window's command or conversation is confirmed\n", err)
+		jf = nil
+	}
 	res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, ResumeBin: bin, Direct: o.Direct,
-		Key: key, Resolve: filepath.EvalSymlinks,
+		Key: key, Journal: jf,
 		Check: func(names []string) agents.Probes { return probes(ctx, f, set, names) }})
 	if err != nil {
 		return fmt.Errorf("%s: %w; nothing was written", o.Raw, err)

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -127,7 +126,7 @@ func Recover(ctx context.Context, o *RecoverOptions) error {
 		return err
 	}
 	plan, err := recovery.Build(recovery.Options{Agents: set, Journal: jf, Now: o.Now(), Since: o.Since, Closed: o.Closed,
-		Live: live, ResumeBin: bin, Key: key, Resolve: filepath.EvalSymlinks, Stat: statDir,
+		Live: live, ResumeBin: bin, Key: key, Stat: statDir,
 		Check: func(names []string) agents.Probes { return probes(ctx, f, set, names) }})
 	if err != nil {
 		return err

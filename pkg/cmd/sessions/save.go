@@ -91,7 +91,7 @@ func Save(ctx context.Context, o *SaveOptions) error {
 	if err != nil {
 		return err
 	}
-	path, res, err := save.Save(ctx, save.Options{Kitty: kitty.NewClient(in.Addr), Agents: set, Paths: f.Paths,
+	path, res, err := save.Save(ctx, save.Options{Kitty: kitty.NewClient(in.Addr), Instance: in, Agents: set, Paths: f.Paths,
 		ResumeBin: bin, Name: o.Name, All: o.All, Direct: o.Direct, Getenv: f.Getenv,
 		Check: func(names []string) agents.Probes { return probes(ctx, f, set, names) }})
 	if err != nil {

@@ -1,0 +1,175 @@
+package scanner_test
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/journal"
+	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/scanner"
+)
+
+// procs is a process table for AgentWindowsFrom.
+type procs map[int]agents.Proc
+
+func (p procs) read(pid int) (agents.Proc, bool) {
+	pr, ok := p[pid]
+	return pr, ok
+}
+
+// TestAgentWindowsTrust: what a terminal shows (kitty's reported command
+// line, another process's argv) never picks the program, flags or
+// environment; the window's outermost agent process does.
+func TestAgentWindowsTrust(t *testing.T) {
+	set, err := agents.Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe := func(rel string) string {
+		p := filepath.Join(root, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("elf"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	claude, forged, sleep := exe("bin/claude"), exe("repo/tools/claude"), exe("usr/bin/sleep")
+	pathEnv := "PATH=" + filepath.Join(root, "bin")
+	const shell, agent = 100, 101
+	// The window: a shell (100) running claude (101), plain.
+	base := procs{
+		shell: {PID: shell, PPID: 1, PGID: shell, Exe: exe("bin/bash"), Argv: []string{"bash"}},
+		agent: {PID: agent, PPID: shell, PGID: agent, Exe: claude, Argv: []string{"claude", "--model", "opus"},
+			Env: []string{pathEnv, "FOO=1"}, Cwd: "/w"},
+	}
+	window := func(report string, fg ...int) []kitty.OSWindow {
+		w := kitty.Window{ID: 7, PID: shell, Cwd: "/w", LastReportedCmdline: report}
+		for _, pid := range fg {
+			w.ForegroundProcesses = append(w.ForegroundProcesses, kitty.Process{PID: pid, Cmdline: base[pid].Argv, Cwd: "/w"})
+		}
+		return []kitty.OSWindow{{ID: 1, Tabs: []kitty.Tab{{ID: 1, Windows: []kitty.Window{w}}}}}
+	}
+	with := func(extra ...agents.Proc) procs {
+		p := procs{}
+		for k, v := range base {
+			p[k] = v
+		}
+		for _, e := range extra {
+			p[e.PID] = e
+		}
+		return p
+	}
+	type got struct {
+		Program, Flags, Env, Seen []string
+		PID                       int
+		Unverified                bool
+	}
+	plain := got{[]string{"claude"}, []string{"--model", "opus"}, nil, []string{claude}, agent, false}
+	for _, c := range []struct {
+		name   string
+		report string
+		extra  []agents.Proc
+		fg     []int
+		want   got
+	}{
+		{"plain", "claude --model opus", nil, []int{agent}, plain},
+		{"a printed cmdline_url picks no program or flag",
+			root + "/repo/node_modules/.bin/claude --dangerously-skip-permissions", nil, []int{agent}, plain},
+		{"a printed env sets no variable", "NODE_OPTIONS=--require=/repo/x.js BASH_ENV=/repo/x claude --model opus", nil, []int{agent}, plain},
+		{"typed env the process holds is kept", "FOO=1 claude --model opus", nil, []int{agent},
+			got{plain.Program, plain.Flags, []string{"FOO=1"}, plain.Seen, agent, false}},
+		{"a forged child of the agent never replaces it", "",
+			[]agents.Proc{{PID: 102, PPID: agent, PGID: agent, Exe: forged, Argv: []string{forged, "--dangerously-skip-permissions", "--mcp-config", "x"}}},
+			[]int{102, agent}, plain},
+		{"argv reads claude, it runs sleep: no agent", "",
+			[]agents.Proc{{PID: 99, PPID: shell, PGID: 99, Exe: sleep, Argv: []string{"/repo/tools/claude", "--dangerously-skip-permissions"}}},
+			[]int{99, agent}, plain},
+		{"a sibling of the same command started first: the job's leader wins", "",
+			[]agents.Proc{{PID: 99, PPID: shell, PGID: agent, Exe: claude, Argv: []string{"claude", "--model", "opus"}, Env: []string{pathEnv}}},
+			[]int{99, agent}, plain},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := with(c.extra...)
+			ls := window(c.report, c.fg...)
+			for i, fp := range ls[0].Tabs[0].Windows[0].ForegroundProcesses {
+				ls[0].Tabs[0].Windows[0].ForegroundProcesses[i].Cmdline = p[fp.PID].Argv
+			}
+			ws := scanner.AgentWindowsFrom(set, ls, p.read)
+			if len(ws) != 1 {
+				t.Fatalf("%d agent windows", len(ws))
+			}
+			w := ws[0]
+			g := got{w.Agent.Cmd.Program, w.Agent.Cmd.Flags, w.Agent.Cmd.Env, w.Agent.Seen, w.PID, w.Agent.Unverified != ""}
+			if diff := cmp.Diff(c.want, g); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+			// The agent's own children count for its records (codex's
+			// native binary holds the rollout); nothing beside it does.
+			if len(w.PIDs) == 0 || w.PIDs[0] != agent || slices.Contains(w.PIDs, 99) {
+				t.Errorf("PIDs %v, want the agent's first and none beside it", w.PIDs)
+			}
+		})
+	}
+	t.Run("two different agent commands equally near the shell: unverified", func(t *testing.T) {
+		// A forged process started as the job's leader beside the agent.
+		p := with(agents.Proc{PID: 99, PPID: shell, PGID: 99, Exe: forged, Argv: []string{forged, "--dangerously-skip-permissions"}},
+			agents.Proc{PID: agent, PPID: shell, PGID: 99, Exe: claude, Argv: []string{"claude", "--model", "opus"}, Env: []string{pathEnv}})
+		ls := window("", 99, agent)
+		ls[0].Tabs[0].Windows[0].ForegroundProcesses[0].Cmdline = p[99].Argv
+		ws := scanner.AgentWindowsFrom(set, ls, p.read)
+		if len(ws) != 1 || ws[0].Agent.Unverified == "" || ws[0].Agent.Seen != nil {
+			t.Errorf("windows %+v: want one, unverified", ws)
+		}
+	})
+	t.Run("a process that cannot be read: unverified, no sealed environment", func(t *testing.T) {
+		ws := scanner.AgentWindowsFrom(set, window("NODE_OPTIONS=--require=/x.js FOO=1 claude", agent), procs{}.read)
+		if len(ws) != 1 || ws[0].Agent.Unverified == "" || ws[0].Agent.Seen != nil {
+			t.Fatalf("windows %+v: want one, unverified", ws)
+		}
+		if diff := cmp.Diff([]string{"FOO=1"}, ws[0].Agent.Cmd.Env); diff != "" {
+			t.Errorf("env (-want +got):\n%s", diff)
+		}
+	})
+}
+
+// TestJournalIDs: user vars give no id; the journal's record of the same
+// kitty, window and process does, unless it took the id from a user var.
+func TestJournalIDs(t *testing.T) {
+	const id, other = "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73", "9d1c7e42-5b6a-4c3d-8e2f-1a0b9c8d7e6f"
+	w := kitty.Window{ID: 3, UserVars: map[string]string{"kittymux_agent": "claude", "kittymux_session": other, "kittymux_pid": "40"},
+		ForegroundProcesses: []kitty.Process{{PID: 40}}}
+	ws := func() []scanner.AgentWindow {
+		return []scanner.AgentWindow{{Ref: kitty.WindowRef{Window: &w}, PID: 40, Agent: agents.Window{ID: 3, Cmd: agents.Command{Agent: "claude"}}}}
+	}
+	rec := journal.Record{Agent: "claude", ID: id, IDFrom: "claude sessions/40.json", Open: true, KittyPID: 9, KittySocket: "unix:/k", WindowID: 3, PID: 40}
+	for _, c := range []struct {
+		name string
+		recs []journal.Record
+		want string
+	}{
+		{"no journal record", nil, ""},
+		{"the journal's id", []journal.Record{rec}, id},
+		{"another window's record", []journal.Record{func() journal.Record { r := rec; r.WindowID = 4; return r }()}, ""},
+		{"another process's record", []journal.Record{func() journal.Record { r := rec; r.PID = 41; return r }()}, ""},
+		{"an id from a user var", []journal.Record{func() journal.Record { r := rec; r.IDFrom = "kitty user var kittymux_session"; return r }()}, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			live := ws()
+			scanner.JournalIDs(live, scanner.OpenRecords(&journal.File{Records: c.recs}, "unix:/k", 9, live))
+			if live[0].Agent.KnownID != c.want {
+				t.Errorf("id %q, want %q", live[0].Agent.KnownID, c.want)
+			}
+		})
+	}
+}

@@ -136,7 +136,8 @@ def on_quit(boss, window, data):
             _log('kitty did not write %s' % (raw,))
             return
         name = _quit_name(s.get('quit_name') or 'autosave-quit')
-        _spawn(s, ['sessions', 'publish', '--name', name, '--remove-raw', raw])
+        # --kitty-pid: this process is kitty; the journal's records of its windows say what ran there.
+        _spawn(s, ['sessions', 'publish', '--name', name, '--kitty-pid', str(os.getpid()), '--remove-raw', raw])
     except Exception as err:
         _log('saving the session on quit failed: %s' % (err,))
 

@@ -119,7 +119,8 @@ class WatcherTest(unittest.TestCase):
         runs = self.runs(1)
         self.assertEqual(len(runs), 1)
         run = runs[0]
-        self.assertEqual(run['argv'][:3] + run['argv'][4:], ['sessions', 'publish', '--name', '--remove-raw', raw])
+        self.assertEqual(run['argv'][:3] + run['argv'][4:], ['sessions', 'publish', '--name', '--kitty-pid', str(os.getpid()),
+                                                             '--remove-raw', raw])
         # Named after this kitty (its pid) and the time, as kittymux names autosaves.
         self.assertRegex(run['argv'][3], r'^autosave-quit-%d-\d{8}T\d{6}\.\d{3}Z$' % os.getpid())
         self.assertNotEqual(run['sid'], os.getsid(0), 'the publish is not in a session of its own')

@@ -27,7 +27,8 @@ import (
 // the scanner marks its window with kittymux_agent, kittymux_session (that
 // id) and kittymux_pid; `sessions save` then publishes the window with
 // `--resume <that id>`, and kitty's own save carries the marks. With
-// claude's record gone, the marks alone still give the id. A fake codex
+// claude's record gone, the scanner's journal still gives the id (the marks
+// are hints: any program can set them). A fake codex
 // that holds its rollout open, as codex in process does, is marked and
 // saved with that rollout's id.
 func TestRealScannerUserVarsSave(t *testing.T) {
@@ -56,9 +57,14 @@ func TestRealScannerUserVarsSave(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	env := realEnv(t, k)
+	if err := paths.Under(env["HOME"]).EnsureState(); err != nil {
+		t.Fatal(err)
+	}
 	inst := kitty.Instance{Addr: k.Addr, Socket: k.Addr.String(), PID: k.PID, Version: k.Version}
 	sc := scanner.New(scanner.Options{Set: set,
-		Journal:  journal.New(filepath.Join(t.TempDir(), "agent-sessions.json"), false),
+		// The journal `sessions save` reads: kittymux's own.
+		Journal:  journal.New(paths.Under(env["HOME"]).Journal(), false),
 		Discover: func(context.Context) ([]kitty.Instance, error) { return []kitty.Instance{inst}, nil },
 		Records:  scanner.Records{ProcRoot: "/proc", Getenv: func(string) string { return "" }},
 		Logf:     t.Logf})
@@ -95,7 +101,6 @@ func TestRealScannerUserVarsSave(t *testing.T) {
 		time.Sleep(200 * time.Millisecond)
 	}
 
-	env := realEnv(t, k)
 	env["PATH"] = binDir + ":" + os.Getenv("PATH")
 	env["KITTYMUX_RESUME_BIN"] = resume
 	env["KITTY_LISTEN_ON"] = k.Addr.String()
@@ -144,8 +149,8 @@ func TestRealScannerUserVarsSave(t *testing.T) {
 	check(save("marked"))
 
 	// claude's record gone (a crash leaves it, a clean exit removes it; here
-	// it is removed while the process runs): the mark on the window, set for
-	// this pid, still names the conversation.
+	// it is removed while the process runs): the scanner's journal, for this
+	// window and pid, still names the conversation.
 	if err := os.Remove(record); err != nil {
 		t.Fatal(err)
 	}

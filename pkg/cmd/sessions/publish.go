@@ -28,6 +28,11 @@ type PublishOptions struct {
 	// RemoveRaw removes RAW once it is published: the quit watcher's raw
 	// save has no other owner once kitty is gone.
 	RemoveRaw bool
+	// KittyPID is the pid of the kitty that wrote RAW (the quit watcher
+	// runs in it): the journal's records of that kitty's windows say what
+	// ran in each. 0: only a window's kittymux_pid user var leads to its
+	// record.
+	KittyPID int
 }
 
 // NewCmdPublish returns `sessions publish`.
@@ -40,6 +45,11 @@ func NewCmdPublish(f *factory.Factory, runF func(*PublishOptions) error) *cobra.
 atomically as sessions/NAME.kitty-session (default NAME: RAW's base name). RAW must be a regular
 file of at most 16 MiB. No kitty socket is used:
 this is the offline worker kitty's quit watcher starts. --stdout prints the result instead.
+
+A window's command is sealed only as kittymux's journal recorded its agent process (the window
+of --kitty-pid, or the process its kittymux_pid user var names); kittymux_session counts only
+when that record holds the same id. Any other agent window is written unsealed: its restore
+shows the whole command and asks.
 
 Exit codes: 0 published, 1 error (nothing written), 2 bad usage.`,
 		Args: cobra.ExactArgs(1),
@@ -64,6 +74,7 @@ Exit codes: 0 published, 1 error (nothing written), 2 bad usage.`,
 	cmd.Flags().BoolVar(&o.Direct, "direct", false, "restored windows resume without asking")
 	cmd.Flags().BoolVar(&o.JSON, "json", false, "print what was published as JSON")
 	cmd.Flags().BoolVar(&o.RemoveRaw, "remove-raw", false, "remove RAW once published (kept when publishing fails)")
+	cmd.Flags().IntVar(&o.KittyPID, "kitty-pid", 0, "pid of the kitty that wrote RAW, whose windows the journal has records of")
 	return cmd
 }
 
@@ -99,7 +110,7 @@ func Publish(ctx context.Context, o *PublishOptions) error {
 		jf = nil
 	}
 	res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, ResumeBin: bin, Direct: o.Direct,
-		Key: key, Journal: jf,
+		Key: key, Journal: jf, KittyPID: o.KittyPID,
 		Check: func(names []string) agents.Probes { return probes(ctx, f, set, names) }})
 	if err != nil {
 		return fmt.Errorf("%s: %w; nothing was written", o.Raw, err)

@@ -168,8 +168,9 @@ type Window struct {
 	ID  int
 	Cwd string
 	Cmd Command
-	// KnownID is the conversation id reported for the window (kitty user
-	// var kittymux_session, or the journal). It wins over an id in argv:
+	// KnownID is the conversation id reported for the window's agent
+	// process (its own records, its hook, kittymux's journal; never a user
+	// var alone). It wins over an id in argv:
 	// the agent reports the id it is in now, which changes after /clear or
 	// /resume, while argv keeps the one it started with.
 	KnownID string

@@ -42,9 +42,10 @@ type Record struct {
 	// Env are NAME=VALUE assignments typed before the agent's name
 	// (`FOO=1 claude`), set for the agent only.
 	Env []string
-	// Exe are the files the agent's program words resolved to when
-	// kittymux saw it running (symlinks followed): the agent as it was
-	// installed in the saved window. Trusted only under a valid seal.
+	// Exe are the files the agent process ran when kittymux saw it (its
+	// executable and, for an interpreter, the agent's script, read from
+	// the OS with symlinks followed): the agent as it was installed in the
+	// saved window. Trusted only under a valid seal.
 	Exe []string
 	// Seal is the hex HMAC-SHA256 of every other field (see Sealed).
 	Seal string

@@ -624,3 +624,37 @@ func TestRewriteCompoundLine(t *testing.T) {
 		t.Errorf("without a live window the file changed:\n%s", res.Data)
 	}
 }
+
+// TestRewriteAsSavedReport: an agent window kept as saved (a one-shot run)
+// whose saved line is a reported command line that its process does not
+// show loses that line: kitty would run it again on restore. One the
+// process shows stays.
+func TestRewriteAsSavedReport(t *testing.T) {
+	set := shipped(t)
+	oneShot, ok := set.RecognizeArgv([]string{"claude", "-p", "hi"})
+	if !ok || !oneShot.OneShot {
+		t.Fatalf("claude -p is not a one-shot run: %+v", oneShot)
+	}
+	for _, c := range []struct {
+		name, line string
+		kept       bool
+	}{
+		{"forged", "/repo/node_modules/.bin/claude --dangerously-skip-permissions -p hi", false},
+		{"what ran", "claude -p hi", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			raw := []byte("new_tab\ncd /srv\n" + `launch 'kitty-unserialize-data={"id": 1, "cmd_at_shell_startup": "` + c.line + `"}'` + "\n")
+			live := []agents.Window{{ID: 1, Cwd: "/srv", Cmd: oneShot, Seen: []string{"/opt/claude"}}}
+			res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, ResumeBin: bin, Key: testKey, Live: live})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Windows) != 1 || res.Windows[0].Mode != agents.ModeAsSaved {
+				t.Fatalf("windows %+v", res.Windows)
+			}
+			if got := bytes.Contains(res.Data, []byte(c.line)); got != c.kept {
+				t.Errorf("line kept: %v, want %v\n%s", got, c.kept, res.Data)
+			}
+		})
+	}
+}

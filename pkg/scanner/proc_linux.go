@@ -10,10 +10,6 @@ import (
 	"github.com/kittymux/kittymux/pkg/agents"
 )
 
-// procCanRead: this OS shows another process's executable, argv and
-// environment (/proc).
-const procCanRead = true
-
 // readProc reads process pid from root (/proc): its executable, argv,
 // environment, directory, parent and process group. ok is false when any of
 // them cannot be read (a process gone meanwhile, another user's).

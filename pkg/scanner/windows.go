@@ -74,6 +74,21 @@ const maxDepth = 64
 // User vars (kittymux_session) are not read here: they are hints that only
 // kittymux's journal can confirm (JournalIDs).
 func AgentWindowsFrom(set *agents.Set, ls []kitty.OSWindow, read ProcReader) []AgentWindow {
+	// Each process is read once per call: parents are shared by windows.
+	type readResult struct {
+		p  agents.Proc
+		ok bool
+	}
+	seen := map[int]readResult{}
+	uncached := read
+	read = func(pid int) (agents.Proc, bool) {
+		r, ok := seen[pid]
+		if !ok {
+			r.p, r.ok = uncached(pid)
+			seen[pid] = r
+		}
+		return r.p, r.ok
+	}
 	var out []AgentWindow
 	for _, ref := range kitty.Windows(ls) {
 		w := ref.Window

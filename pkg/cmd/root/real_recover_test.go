@@ -278,11 +278,12 @@ func TestRealRecoverGotoSession(t *testing.T) {
 	home := t.TempDir()
 	k := kittytest.StartReal(t, kittytest.RealOptions{Env: append(log.Env(), sharedState(t, home)), Kitty: kittyBin})
 
-	// A kitty that went away left these in the journal.
+	// A kitty that went away left these in the journal, as the scanner
+	// writes them: with the file each agent process ran.
 	now := time.Now()
 	gone := func(key, agent, id, dir string, argv ...string) journal.Record {
 		closed := now.Add(-10 * time.Minute)
-		return journal.Record{Key: key, Agent: agent, ID: id, Dir: dir, Argv: argv, FirstSeen: now.Add(-time.Hour),
+		return journal.Record{Key: key, Agent: agent, ID: id, Dir: dir, Argv: argv, Exe: argv[:1], FirstSeen: now.Add(-time.Hour),
 			LastSeen: closed, State: journal.StateIdle, ClosedAt: &closed, CloseReason: journal.ClosedKittyGone,
 			KittySocket: "unix:" + filepath.Join(work, "gone"), KittyPID: 1, WindowID: len(key)}
 	}

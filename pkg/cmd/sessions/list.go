@@ -139,6 +139,9 @@ func List(ctx context.Context, o *ListOptions) error {
 		if d.ID != "" {
 			lw.IDSource = idSource(r.w.Agent, d.ID)
 		}
+		if why := r.w.Agent.Unverified; why != "" && len(d.Argv) > 0 {
+			lw.Reason += "; a save would not seal it (the restore asks first): " + why
+		}
 		if len(d.Argv) > 0 {
 			lw.Command = agents.Quote(d.Argv)
 		}

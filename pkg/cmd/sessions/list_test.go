@@ -184,4 +184,11 @@ func TestListIDSourceAndState(t *testing.T) {
 	if rows[1].ID == "11111111-0d4e-4c5f-8a6b-7c8d9e0f1a2b" {
 		t.Errorf("window 1 took a record of another process: %+v", rows[1])
 	}
+	// The fake kitty's processes do not run here: what it lists is all there
+	// is, and the reason says a save would not seal it.
+	for _, w := range got.Windows {
+		if len(w.Argv) > 0 && !strings.Contains(w.Reason, "a save would not seal it") {
+			t.Errorf("window %d: reason %q does not say it would not be sealed", w.WindowID, w.Reason)
+		}
+	}
 }

@@ -132,6 +132,15 @@ func TestAgentWindowsTrust(t *testing.T) {
 			t.Errorf("windows %+v: want one, unverified", ws)
 		}
 	})
+	t.Run("argv not what kitty listed for the pid: unverified", func(t *testing.T) {
+		// A pid reused, or a title changed, between kitty's ls and the read.
+		ls := window("", agent)
+		ls[0].Tabs[0].Windows[0].ForegroundProcesses[0].Cmdline = []string{"claude", "--model", "sonnet"}
+		ws := scanner.AgentWindowsFrom(set, ls, with().read)
+		if len(ws) != 1 || ws[0].Agent.Unverified == "" || ws[0].Agent.Seen != nil {
+			t.Errorf("windows %+v: want one, unverified", ws)
+		}
+	})
 	t.Run("a process that cannot be read: unverified, no sealed environment", func(t *testing.T) {
 		ws := scanner.AgentWindowsFrom(set, window("NODE_OPTIONS=--require=/x.js FOO=1 claude", agent), procs{}.read)
 		if len(ws) != 1 || ws[0].Agent.Unverified == "" || ws[0].Agent.Seen != nil {

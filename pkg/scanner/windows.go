@@ -97,7 +97,7 @@ func AgentWindowsFrom(set *agents.Set, ls []kitty.OSWindow, read ProcReader) []A
 			// A process whose argv is not what kitty just listed for that
 			// pid is another one (a pid reused, a title changed meanwhile):
 			// kitty's word alone stands for it.
-			if proc, ok := read(p.PID); ok && (p.Cmdline == nil || slices.Equal(proc.Argv, p.Cmdline)) {
+			if proc, ok := read(p.PID); ok && (p.Cmdline == nil || sameArgv(proc.Argv, p.Cmdline)) {
 				if c, seen, ok := set.RecognizeProcess(proc); ok {
 					cands = append(cands, candidate{pos: i, pid: p.PID, cmd: c, seen: seen, proc: proc, read: true})
 				}
@@ -224,6 +224,13 @@ func outermost(cands []candidate, shell int, read ProcReader) (candidate, string
 		}
 	}
 	return best.c, unverified, true
+}
+
+// sameArgv compares argv as /proc has it with kitty's list, which may
+// leave out empty words.
+func sameArgv(a, b []string) bool {
+	empty := func(w string) bool { return w == "" }
+	return slices.Equal(slices.DeleteFunc(slices.Clone(a), empty), slices.DeleteFunc(slices.Clone(b), empty))
 }
 
 func sameCommand(a, b candidate) bool {

@@ -3,7 +3,6 @@ package sessions
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/agents"
@@ -138,7 +137,7 @@ func recoverPlan(ctx context.Context, f *factory.Factory, now time.Time, seal bo
 		key, _ = resume.ReadKey(f.Paths.ResumeKey())
 	}
 	return recovery.Build(recovery.Options{Agents: set, Journal: jf, Now: now, Since: ended.RecoverSince,
-		Live: live, ResumeBin: bin, Key: key, Resolve: filepath.EvalSymlinks, Stat: statDir,
+		Live: live, ResumeBin: bin, Key: key, Stat: statDir,
 		Check: func(names []string) agents.Probes { return probes(ctx, f, set, names) }})
 }
 

@@ -75,7 +75,7 @@ func TestOneConversationOneWindow(t *testing.T) {
 	before := len(w.log.Records())
 	r := kittytest.RunPTY(t, kittytest.PTYOptions{Path: w.bin, Args: args, Env: w.env(), Dir: w.cwd,
 		WaitFor: "n new conversation   s shell", Keys: []string{"n"}, Done: func() bool { return len(w.log.Records()) > before }})
-	wantWhere := `claude conversation 4f9e2a51 is already open in kitty 4242 (unix:/tmp/kitty-4242), tab "api work", window 1, process `
+	wantWhere := `claude conversation 3e8b5c17 is already open in kitty 4242 (unix:/tmp/kitty-4242), tab "api work", window 1, process `
 	if !strings.Contains(r.Out, wantWhere) {
 		t.Errorf("window 2 does not say where it is open:\n%s", r.Out)
 	}

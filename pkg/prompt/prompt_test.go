@@ -27,7 +27,9 @@ func TestMain(m *testing.M) {
 }
 
 const (
-	uuid  = "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73"
+	// The prompt tests' own conversation id: their real kitties wait on it,
+	// and `sessions recover` in another test asks every kitty of the user.
+	uuid  = "3e8b5c17-9d2f-4a6e-b0c4-7f1a2d9e6b38"
 	codex = "0199a213-81c0-7800-8aa1-bbab2a035a53"
 )
 
@@ -170,7 +172,7 @@ func TestKeys(t *testing.T) {
 func TestPromptText(t *testing.T) {
 	w := newWorld(t)
 	r := w.runPTY(w.seal(claudeRecord()), "\r", true)
-	for _, want := range []string{"claude · resume 4f9e2a51?\r\n", "  " + w.cwd + "\r\n", `tab "api work"`,
+	for _, want := range []string{"claude · resume 3e8b5c17?\r\n", "  " + w.cwd + "\r\n", `tab "api work"`,
 		"Enter resume", "n new conversation", "s shell", "a resume all", "i commands",
 		"\x1b]2;claude ↻ api work\x1b\\", "\x1b]2;claude\x1b\\"} {
 		if !strings.Contains(r.out, want) {

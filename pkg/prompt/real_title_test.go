@@ -48,7 +48,7 @@ func TestRealPromptTitle(t *testing.T) {
 		}
 	}
 	match := "id:" + strconv.Itoa(id)
-	hints := []string{"claude · resume 4f9e2a51?", "Enter resume", "n new conversation", "s shell", "a resume all", "i commands"}
+	hints := []string{"claude · resume 3e8b5c17?", "Enter resume", "n new conversation", "s shell", "a resume all", "i commands"}
 	// fits: the prompt drawn once, each line within the window (get-text
 	// joins the rows of a line kitty had to wrap), every hint whole.
 	fits := func(cols int) func(string) bool {

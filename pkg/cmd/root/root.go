@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	agentscmd "github.com/kittymux/kittymux/pkg/cmd/agents"
 	"github.com/kittymux/kittymux/pkg/cmd/doctor"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	hookcmd "github.com/kittymux/kittymux/pkg/cmd/hook"
@@ -38,7 +39,8 @@ Exit codes: 0 ok, 1 error, 2 cancelled or bad usage.`,
 	cmd.SetErr(f.IO.ErrOut)
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &factory.FlagError{Err: err} })
 	cmd.AddCommand(doctor.NewCmdDoctor(f, nil), sessions.NewCmdSessions(f), scanner.NewCmdScanner(f),
-		setup.NewCmdSetup(f, nil), hookcmd.NewCmdHook(f), integration.NewCmdIntegration(f, nil))
+		setup.NewCmdSetup(f, nil), hookcmd.NewCmdHook(f), integration.NewCmdIntegration(f, nil),
+		agentscmd.NewCmdAgents(f))
 	return cmd
 }
 

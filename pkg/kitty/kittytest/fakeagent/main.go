@@ -28,6 +28,11 @@
 //     else ~/.codex) with its session_meta line, and keep it open for
 //     appending until exit, as codex 0.171.0 does when it runs in process
 //     (`-c ...`, `--no-daemon`).
+//   - FAKEAGENT_QUIT=CMD: read the terminal raw (stty) and exit 0 when CMD
+//     is typed followed by Enter ("\r", or CSI 13 u as kitty's keyboard
+//     protocol sends it), as codex's /quit.
+//   - FAKEAGENT_IGNORE=SIG,...: ignore these of INT, TERM, HUP (an agent
+//     that does not end on its clean way).
 //
 // It imports only the standard library: kittytest builds it from its embedded
 // source outside any module.
@@ -87,6 +92,21 @@ func main() {
 
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT, syscall.SIGUSR1, syscall.SIGUSR2)
+	ignored := map[os.Signal]bool{}
+	for _, name := range strings.Split(os.Getenv("FAKEAGENT_IGNORE"), ",") {
+		switch name {
+		case "INT":
+			ignored[syscall.SIGINT] = true
+		case "TERM":
+			ignored[syscall.SIGTERM] = true
+		case "HUP":
+			ignored[syscall.SIGHUP] = true
+		}
+	}
+	quit := make(chan struct{})
+	if cmd := os.Getenv("FAKEAGENT_QUIT"); cmd != "" {
+		go readQuit(cmd, quit)
+	}
 	record := ""
 	if id := os.Getenv("FAKEAGENT_CLAUDE_SESSION"); id != "" {
 		record = claudeRecord(id)
@@ -102,7 +122,17 @@ func main() {
 	titles := strings.Split(os.Getenv("FAKEAGENT_TITLES"), "|")
 	events := []string{"UserPromptSubmit", "Stop"}
 	for {
-		switch <-sigs {
+		var sig os.Signal
+		select {
+		case sig = <-sigs:
+		case <-quit:
+			return
+		}
+		if ignored[sig] {
+			fmt.Printf("fake %s ignores %v\n", name, sig)
+			continue
+		}
+		switch sig {
 		case syscall.SIGUSR1:
 			if record != "" {
 				claudeRecord(os.Getenv("FAKEAGENT_CLAUDE_CLEAR"))
@@ -115,6 +145,35 @@ func main() {
 				titles = titles[1:]
 			}
 		default:
+			return
+		}
+	}
+}
+
+// readQuit reads the terminal raw and closes quit once cmd and Enter come.
+func readQuit(cmd string, quit chan<- struct{}) {
+	save := exec.Command("stty", "-g")
+	save.Stdin = os.Stdin
+	saved, _ := save.Output()
+	stty := exec.Command("stty", "raw", "-echo")
+	stty.Stdin = os.Stdin
+	_ = stty.Run()
+	var got []byte
+	buf := make([]byte, 256)
+	for {
+		n, err := os.Stdin.Read(buf)
+		if err != nil {
+			return
+		}
+		got = append(got, buf[:n]...)
+		if bytes.Contains(got, []byte(cmd+"\r")) || bytes.Contains(got, []byte(cmd+"\x1b[13u")) {
+			fmt.Printf("fake quits on %s\r\n", cmd)
+			if s := strings.TrimSpace(string(saved)); s != "" {
+				back := exec.Command("stty", s)
+				back.Stdin = os.Stdin
+				_ = back.Run()
+			}
+			close(quit)
 			return
 		}
 	}

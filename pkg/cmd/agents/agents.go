@@ -1,0 +1,81 @@
+// Package agents holds `kittymux agents`: commands that act on the running
+// agents themselves.
+package agents
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/restart"
+	"github.com/kittymux/kittymux/pkg/save"
+)
+
+// NewCmdAgents returns `kittymux agents`.
+func NewCmdAgents(f *factory.Factory) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "agents",
+		Short: "Act on the running agents: restart them in place",
+	}
+	cmd.AddCommand(NewCmdRestart(f, nil), newCmdWaitExec())
+	return cmd
+}
+
+// newCmdWaitExec is what runs in the place of an agent started without a
+// shell while `restart` ends it: it waits for the agent's process to end,
+// then becomes the restore prompt. Not for people.
+func newCmdWaitExec() *cobra.Command {
+	var pid int
+	var timeout time.Duration
+	cmd := &cobra.Command{
+		Use:    "wait-exec --pid PID -- KITTYMUX-RESUME ARGS...",
+		Short:  "Wait for a process to end, then run the restore prompt (used by agents restart)",
+		Hidden: true,
+		Args:   cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if pid <= 0 {
+				return &factory.FlagError{Err: fmt.Errorf("--pid %s is not a process id", strconv.Itoa(pid))}
+			}
+			err := restart.WaitExec(cmd.Context(), pid, args, timeout)
+			// Still here: nothing ran. Say so where the user looks, and
+			// give them a moment to read it before kitty closes the window.
+			fmt.Fprintf(os.Stderr, "kittymux: %v\n", err)
+			time.Sleep(5 * time.Second)
+			return err
+		},
+	}
+	cmd.Flags().IntVar(&pid, "pid", 0, "the process to wait for")
+	cmd.Flags().DurationVar(&timeout, "timeout", time.Minute, "how long to wait for it")
+	return cmd
+}
+
+func loadAgents(f *factory.Factory) (*agents.Set, error) {
+	set, err := agents.Load(f.Paths.UserAgents())
+	if set == nil {
+		return nil, err
+	}
+	if err != nil {
+		fmt.Fprintf(f.IO.ErrOut, "kittymux: warning: %v\n", err)
+	}
+	return set, nil
+}
+
+// probes checks the agents named as `sessions list` does.
+func probes(ctx context.Context, f *factory.Factory, set *agents.Set, names []string) agents.Probes {
+	timeout := agents.CommandProbeTimeout
+	if v := f.Getenv("KITTYMUX_PROBE_TIMEOUT"); v != "" {
+		if d, err := time.ParseDuration(v); err == nil && d > 0 {
+			timeout = d
+		}
+	}
+	return save.Probes(ctx, set, save.ProbeOptions{Paths: f.Paths, LookPath: f.LookPath, Timeout: timeout,
+		Warnf: func(format string, args ...any) {
+			fmt.Fprintf(f.IO.ErrOut, "kittymux: warning: "+format+"\n", args...)
+		}}, names)
+}

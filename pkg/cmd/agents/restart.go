@@ -1,0 +1,231 @@
+package agents
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/huh"
+	"github.com/spf13/cobra"
+
+	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/journal"
+	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/restart"
+	"github.com/kittymux/kittymux/pkg/resume"
+	"github.com/kittymux/kittymux/pkg/save"
+	"github.com/kittymux/kittymux/pkg/scanner"
+)
+
+// RestartOptions of `agents restart`.
+type RestartOptions struct {
+	F      *factory.Factory
+	Agent  string
+	Match  string
+	All    bool
+	DryRun bool
+	Yes    bool
+	JSON   bool
+	// Confirm asks the question on a terminal; nil is a huh form.
+	Confirm func(question, detail string) (bool, error)
+	// Runner, when set, is adjusted before the run (tests: shorter bounds).
+	Runner func(*restart.Runner)
+}
+
+// NewCmdRestart returns `agents restart`.
+func NewCmdRestart(f *factory.Factory, runF func(*RestartOptions) error) *cobra.Command {
+	o := &RestartOptions{F: f}
+	cmd := &cobra.Command{
+		Use:   "restart [--agent A] [--match EXPR] [--all] [--dry-run] [--yes] [--json]",
+		Short: "Restart running agents in place, each back in its own conversation",
+		Long: `Restart each agent window whose conversation is known exactly (as ` + "`sessions list`" + ` shows
+it): end the agent the way its CLI ends cleanly (claude: SIGINT; codex: /quit; others: SIGTERM;
+then SIGTERM and SIGKILL if it does not end), then start the restore prompt in the same window,
+directory and environment with that conversation, without asking. An agent started from a shell gets
+the command typed into that shell; one started directly comes back in an overlay that takes its
+window's place, so tabs, splits, sizes and titles stay as they were.
+
+Windows whose agent is working are skipped unless --all; windows without an exact id are listed and
+left alone. Restarts run one after another, resume.interval apart (config.json, or
+KITTYMUX_RESUME_INTERVAL; default 1s). --match takes kitty's match expressions (id:3, title:api,
+cwd:..., kitty 0.30 or newer; older kitty: id:N only).
+
+On a terminal it asks before acting, unless --yes; without one --yes is required.
+
+Exit codes: 0 done (also when nothing matched), 1 a window failed or no kitty reachable, 2 cancelled
+or bad usage.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(o)
+			}
+			return Restart(cmd.Context(), o)
+		},
+	}
+	cmd.Flags().StringVar(&o.Agent, "agent", "", "only windows of this agent")
+	cmd.Flags().StringVar(&o.Match, "match", "", "only windows kitty matches (kitty's match expression)")
+	cmd.Flags().BoolVar(&o.All, "all", false, "restart agents that are working too")
+	cmd.Flags().BoolVar(&o.DryRun, "dry-run", false, "print what would be done, do nothing")
+	cmd.Flags().BoolVar(&o.Yes, "yes", false, "do not ask")
+	cmd.Flags().BoolVar(&o.JSON, "json", false, "print the windows as JSON")
+	return cmd
+}
+
+// Restart runs `agents restart`.
+func Restart(ctx context.Context, o *RestartOptions) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	f := o.F
+	if !o.DryRun && !o.Yes && !f.IO.CanAsk() {
+		return &factory.FlagError{Err: errors.New("agents restart ends running agents: without a terminal to ask, pass --yes (or --dry-run)")}
+	}
+	set, err := loadAgents(f)
+	if err != nil {
+		return err
+	}
+	if o.Agent != "" {
+		if _, ok := set.Definition(o.Agent); !ok {
+			return &factory.FlagError{Err: fmt.Errorf("--agent %q: no such agent (%s)", o.Agent, strings.Join(set.Names(), ", "))}
+		}
+	}
+	insts, err := f.Kitties(ctx)
+	if err != nil {
+		return err
+	}
+	var kitties []restart.Kitty
+	for _, in := range insts {
+		ls, err := restart.LSMatch(ctx, kitty.NewClient(in.Addr), o.Match)
+		if err != nil {
+			if len(insts) == 1 {
+				return fmt.Errorf("kitty from %s: %w", in.Source, err)
+			}
+			fmt.Fprintf(f.IO.ErrOut, "kittymux: %s: %s\n", kitty.Printable(in.Socket), kitty.Printable(err.Error()))
+			continue
+		}
+		kitties = append(kitties, restart.Kitty{Instance: in, LS: ls})
+	}
+	if len(kitties) == 0 {
+		return fmt.Errorf("%w (none of %d answered)", factory.ErrNoKitty, len(insts))
+	}
+	jf, _ := journal.New(f.Paths.Journal(), false).Read()
+	ts := restart.Plan(kitties, restart.PlanOptions{Agents: set, Journal: jf, Records: scanner.Records{Getenv: f.Getenv},
+		Probes: func(names []string) agents.Probes { return probes(ctx, f, set, names) }, Agent: o.Agent, Working: o.All})
+	r, err := runner(f, set)
+	if err != nil {
+		return err
+	}
+	if o.Runner != nil {
+		o.Runner(r)
+	}
+	if !o.DryRun && !o.Yes {
+		ok, err := confirm(o, ts)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return factory.ErrCancel
+		}
+	}
+	if !o.JSON {
+		r.Report = func(res restart.Result) { printResult(f.IO.Out, res) }
+	}
+	results := r.Run(ctx, ts, o.DryRun)
+	if o.JSON {
+		if results == nil {
+			results = []restart.Result{}
+		}
+		enc := json.NewEncoder(f.IO.Out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(map[string]any{"windows": results}); err != nil {
+			return err
+		}
+	} else if len(results) == 0 && f.IO.IsTTY {
+		fmt.Fprintln(f.IO.Out, "no agent windows")
+	}
+	for _, res := range results {
+		if res.Outcome == restart.Failed {
+			return &factory.SilentError{Code: factory.ExitError}
+		}
+	}
+	return nil
+}
+
+func runner(f *factory.Factory, set *agents.Set) (*restart.Runner, error) {
+	bin, err := save.ResumeBin(f.Getenv, f.Executable, f.LookPath)
+	if err != nil {
+		return nil, err
+	}
+	key, err := resume.LoadOrCreateKey(f.Paths)
+	if err != nil {
+		// Unsealed, the prompt would ask: a restart runs without asking.
+		return nil, fmt.Errorf("the restore records cannot be sealed: %w", err)
+	}
+	interval, err := restart.Interval(f.Paths, f.Getenv)
+	if err != nil {
+		fmt.Fprintf(f.IO.ErrOut, "kittymux: warning: %v\n", err)
+	}
+	self := f.Executable
+	if self == "" {
+		return nil, errors.New("cannot tell where this kittymux is")
+	}
+	return &restart.Runner{
+		Client:    func(in kitty.Instance) restart.Client { return kitty.NewClient(in.Addr) },
+		Procs:     restart.OS{},
+		ResumeBin: bin, Self: self, Agents: set, Key: key, Resolve: filepath.EvalSymlinks,
+		Interval: interval,
+	}, nil
+}
+
+func confirm(o *RestartOptions, ts []restart.Target) (bool, error) {
+	var lines []string
+	n := 0
+	for _, t := range ts {
+		if t.Skip == "" {
+			n++
+			lines = append(lines, fmt.Sprintf("window %d  %s  %s", t.Window.ID, t.Agent.Agent.Cmd.Agent, kitty.Printable(t.Agent.Agent.Cwd)))
+		}
+	}
+	if n == 0 {
+		return true, nil // nothing to do but list the skipped
+	}
+	q := fmt.Sprintf("Restart %d agent window(s)?", n)
+	ask := o.Confirm
+	if ask == nil {
+		ask = func(q, detail string) (bool, error) {
+			yes := false
+			err := huh.NewForm(huh.NewGroup(huh.NewConfirm().Title(q).Description(detail).Value(&yes))).
+				WithInput(o.F.IO.In).WithOutput(o.F.IO.Out).Run()
+			if errors.Is(err, huh.ErrUserAborted) {
+				return false, nil
+			}
+			return yes, err
+		}
+	}
+	return ask(q, strings.Join(lines, "\n"))
+}
+
+// printResult prints one window's line. Titles, directories and reasons
+// hold text from kitty's windows: printed through Printable.
+func printResult(w io.Writer, r restart.Result) {
+	p := kitty.Printable
+	head := fmt.Sprintf("%-13s window %d  %s", r.Outcome, r.WindowID, p(r.Agent))
+	switch r.Outcome {
+	case restart.Restarted:
+		where := ""
+		if r.NewWindowID != 0 {
+			where = " (now window " + strconv.Itoa(r.NewWindowID) + ")"
+		}
+		fmt.Fprintf(w, "%s  pid %d → %d%s, same conversation %s: %s\n", head, r.OldPID, r.NewPID, where, p(r.ID), p(r.How))
+	case restart.WouldRestart:
+		fmt.Fprintf(w, "%s  pid %d, conversation %s: %s\n", head, r.OldPID, p(r.ID), p(r.How))
+	default:
+		fmt.Fprintf(w, "%s  %s: %s\n", head, p(r.Cwd), p(r.Why))
+	}
+}

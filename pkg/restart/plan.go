@@ -1,0 +1,126 @@
+// Package restart ends running agents the way each CLI ends cleanly and
+// starts them again in the same window, each in its own conversation,
+// through the restore prompt with a sealed record, as a save would write it.
+package restart
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/journal"
+	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/scanner"
+)
+
+// Outcomes of one window.
+const (
+	Restarted    = "restarted"
+	WouldRestart = "would restart"
+	Skipped      = "skipped"
+	Failed       = "failed"
+)
+
+// Kitty is one kitty's windows, as ls gave them.
+type Kitty struct {
+	Instance kitty.Instance
+	LS       []kitty.OSWindow
+}
+
+// Target is one agent window and what restart does with it.
+type Target struct {
+	Kitty    kitty.Instance
+	Window   kitty.Window
+	TabTitle string
+	Agent    scanner.AgentWindow
+	// State is the agent's state as the journal (or its title) has it.
+	State    string
+	Decision agents.Decision
+	// Skip says why the window is left alone; "" to restart it.
+	Skip string
+}
+
+// PlanOptions are what Plan needs besides the windows.
+type PlanOptions struct {
+	Agents *agents.Set
+	// Journal is the journal as read (nil: none): the ids hooks reported
+	// and each agent's state.
+	Journal *journal.File
+	// Records reads the agents' own records of their processes.
+	Records scanner.Records
+	// Probes checks the agents named (sessions check, cached).
+	Probes func(names []string) agents.Probes
+	// Agent keeps only the windows of that agent when not "".
+	Agent string
+	// Working also restarts agents the journal says are working.
+	Working bool
+}
+
+// Plan finds every agent window of kitties and decides, by the same rules
+// as `sessions list` and a save (over the windows of every kitty at once),
+// which conversation each holds. Only a window whose conversation is known
+// exactly is restarted; one whose agent is working is skipped unless
+// Working.
+func Plan(kitties []Kitty, o PlanOptions) []Target {
+	var ts []Target
+	for _, k := range kitties {
+		live := scanner.AgentWindows(o.Agents, k.LS)
+		o.Records.ReadIDs(live)
+		var recs []*journal.Record
+		if o.Journal != nil {
+			recs = scanner.OpenRecords(o.Journal, k.Instance.Socket, k.Instance.PID, live)
+		}
+		for i, w := range live {
+			st := ""
+			if recs != nil && recs[i] != nil {
+				rec := recs[i]
+				st = rec.State
+				if rec.ID != "" && (rec.IDFrom == journal.FromHook || w.Agent.KnownID == "" && w.Agent.Cmd.ID == "") {
+					w.Agent.KnownID, w.Agent.KnownIDFrom = rec.ID, "journal"
+					if rec.IDFrom == journal.FromHook {
+						w.Agent.KnownIDFrom = journal.FromHook
+					}
+				}
+			}
+			if st == "" {
+				st = o.Agents.TitleState(w.Agent.Cmd.Agent, w.Ref.Window.Title)
+			}
+			ts = append(ts, Target{Kitty: k.Instance, Window: *w.Ref.Window, TabTitle: w.Ref.Tab.Title, Agent: w, State: st})
+		}
+	}
+	// Window ids repeat across kitties: the rules see positions instead.
+	ws := make([]agents.Window, len(ts))
+	var names []string
+	for i, t := range ts {
+		ws[i] = t.Agent.Agent
+		ws[i].ID = i + 1
+		names = append(names, t.Agent.Agent.Cmd.Agent)
+	}
+	var probes agents.Probes
+	if o.Probes != nil && len(names) > 0 {
+		probes = o.Probes(names)
+	}
+	for _, d := range o.Agents.Decide(ws, probes) {
+		t := &ts[d.WindowID-1]
+		t.Decision = d
+		t.Decision.WindowID = t.Window.ID
+		switch {
+		case d.Mode != agents.ModeExact || d.ID == "":
+			t.Skip = "no exact conversation id: " + d.Reason
+		case d.Unsure != "":
+			t.Skip = "its command keeps a word that may be a prompt (" + d.Unsure + "): restart it by hand"
+		case t.Agent.PID <= 0:
+			t.Skip = "kitty does not say which process is the agent"
+		case t.State == journal.StateWorking && !o.Working:
+			t.Skip = "the agent is working (--all restarts it anyway)"
+		}
+	}
+	out := ts[:0]
+	for _, t := range ts {
+		if o.Agent == "" || t.Agent.Agent.Cmd.Agent == o.Agent {
+			out = append(out, t)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Target) int { return cmp.Compare(a.Kitty.Socket, b.Kitty.Socket) })
+	return out
+}

@@ -1,0 +1,45 @@
+package restart
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+)
+
+// OS is Procs for this machine's processes.
+type OS struct{}
+
+// Signal sends sig to process pid.
+func (OS) Signal(pid int, sig syscall.Signal) error { return syscall.Kill(pid, sig) }
+
+// Alive reports whether process pid exists.
+func (OS) Alive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// WaitExec waits until process pid has ended, then replaces this process
+// with argv: what runs in the place of an agent started without a shell
+// once it ends. argv is kittymux's own (the restore prompt and its
+// record), never text from a terminal; only kittymux-resume is run.
+func WaitExec(ctx context.Context, pid int, argv []string, timeout time.Duration) error {
+	if len(argv) == 0 || !filepath.IsAbs(argv[0]) || filepath.Base(argv[0]) != "kittymux-resume" {
+		return fmt.Errorf("wait-exec runs only kittymux-resume by its absolute path, not %q", argv)
+	}
+	deadline := time.Now().Add(timeout)
+	for (OS{}).Alive(pid) {
+		if time.Now().After(deadline) {
+			return fmt.Errorf("process %d did not end within %s", pid, timeout)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	return syscall.Exec(argv[0], argv, os.Environ())
+}

@@ -65,7 +65,15 @@ func Plan(kitties []Kitty, o PlanOptions) []Target {
 	var ts []Target
 	for _, k := range kitties {
 		live := scanner.AgentWindows(o.Agents, k.LS)
-		o.Records.ReadIDs(live)
+		// The agents' own records of their processes: the id they are in
+		// now (it follows /clear) and, for claude, whether it works.
+		recState := make([]string, len(live))
+		for i := range live {
+			if rec, ok := o.Records.Read(live[i].Agent.Cmd.Agent, live[i].PIDs); ok {
+				live[i].Agent.KnownID, live[i].Agent.KnownIDFrom = rec.ID, rec.IDFrom
+				recState[i] = rec.State
+			}
+		}
 		var recs []*journal.Record
 		if o.Journal != nil {
 			recs = scanner.OpenRecords(o.Journal, k.Instance.Socket, k.Instance.PID, live)
@@ -81,6 +89,9 @@ func Plan(kitties []Kitty, o PlanOptions) []Target {
 						w.Agent.KnownIDFrom = journal.FromHook
 					}
 				}
+			}
+			if st == "" {
+				st = recState[i]
 			}
 			if st == "" {
 				st = o.Agents.TitleState(w.Agent.Cmd.Agent, w.Ref.Window.Title)

@@ -41,6 +41,7 @@ func newRestartWorld(t *testing.T, k *kittytest.Real, env map[string]string) *re
 	}
 	env["KITTYMUX_RESUME_BIN"] = resumeBin(t)
 	env["KITTYMUX_RESUME_INTERVAL"] = "200ms"
+	env["KITTYMUX_PROBE_TIMEOUT"] = "60s" // a loaded machine answers --help slowly
 	if env["PATH"] == "" {
 		env["PATH"] = os.Getenv("PATH")
 	}
@@ -227,14 +228,17 @@ func layoutState(v any, moved map[int]int) any {
 func shellWindow(t *testing.T, k *kittytest.Real, dir string, env []string, line string) int {
 	t.Helper()
 	id := k.LaunchWith(kitty.LaunchOptions{Cwd: dir, Env: env})
-	k.WaitForText(match(id), func(s string) bool { return strings.Contains(s, "$") || strings.Contains(s, "#") }, 30*time.Second)
-	if err := k.Client.SendText(t.Context(), match(id), line+"\r"); err != nil {
+	k.WaitForText(winMatch(id), func(s string) bool { return strings.Contains(s, "$") || strings.Contains(s, "#") }, 30*time.Second)
+	if err := k.Client.SendText(t.Context(), winMatch(id), line+"\r"); err != nil {
 		t.Fatal(err)
 	}
 	return id
 }
 
-func match(id int) string { return "id:" + strconv.Itoa(id) }
+func winMatch(id int) string { return "id:" + strconv.Itoa(id) }
+
+// flatText joins a screen's lines: a long line a TUI wrapped reads whole.
+func flatText(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // runsOf returns the fake agents' runs (not their --help probes) with the
 // args given.

@@ -5,6 +5,7 @@ package restart
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 
 	"github.com/kittymux/kittymux/pkg/agents"
@@ -79,6 +80,15 @@ func Plan(kitties []Kitty, o PlanOptions) []Target {
 			recs = scanner.OpenRecords(o.Journal, k.Instance.Socket, k.Instance.PID, live)
 		}
 		for i, w := range live {
+			// As a save writes it: a relative program made absolute in the
+			// agent's directory, interpreter options dropped.
+			placed, ok := w.Agent.Cmd.Placed(w.Agent.Cwd)
+			skip := ""
+			if ok {
+				w.Agent.Cmd = placed
+			} else {
+				skip = fmt.Sprintf("the program %q is a relative path and the agent's directory is unknown", w.Agent.Cmd.Program)
+			}
 			st := ""
 			if recs != nil && recs[i] != nil {
 				rec := recs[i]
@@ -96,7 +106,7 @@ func Plan(kitties []Kitty, o PlanOptions) []Target {
 			if st == "" {
 				st = o.Agents.TitleState(w.Agent.Cmd.Agent, w.Ref.Window.Title)
 			}
-			ts = append(ts, Target{Kitty: k.Instance, Window: *w.Ref.Window, TabTitle: w.Ref.Tab.Title, Agent: w, State: st})
+			ts = append(ts, Target{Kitty: k.Instance, Window: *w.Ref.Window, TabTitle: w.Ref.Tab.Title, Agent: w, State: st, Skip: skip})
 		}
 	}
 	// Window ids repeat across kitties: the rules see positions instead.
@@ -116,6 +126,7 @@ func Plan(kitties []Kitty, o PlanOptions) []Target {
 		t.Decision = d
 		t.Decision.WindowID = t.Window.ID
 		switch {
+		case t.Skip != "":
 		case d.Mode != agents.ModeExact || d.ID == "":
 			t.Skip = "no exact conversation id: " + d.Reason
 		case d.Unsure != "":

@@ -42,9 +42,11 @@ type Result struct {
 	Cwd         string `json:"cwd"`
 	Agent       string `json:"agent"`
 	ID          string `json:"id,omitempty"`
-	State       string `json:"state,omitempty"`
-	Outcome     string `json:"outcome"`
-	Why         string `json:"why,omitempty"`
+	// Command is the agent's command the restore prompt runs.
+	Command string `json:"command,omitempty"`
+	State   string `json:"state,omitempty"`
+	Outcome string `json:"outcome"`
+	Why     string `json:"why,omitempty"`
 	// How is how the agent was ended and started again.
 	How    string `json:"how,omitempty"`
 	OldPID int    `json:"old_pid,omitempty"`
@@ -110,8 +112,12 @@ func (r *Runner) Run(ctx context.Context, ts []Target, dry bool) []Result {
 }
 
 func (r *Runner) base(t Target) Result {
-	return Result{Kitty: t.Kitty.Socket, WindowID: t.Window.ID, Tab: t.TabTitle, Cwd: t.Agent.Agent.Cwd,
+	res := Result{Kitty: t.Kitty.Socket, WindowID: t.Window.ID, Tab: t.TabTitle, Cwd: t.Agent.Agent.Cwd,
 		Agent: t.Agent.Agent.Cmd.Agent, ID: t.Decision.ID, State: t.State, OldPID: t.Agent.PID}
+	if t.Skip == "" {
+		res.Command = agents.Quote(t.Decision.Argv)
+	}
+	return res
 }
 
 // how says in words what restart does with t.

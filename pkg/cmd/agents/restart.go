@@ -224,7 +224,7 @@ func printResult(w io.Writer, r restart.Result) {
 		}
 		fmt.Fprintf(w, "%s  pid %d → %d%s, same conversation %s: %s\n", head, r.OldPID, r.NewPID, where, p(r.ID), p(r.How))
 	case restart.WouldRestart:
-		fmt.Fprintf(w, "%s  pid %d, conversation %s: %s\n", head, r.OldPID, p(r.ID), p(r.How))
+		fmt.Fprintf(w, "%s  pid %d, conversation %s: %s\n%15s%s\n", head, r.OldPID, p(r.ID), p(r.How), "", p(r.Command))
 	default:
 		fmt.Fprintf(w, "%s  %s: %s\n", head, p(r.Cwd), p(r.Why))
 	}

@@ -5,6 +5,7 @@ package root_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +19,7 @@ import (
 
 	agentscmd "github.com/kittymux/kittymux/pkg/cmd/agents"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/cmd/root"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/paths"
@@ -65,6 +67,15 @@ func (w *restartWorld) factory(t *testing.T, out, errOut *bytes.Buffer) *factory
 	f.Executable = self
 	f.To = w.k.Addr.String()
 	return f
+}
+
+// kittymux runs kittymux in-process on the world's kitty.
+func (w *restartWorld) kittymux(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	f := w.factory(t, &out, &errOut)
+	code := root.Main(f, append([]string{"--to", w.k.Addr.String()}, args...))
+	return code, out.String(), errOut.String()
 }
 
 // restart runs `agents restart --yes --json` with the bounds given and
@@ -308,6 +319,36 @@ func testRestartFakes(t *testing.T, kittyBin string) {
 
 	env := map[string]string{"PATH": binDir + ":" + os.Getenv("PATH")} // the probes read the fakes' --help
 	w := newRestartWorld(t, k, env)
+	runs := len(log.Records())
+	// Without a terminal to ask, it wants --yes; --dry-run says what it
+	// would do and does nothing.
+	if code, out, errOut := w.kittymux(t, "agents", "restart"); code != 2 || !strings.Contains(errOut, "--yes") {
+		t.Errorf("agents restart with no terminal: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut := w.kittymux(t, "agents", "restart", "--dry-run")
+	if code != 0 {
+		t.Errorf("--dry-run: exit %d\n%s%s", code, out, errOut)
+	}
+	t.Logf("agents restart --dry-run:\n%s", out)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	for _, l := range []string{
+		fmt.Sprintf("would restart window %d claude pid", sigint),
+		fmt.Sprintf("would restart window %d codex pid", quit),
+		fmt.Sprintf("skipped window %d codex %s: no exact conversation id", noID, dirs[4]),
+		fmt.Sprintf("skipped window %d claude %s: the agent is working", working, dirs[5]),
+	} {
+		if !slices.ContainsFunc(lines, func(line string) bool { return strings.HasPrefix(flatText(line), l) }) {
+			t.Errorf("--dry-run: no line %q in\n%s", l, out)
+		}
+	}
+	if len(lines) != 10 || !strings.Contains(out, "SIGINT, then the restore prompt in an overlay") ||
+		!strings.Contains(out, "typed /quit, then the restore prompt typed into bash") {
+		t.Errorf("--dry-run:\n%s", out)
+	}
+	if n := len(log.Records()); n != runs {
+		t.Errorf("--dry-run started %d agents", n-runs)
+	}
+
 	code, got, out := w.restart(t, restart.Bounds{Clean: 3 * time.Second, Term: 3 * time.Second, Kill: 3 * time.Second, Start: 30 * time.Second})
 	if code != 0 {
 		t.Errorf("exit %d\n%s", code, out)

@@ -236,7 +236,18 @@ func (r *Runner) end(ctx context.Context, c Client, t Target, match string) (str
 			err = r.typeQuit(ctx, c, match, e)
 			done = append(done, e.String())
 		} else {
-			err = r.Procs.Signal(t.Agent.PID, s.sig)
+			// The clean signal goes to the agent's outermost process, as
+			// its launcher expects; the later ones to each of its
+			// processes still running (a launcher may not pass them on).
+			pids := []int{t.Agent.PID}
+			if i > 0 {
+				pids = slices.DeleteFunc(slices.Clone(t.Agent.PIDs), func(pid int) bool { return !r.Procs.Alive(pid) })
+			}
+			for _, pid := range pids {
+				if e := r.Procs.Signal(pid, s.sig); e != nil && err == nil {
+					err = e
+				}
+			}
 			done = append(done, signalName(s.sig))
 		}
 		if err != nil && !errors.Is(err, syscall.ESRCH) {

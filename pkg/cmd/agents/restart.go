@@ -32,7 +32,8 @@ type RestartOptions struct {
 	DryRun bool
 	Yes    bool
 	JSON   bool
-	// Confirm asks the question on a terminal; nil is a huh form.
+	// Confirm asks the question; nil is a huh form on the terminal (and
+	// no question without one).
 	Confirm func(question, detail string) (bool, error)
 	// Runner, when set, is adjusted before the run (tests: shorter bounds).
 	Runner func(*restart.Runner)
@@ -83,7 +84,7 @@ func Restart(ctx context.Context, o *RestartOptions) error {
 		ctx = context.Background()
 	}
 	f := o.F
-	if !o.DryRun && !o.Yes && !f.IO.CanAsk() {
+	if !o.DryRun && !o.Yes && o.Confirm == nil && !f.IO.CanAsk() {
 		return &factory.FlagError{Err: errors.New("agents restart ends running agents: without a terminal to ask, pass --yes (or --dry-run)")}
 	}
 	set, err := loadAgents(f)

@@ -199,10 +199,15 @@ func confirm(o *RestartOptions, ts []restart.Target) (bool, error) {
 	q := fmt.Sprintf("Restart %d agent window(s)?", n)
 	ask := o.Confirm
 	if ask == nil {
+		// With --json the question goes to stderr, leaving stdout to JSON.
+		w := o.F.IO.Out
+		if o.JSON {
+			w = o.F.IO.ErrOut
+		}
 		ask = func(q, detail string) (bool, error) {
 			yes := false
 			err := huh.NewForm(huh.NewGroup(huh.NewConfirm().Title(q).Description(detail).Value(&yes))).
-				WithInput(o.F.IO.In).WithOutput(o.F.IO.Out).Run()
+				WithInput(o.F.IO.In).WithOutput(w).Run()
 			if errors.Is(err, huh.ErrUserAborted) {
 				return false, nil
 			}

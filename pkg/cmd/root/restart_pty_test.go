@@ -1,0 +1,50 @@
+package root_test
+
+import (
+	"encoding/json"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
+)
+
+// TestRestartAsksOnATerminal drives `agents restart` in a pseudo-terminal
+// against a fake kitty with one claude window: huh asks first, naming the
+// window; "n" leaves with exit 2 and kitty is sent nothing but ls.
+func TestRestartAsksOnATerminal(t *testing.T) {
+	t.Parallel()
+	km, err := exec.LookPath("kittymux")
+	if err != nil {
+		t.Fatalf("kittymux is not on PATH; testscript.Main puts it there: %v", err)
+	}
+	binDir, _ := kittytest.FakeAgents(t, "claude")
+	const uuid = "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73"
+	ls, err := json.Marshal([]kitty.OSWindow{{ID: 1, Tabs: []kitty.Tab{{ID: 1, Title: "api", Windows: []kitty.Window{{
+		ID: 2, Title: "✳ api", PID: 100, Cwd: "/w/api", Cmdline: []string{"/bin/bash"},
+		ForegroundProcesses: []kitty.Process{{PID: 4242, Cmdline: []string{filepath.Join(binDir, "claude"), "--resume", uuid}, Cwd: "/w/api"}},
+	}}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := kittytest.StartFake(t, kittytest.FakeOptions{LS: ls})
+	home := t.TempDir()
+	env := []string{"HOME=" + home, "XDG_STATE_HOME=" + filepath.Join(home, "state"), "XDG_CONFIG_HOME=" + filepath.Join(home, "config"),
+		"PATH=" + binDir + ":/usr/bin:/bin", "TERM=xterm-256color", "KITTYMUX_RESUME_BIN=/opt/km/kittymux-resume"}
+	run := kittytest.RunPTY(t, kittytest.PTYOptions{Path: km, Args: []string{"--to", k.Addr.String(), "agents", "restart"},
+		Env: env, Dir: home, WaitFor: "Restart 1 agent window", Timeout: 40 * time.Second, Keys: []string{"n"}})
+	if !run.Exited || run.Code != 2 {
+		t.Fatalf("exit %d (exited %v); output:\n%s", run.Code, run.Exited, run.Out)
+	}
+	if !strings.Contains(run.Out, "window 2  claude  /w/api") {
+		t.Errorf("the question does not name the window:\n%s", run.Out)
+	}
+	for _, r := range k.Requests() {
+		if r.Cmd != "ls" {
+			t.Errorf("declined, yet kitty was sent %s", r.Cmd)
+		}
+	}
+}

@@ -231,6 +231,12 @@ func printResult(w io.Writer, r restart.Result) {
 		fmt.Fprintf(w, "%s  pid %d → %d%s, same conversation %s: %s\n", head, r.OldPID, r.NewPID, where, p(r.ID), p(r.How))
 	case restart.WouldRestart:
 		fmt.Fprintf(w, "%s  pid %d, conversation %s: %s\n%15s%s\n", head, r.OldPID, p(r.ID), p(r.How), "", p(r.Command))
+	case restart.Failed:
+		fmt.Fprintf(w, "%s  %s: %s\n", head, p(r.Cwd), p(r.Why))
+		if r.How != "" && r.Command != "" {
+			// The agent has ended: say how to get its conversation back.
+			fmt.Fprintf(w, "%15sto resume it by hand, in %s: %s\n", "", p(r.Cwd), p(r.Command))
+		}
 	default:
 		fmt.Fprintf(w, "%s  %s: %s\n", head, p(r.Cwd), p(r.Why))
 	}

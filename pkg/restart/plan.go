@@ -49,6 +49,8 @@ type PlanOptions struct {
 	Journal *journal.File
 	// Records reads the agents' own records of their processes.
 	Records scanner.Records
+	// Read reads a process from the OS; nil is scanner.ReadProc.
+	Read scanner.ProcReader
 	// Probes checks the agents named (sessions check, cached).
 	Probes func(names []string) agents.Probes
 	// Agent keeps only the windows of that agent when not "".
@@ -65,7 +67,11 @@ type PlanOptions struct {
 func Plan(kitties []Kitty, o PlanOptions) []Target {
 	var ts []Target
 	for _, k := range kitties {
-		live := scanner.AgentWindows(o.Agents, k.LS)
+		read := o.Read
+		if read == nil {
+			read = scanner.ReadProc
+		}
+		live := scanner.AgentWindowsFrom(o.Agents, k.LS, read)
 		// The agents' own records of their processes: the id they are in
 		// now (it follows /clear) and, for claude, whether it works.
 		recState := make([]string, len(live))
@@ -78,27 +84,26 @@ func Plan(kitties []Kitty, o PlanOptions) []Target {
 		var recs []*journal.Record
 		if o.Journal != nil {
 			recs = scanner.OpenRecords(o.Journal, k.Instance.Socket, k.Instance.PID, live)
+			scanner.JournalIDs(live, recs)
 		}
 		for i, w := range live {
 			// As a save writes it: a relative program made absolute in the
 			// agent's directory, interpreter options dropped.
 			placed, ok := w.Agent.Cmd.Placed(w.Agent.Cwd)
 			skip := ""
-			if ok {
-				w.Agent.Cmd = placed
-			} else {
+			switch {
+			case w.Agent.Unverified != "":
+				// A save would not seal it, and the restore prompt would
+				// ask first: nothing to run without asking.
+				skip = "kittymux could not see what runs there (" + w.Agent.Unverified + "): restart it by hand"
+			case !ok:
 				skip = fmt.Sprintf("the program %q is a relative path and the agent's directory is unknown", w.Agent.Cmd.Program)
+			default:
+				w.Agent.Cmd = placed
 			}
 			st := ""
 			if recs != nil && recs[i] != nil {
-				rec := recs[i]
-				st = rec.State
-				if rec.ID != "" && (rec.IDFrom == journal.FromHook || w.Agent.KnownID == "" && w.Agent.Cmd.ID == "") {
-					w.Agent.KnownID, w.Agent.KnownIDFrom = rec.ID, "journal"
-					if rec.IDFrom == journal.FromHook {
-						w.Agent.KnownIDFrom = journal.FromHook
-					}
-				}
+				st = recs[i].State
 			}
 			if st == "" {
 				st = recState[i]

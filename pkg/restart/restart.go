@@ -61,11 +61,9 @@ type Runner struct {
 	// the place of an agent started without a shell (wait-exec).
 	ResumeBin, Self string
 	Agents          *agents.Set
-	// Key seals the records (resume.LoadOrCreateKey); Resolve follows the
-	// agent's program to the file that runs, recorded in the record.
-	Key     []byte
-	Resolve func(string) (string, error)
-	Bounds  Bounds
+	// Key seals the records (resume.LoadOrCreateKey).
+	Key    []byte
+	Bounds Bounds
 	// Interval is the time between two restarts.
 	Interval time.Duration
 	// Poll is how often a wait looks again; 0 is 100 ms.
@@ -150,7 +148,7 @@ func (r *Runner) prepare(t Target) (prepared, error) {
 	}
 	cmd := t.Agent.Agent.Cmd
 	rec := resume.Record{Agent: t.Decision.Agent, Mode: string(agents.ModeExact), ID: t.Decision.ID, Direct: true,
-		FromShell: !direct, Tab: t.TabTitle, Env: cmd.Env, Exe: agents.Exes(r.Resolve, t.Decision.Argv, len(cmd.Program)),
+		FromShell: !direct, Tab: t.TabTitle, Env: cmd.Env, Exe: t.Agent.Agent.Seen,
 		Argv: t.Decision.Argv}
 	args, err := rec.Written(r.Key, r.Agents.Names())
 	if err != nil {

@@ -113,9 +113,32 @@ const (
 	uuid2 = "9d1c7e42-5b6a-4c3d-8e2f-1a0b9c8d7e6f"
 )
 
-// window is a kitty window of shell pid 100+id running argv as pid 200+id,
-// in /w/<id>; direct: argv is the window's own process.
+// bin is a directory holding files named as the agents (what a process
+// executes must exist to be recognised).
+var bin = sync.OnceValue(func() string {
+	dir, err := os.MkdirTemp("", "restart-test-bin-")
+	if err != nil {
+		panic(err)
+	}
+	for _, name := range []string{"claude", "codex", "vim"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"), 0o755); err != nil {
+			panic(err)
+		}
+	}
+	return dir
+})
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	_ = os.RemoveAll(bin())
+	os.Exit(code)
+}
+
+// window is a kitty window of shell pid 100+id running argv (its program
+// in bin) as pid 200+id, in /w/<id>; direct: argv is the window's own
+// process.
 func window(id int, title string, direct bool, argv ...string) kitty.Window {
+	argv = append([]string{filepath.Join(bin(), strings.TrimPrefix(argv[0], "/usr/bin/"))}, argv[1:]...)
 	cwd := "/w/" + string(rune('a'+id))
 	w := kitty.Window{ID: id, Title: title, PID: 100 + id, Cwd: cwd, Cmdline: []string{"/bin/bash"}}
 	agent := kitty.Process{PID: 200 + id, Cmdline: argv, Cwd: cwd}
@@ -124,6 +147,26 @@ func window(id int, title string, direct bool, argv ...string) kitty.Window {
 	}
 	w.ForegroundProcesses = []kitty.Process{agent}
 	return w
+}
+
+// readFrom reads the processes of ls as the OS would show them: each
+// agent process a child of its window's shell (or kitty's, started
+// directly), executing the file its argv names.
+func readFrom(ls func() []kitty.OSWindow) scanner.ProcReader {
+	return func(pid int) (agents.Proc, bool) {
+		for _, ref := range kitty.Windows(ls()) {
+			for _, p := range ref.Window.ForegroundProcesses {
+				if p.PID == pid {
+					ppid := ref.Window.PID
+					if ppid == pid {
+						ppid = 1
+					}
+					return agents.Proc{PID: pid, PPID: ppid, PGID: pid, Exe: p.Cmdline[0], Argv: p.Cmdline, Cwd: p.Cwd}, true
+				}
+			}
+		}
+		return agents.Proc{}, false
+	}
 }
 
 func loadSet(t *testing.T) *agents.Set {
@@ -147,6 +190,7 @@ func TestPlan(t *testing.T) {
 	in := kitty.Instance{Socket: "unix:/k"}
 	plan := func(o PlanOptions) map[int]string {
 		o.Agents = set
+		o.Read = readFrom(func() []kitty.OSWindow { return ls })
 		o.Records = scanner.Records{ProcRoot: t.TempDir(), Getenv: func(string) string { return "" }}
 		got := map[int]string{}
 		for _, tg := range Plan([]Kitty{{Instance: in, LS: ls}}, o) {
@@ -292,7 +336,7 @@ func TestRunnerEnds(t *testing.T) {
 				}
 				return []kitty.OSWindow{{ID: 1, Tabs: []kitty.Tab{{ID: 1, Windows: []kitty.Window{w}}}}}
 			}
-			ts := Plan([]Kitty{{Instance: kitty.Instance{Socket: "unix:/k"}, LS: fk.ls()}}, PlanOptions{Agents: set,
+			ts := Plan([]Kitty{{Instance: kitty.Instance{Socket: "unix:/k"}, LS: fk.ls()}}, PlanOptions{Agents: set, Read: readFrom(fk.ls),
 				Records: scanner.Records{ProcRoot: t.TempDir(), Getenv: func(string) string { return "" }}})
 			if len(ts) != 1 || ts[0].Skip != "" {
 				t.Fatalf("plan: %+v", ts)

@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/autosave"
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
 // EnvInterval sets the time between two agents started without asking; it
@@ -39,7 +39,8 @@ func Interval(p paths.Paths, getenv func(string) string) (time.Duration, error) 
 		d = x
 	}
 	name := autosave.ConfigPath(p)
-	data, err := os.ReadFile(name)
+	// Bounded and never blocking, as every reader of the user's files.
+	data, err := userfile.Read(name, 1<<20)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:

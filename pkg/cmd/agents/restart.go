@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -179,7 +178,7 @@ func runner(f *factory.Factory, set *agents.Set) (*restart.Runner, error) {
 	return &restart.Runner{
 		Client:    func(in kitty.Instance) restart.Client { return kitty.NewClient(in.Addr) },
 		Procs:     restart.OS{},
-		ResumeBin: bin, Self: self, Agents: set, Key: key, Resolve: filepath.EvalSymlinks,
+		ResumeBin: bin, Self: self, Agents: set, Key: key,
 		Interval: interval,
 	}, nil
 }

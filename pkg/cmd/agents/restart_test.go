@@ -1,3 +1,5 @@
+//go:build linux
+
 package agents
 
 import (
@@ -5,6 +7,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,12 +22,22 @@ import (
 const uuid = "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73"
 
 // fakeKittyWithClaude is a fake kitty with one window: bash running claude
-// on a conversation.
+// on a conversation, a fake claude process that runs until the test ends
+// (kittymux reads the process itself).
 func fakeKittyWithClaude(t *testing.T, claude string) *kittytest.Fake {
 	t.Helper()
+	cmd := exec.Command(claude, "--resume", uuid)
+	cmd.Dir = "/"
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	})
 	ls := []kitty.OSWindow{{ID: 1, Tabs: []kitty.Tab{{ID: 1, Title: "api", Windows: []kitty.Window{{
-		ID: 2, Title: "✳ api", PID: 100, Cwd: "/w/api", Cmdline: []string{"/bin/bash"},
-		ForegroundProcesses: []kitty.Process{{PID: 4242, Cmdline: []string{claude, "--resume", uuid}, Cwd: "/w/api"}},
+		ID: 2, Title: "✳ api", PID: os.Getpid(), Cwd: "/", Cmdline: []string{"/bin/bash"},
+		ForegroundProcesses: []kitty.Process{{PID: cmd.Process.Pid, Cmdline: cmd.Args, Cwd: "/"}},
 	}}}}}}
 	doc, err := json.Marshal(ls)
 	if err != nil {
@@ -58,7 +72,7 @@ func TestRestartAsks(t *testing.T) {
 	if !errors.Is(err, factory.ErrCancel) {
 		t.Fatalf("declined: %v\n%s", err, out)
 	}
-	if asked != "Restart 1 agent window(s)?" || !strings.Contains(detail, "window 2  claude  /w/api") {
+	if asked != "Restart 1 agent window(s)?" || !strings.Contains(detail, "window 2  claude  /") {
 		t.Errorf("asked %q with %q", asked, detail)
 	}
 	for _, r := range k.Requests() {

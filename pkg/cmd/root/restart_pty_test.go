@@ -1,7 +1,10 @@
+//go:build linux
+
 package root_test
 
 import (
 	"encoding/json"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -11,6 +14,8 @@ import (
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 )
+
+// Linux only: kittymux reads the agent process from /proc.
 
 // TestRestartAsksOnATerminal drives `agents restart` in a pseudo-terminal
 // against a fake kitty with one claude window: huh asks first, naming the
@@ -23,9 +28,19 @@ func TestRestartAsksOnATerminal(t *testing.T) {
 	}
 	binDir, _ := kittytest.FakeAgents(t, "claude")
 	const uuid = "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73"
+	// A claude process kittymux can read, as it reads every agent's.
+	claude := exec.Command(filepath.Join(binDir, "claude"), "--resume", uuid)
+	claude.Dir = "/"
+	if err := claude.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = claude.Process.Kill()
+		_ = claude.Wait()
+	})
 	ls, err := json.Marshal([]kitty.OSWindow{{ID: 1, Tabs: []kitty.Tab{{ID: 1, Title: "api", Windows: []kitty.Window{{
-		ID: 2, Title: "✳ api", PID: 100, Cwd: "/w/api", Cmdline: []string{"/bin/bash"},
-		ForegroundProcesses: []kitty.Process{{PID: 4242, Cmdline: []string{filepath.Join(binDir, "claude"), "--resume", uuid}, Cwd: "/w/api"}},
+		ID: 2, Title: "✳ api", PID: os.Getpid(), Cwd: "/", Cmdline: []string{"/bin/bash"},
+		ForegroundProcesses: []kitty.Process{{PID: claude.Process.Pid, Cmdline: claude.Args, Cwd: "/"}},
 	}}}}}})
 	if err != nil {
 		t.Fatal(err)
@@ -39,7 +54,7 @@ func TestRestartAsksOnATerminal(t *testing.T) {
 	if !run.Exited || run.Code != 2 {
 		t.Fatalf("exit %d (exited %v); output:\n%s", run.Code, run.Exited, run.Out)
 	}
-	if !strings.Contains(run.Out, "window 2  claude  /w/api") {
+	if !strings.Contains(run.Out, "window 2  claude  /") {
 		t.Errorf("the question does not name the window:\n%s", run.Out)
 	}
 	for _, r := range k.Requests() {

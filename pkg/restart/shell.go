@@ -56,24 +56,27 @@ func typeLine(shell, dir string, argv []string) (string, error) {
 	if !ok {
 		return "", fmt.Errorf("kittymux does not type into %s", shell)
 	}
-	words := argv
-	if dir != "" {
-		words = append([]string{"cd", "--", dir, "&&"}, argv...)
+	quote := func(words []string) (string, error) {
+		parts := make([]string, len(words))
+		for i, w := range words {
+			if shell == "fish" && strings.ContainsAny(w, `\'`) {
+				return "", fmt.Errorf("fish reads a backslash or quote inside quotes its own way: %q cannot be typed safely", w)
+			}
+			q, err := syntax.Quote(w, lang)
+			if err != nil {
+				return "", fmt.Errorf("quote %q for %s: %w", w, shell, err)
+			}
+			parts[i] = q
+		}
+		return strings.Join(parts, " "), nil
 	}
-	parts := make([]string, len(words))
-	for i, w := range words {
-		if dir != "" && i == 3 {
-			parts[i] = "&&"
-			continue
-		}
-		if shell == "fish" && strings.ContainsAny(w, `\'`) {
-			return "", fmt.Errorf("fish reads a backslash or quote inside quotes its own way: %q cannot be typed safely", w)
-		}
-		q, err := syntax.Quote(w, lang)
-		if err != nil {
-			return "", fmt.Errorf("quote %q for %s: %w", w, shell, err)
-		}
-		parts[i] = q
+	line, err := quote(argv)
+	if err != nil || dir == "" {
+		return line, err
 	}
-	return strings.Join(parts, " "), nil
+	cd, err := quote([]string{"cd", "--", dir})
+	if err != nil {
+		return "", err
+	}
+	return cd + " && " + line, nil
 }

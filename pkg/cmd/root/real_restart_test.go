@@ -345,6 +345,15 @@ func testRestartFakes(t *testing.T, kittyBin string) {
 		!strings.Contains(out, "typed /quit, then the restore prompt typed into bash") {
 		t.Errorf("--dry-run:\n%s", out)
 	}
+	// --match: kitty's own match expressions (0.30 and newer; id:N on
+	// older kitty too).
+	if code, out, errOut := w.kittymux(t, "agents", "restart", "--dry-run", "--match", winMatch(quit)); code != 0 ||
+		!strings.HasPrefix(flatText(out), fmt.Sprintf("would restart window %d codex", quit)) || strings.Count(out, "\n") != 2 {
+		t.Errorf("--match %s: exit %d\n%s%s", winMatch(quit), code, out, errOut)
+	}
+	if code, out, errOut := w.kittymux(t, "agents", "restart", "--dry-run", "--match", "id:999"); code != 0 || out != "" {
+		t.Errorf("--match id:999: exit %d\n%s%s", code, out, errOut)
+	}
 	if n := len(log.Records()); n != runs {
 		t.Errorf("--dry-run started %d agents", n-runs)
 	}

@@ -109,8 +109,8 @@ func TestInterval(t *testing.T) {
 }
 
 const (
-	uuid1 = "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73"
-	uuid2 = "9d1c7e42-5b6a-4c3d-8e2f-1a0b9c8d7e6f"
+	uuid1 = "a21e57a7-5c1d-4b7a-9e0f-2d5c8a1b6e21"
+	uuid2 = "a21e57a8-5b6a-4c3d-8e2f-1a0b9c8d7e21"
 )
 
 // bin is a directory holding files named as the agents (what a process

@@ -19,7 +19,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/paths"
 )
 
-const uuid = "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73"
+const uuid = "a21e57a7-5c1d-4b7a-9e0f-2d5c8a1b6e21"
 
 // fakeKittyWithClaude is a fake kitty with one window: bash running claude
 // on a conversation, a fake claude process that runs until the test ends

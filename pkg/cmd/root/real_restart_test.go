@@ -293,11 +293,11 @@ func testRestartFakes(t *testing.T, kittyBin string) {
 		Env: append(log.Env(), "FAKEAGENT_TITLE=fake agent", "FAKEAGENT_QUIT=/quit")})
 	dirs := workDirs(t, "api", "web", "cli", "docs", "ops", "lab")
 	const (
-		u1 = "11111111-1111-4111-8111-111111111111"
-		u2 = "22222222-2222-4222-8222-222222222222"
-		u3 = "33333333-3333-4333-8333-333333333333"
-		u4 = "44444444-4444-4444-8444-444444444444"
-		u6 = "66666666-6666-4666-8666-666666666666"
+		u1 = "21a00001-1111-4111-8111-111111111111"
+		u2 = "21a00002-2222-4222-8222-222222222222"
+		u3 = "21a00003-3333-4333-8333-333333333333"
+		u4 = "21a00004-4444-4444-8444-444444444444"
+		u6 = "21a00006-6666-4666-8666-666666666666"
 	)
 	claude := filepath.Join(binDir, "claude")
 	sigint := shellWindow(t, k, dirs[0], nil, "claude --resume "+u1)

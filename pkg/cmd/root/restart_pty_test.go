@@ -27,7 +27,7 @@ func TestRestartAsksOnATerminal(t *testing.T) {
 		t.Fatalf("kittymux is not on PATH; testscript.Main puts it there: %v", err)
 	}
 	binDir, _ := kittytest.FakeAgents(t, "claude")
-	const uuid = "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73"
+	const uuid = "a21e57a7-5c1d-4b7a-9e0f-2d5c8a1b6e21"
 	// A claude process kittymux can read, as it reads every agent's.
 	claude := exec.Command(filepath.Join(binDir, "claude"), "--resume", uuid)
 	claude.Dir = "/"

@@ -109,3 +109,19 @@ func TestRestartUsage(t *testing.T) {
 		t.Errorf("--dry-run --json: %s", out)
 	}
 }
+
+// TestRestartCompletesAgents: --agent completes the defined agents.
+func TestRestartCompletesAgents(t *testing.T) {
+	f := &factory.Factory{IO: &factory.IOStreams{In: strings.NewReader(""), Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}},
+		Paths: paths.Under(t.TempDir()), Getenv: func(string) string { return "" }}
+	cmd := NewCmdAgents(f)
+	var out bytes.Buffer
+	cmd.SetOut(&out)
+	cmd.SetArgs([]string{"__complete", "restart", "--agent", "cl"})
+	if err := cmd.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Fields(out.String()); len(got) == 0 || got[0] != "claude" {
+		t.Errorf("completions: %q", out.String())
+	}
+}

@@ -121,6 +121,9 @@ func (a *Autosaver) finished(kk string, k *kittyAuto, layout Layout, res *rewrit
 	}
 	if res != nil {
 		o.Windows = res.Count
+		for _, w := range res.Warnings {
+			a.logf("autosave of kitty %s: warning: %s", kk, w)
+		}
 	}
 	if errors.Is(err, save.ErrKittyTooOld) {
 		k.tooOld = err.Error()

@@ -13,6 +13,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/journal"
+	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kittysession"
 	"github.com/kittymux/kittymux/pkg/resume"
 	"github.com/kittymux/kittymux/pkg/uservars"
@@ -54,6 +55,10 @@ type Options struct {
 	// KittyPID is the pid of the kitty that saved, when known: a journal
 	// record must then be of that kitty.
 	KittyPID int
+	// LS is what kitty's ls reported when it saved, which Vet checks the
+	// raw save's windows against; nil (no kitty to ask) checks the file
+	// alone.
+	LS []kitty.OSWindow
 }
 
 // Window is what the rewrite did with one agent window.
@@ -77,6 +82,8 @@ type Result struct {
 	Windows []Window
 	// Count is how many windows the file holds, agents or not.
 	Count int
+	// Warnings say what of kitty's save was refused or changed (Vet).
+	Warnings []string
 }
 
 // promptRecord reads argv as the restore prompt's command line, as an earlier
@@ -175,11 +182,15 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 	if o.ResumeBin == "" {
 		return nil, errors.New("rewrite: no path for kittymux-resume")
 	}
+	raw, warnings := Vet(raw, o.LS)
 	f, err := kittysession.Parse(raw)
 	if err != nil {
 		return nil, fmt.Errorf("read kitty's save: %w", err)
 	}
 	refs := f.Windows()
+	if len(refs) == 0 && len(warnings) > 0 {
+		return nil, fmt.Errorf("%w: %s", ErrEmpty, strings.Join(warnings, "; "))
+	}
 	if len(refs) == 0 {
 		return nil, ErrEmpty
 	}
@@ -297,11 +308,12 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 		// kitty writes the directory of the window's foreground process at
 		// the moment of the save, which can be a short-lived child of the
 		// agent (copilot runs helpers in /usr/bin): the agent's own
-		// directory, as ls showed it, is where it must come back. kitty
-		// expands $VAR in launch options, so a directory holding '$' is left
-		// as kitty wrote it.
-		if lw, isLive := live[id]; isLive && lw.Cmd.Agent == cmd.Agent && filepath.IsAbs(lw.Cwd) &&
-			lw.Cwd != ref.Cwd && !strings.Contains(lw.Cwd, "$") {
+		// directory, as ls showed it, is where it must come back. One that
+		// kitty would read differently (kittysession.DirProblem: kitty
+		// expands $VAR in launch options) is left as kitty wrote it, which
+		// Vet made safe.
+		if lw, isLive := live[id]; isLive && lw.Cmd.Agent == cmd.Agent && kittysession.DirProblem(lw.Cwd) == "" &&
+			lw.Cwd != ref.Cwd {
 			if err := l.SetOption("--cwd", lw.Cwd); err == nil {
 				ref.Cwd = lw.Cwd
 			}
@@ -346,7 +358,7 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 	if o.Check != nil {
 		probes = o.Check(names)
 	}
-	res := &Result{Count: len(refs)}
+	res := &Result{Count: len(refs), Warnings: warnings}
 	for _, d := range o.Agents.Decide(ws, probes) {
 		fd, inFile := byID[d.WindowID]
 		if !inFile {

@@ -230,7 +230,7 @@ func unsealed(t *testing.T, recs map[int]resume.Record, key []byte) map[int]resu
 // only the saved line shows are never carried to a seal.
 func TestRewriteTypedEnv(t *testing.T) {
 	set := shipped(t)
-	raw := []byte("new_tab\ncd /srv\n" +
+	raw := []byte("new_tab\ncd /srv\n\n" +
 		`launch 'kitty-unserialize-data={"id": 1, "cmd_at_shell_startup": "CLAUDE_CONFIG_DIR=/srv/.c claude --resume ` + w4ID + `"}'` + "\n" +
 		`launch 'kitty-unserialize-data={"id": 2, "cmd_at_shell_startup": "LD_PRELOAD=/x.so codex"}'` + "\n" +
 		`launch 'kitty-unserialize-data={"id": 3, "cmd_at_shell_startup": "FORCE_COLOR=1 gemini"}'` + "\n")
@@ -340,7 +340,7 @@ func TestRewriteProgram(t *testing.T) {
 			[]string{"/usr/bin/node", "/usr/lib/node_modules/@openai/codex/bin/codex.js"}, []string{"/usr/bin/node", "/usr/lib/codex.js"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			raw := []byte("new_tab\ncd " + c.cwd + "\n" +
+			raw := []byte("new_tab\ncd " + c.cwd + "\n\n" +
 				`launch 'kitty-unserialize-data={"id": 1, "cmd_at_shell_startup": "` + c.line + `"}'` + "\n")
 			live := []agents.Window{{ID: 1, Cwd: c.cwd, Cmd: c.live, Seen: c.seen}}
 			res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, ResumeBin: bin, Key: testKey, Live: live})
@@ -360,7 +360,7 @@ func TestRewriteProgram(t *testing.T) {
 		})
 	}
 	t.Run("no process: unsealed, asks, names no file", func(t *testing.T) {
-		raw := []byte("new_tab\ncd /srv\n" + `launch 'kitty-unserialize-data={"id": 1, "cmd_at_shell_startup": "/repo/node_modules/.bin/claude --dangerously-skip-permissions"}'` + "\n")
+		raw := []byte("new_tab\ncd /srv\n\n" + `launch 'kitty-unserialize-data={"id": 1, "cmd_at_shell_startup": "/repo/node_modules/.bin/claude --dangerously-skip-permissions"}'` + "\n")
 		res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, ResumeBin: bin, Key: testKey})
 		if err != nil {
 			t.Fatal(err)
@@ -377,7 +377,7 @@ func TestRewriteProgram(t *testing.T) {
 		}
 	})
 	t.Run("a seen path the prompt could not read stays as saved", func(t *testing.T) {
-		raw := []byte("new_tab\ncd /srv\n" + `launch 'kitty-unserialize-data={"id": 1}' /opt/ai/claude` + "\n")
+		raw := []byte("new_tab\ncd /srv\n\n" + `launch 'kitty-unserialize-data={"id": 1}' /opt/ai/claude` + "\n")
 		live := []agents.Window{{ID: 1, Cwd: "/srv", Cmd: liveCmd("/opt/ai/claude"), Seen: []string{"/opt/ai/\x01claude"}}}
 		res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, ResumeBin: bin, Key: testKey, Live: live})
 		if err != nil {
@@ -496,7 +496,7 @@ func TestRewriteRestoredWindows(t *testing.T) {
 // claude in the same directory in another OS window could own the newest
 // conversation there, so --continue is not safe for the saved one.
 func TestRewriteCountsWindowsLeftOut(t *testing.T) {
-	raw := []byte("new_os_window\nnew_tab\ncd /srv\n" +
+	raw := []byte("new_os_window\nnew_tab\ncd /srv\n\n" +
 		`launch 'kitty-unserialize-data={"id": 1, "cmd_at_shell_startup": "claude --model opus"}'` + "\n")
 	set := shipped(t)
 	mine, _ := set.RecognizeString("claude --model opus")
@@ -554,7 +554,7 @@ func TestRewriteProbes(t *testing.T) {
 // agent started elsewhere (copilot runs helpers in /usr/bin). The window
 // comes back where the agent runs, as ls showed it, and is decided there.
 func TestRewriteAgentDirectory(t *testing.T) {
-	raw := []byte("new_tab\ncd /srv/web\n" +
+	raw := []byte("new_tab\ncd /srv/web\n\n" +
 		`launch 'kitty-unserialize-data={"id": 1, "cmd_at_shell_startup": "claude --model opus"}' --cwd=/usr/bin` + "\n" +
 		`launch 'kitty-unserialize-data={"id": 2, "cmd_at_shell_startup": "claude"}' --cwd=/usr/bin` + "\n" +
 		`launch 'kitty-unserialize-data={"id": 3, "cmd_at_shell_startup": "claude"}' --cwd=/usr/bin` + "\n")
@@ -600,7 +600,7 @@ func TestRewriteAgentDirectory(t *testing.T) {
 // Without a live window to say so, the line is kept as it is.
 func TestRewriteCompoundLine(t *testing.T) {
 	line := "export FOO=1; claude --model opus"
-	raw := []byte("new_tab\ncd /srv\n" +
+	raw := []byte("new_tab\ncd /srv\n\n" +
 		`launch 'kitty-unserialize-data={"id": 1, "cmd_at_shell_startup": "` + line + `"}'` + "\n")
 	set := shipped(t)
 	running, _ := set.RecognizeArgv([]string{"claude", "--model", "opus"})
@@ -643,7 +643,7 @@ func TestRewriteAsSavedReport(t *testing.T) {
 		{"what ran", "claude -p hi", true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			raw := []byte("new_tab\ncd /srv\n" + `launch 'kitty-unserialize-data={"id": 1, "cmd_at_shell_startup": "` + c.line + `"}'` + "\n")
+			raw := []byte("new_tab\ncd /srv\n\n" + `launch 'kitty-unserialize-data={"id": 1, "cmd_at_shell_startup": "` + c.line + `"}'` + "\n")
 			live := []agents.Window{{ID: 1, Cwd: "/srv", Cmd: oneShot, Seen: []string{"/opt/claude"}}}
 			res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, ResumeBin: bin, Key: testKey, Live: live})
 			if err != nil {

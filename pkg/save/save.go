@@ -108,7 +108,7 @@ func Take(ctx context.Context, o Options) (*rewrite.Result, error) {
 		return nil, fmt.Errorf("%w; nothing was written", err)
 	}
 	res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: o.Agents, ResumeBin: o.ResumeBin, Direct: o.Direct, Live: ws,
-		Key: key, Check: o.Check})
+		Key: key, Check: o.Check, LS: saved(ls, o.All)})
 	if err != nil {
 		return nil, fmt.Errorf("%w; nothing was written", err)
 	}
@@ -203,6 +203,21 @@ func kittySave(ctx context.Context, c Kitty, dir, name string, all bool, now tim
 		return nil, rewrite.ErrEmpty
 	}
 	return raw, nil
+}
+
+// saved is the part of ls that kitty's save covers: every OS window, or
+// the one --match=state:focused_os_window matches (kitty's last focused
+// one). A launch line for a window outside it is not kitty's (rewrite.Vet).
+func saved(ls []kitty.OSWindow, all bool) []kitty.OSWindow {
+	if all {
+		return ls
+	}
+	for _, w := range ls {
+		if w.LastFocused {
+			return []kitty.OSWindow{w}
+		}
+	}
+	return ls
 }
 
 // tooOld explains a kitty of unknown version that did not know a command.

@@ -36,7 +36,7 @@ func TestPublishHungProbe(t *testing.T) {
 	}
 	var raw strings.Builder
 	for i := 1; i <= 30; i++ {
-		fmt.Fprintf(&raw, "new_tab t%d\ncd /w/%d\nlaunch 'kitty-unserialize-data={\"id\": %d}' %s --model gemini-2.5-pro\n\n", i, i, i, gemini)
+		fmt.Fprintf(&raw, "new_tab t%d\ncd /w/%d\n\nlaunch 'kitty-unserialize-data={\"id\": %d}' %s --model gemini-2.5-pro\n\n", i, i, i, gemini)
 	}
 	rawPath := filepath.Join(tmp, "raw.kitty-session")
 	if err := os.WriteFile(rawPath, []byte(raw.String()), 0o600); err != nil {
@@ -91,7 +91,7 @@ func TestPublishHungProbe(t *testing.T) {
 // record of the window, the record is not sealed either.
 func TestPublishUnsure(t *testing.T) {
 	tmp := t.TempDir()
-	raw := "new_tab t\ncd /w\nlaunch 'kitty-unserialize-data={\"id\": 1}' /opt/oc/opencode --frobnicate loud -m x\n"
+	raw := "new_tab t\ncd /w\n\nlaunch 'kitty-unserialize-data={\"id\": 1}' /opt/oc/opencode --frobnicate loud -m x\n"
 	rawPath := filepath.Join(tmp, "raw.kitty-session")
 	if err := os.WriteFile(rawPath, []byte(raw), 0o600); err != nil {
 		t.Fatal(err)

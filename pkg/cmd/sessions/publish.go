@@ -115,6 +115,7 @@ func Publish(ctx context.Context, o *PublishOptions) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w; nothing was written", o.Raw, err)
 	}
+	printWarnings(f.IO.ErrOut, res.Warnings)
 	if o.Stdout {
 		_, err := f.IO.Out.Write(res.Data)
 		return err
@@ -128,5 +129,5 @@ func Publish(ctx context.Context, o *PublishOptions) error {
 			fmt.Fprintf(f.IO.ErrOut, "kittymux: published, but the raw save stays: %v\n", err)
 		}
 	}
-	return printSaved(f.IO.Out, o.JSON, SaveResult{Name: o.Name, Path: path, Windows: res.Windows})
+	return printSaved(f.IO.Out, o.JSON, SaveResult{Name: o.Name, Path: path, Windows: res.Windows, Warnings: res.Warnings})
 }

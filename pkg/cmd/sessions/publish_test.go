@@ -23,7 +23,7 @@ func largeSave(n int) []byte {
 	var b bytes.Buffer
 	for i := 1; i <= n; i++ {
 		if i%100 == 1 {
-			b.WriteString("new_tab\ncd /home/u/code/api\n")
+			b.WriteString("new_tab\ncd /home/u/code/api\n\n")
 		}
 		if i%2 == 1 {
 			fmt.Fprintf(&b, "launch 'kitty-unserialize-data={\"id\": %d, \"cmd_at_shell_startup\": \"claude --model opus --resume 4f9e2a51-3c1d-4b7a-9e0f-%012d\"}' --var=project=api\n", i, i)

@@ -68,6 +68,8 @@ type SaveResult struct {
 	Path    string           `json:"path"`
 	Kitty   string           `json:"kitty"`
 	Windows []rewrite.Window `json:"windows"`
+	// Warnings say what of kitty's save was refused or changed.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Save runs `sessions save`.
@@ -97,7 +99,8 @@ func Save(ctx context.Context, o *SaveOptions) error {
 	if err != nil {
 		return err
 	}
-	return printSaved(f.IO.Out, o.JSON, SaveResult{Name: o.Name, Path: path, Kitty: in.Socket, Windows: res.Windows})
+	printWarnings(f.IO.ErrOut, res.Warnings)
+	return printSaved(f.IO.Out, o.JSON, SaveResult{Name: o.Name, Path: path, Kitty: in.Socket, Windows: res.Windows, Warnings: res.Warnings})
 }
 
 func printSaved(w io.Writer, asJSON bool, r SaveResult) error {
@@ -109,6 +112,14 @@ func printSaved(w io.Writer, asJSON bool, r SaveResult) error {
 	fmt.Fprintf(w, "saved %s (%s)\n", r.Name, r.Path)
 	printWindows(w, r.Windows)
 	return nil
+}
+
+// printWarnings says what of kitty's save was refused or changed (the
+// warnings are printable already).
+func printWarnings(w io.Writer, warnings []string) {
+	for _, x := range warnings {
+		fmt.Fprintf(w, "kittymux: warning: %s\n", x)
+	}
 }
 
 func printWindows(w io.Writer, ws []rewrite.Window) {

@@ -76,7 +76,7 @@ const resumeAllFor = 2 * time.Minute
 // is shown in full, marked edited, and runs only on a key press; with no
 // terminal it does not run and a shell opens.
 func Run(e *Env, r Record) error {
-	sealErr := r.Verify(e.Key)
+	sealErr := r.VerifyIn(e.Key, ".")
 	sealed := sealErr == nil
 	path, err := e.Validate(r, sealed)
 	switch {

@@ -78,6 +78,9 @@ func (w *world) seal(args []string) []string {
 	if err != nil {
 		w.t.Fatalf("seal %q: %v", args, err)
 	}
+	if r.Dir == "" {
+		r.Dir = w.cwd // where the prompt runs: the seal holds only there
+	}
 	return r.Sealed(w.key).Args()
 }
 

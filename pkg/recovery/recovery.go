@@ -224,7 +224,7 @@ func Build(o Options) (*Plan, error) {
 		// record without them (an older scanner's, one kittymux read from
 		// kitty's ls alone) is not sealed, and the prompt asks first.
 		rec := resume.Record{Agent: d.Agent, Mode: string(d.Mode), ID: d.ID, Confirm: d.Unsure != "" || len(c.rec.Exe) == 0,
-			Tab: c.tab, Exe: c.rec.Exe, Argv: d.Argv}
+			Tab: c.tab, Dir: c.dir, Exe: c.rec.Exe, Argv: d.Argv}
 		key := o.Key
 		if len(c.rec.Exe) == 0 {
 			key = nil

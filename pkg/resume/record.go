@@ -20,7 +20,7 @@ import (
 // Record is what the rewriter writes as a restored window's command:
 //
 //	kittymux-resume --agent claude --mode exact --id ID [--direct]
-//	    [--from-shell] [--tab TITLE] [--env K=V]... [--exe FILE]...
+//	    [--from-shell] [--tab TITLE] [--dir DIR] [--env K=V]... [--exe FILE]...
 //	    [--seal HMAC] -- claude --model sonnet --resume ID
 //
 // Every value is a separate argument: nothing is ever joined for a shell.
@@ -39,6 +39,11 @@ type Record struct {
 	// terminal.
 	Confirm bool
 	Tab     string
+	// Dir is the directory the window ran in when kittymux saw it. The
+	// seal covers it, and holds only in that directory: a sealed record
+	// copied into another directory's window asks (latest mode there
+	// would attach that directory's conversation).
+	Dir string
 	// Env are NAME=VALUE assignments typed before the agent's name
 	// (`FOO=1 claude`), set for the agent only.
 	Env []string
@@ -70,6 +75,9 @@ func (r Record) Args() []string {
 	if r.Tab != "" {
 		a = append(a, "--tab", r.Tab)
 	}
+	if r.Dir != "" {
+		a = append(a, "--dir", r.Dir)
+	}
 	for _, e := range r.Env {
 		a = append(a, "--env", e)
 	}
@@ -83,7 +91,7 @@ func (r Record) Args() []string {
 }
 
 // ErrUsage marks arguments that are not a record.
-var ErrUsage = errors.New("usage: kittymux-resume --agent NAME --mode exact|latest|new [--id ID] [--direct] [--from-shell] [--confirm] [--tab TITLE] [--env NAME=VALUE]... [--exe FILE]... [--seal HMAC] -- ARGV")
+var ErrUsage = errors.New("usage: kittymux-resume --agent NAME --mode exact|latest|new [--id ID] [--direct] [--from-shell] [--confirm] [--tab TITLE] [--dir DIR] [--env NAME=VALUE]... [--exe FILE]... [--seal HMAC] -- ARGV")
 
 var envName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
@@ -105,10 +113,10 @@ func hasControl(s string) bool {
 	return strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f })
 }
 
-// checkExe accepts a clean absolute path.
-func checkExe(p string) error {
+// checkPath accepts a clean absolute path for option opt.
+func checkPath(opt, p string) error {
 	if !filepath.IsAbs(p) || filepath.Clean(p) != p || hasControl(p) {
-		return fmt.Errorf("%w: --exe %q is not a clean absolute path", ErrUsage, p)
+		return fmt.Errorf("%w: %s %q is not a clean absolute path", ErrUsage, opt, p)
 	}
 	return nil
 }
@@ -156,6 +164,10 @@ func ParseArgs(args []string) (Record, error) {
 			r.ID, err = value()
 		case "--tab":
 			r.Tab, err = value()
+		case "--dir":
+			if r.Dir, err = value(); err == nil {
+				err = checkPath("--dir", r.Dir)
+			}
 		case "--env":
 			var e string
 			if e, err = value(); err == nil {
@@ -166,7 +178,7 @@ func ParseArgs(args []string) (Record, error) {
 		case "--exe":
 			var p string
 			if p, err = value(); err == nil {
-				if err = checkExe(p); err == nil {
+				if err = checkPath("--exe", p); err == nil {
 					r.Exe = append(r.Exe, p)
 				}
 			}

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/statefile"
 )
 
 // A record kittymux writes is sealed: an HMAC-SHA256 over the record with a
@@ -34,7 +36,9 @@ var (
 
 // sealVersion starts the sealed message, so a later format cannot be read
 // as this one.
-const sealVersion = "kittymux-resume/1\n"
+// Version 2 seals the directory (Record.Dir): a record of version 1 no
+// longer holds, and asks.
+const sealVersion = "kittymux-resume/2\n"
 
 // message is the canonical form of r for sealing: every argument Args
 // renders except the seal, each word length-prefixed so no two records
@@ -89,7 +93,9 @@ func (r Record) Written(key []byte, agentNames []string) ([]string, error) {
 	return args, nil
 }
 
-// Verify reports why r's seal does not hold for key; nil when it does.
+// Verify reports why r's seal does not hold for key; nil when it does. A
+// record that names no directory is not sealed: its seal could not say
+// where it may run.
 func (r Record) Verify(key []byte) error {
 	switch {
 	case r.Seal == "":
@@ -101,18 +107,96 @@ func (r Record) Verify(key []byte) error {
 	if err != nil || !hmac.Equal(got, r.mac(key)) {
 		return errors.New("its seal does not match (changed by hand, or sealed on another machine)")
 	}
+	if r.Dir == "" {
+		return errors.New("it names no directory")
+	}
 	return nil
 }
 
-// ReadKey reads the sealing key. A key that others could read or write is
-// refused (ErrKeyUnsafe): whoever knows it can seal any record.
+// VerifyIn is Verify for a record that runs in dir ("." for the process's
+// own): its seal holds only there. dir is the sealed directory when the
+// two name the same directory (one may go through a symbolic link).
+func (r Record) VerifyIn(key []byte, dir string) error {
+	if err := r.Verify(key); err != nil {
+		return err
+	}
+	if !SameDir(r.Dir, dir) {
+		return fmt.Errorf("it was sealed for the directory %s, not this one", r.Dir)
+	}
+	return nil
+}
+
+// SameDir reports whether a and b name the same existing directory (or
+// are the same text).
+func SameDir(a, b string) bool {
+	if a == b && a != "" {
+		return true
+	}
+	if a == "" || b == "" {
+		return false
+	}
+	fa, err := os.Stat(a)
+	if err != nil || !fa.IsDir() {
+		return false
+	}
+	fb, err := os.Stat(b)
+	return err == nil && os.SameFile(fa, fb)
+}
+
+// ReadKey reads the sealing key at path, by the state directory's rules
+// (package statefile): the directory holding it must not be a symbolic
+// link, and must be ours and writable by nobody else, and the key itself a
+// regular file that is not a link, ours, and private. Anything else is
+// refused (ErrKeyUnsafe): whoever can choose the key can seal any record.
 func ReadKey(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	dir, err := openKeyDir(filepath.Dir(path), false)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%w: %s does not exist", ErrNoKey, path)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read sealing key: %w", err)
+		return nil, err
+	}
+	defer dir.Close()
+	return readKey(dir, path)
+}
+
+// openKeyDir opens the state directory for the key: made when create is set,
+// refused when it is a link (statefile), not ours, or writable by others.
+func openKeyDir(stateDir string, create bool) (*statefile.Dir, error) {
+	var (
+		dir *statefile.Dir
+		err error
+	)
+	if create {
+		dir, err = statefile.Make(stateDir)
+	} else {
+		dir, err = statefile.Open(stateDir)
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrKeyUnsafe, err)
+	}
+	info, err := dir.Info()
+	if err == nil && (!ownedByUs(info) || info.Mode().Perm()&0o022 != 0) {
+		err = fmt.Errorf("%w: the state directory %s (mode %v) is not this user's alone", ErrKeyUnsafe, stateDir, info.Mode())
+	}
+	if err != nil {
+		dir.Close()
+		return nil, err
+	}
+	return dir, nil
+}
+
+func readKey(dir *statefile.Dir, path string) ([]byte, error) {
+	f, err := dir.OpenRead(filepath.Base(path))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%w: %s does not exist", ErrNoKey, path)
+	}
+	if err != nil {
+		// O_NOFOLLOW fails on a link with ELOOP.
+		return nil, fmt.Errorf("%w: %s: %w", ErrKeyUnsafe, path, err)
 	}
 	defer f.Close()
 	info, err := f.Stat()
@@ -123,58 +207,39 @@ func ReadKey(path string) ([]byte, error) {
 		return nil, fmt.Errorf("%w: %s (mode %v): remove it and save again", ErrKeyUnsafe, path, info.Mode())
 	}
 	key := make([]byte, KeySize+1)
-	n, _ := f.Read(key)
+	n, _ := io.ReadFull(f, key)
 	if n != KeySize {
 		return nil, fmt.Errorf("%w: %s is not a key (%d bytes): remove it and save again", ErrKeyUnsafe, path, n)
 	}
 	return key[:KeySize], nil
 }
 
-// LoadOrCreateKey returns the sealing key, creating it the first time. Two
-// kittymux processes may race to create it: the key is written in full to a
-// temporary file and linked into place, and a link never replaces a file, so
+// LoadOrCreateKey returns the sealing key, creating it the first time in
+// the state directory, by the rules ReadKey reads it by. Two kittymux
+// processes may race to create it: the key appears whole (statefile's
+// CreateOnce links a complete file into place, never over another), so
 // whoever loses reads the winner's key.
 func LoadOrCreateKey(p paths.Paths) ([]byte, error) {
 	path := p.ResumeKey()
-	key, err := ReadKey(path)
+	// The state directory only: `publish --stdout` writes no session.
+	dir, err := openKeyDir(p.StateDir, true)
+	if err != nil {
+		return nil, fmt.Errorf("create sealing key: %w", err)
+	}
+	defer dir.Close()
+	key, err := readKey(dir, path)
 	if !errors.Is(err, ErrNoKey) {
 		return key, err
-	}
-	// The state directory only: `publish --stdout` writes no session.
-	if err := os.MkdirAll(p.StateDir, 0o700); err != nil {
-		return nil, fmt.Errorf("create state directory %s: %w", p.StateDir, err)
 	}
 	key = make([]byte, KeySize)
 	if _, err := rand.Read(key); err != nil {
 		return nil, fmt.Errorf("create sealing key: %w", err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".resume-key-*")
-	if err != nil {
-		return nil, fmt.Errorf("create sealing key: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	_, err = tmp.Write(key)
-	if err == nil {
-		err = tmp.Chmod(0o600) // CreateTemp's mode already is; say so anyway
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return nil, fmt.Errorf("create sealing key: %w", err)
-	}
-	if err := os.Link(tmp.Name(), path); err != nil {
+	if err := dir.CreateOnce(filepath.Base(path), key); err != nil {
 		if errors.Is(err, fs.ErrExist) {
-			return ReadKey(path)
+			return readKey(dir, path)
 		}
 		return nil, fmt.Errorf("create sealing key: %w", err)
-	}
-	if d, err := os.Open(filepath.Dir(path)); err == nil {
-		_ = d.Sync()
-		d.Close()
 	}
 	return key, nil
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -21,7 +22,7 @@ var sealKey = bytes.Repeat([]byte{1}, resume.KeySize)
 
 func fullRecord() resume.Record {
 	return resume.Record{Agent: "claude", Mode: "exact", ID: uuid, Direct: true, FromShell: true, Tab: "api work",
-		Env: []string{"CLAUDE_CONFIG_DIR=/c", "A=1"}, Exe: []string{"/opt/claude"},
+		Dir: "/home/u/code/api", Env: []string{"CLAUDE_CONFIG_DIR=/c", "A=1"}, Exe: []string{"/opt/claude"},
 		Argv: []string{"/opt/claude", "--model", "sonnet", "--resume", uuid}}
 }
 
@@ -50,6 +51,8 @@ func TestSealVerify(t *testing.T) {
 		"direct":     func(r *resume.Record) { r.Direct = false },
 		"from shell": func(r *resume.Record) { r.FromShell = false },
 		"tab":        func(r *resume.Record) { r.Tab = "api" },
+		"dir":        func(r *resume.Record) { r.Dir = "/home/u/code/web" },
+		"dir gone":   func(r *resume.Record) { r.Dir = "" },
 		"env value":  func(r *resume.Record) { r.Env[0] = "CLAUDE_CONFIG_DIR=/d" },
 		"env added":  func(r *resume.Record) { r.Env = append(r.Env, "B=2") },
 		"env order":  func(r *resume.Record) { r.Env[0], r.Env[1] = r.Env[1], r.Env[0] },
@@ -101,7 +104,7 @@ func TestLoadOrCreateKey(t *testing.T) {
 	if err != nil || !bytes.Equal(key, read) {
 		t.Errorf("ReadKey: %v, same key %v", err, bytes.Equal(key, read))
 	}
-	left, _ := filepath.Glob(filepath.Join(p.StateDir, ".resume-key-*"))
+	left, _ := filepath.Glob(filepath.Join(p.StateDir, ".resume-key?*"))
 	if len(left) != 0 {
 		t.Errorf("temporary files left: %v", left)
 	}
@@ -199,7 +202,7 @@ func TestEnvNeedsSeal(t *testing.T) {
 // key, and refused where the prompt would refuse it.
 func TestWritten(t *testing.T) {
 	key := bytes.Repeat([]byte{7}, resume.KeySize)
-	r := resume.Record{Agent: "claude", Mode: "latest", Env: []string{"LD_PRELOAD=/x.so"}, Argv: []string{"claude", "--continue"}}
+	r := resume.Record{Agent: "claude", Mode: "latest", Dir: "/srv", Env: []string{"LD_PRELOAD=/x.so"}, Argv: []string{"claude", "--continue"}}
 	if _, err := r.Written(nil, []string{"claude"}); err == nil {
 		t.Error("code-loading env written with no key to seal it")
 	}
@@ -218,5 +221,157 @@ func TestWritten(t *testing.T) {
 	bad := resume.Record{Agent: "claude", Mode: "latest", Exe: []string{"/opt/a\x1bb"}, Argv: []string{"claude", "--continue"}}
 	if _, err := bad.Written(key, nil); err == nil {
 		t.Error("a word the prompt refuses was written")
+	}
+}
+
+// TestSealDirectory: the seal holds only in the directory it was made for:
+// a sealed record copied into another directory's window asks, and one
+// with no directory is not sealed at all.
+func TestSealDirectory(t *testing.T) {
+	base := t.TempDir()
+	api, web := filepath.Join(base, "api"), filepath.Join(base, "web")
+	for _, d := range []string{api, web} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link := filepath.Join(base, "link")
+	if err := os.Symlink(api, link); err != nil {
+		t.Fatal(err)
+	}
+	rec := func(dir string) resume.Record {
+		return resume.Record{Agent: "claude", Mode: "latest", Dir: dir, Argv: []string{"claude", "--continue"}}.Sealed(sealKey)
+	}
+	for _, c := range []struct {
+		name   string
+		r      resume.Record
+		in     string
+		holds  bool
+		reason string
+	}{
+		{"its own directory", rec(api), api, true, ""},
+		{"the same directory through a link", rec(link), api, true, ""},
+		{"sealed through a link, run in the target", rec(api), link, true, ""},
+		{"copied into another directory", rec(api), web, false, "sealed for the directory " + api},
+		{"its directory gone", rec(filepath.Join(base, "gone")), web, false, "sealed for the directory"},
+		{"no directory", rec(""), api, false, "names no directory"},
+		{"no directory to compare", rec(api), "", false, "sealed for the directory"},
+	} {
+		err := c.r.VerifyIn(sealKey, c.in)
+		if (err == nil) != c.holds || (err != nil && !strings.Contains(err.Error(), c.reason)) {
+			t.Errorf("%s: VerifyIn = %v", c.name, err)
+		}
+	}
+	// The prompt runs in its window's directory and passes ".".
+	t.Chdir(web)
+	if err := rec(web).VerifyIn(sealKey, "."); err != nil {
+		t.Errorf("in its own directory as \".\": %v", err)
+	}
+	if err := rec(api).VerifyIn(sealKey, "."); err == nil {
+		t.Error("a record sealed for another directory holds in this one")
+	}
+	// --dir must be a clean absolute path.
+	for _, bad := range []string{"rel", "/a/../b", "/a\x1bb"} {
+		if _, err := resume.ParseArgs([]string{"--agent", "claude", "--mode", "new", "--dir", bad, "--", "claude"}); err == nil {
+			t.Errorf("--dir %q accepted", bad)
+		}
+	}
+}
+
+// TestKeyStateDirRules: the key is read and created only by the state
+// directory's rules: never through a linked state directory or a linked key,
+// never in a directory others may write to or that someone else owns.
+func TestKeyStateDirRules(t *testing.T) {
+	type setup func(t *testing.T) paths.Paths
+	for _, c := range []struct {
+		name  string
+		setup setup
+		// made: creating the key tightens the directory to 0700, as
+		// statefile does for every state file, and then succeeds.
+		made bool
+	}{
+		{"state directory is a link", func(t *testing.T) paths.Paths {
+			base := t.TempDir()
+			target := filepath.Join(base, "elsewhere")
+			if err := os.Mkdir(target, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(target, "resume-key"), sealKey, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			state := filepath.Join(base, "state")
+			if err := os.Symlink(target, state); err != nil {
+				t.Fatal(err)
+			}
+			return paths.Paths{StateDir: state}
+		}, false},
+		{"state directory others may write to", func(t *testing.T) paths.Paths {
+			state := filepath.Join(t.TempDir(), "state")
+			if err := os.Mkdir(state, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chmod(state, 0o777); err != nil {
+				t.Fatal(err)
+			}
+			return paths.Paths{StateDir: state}
+		}, true},
+		{"key is a link", func(t *testing.T) paths.Paths {
+			base := t.TempDir()
+			other := filepath.Join(base, "other-key")
+			if err := os.WriteFile(other, sealKey, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			state := filepath.Join(base, "state")
+			if err := os.Mkdir(state, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(other, filepath.Join(state, "resume-key")); err != nil {
+				t.Fatal(err)
+			}
+			return paths.Paths{StateDir: state}
+		}, false},
+		{"key is a FIFO", func(t *testing.T) paths.Paths {
+			state := filepath.Join(t.TempDir(), "state")
+			if err := os.Mkdir(state, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := mkfifo(filepath.Join(state, "resume-key")); err != nil {
+				t.Fatal(err)
+			}
+			return paths.Paths{StateDir: state}
+		}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := c.setup(t)
+			if _, err := resume.ReadKey(p.ResumeKey()); !errors.Is(err, resume.ErrKeyUnsafe) {
+				t.Errorf("ReadKey: err = %v, want ErrKeyUnsafe", err)
+			}
+			_, err := resume.LoadOrCreateKey(p)
+			if c.made {
+				info, serr := os.Stat(p.StateDir)
+				if err != nil || serr != nil || info.Mode().Perm() != 0o700 {
+					t.Errorf("LoadOrCreateKey: err = %v, state directory %v", err, info.Mode())
+				}
+			} else if !errors.Is(err, resume.ErrKeyUnsafe) {
+				t.Errorf("LoadOrCreateKey: err = %v, want ErrKeyUnsafe", err)
+			}
+		})
+	}
+	// Owned by another user: only root can make one to test with.
+	if os.Geteuid() == 0 {
+		state := filepath.Join(t.TempDir(), "state")
+		if err := os.Mkdir(state, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chown(state, 4242, 4242); err != nil {
+			t.Fatal(err)
+		}
+		p := paths.Paths{StateDir: state}
+		if _, err := resume.LoadOrCreateKey(p); !errors.Is(err, resume.ErrKeyUnsafe) {
+			t.Errorf("foreign-owned state directory: err = %v, want ErrKeyUnsafe", err)
+		}
+		if _, err := os.Lstat(p.ResumeKey()); err == nil {
+			t.Error("a key was created in a foreign-owned state directory")
+		}
 	}
 }

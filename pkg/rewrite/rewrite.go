@@ -246,7 +246,7 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 			// over only if kittymux sealed it: sealing an edited record
 			// again would make it kittymux's. The agent running there now
 			// is what kittymux sees, whatever the record said.
-			sealed := rec.Verify(o.Key) == nil
+			sealed := rec.VerifyIn(o.Key, ref.Cwd) == nil
 			cmd, ok = lw.Cmd, isLive
 			if ok && sealed {
 				// The prompt set the record's environment for the agent:
@@ -379,7 +379,7 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 			last.Reason += "; not sealed, the restore asks first: " + fd.askWhy
 		}
 		rec := resume.Record{Agent: d.Agent, Mode: string(d.Mode), ID: d.ID, Direct: o.Direct,
-			FromShell: fd.fromShell, Confirm: d.Unsure != "" || fd.askWhy != "", Tab: fd.ref.TabTitle, Env: fd.env, Exe: fd.exe, Argv: d.Argv}
+			FromShell: fd.fromShell, Confirm: d.Unsure != "" || fd.askWhy != "", Tab: fd.ref.TabTitle, Dir: fd.ref.Cwd, Env: fd.env, Exe: fd.exe, Argv: d.Argv}
 		if key == nil {
 			rec.Exe = nil
 		}

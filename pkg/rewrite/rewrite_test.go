@@ -420,7 +420,7 @@ func TestRewriteRefuses(t *testing.T) {
 // launched it, the restore prompt, whatever the prompt exec'd since.
 func TestRewriteRestoredWindows(t *testing.T) {
 	const old = "/old/place/kittymux-resume"
-	waiting := resume.Record{Agent: "codex", Mode: "latest", FromShell: true, Env: []string{"CODEX_HOME=/c"},
+	waiting := resume.Record{Agent: "codex", Mode: "latest", FromShell: true, Dir: "/c", Env: []string{"CODEX_HOME=/c"},
 		Argv: []string{"codex", "resume", "--last"}}
 	sealedArgs := func(r resume.Record) string {
 		words := []string{old}
@@ -457,10 +457,10 @@ func TestRewriteRestoredWindows(t *testing.T) {
 	}
 	recs := unsealed(t, records(t, res.Data), testKey)
 	want := map[int]resume.Record{
-		1: {Agent: "claude", Mode: "exact", ID: w4ID, Argv: []string{"claude", "--model", "sonnet", "--resume", w4ID}},
+		1: {Agent: "claude", Mode: "exact", ID: w4ID, Dir: "/a", Argv: []string{"claude", "--model", "sonnet", "--resume", w4ID}},
 		// The conversation running now has no known id: the only claude in
 		// /b resumes its latest, never the one it was restored from.
-		2: {Agent: "claude", Mode: "latest", Argv: []string{"claude", "--continue"}},
+		2: {Agent: "claude", Mode: "latest", Dir: "/b", Argv: []string{"claude", "--continue"}},
 		3: waiting,
 	}
 	if diff := cmp.Diff(want, recs); diff != "" {
@@ -609,7 +609,7 @@ func TestRewriteCompoundLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[int]resume.Record{1: {Agent: "claude", Mode: "latest", FromShell: true, Argv: []string{"claude", "--model", "opus", "--continue"}}}
+	want := map[int]resume.Record{1: {Agent: "claude", Mode: "latest", FromShell: true, Dir: "/srv", Argv: []string{"claude", "--model", "opus", "--continue"}}}
 	if diff := cmp.Diff(want, records(t, res.Data)); diff != "" {
 		t.Errorf("records (-want +got):\n%s\n%s", diff, res.Data)
 	}

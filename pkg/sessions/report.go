@@ -45,7 +45,7 @@ func AgentWindows(data []byte, key []byte, auto bool) ([]Restored, error) {
 		if err != nil {
 			continue // the prompt will open a shell: nothing to wait for
 		}
-		sealed := r.Verify(key) == nil
+		sealed := r.VerifyIn(key, ref.Cwd) == nil
 		out = append(out, Restored{Record: r, Dir: ref.Cwd, Auto: sealed && !r.Confirm && (r.Direct || auto)})
 	}
 	return out, nil

@@ -46,6 +46,7 @@ func TestReport(t *testing.T) {
 	direct.Direct = true
 	codex := resume.Record{Agent: "codex", Mode: "latest", Argv: []string{"codex", "resume", "--last"}}
 	unsure := resume.Record{Agent: "gemini", Mode: "new", Confirm: true, Argv: []string{"gemini", "-m", "x"}}
+	direct.Dir, codex.Dir, unsure.Dir = "/w/api", "/w/cli", "/w/gem"
 	recs := []resume.Record{direct.Sealed(key), codex.Sealed(key), unsure.Sealed(key), claude}
 	dirs := []string{"/w/api", "/w/cli", "/w/gem", "/w/old"}
 	data := file(t, dirs, recs)

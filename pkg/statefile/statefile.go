@@ -459,3 +459,72 @@ func flock(fd, how int) error {
 		}
 	}
 }
+
+// Info describes the directory d itself (through its own descriptor).
+func (d *Dir) Info() (fs.FileInfo, error) {
+	f, err := d.root.Open(".")
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.Stat()
+}
+
+// OpenRead opens the file name in d for reading: a link is refused, and a
+// FIFO or device does not block the open (the caller checks what it got).
+func (d *Dir) OpenRead(name string) (*os.File, error) {
+	if name == "" || name == "." || name == ".." || strings.ContainsRune(name, filepath.Separator) {
+		return nil, fmt.Errorf("open %s: not a plain file name", filepath.Join(d.path, name))
+	}
+	return d.root.OpenFile(name, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+}
+
+// CreateOnce creates the file name in d (0600) holding data, whole before it
+// appears: it is written to a temp file and linked into place. A link never
+// replaces a file, so when name exists the error wraps fs.ErrExist and the
+// file stays as it was.
+func (d *Dir) CreateOnce(name string, data []byte) error {
+	if name == "" || name == "." || name == ".." || strings.ContainsRune(name, filepath.Separator) {
+		return fmt.Errorf("create %s: not a plain file name", filepath.Join(d.path, name))
+	}
+	d.removeStale()
+	// The temp file is locked, as writeFile's is, so that another writer's
+	// removeStale leaves it alone.
+	var (
+		pf   *renameio.PendingFile
+		lock int
+		err  error
+	)
+	for attempt := 0; ; attempt++ {
+		if pf, err = renameio.NewPendingFile(name, renameio.WithRoot(d.root), renameio.WithStaticPermissions(filePerm)); err != nil {
+			return fmt.Errorf("create %s: %w", filepath.Join(d.path, name), err)
+		}
+		if lock, err = lockFile(pf.File); err != nil {
+			pf.Cleanup()
+			return fmt.Errorf("create %s: %w", filepath.Join(d.path, name), err)
+		}
+		if linked(pf.File) || attempt == 3 {
+			break
+		}
+		syscall.Close(lock)
+		pf.Cleanup()
+	}
+	defer syscall.Close(lock)
+	defer pf.Cleanup()
+	tmp := filepath.Base(pf.Name())
+	_, err = pf.Write(data)
+	if err == nil {
+		err = pf.Sync()
+	}
+	if err == nil {
+		err = d.root.Link(tmp, name)
+	}
+	if err != nil {
+		return fmt.Errorf("create %s: %w", filepath.Join(d.path, name), err)
+	}
+	if dir, err := d.root.Open("."); err == nil {
+		_ = dir.Sync()
+		dir.Close()
+	}
+	return nil
+}

@@ -15,8 +15,6 @@ import (
 	"strings"
 	"time"
 
-	"mvdan.cc/sh/v3/syntax"
-
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/history"
 	"github.com/kittymux/kittymux/pkg/journal"
@@ -156,7 +154,7 @@ func Build(o Options) (*Plan, error) {
 			skip(r, fmt.Sprintf("its command %s is not %s as the definitions know it now", agents.Quote(r.Argv), r.Agent))
 			continue
 		}
-		if why := cdProblem(r.Dir); why != "" {
+		if why := kittysession.DirProblem(r.Dir); why != "" {
 			skip(r, why)
 			continue
 		}
@@ -349,38 +347,28 @@ func title(r journal.Record) string {
 	if t == "" || t == "/" || t == "." {
 		t = r.Agent
 	}
+	// With a single quote, a '`' is quoted in a way kitty 0.26.5 and 0.48.2
+	// read differently (kittysession.QuoteWord): it goes.
+	if _, err := kittysession.QuoteWord(t); err != nil {
+		t = strings.ReplaceAll(t, "`", "")
+	}
 	return t
 }
 
-// cdProblem says why dir cannot be a `cd` line, or "". kitty takes the rest
-// of the line as it is (stripped; kitty 0.43+ expands $VAR and ~, 0.26.5
-// does not), so only a plain absolute path reads the same everywhere.
-func cdProblem(dir string) string {
-	switch {
-	case !filepath.IsAbs(dir) || filepath.Clean(dir) != dir:
-		return fmt.Sprintf("its directory %q is not a clean absolute path", dir)
-	case kitty.Printable(dir) != dir || strings.ContainsAny(dir, "\u0085\u2028\u2029"):
-		return fmt.Sprintf("its directory %q holds control characters", dir)
-	case strings.Contains(dir, "$"):
-		return fmt.Sprintf("its directory %q holds a '$', which kitty versions read differently", dir)
-	case strings.TrimSpace(dir) != dir:
-		return fmt.Sprintf("its directory %q ends in whitespace, which kitty strips", dir)
-	}
-	return ""
-}
-
-// tabLines writes one tab: its title, directory and the restore prompt. The
-// launch line is read back as kitty will read it, so a word kitty's lexer
-// and a shell could read differently never reaches the file.
+// tabLines writes one tab: its title, directory and the restore prompt. Each
+// word is quoted so that kitty 0.26.5's shlex and 0.48.2's lexer read it the
+// same (kittysession.QuoteWord), and the launch line is read back as kitty
+// will read it, so a word they could read differently never reaches the
+// file: a record read differently would show as edited.
 func tabLines(title, dir string, argv []string) (string, error) {
 	// --title=VALUE: a title starting with '-' stays the option's value.
 	words := []string{"--title=" + title}
 	words = append(words, argv...)
 	quoted := make([]string, len(words))
 	for i, w := range words {
-		q, err := syntax.Quote(w, syntax.LangPOSIX)
+		q, err := kittysession.QuoteWord(w)
 		if err != nil {
-			return "", fmt.Errorf("quote %q: %w", w, err)
+			return "", err
 		}
 		quoted[i] = q
 	}

@@ -238,3 +238,44 @@ func TestBuildUnseenProgram(t *testing.T) {
 		t.Errorf("record %+v: want unsealed, asking, naming no file", got)
 	}
 }
+
+// TestBuildBothKittiesReadAlike: kitty 0.26.5's Python shlex keeps the
+// backslash before '`' and '$' inside double quotes, which syntax.Quote
+// writes for a word that also holds a single quote. A title loses its '`'
+// then; a directory or argument that would need it is not recovered, with
+// the reason; no record is ever written that 0.26.5 would read as edited.
+func TestBuildBothKittiesReadAlike(t *testing.T) {
+	set, _ := agents.Load("")
+	key := bytes.Repeat([]byte{7}, resume.KeySize)
+	title := rec("t", "claude", idA, "/w/api", 5, "claude")
+	title.TabTitle = "it's `x` \\ \"y\""
+	dir := rec("d", "claude", idB, "/w/it's `x`", 5, "claude")
+	arg := rec("a", "claude", idC, "/w/web", 5, "claude", "--model", "it's `x`")
+	p, err := Build(Options{Agents: set, Journal: &journal.File{Version: 1, Records: []journal.Record{title, dir, arg}}, Now: now,
+		Since: time.Hour, ResumeBin: "/bin/kittymux-resume", Key: key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Tabs) != 1 || p.Tabs[0].Title != `it's x \ "y"` {
+		t.Fatalf("tabs %+v\n%s", p.Tabs, p.Data)
+	}
+	why := map[string]string{}
+	for _, s := range p.Skipped {
+		why[s.Key] = s.Why
+	}
+	if !strings.Contains(why["d"], "0.26.5 and 0.48.2 read it differently") || !strings.Contains(why["a"], "0.26.5 and 0.48.2 read it differently") {
+		t.Errorf("skipped %+v", p.Skipped)
+	}
+	if bytes.Contains(p.Data, []byte("\\`")) || bytes.Contains(p.Data, []byte("\\$")) {
+		t.Errorf("a word 0.26.5 reads differently:\n%s", p.Data)
+	}
+	f, err := kittysession.Parse(p.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := f.Windows()
+	got, err := resume.ParseArgs(ws[0].Line.Launch.Argv[1:])
+	if err != nil || got.Tab != `it's x \ "y"` || got.Dir != "/w/api" || got.VerifyIn(key, "/w/api") != nil {
+		t.Errorf("record %+v, %v\n%s", got, err, p.Data)
+	}
+}

@@ -308,14 +308,15 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 		// kitty writes the directory of the window's foreground process at
 		// the moment of the save, which can be a short-lived child of the
 		// agent (copilot runs helpers in /usr/bin): the agent's own
-		// directory, as ls showed it, is where it must come back. One that
-		// kitty would read differently (kittysession.DirProblem: kitty
-		// expands $VAR in launch options) is left as kitty wrote it, which
-		// Vet made safe.
-		if lw, isLive := live[id]; isLive && lw.Cmd.Agent == cmd.Agent && kittysession.DirProblem(lw.Cwd) == "" &&
-			lw.Cwd != ref.Cwd {
-			if err := l.SetOption("--cwd", lw.Cwd); err == nil {
-				ref.Cwd = lw.Cwd
+		// directory, as ls showed it, is where it must come back, whatever
+		// the file's lines say (a directory name can add a `cd`). One
+		// that kitty would read differently (kittysession.DirProblem)
+		// comes back as its nearest safe parent.
+		if lw, isLive := live[id]; isLive && lw.Cmd.Agent == cmd.Agent && filepath.IsAbs(lw.Cwd) {
+			if dir := kittysession.SafeDir(lw.Cwd); dir != ref.Cwd {
+				if err := l.SetOption("--cwd", dir); err == nil {
+					ref.Cwd = dir
+				}
 			}
 		}
 		if cmd, ok = cmd.Placed(ref.Cwd); !ok {

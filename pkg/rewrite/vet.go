@@ -3,6 +3,7 @@ package rewrite
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -120,8 +121,12 @@ const (
 	atFocusTab              // new_os_window
 )
 
-// read splits raw into lines, refuses those that are the rest of a value
-// kitty split (regions) and those out of kitty's order.
+// read splits raw into lines and refuses those that are the rest of a
+// value kitty split (regions), then those out of kitty's order. Regions come
+// first so that an injected line never moves kitty's order: a broken launch
+// line's rest (exact), then each cd's rest, the last cd first, so that a
+// window line injected into a later tab is gone before an earlier tab
+// looks for its own windows' lines.
 func (v *vetter) read(s string) {
 	for n := 1; s != ""; n++ {
 		l := &vetLine{num: n}
@@ -140,23 +145,31 @@ func (v *vetter) read(s string) {
 		}
 		v.lines = append(v.lines, l)
 	}
-	last := map[int]int{} // window id -> its last launch line
-	for i, l := range v.lines {
-		if id := l.id(); id > 0 {
-			last[id] = i
+	var cds []int
+	var layoutIDs map[int]bool
+	for i := 0; i < len(v.lines); i++ {
+		switch l := v.lines[i]; {
+		case l.broken:
+			i = v.brokenLaunch(i)
+		case l.refused != "":
+		case l.directive == "new_tab":
+			layoutIDs = nil
+		case l.directive == "set_layout_state":
+			layoutIDs = windowIDs(l.rest)
+		case l.directive == "cd":
+			l.layoutIDs = layoutIDs
+			cds = append(cds, i)
+		}
+	}
+	for _, i := range slices.Backward(cds) {
+		if v.lines[i].refused == "" {
+			v.cdRest(i)
 		}
 	}
 	at, tab := atHeader, -1
-	var layoutIDs map[int]bool // the windows of the tab, as its set_layout_state lists them
-	for i := 0; i < len(v.lines); i++ {
-		l := v.lines[i]
-		if isBlank(l.raw) {
-			continue
-		}
-		if l.refused != "" {
-			if l.broken {
-				i = v.brokenLaunch(i)
-			}
+	layoutIDs = nil
+	for _, l := range v.lines {
+		if isBlank(l.raw) || l.refused != "" {
 			continue
 		}
 		next, why := follows(at, l)
@@ -171,27 +184,34 @@ func (v *vetter) read(s string) {
 			layoutIDs = windowIDs(l.rest)
 		}
 		l.tab, l.layoutIDs, at = tab, layoutIDs, next
-		if l.directive == "cd" {
-			i = v.cdRest(i, layoutIDs, last)
-		}
 	}
 }
 
 // cdRest refuses the lines after the cd at i that are the rest of its
-// directory's name, and returns the index of the last of them. kitty
-// writes a blank line after `cd` and then the tab's first launch line; the
-// real line of each window is its last (an earlier one came with the
-// name). Without the tab's window ids, the name ends at the blank line.
-func (v *vetter) cdRest(i int, ids map[int]bool, last map[int]int) int {
+// directory's name. kitty writes a blank line after `cd` and then the
+// tab's first launch line, so a name holding a blank line could pass for
+// kitty's lines up to there: the name ends at the first window of the
+// tab's own (its set_layout_state's), counted by each window's last launch
+// line still kept (an earlier one came with the name; a later one, from
+// another name, costs lines, never lets one in). Without the tab's window
+// ids, or when none of them has a line, the name ends at the blank line,
+// and every launch line it holds after that is refused by checkWindows.
+func (v *vetter) cdRest(i int) {
+	cd := v.lines[i]
 	end := -1
-	for id := range ids {
-		if j, ok := last[id]; ok && j > i && (end < 0 || j < end) {
+	last := map[int]int{} // each window of the tab -> its last line kept
+
+	for j := i + 1; j < len(v.lines); j++ {
+		if l := v.lines[j]; l.refused == "" && cd.layoutIDs[l.id()] {
+			last[l.id()] = j
+		}
+	}
+	for _, j := range last {
+		if end < 0 || j < end {
 			end = j
 		}
 	}
-	cd := v.lines[i]
-	j := i + 1
-	for ; j < len(v.lines) && (end < 0 || j < end); j++ {
+	for j := i + 1; j < len(v.lines) && (end < 0 || j < end); j++ {
 		l := v.lines[j]
 		if isBlank(l.raw) {
 			if end < 0 {
@@ -200,9 +220,10 @@ func (v *vetter) cdRest(i int, ids map[int]bool, last map[int]int) int {
 			continue
 		}
 		cd.cdNext = true
-		l.refused = fmt.Sprintf("it follows `cd` on line %d before the tab's first window: it is the rest of that directory's name", cd.num)
+		if l.refused == "" {
+			l.refused = fmt.Sprintf("it follows `cd` on line %d before the tab's first window: it is the rest of that directory's name", cd.num)
+		}
 	}
-	return j - 1
 }
 
 // brokenLaunch refuses the lines that the launch line at i, cut by a line
@@ -451,18 +472,25 @@ func (v *vetter) checkDirs() {
 	}
 }
 
-// cutOff returns a directory of the windows of cd's tab that cd's value is
-// the cut-off beginning of (kitty stripped blanks or broke the line after
-// it), or "".
+// cutOff returns a directory of the windows of cd's tab (its
+// set_layout_state's, else its launch lines') that cd's value is the
+// cut-off beginning of (kitty stripped blanks or broke the line after it),
+// or "".
 func (v *vetter) cutOff(cd *vetLine) string {
 	if v.ls == nil {
 		return ""
 	}
-	for _, l := range v.launches() {
-		if l.tab != cd.tab {
-			continue
+	ids := cd.layoutIDs
+	if ids == nil {
+		ids = map[int]bool{}
+		for _, l := range v.launches() {
+			if l.tab == cd.tab {
+				ids[l.id()] = true
+			}
 		}
-		for _, w := range v.ls[l.launch.Unserialize.ID()].cwds {
+	}
+	for id := range ids {
+		for _, w := range v.ls[id].cwds {
 			if len(w) > len(cd.rest) && strings.HasPrefix(w, cd.rest) && kittysession.DirProblem(w) != "" {
 				if r, _ := utf8.DecodeRuneInString(w[len(cd.rest):]); isPySpace(r) || isLineBreak(r) {
 					return w

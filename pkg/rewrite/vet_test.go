@@ -85,16 +85,38 @@ func TestVetRefuses(t *testing.T) {
 			warnings: []string{"nearest safe parent /home/u", "refused: it follows `cd` on line 6"},
 		},
 		{
+			name: "a later tab's name forging an earlier tab's window costs neither tab a window",
+			raw: tab("/home/u", win1, win2) + strings.Replace(tab("/home/u/web\n\nlaunch 'kitty-unserialize-data={\"id\": 1}' sh -c 'touch /tmp/m'", win4),
+				`"window_ids": [1]}, {"id": 2, "window_ids": [2, 3]}`, `"window_ids": [4]}`, 1),
+			noLS: true,
+			want: tab("/home/u", win1, win2) + strings.Replace(tab("/home/u", win4),
+				`"window_ids": [1]}, {"id": 2, "window_ids": [2, 3]}`, `"window_ids": [4]}`, 1),
+			warnings: []string{"nearest safe parent /home/u", "rest of that directory's name"},
+		},
+		{
 			name:     "a trailing backslash no longer fails the save",
 			raw:      tab("/home/u/x\nlaunch y\\", win1),
 			want:     tab("/home/u", win1),
 			warnings: []string{"nearest safe parent", "refused"},
 		},
 		{
-			name:     "a name holding a blank line: the injected lines stand where kitty's windows do",
+			name:     "a name holding a blank line, offline: it ends at the tab's first own window",
 			raw:      tab("/home/u/x\n\nlaunch sh -c 'touch /tmp/m'\nlaunch 'kitty-unserialize-data={\"id\": 1}' sh -c 'touch /tmp/m'\nlaunch 'kitty-unserialize-data={\"id\": 5}' sh -c 'touch /tmp/m'\nlaunch 'kitty-unserialize-data={\"id\": 77}' sh", win1, win2),
+			noLS:     true,
 			want:     tab("/home/u", win1, win2),
 			warnings: []string{"nearest safe parent", "line 8 \"launch sh", "rest of that directory's name", "line 10", "line 11"},
+		},
+		{
+			name: "a name holding a blank line, with ls: the same, and the directory is known",
+			raw:  tab("/home/u/x\n\nlaunch sh -c 'touch /tmp/m'\nlaunch 'kitty-unserialize-data={\"id\": 1}' sh -c 'touch /tmp/m'\nlaunch 'kitty-unserialize-data={\"id\": 3}' sh -c 'touch /tmp/m'\nlaunch 'kitty-unserialize-data={\"id\": 77}' sh", win1, win2,
+				`launch 'kitty-unserialize-data={"id": 3}'`),
+			ls: func() []kitty.OSWindow {
+				ls := fixtureLS(t)
+				ls[0].Tabs[0].Windows[0].Cwd = "/home/u/x\n\nlaunch sh -c 'touch /tmp/m'"
+				return ls
+			}(),
+			want:     tab("/home/u", win1, win2, `launch 'kitty-unserialize-data={"id": 3}'`),
+			warnings: []string{"nearest safe parent /home/u", "line 8", "line 9", "line 10", "line 11"},
 		},
 		{
 			name: "a launch line broken by a user var holding a newline: its rest is refused to where kitty's quote closes",
@@ -137,7 +159,7 @@ func TestVetRefuses(t *testing.T) {
 			name:     "directives kitty does not write, and comments",
 			raw:      tab("/home/u", win1, "title evil", "# a note", "layout nosuch", "cd /tmp", "os_window_size 1 2", win2),
 			want:     tab("/home/u", win1, "", "", "", "", "", win2),
-			warnings: []string{"does not write `title`", "no comments", "`layout` there", "`cd` there", "does not write `os_window_size`"},
+			warnings: []string{"does not write `title`", "no comments", "`layout` there", "`cd` there", "rest of that directory's name"},
 		},
 		{
 			name:     "a launch line kitty cannot have written",

@@ -26,23 +26,21 @@ import (
 	"github.com/kittymux/kittymux/pkg/paths"
 )
 
-// sharedState makes the state directory of kittymux under home (paths.Under)
-// the one a kitty's windows use ($XDG_STATE_HOME/kittymux), so the restore
-// prompts there find the key the records were sealed with. It returns the
-// XDG_STATE_HOME=... for that kitty's environment.
+// sharedState is the XDG_STATE_HOME=... for a kitty whose windows' restore
+// prompts share kittymux's state under home: sharedPaths(home).
 func sharedState(t *testing.T, home string) string {
 	t.Helper()
 	xdgState := filepath.Join(home, "xdg-state")
 	if err := os.MkdirAll(xdgState, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.MkdirAll(paths.Under(home).StateDir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(paths.Under(home).StateDir, filepath.Join(xdgState, "kittymux")); err != nil {
-		t.Fatal(err)
-	}
 	return "XDG_STATE_HOME=" + xdgState
+}
+
+// sharedPaths is kittymux's state under home as sharedState's kitty finds
+// it: $XDG_STATE_HOME/kittymux.
+func sharedPaths(home string) paths.Paths {
+	return testPaths(map[string]string{"HOME": home, "XDG_STATE_HOME": filepath.Join(home, "xdg-state")})
 }
 
 // answerPrompts waits for the restore prompt in each window of k whose
@@ -136,7 +134,7 @@ func TestRealRecover(t *testing.T) {
 		f := factory.New()
 		f.IO = &factory.IOStreams{In: strings.NewReader(""), Out: out, ErrOut: errOut}
 		f.Getenv = func(k string) string { return env[k] }
-		f.Paths = paths.Under(home)
+		f.Paths = sharedPaths(home)
 		// Only this test's kitties: other tests' run beside it.
 		f.Discover = func(context.Context) ([]kitty.Instance, error) { return slices.Clone(insts), nil }
 		return f
@@ -157,7 +155,7 @@ func TestRealRecover(t *testing.T) {
 		}
 	}
 	t.Cleanup(stopScanner)
-	j := journal.New(paths.Under(home).Journal(), false)
+	j := journal.New(sharedPaths(home).Journal(), false)
 	waitJournal := func(what string, cond func(map[string]journal.Record) bool) {
 		t.Helper()
 		deadline := time.Now().Add(30 * time.Second)
@@ -210,7 +208,7 @@ func TestRealRecover(t *testing.T) {
 	if diff := cmp.Diff([]string{"api", "web", "cli", "docs"}, dryDirs); diff != "" {
 		t.Errorf("recover --closed --dry-run tabs (-want +got):\n%s\n%s", diff, out)
 	}
-	if _, err := os.Stat(paths.Under(home).Session("rec")); err == nil {
+	if _, err := os.Stat(sharedPaths(home).Session("rec")); err == nil {
 		t.Error("--dry-run wrote the session")
 	}
 
@@ -227,7 +225,7 @@ func TestRealRecover(t *testing.T) {
 		t.Fatalf("recover: %v\n%s\n%s", err, out, errOut)
 	}
 	t.Logf("recover:\n%s", out)
-	data, _ := os.ReadFile(paths.Under(home).Session("rec"))
+	data, _ := os.ReadFile(sharedPaths(home).Session("rec"))
 	t.Logf("recovered session:\n%s", data)
 	for _, want := range []string{"not recovered: claude 7d3f1c2e in " + other + ": it runs in window",
 		"not recovered: claude 0a1b2c3d in " + docs + ": its window was closed (--closed recovers it)"} {
@@ -287,7 +285,7 @@ func TestRealRecoverGotoSession(t *testing.T) {
 			LastSeen: closed, State: journal.StateIdle, ClosedAt: &closed, CloseReason: journal.ClosedKittyGone,
 			KittySocket: "unix:" + filepath.Join(work, "gone"), KittyPID: 1, WindowID: len(key)}
 	}
-	j := journal.New(paths.Under(home).Journal(), false)
+	j := journal.New(sharedPaths(home).Journal(), false)
 	if _, err := j.Update(func(f *journal.File) error {
 		f.Records = []journal.Record{
 			gone("a", "claude", idAPI, api, filepath.Join(binDir, "claude"), "--model", "opus"),
@@ -298,7 +296,7 @@ func TestRealRecoverGotoSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := map[string]string{"HOME": home, "PATH": binDir + ":" + os.Getenv("PATH"), "KITTYMUX_RESUME_BIN": resume,
-		"KITTY_LISTEN_ON": k.Addr.String(), "KITTY_PID": strconv.Itoa(k.PID)}
+		"KITTY_LISTEN_ON": k.Addr.String(), "KITTY_PID": strconv.Itoa(k.PID), "XDG_STATE_HOME": filepath.Join(home, "xdg-state")}
 	code, out, errOut := kittymux(t, env, "sessions", "recover", "--since", "1h", "--name", "rec")
 	if code != 0 || !strings.Contains(out, "recovered 2 conversation(s) as rec") || !strings.Contains(out, "opened in the kitty at "+k.Addr.String()) {
 		t.Fatalf("recover: exit %d\n%s\n%s", code, out, errOut)

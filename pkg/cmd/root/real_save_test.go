@@ -20,7 +20,6 @@ import (
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/kittysession"
-	"github.com/kittymux/kittymux/pkg/paths"
 )
 
 // agentRuns are the fake agents' runs that are not help or version probes.
@@ -123,6 +122,11 @@ func TestRealSaveRestore(t *testing.T) {
 	env["KITTYMUX_RESUME_BIN"] = resume
 	env["KITTY_LISTEN_ON"] = k1.Addr.String()
 	env["KITTY_PID"] = strconv.Itoa(k1.PID)
+	// kittymux's state is where the restored kitty's prompts find it
+	// ($XDG_STATE_HOME/kittymux), so they find the key each record was
+	// sealed with.
+	xdgState := filepath.Join(env["HOME"], "xdg-state")
+	env["XDG_STATE_HOME"] = xdgState
 	type row struct {
 		Mode agents.Mode
 		Argv []string
@@ -181,7 +185,7 @@ func TestRealSaveRestore(t *testing.T) {
 	if diff := cmp.Diff(wantRows, rows); diff != "" {
 		t.Errorf("save work --json windows (-want +got):\n%s\n%+v", diff, saved)
 	}
-	published := paths.Under(env["HOME"]).Session("work")
+	published := testPaths(env).Session("work")
 	if saved.Path != published {
 		t.Errorf("published at %q, want %q", saved.Path, published)
 	}
@@ -253,7 +257,7 @@ func TestRealSaveRestore(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("save focused: exit %d\n%s\n%s", code, out, errOut)
 	}
-	data, err = os.ReadFile(paths.Under(env["HOME"]).Session("focused"))
+	data, err = os.ReadFile(testPaths(env).Session("focused"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,16 +271,6 @@ func TestRealSaveRestore(t *testing.T) {
 
 	// A new kitty on the published file.
 	before = len(agentRuns(log))
-	// Its windows share kittymux's state (paths.Under's state is
-	// $XDG_STATE_HOME/kittymux there), so the prompt finds the key the save
-	// sealed each record with.
-	xdgState := filepath.Join(env["HOME"], "xdg-state")
-	if err := os.Mkdir(xdgState, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(paths.Under(env["HOME"]).StateDir, filepath.Join(xdgState, "kittymux")); err != nil {
-		t.Fatal(err)
-	}
 	k2Env := append(log.Env(), "XDG_STATE_HOME="+xdgState)
 	k2 := kittytest.StartReal(t, kittytest.RealOptions{Env: k2Env, Kitty: kittyBin, Session: published})
 	inDir := map[string]int{}

@@ -34,9 +34,22 @@ func kittymux(t *testing.T, env map[string]string, args ...string) (int, string,
 	f := factory.New()
 	f.IO = &factory.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}
 	f.Getenv = func(k string) string { return env[k] }
-	f.Paths = paths.Under(env["HOME"])
+	f.Paths = testPaths(env)
 	code := root.Main(f, args)
 	return code, out.String(), errOut.String()
+}
+
+// testPaths is where kittymux keeps its state in a test: paths.Under(HOME),
+// or, when env sets XDG_STATE_HOME, $XDG_STATE_HOME/kittymux, the directory
+// a kitty given that environment lets its restore prompts find (a link
+// between two would be refused: state directories are never followed
+// through one).
+func testPaths(env map[string]string) paths.Paths {
+	p := paths.Under(env["HOME"])
+	if x := env["XDG_STATE_HOME"]; x != "" {
+		p.StateDir = filepath.Join(x, "kittymux")
+	}
+	return p
 }
 
 // resumeBin is the kittymux-resume the restored windows run: the test

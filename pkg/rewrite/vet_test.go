@@ -108,7 +108,7 @@ func TestVetRefuses(t *testing.T) {
 		},
 		{
 			name: "a name holding a blank line, with ls: the same, and the directory is known",
-			raw:  tab("/home/u/x\n\nlaunch sh -c 'touch /tmp/m'\nlaunch 'kitty-unserialize-data={\"id\": 1}' sh -c 'touch /tmp/m'\nlaunch 'kitty-unserialize-data={\"id\": 3}' sh -c 'touch /tmp/m'\nlaunch 'kitty-unserialize-data={\"id\": 77}' sh", win1, win2,
+			raw: tab("/home/u/x\n\nlaunch sh -c 'touch /tmp/m'\nlaunch 'kitty-unserialize-data={\"id\": 1}' sh -c 'touch /tmp/m'\nlaunch 'kitty-unserialize-data={\"id\": 3}' sh -c 'touch /tmp/m'\nlaunch 'kitty-unserialize-data={\"id\": 77}' sh", win1, win2,
 				`launch 'kitty-unserialize-data={"id": 3}'`),
 			ls: func() []kitty.OSWindow {
 				ls := fixtureLS(t)

@@ -319,3 +319,84 @@ func TestRealRecoverGotoSession(t *testing.T) {
 		t.Errorf("exec'd after Enter (-want +got):\n%s", diff)
 	}
 }
+
+// TestRealRecoverQuoting: on Debian's kitty 0.26.5, whose Python shlex keeps
+// the backslash that double quotes put before '`' and '$', recover writes
+// only what it and 0.48.2 read alike. A tab titled with a quote, backticks,
+// '$' and a backslash, in a directory with a backtick and a backslash,
+// loads; its record is not edited there, and Enter resumes the
+// conversation. A directory with '$' (kitty 0.43+ expands it) or with both
+// a quote and a backtick is not recovered, and recover says why.
+func TestRealRecoverQuoting(t *testing.T) {
+	t.Parallel()
+	kittytest.NeedReal(t)
+	binDir, log := kittytest.FakeAgents(t, "claude")
+	resume := resumeBin(t)
+	d := workDirs(t, "a`b\\c", "d$HOME", "it's `x`")
+	odd, dollar, quoted := d[0], d[1], d[2]
+	const (
+		id       = "2e4f6a8c-1b3d-4f5e-9a7b-6c5d4e3f2a1b"
+		idDollar = "3f5a7b9d-2c4e-4a6f-8b8c-7d6e5f4a3b2c"
+		idQuoted = "4a6b8c0e-3d5f-4b7a-9c9d-8e7f6a5b4c3d"
+	)
+	home := t.TempDir()
+	now := time.Now()
+	gone := func(key, id, dir, title string) journal.Record {
+		closed := now.Add(-10 * time.Minute)
+		return journal.Record{Key: key, Agent: "claude", ID: id, Dir: dir, TabTitle: title,
+			Argv: []string{filepath.Join(binDir, "claude"), "--model", "opus"}, FirstSeen: now.Add(-time.Hour),
+			LastSeen: closed, State: journal.StateIdle, ClosedAt: &closed, CloseReason: journal.ClosedKittyGone,
+			KittySocket: "unix:" + filepath.Join(home, "gone"), KittyPID: 1, WindowID: len(key)}
+	}
+	p := sharedPaths(home)
+	if _, err := journal.New(p.Journal(), false).Update(func(f *journal.File) error {
+		f.Records = []journal.Record{
+			gone("a", id, odd, "it's `x` $y \\ \"z\""),
+			gone("bb", idDollar, dollar, "dollar"),
+			gone("ccc", idQuoted, quoted, "quoted"),
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"HOME": home, "PATH": binDir + ":" + os.Getenv("PATH"), "KITTYMUX_RESUME_BIN": resume}
+	f := factory.New()
+	out, errOut := &kittytest.Buffer{}, &kittytest.Buffer{}
+	f.IO = &factory.IOStreams{In: strings.NewReader(""), Out: out, ErrOut: errOut}
+	f.Getenv = func(k string) string { return env[k] }
+	f.Paths = p
+	f.Discover = func(context.Context) ([]kitty.Instance, error) { return nil, nil }
+	var k *kittytest.Real
+	err := sessions.Recover(t.Context(), &sessions.RecoverOptions{F: f, Since: time.Hour, Name: "rec", Now: time.Now,
+		StartKitty: func(_, session string) error {
+			k = kittytest.StartReal(t, kittytest.RealOptions{Env: append(log.Env(), sharedState(t, home)), Session: session})
+			return nil
+		}})
+	if err != nil || k == nil {
+		t.Fatalf("recover: %v\n%s\n%s", err, out, errOut)
+	}
+	data, _ := os.ReadFile(p.Session("rec"))
+	t.Logf("recover:\n%s\nsession:\n%s", out, data)
+	if k.Version.AtLeast(kitty.VersionSaveAsSession) {
+		t.Errorf("kitty %s: this test is for the old kitty on PATH", k.Version)
+	}
+	for _, want := range []string{"not recovered: claude 3f5a7b9d in " + dollar + ": the directory",
+		"not recovered: claude 4a6b8c0e in " + quoted + ": "} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("recover's output lacks %q:\n%s", want, out)
+		}
+	}
+	got := answerPrompts(t, k, log, []string{odd})
+	if diff := cmp.Diff(map[string][]string{filepath.Base(odd): {"claude", "--model", "opus", "--resume", id}}, got); diff != "" {
+		t.Errorf("exec'd after Enter (-want +got):\n%s", diff)
+	}
+	var tabs []string
+	for _, o := range k.LS() {
+		for _, tab := range o.Tabs {
+			tabs = append(tabs, tab.Title)
+		}
+	}
+	if !slices.Contains(tabs, `it's x y \ "z"`) {
+		t.Errorf("tabs %q", tabs)
+	}
+}

@@ -53,6 +53,16 @@ func TestSaveRestoreEndToEnd(t *testing.T) {
 	save := kittytest.Fixture(t, "0.48.2/save_as_session-use-foreground-process.kitty-session")
 	save = bytes.ReplaceAll(save, []byte("/home/u/.local/bin/codex"), []byte(filepath.Join(binDir, "codex")))
 	ls := bytes.ReplaceAll(kittytest.Fixture(t, "0.48.2/ls.json"), []byte("/home/u/.local/bin/codex"), []byte(filepath.Join(binDir, "codex")))
+	// The windows' directories are real ones: each record's seal holds in
+	// its own directory only, where the prompt then runs.
+	code := filepath.Join(tmp, "code")
+	for _, d := range []string{"api", "web"} {
+		if err := os.MkdirAll(filepath.Join(code, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	save = bytes.ReplaceAll(save, []byte("/home/u/code"), []byte(code))
+	ls = bytes.ReplaceAll(ls, []byte("/home/u/code"), []byte(code))
 	for pid, argv := range map[string][]string{
 		"25378": {"claude", "--model", "opus", "--dangerously-skip-permissions"},
 		"25379": {filepath.Join(binDir, "codex"), "resume", codexID},
@@ -117,7 +127,7 @@ func TestSaveRestoreEndToEnd(t *testing.T) {
 		}
 		before := len(log.Records())
 		run := kittytest.RunPTY(t, kittytest.PTYOptions{
-			Path: argv[0], Args: argv[1:], Dir: home, Keys: []string{"\r"}, WaitFor: "i commands",
+			Path: argv[0], Args: argv[1:], Dir: ref.Cwd, Keys: []string{"\r"}, WaitFor: "i commands",
 			Env:  append(log.Env(), "HOME="+home, "SHELL="+filepath.Join(binDir, "fakesh"), "XDG_STATE_HOME="+filepath.Join(tmp, "state")),
 			Done: func() bool { return len(log.Records()) > before },
 		})

@@ -105,7 +105,7 @@ func TestPublishUnsure(t *testing.T) {
 	if err := sessions.Publish(context.Background(), &sessions.PublishOptions{F: f, Raw: rawPath, Stdout: true}); err != nil {
 		t.Fatalf("%v\n%s", err, errOut.String())
 	}
-	for _, want := range []string{"--mode latest --confirm --tab t -- /opt/oc/opencode --frobnicate loud -m x --continue\n"} {
+	for _, want := range []string{"--mode latest --confirm --tab t --dir /w -- /opt/oc/opencode --frobnicate loud -m x --continue\n"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("published file lacks %q:\n%s", want, out.String())
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/kittysession"
 	"github.com/kittymux/kittymux/pkg/rewrite"
 )
 
@@ -216,4 +217,27 @@ func TestRewriteHostileDirectory(t *testing.T) {
 			t.Errorf("%s: published %d windows, warnings %q:\n%s", name, res.Count, res.Warnings, res.Data)
 		}
 	}
+}
+
+// FuzzVet: whatever a raw save holds, Vet does not fail, and what it keeps
+// reads back as a session file, each launch line once per window.
+func FuzzVet(f *testing.F) {
+	f.Add([]byte(tab("/home/u/x\nlaunch sh -c 'touch /tmp/m'", win1, win2)))
+	f.Add([]byte(tab("/home/u", win1, `launch 'kitty-unserialize-data={"id": 2}' '--var=x=a`, `b'`, win2)))
+	f.Add([]byte("new_tab\ncd /\u2028\n\nlaunch 'kitty-unserialize-data={\"id\": 1}'\n"))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		out, _ := rewrite.Vet(raw, nil)
+		file, err := kittysession.Parse(out)
+		if err != nil {
+			t.Fatalf("Vet kept what does not parse: %v\n%q", err, out)
+		}
+		seen := map[int]bool{}
+		for _, w := range file.Windows() {
+			u := w.Line.Launch.Unserialize
+			if u == nil || seen[u.ID()] {
+				t.Fatalf("Vet kept a launch line that is not kitty's: %q", w.Line.Raw)
+			}
+			seen[u.ID()] = true
+		}
+	})
 }

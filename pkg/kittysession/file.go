@@ -242,3 +242,14 @@ func (f *File) Windows() []WindowRef {
 	}
 	return out
 }
+
+// ParseLine reads one line as Parse does, except that raw may hold "\n"
+// inside a quoted word: the line kitty meant, which it wrote over several
+// lines when a value held a line break. An unquoted "\n" is an error.
+func ParseLine(raw string) (*Line, error) {
+	l, err := parseLine(1, raw, "")
+	if err != nil {
+		return nil, &LineError{Line: 1, Err: err}
+	}
+	return l, nil
+}

@@ -179,7 +179,7 @@ func (v *vetter) checkDirs() {
 				l.refused = err.Error()
 				continue
 			}
-			f := &kittysession.File{Lines: []*kittysession.Line{{Raw: l.raw, Launch: l.launch, Directive: "launch"}}}
+			f := &kittysession.File{Lines: []*kittysession.Line{{Raw: l.text, Launch: l.launch, Directive: "launch"}}}
 			text, err := f.Encode()
 			if err != nil {
 				l.refused = err.Error()

@@ -137,6 +137,10 @@ func (v *vetter) cdRest(i int) {
 // last. kitty quotes each word with Python's shlex.quote, whose single
 // quotes a value can reopen but never leave open: the line ends with the
 // first following line that closes the quote.
+//
+// The window keeps its line when the values holding a line break can go:
+// a user var or a title is left out, a directory becomes its nearest safe
+// parent (repair); otherwise the first line is refused too.
 func (v *vetter) brokenLaunch(i int) int {
 	text := v.lines[i].raw
 	for j := i + 1; j < len(v.lines) && j <= i+maxBrokenLines; j++ {
@@ -145,11 +149,59 @@ func (v *vetter) brokenLaunch(i int) int {
 			for k := i + 1; k <= j; k++ {
 				v.lines[k].refused = fmt.Sprintf("the launch line on line %d goes on here: a value of it holds a line break", v.lines[i].num)
 			}
+			v.repair(v.lines[i], text, v.lines[j].num)
 			return j
 		}
 	}
 	return i
 }
+
+// repair makes l the launch line text, which kitty wrote over lines l.num
+// to last, without the values that held a line break, when it can.
+func (v *vetter) repair(l *vetLine, text string, last int) {
+	pl, err := kittysession.ParseLine(text)
+	if err != nil || pl.Launch == nil {
+		return
+	}
+	lw := pl.Launch
+	var dropped []string
+	kept := lw.Options[:0:0]
+	for _, o := range lw.Options {
+		if !strings.ContainsFunc(o.Value, isAnyBreak) {
+			kept = append(kept, o)
+			continue
+		}
+		// kitty writes whole option names (Window.as_launch_command).
+		switch o.Name {
+		case "--cwd": // made safe below
+			kept = append(kept, o)
+		case "--var", "--title":
+			dropped = append(dropped, o.Name)
+		default:
+			return
+		}
+	}
+	lw.Options = kept
+	why := fmt.Sprintf("kitty wrote it over lines %d-%d (a value held a line break)", l.num, last)
+	if len(dropped) > 0 {
+		why += "; left out: " + strings.Join(dropped, ", ")
+	}
+	if cwd, ok := lw.Option("--cwd"); ok && kittysession.DirProblem(cwd) != "" {
+		dir := kittysession.SafeDir(cwd)
+		if lw.SetOption("--cwd", dir) != nil {
+			return
+		}
+		why += "; its directory is written as its nearest safe parent " + dir
+	}
+	out, err := (&kittysession.File{Lines: []*kittysession.Line{pl}}).Encode()
+	if err != nil || strings.ContainsFunc(string(out), isAnyBreak) {
+		return
+	}
+	l.text, l.directive, l.rest, l.launch, l.broken = string(out), pl.Directive, pl.Rest, lw, false
+	l.refused, l.changed = "", why
+}
+
+func isAnyBreak(r rune) bool { return r == '\n' || isLineBreak(r) }
 
 // maxBrokenLines bounds how far a broken launch line is followed.
 const maxBrokenLines = 256

@@ -60,8 +60,13 @@ func TestRealHostileDirectories(t *testing.T) {
 
 	k1 := kittytest.StartReal(t, kittytest.RealOptions{Env: log.Env(), Kitty: kittyBin})
 	ctx := t.Context()
-	k1.LaunchWith(kitty.LaunchOptions{Type: "tab", Args: []string{filepath.Join(binDir, "claude"), "--resume", uuid}, Cwd: hostile[0]})
-	for _, d := range hostile[1:] {
+	// claude in the first, beside two shells in base: kitty writes the
+	// tab's `cd` for base and claude's directory as --cwd, a quoted word
+	// the newline splits.
+	k1.LaunchWith(kitty.LaunchOptions{Type: "tab", Cwd: base})
+	k1.LaunchWith(kitty.LaunchOptions{Cwd: base})
+	k1.LaunchWith(kitty.LaunchOptions{Args: []string{filepath.Join(binDir, "claude"), "--resume", uuid}, Cwd: hostile[0]})
+	for _, d := range hostile {
 		if !strings.Contains(d, "$") {
 			k1.LaunchWith(kitty.LaunchOptions{Type: "tab", Cwd: d})
 			continue
@@ -90,7 +95,7 @@ func TestRealHostileDirectories(t *testing.T) {
 				in[r.Window.Cwd] = true
 			}
 		}
-		for _, d := range hostile[1:] {
+		for _, d := range append(hostile, base) {
 			if !in[d] {
 				return false
 			}
@@ -175,12 +180,21 @@ func TestRealHostileDirectories(t *testing.T) {
 	}
 	checkSaved("sessions save", data)
 	t.Logf("published:\n%s", data)
+	windows := len(kitty.Windows(k1.LS()))
 	k1.Stop()
+	// The claude that ran there is gone before its conversation comes back
+	// (the prompt would say it is open elsewhere).
+	first := agentRuns(log)[0].PID
+	for deadline := time.Now().Add(30 * time.Second); syscall.Kill(first, 0) == nil; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("claude (pid %d) still runs 30 s after its kitty stopped", first)
+		}
+	}
 
 	// Restored in a new kitty; Enter in every window.
 	before := len(agentRuns(log))
 	k2 := kittytest.StartReal(t, kittytest.RealOptions{Env: append(log.Env(), "XDG_STATE_HOME="+xdgState), Kitty: kittyBin, Session: saved.Path})
-	ls := k2.WaitFor(func(ls []kitty.OSWindow) bool { return len(kitty.Windows(ls)) >= len(hostile) }, 30*time.Second)
+	ls := k2.WaitFor(func(ls []kitty.OSWindow) bool { return len(kitty.Windows(ls)) == windows }, 30*time.Second)
 	var prompt int
 	for _, r := range kitty.Windows(ls) {
 		if r.Window.Cwd != base && strings.HasPrefix(r.Window.Cwd, base) {

@@ -249,6 +249,7 @@ func TestBuildBothKittiesReadAlike(t *testing.T) {
 	key := bytes.Repeat([]byte{7}, resume.KeySize)
 	title := rec("t", "claude", idA, "/w/api", 5, "claude")
 	title.TabTitle = "it's `x` \\ \"y\""
+	title.Exe = []string{"/opt/claude"} // the scanner saw the process: sealed
 	dir := rec("d", "claude", idB, "/w/it's `x`", 5, "claude")
 	arg := rec("a", "claude", idC, "/w/web", 5, "claude", "--model", "it's `x`")
 	p, err := Build(Options{Agents: set, Journal: &journal.File{Version: 1, Records: []journal.Record{title, dir, arg}}, Now: now,

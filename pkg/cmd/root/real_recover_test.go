@@ -344,7 +344,7 @@ func TestRealRecoverQuoting(t *testing.T) {
 	gone := func(key, id, dir, title string) journal.Record {
 		closed := now.Add(-10 * time.Minute)
 		return journal.Record{Key: key, Agent: "claude", ID: id, Dir: dir, TabTitle: title,
-			Argv: []string{filepath.Join(binDir, "claude"), "--model", "opus"}, FirstSeen: now.Add(-time.Hour),
+			Argv: []string{filepath.Join(binDir, "claude"), "--model", "opus"}, Exe: []string{filepath.Join(binDir, "claude")}, FirstSeen: now.Add(-time.Hour),
 			LastSeen: closed, State: journal.StateIdle, ClosedAt: &closed, CloseReason: journal.ClosedKittyGone,
 			KittySocket: "unix:" + filepath.Join(home, "gone"), KittyPID: 1, WindowID: len(key)}
 	}

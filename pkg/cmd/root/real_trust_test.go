@@ -22,7 +22,6 @@ import (
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/kittysession"
-	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/resume"
 	"github.com/kittymux/kittymux/pkg/scanner"
 	"github.com/kittymux/kittymux/pkg/uservars"
@@ -180,7 +179,11 @@ func TestRealForgedText(t *testing.T) {
 	env["KITTY_LISTEN_ON"] = k1.Addr.String()
 	env["KITTY_PID"] = strconv.Itoa(k1.PID)
 	env["CLAUDE_CONFIG_DIR"] = claudeDir
-	state := paths.Under(env["HOME"])
+	// kittymux's state is where the restored kitty's prompts find it
+	// ($XDG_STATE_HOME/kittymux): a link between two would be refused.
+	xdgState := filepath.Join(env["HOME"], "xdg-state")
+	env["XDG_STATE_HOME"] = xdgState
+	state := testPaths(env)
 	if err := state.EnsureState(); err != nil {
 		t.Fatal(err)
 	}
@@ -325,13 +328,6 @@ func TestRealForgedText(t *testing.T) {
 	k1.Stop()
 
 	// A new kitty on the published file, with the same state (the key).
-	xdgState := filepath.Join(env["HOME"], "xdg-state")
-	if err := os.Mkdir(xdgState, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(state.StateDir, filepath.Join(xdgState, "kittymux")); err != nil {
-		t.Fatal(err)
-	}
 	before := len(agentRuns(log))
 	k2 := kittytest.StartReal(t, kittytest.RealOptions{Env: append(log.Env(), "XDG_STATE_HOME="+xdgState, "CLAUDE_CONFIG_DIR="+claudeDir),
 		Kitty: kittyBin, Session: saved.Path})

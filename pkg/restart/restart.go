@@ -148,7 +148,7 @@ func (r *Runner) prepare(t Target) (prepared, error) {
 	}
 	cmd := t.Agent.Agent.Cmd
 	rec := resume.Record{Agent: t.Decision.Agent, Mode: string(agents.ModeExact), ID: t.Decision.ID, Direct: true,
-		FromShell: !direct, Tab: t.TabTitle, Env: cmd.Env, Exe: t.Agent.Agent.Seen,
+		FromShell: !direct, Tab: t.TabTitle, Dir: t.Agent.Agent.Cwd, Env: cmd.Env, Exe: t.Agent.Agent.Seen,
 		Argv: t.Decision.Argv}
 	args, err := rec.Written(r.Key, r.Agents.Names())
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/resume"
 	"github.com/kittymux/kittymux/pkg/statefile"
 	"github.com/kittymux/kittymux/pkg/userfile"
 )
@@ -94,7 +95,11 @@ func Run(e *Env, r Record) error {
 		return e.elsewhere(r, path, where)
 	}
 	if !sealed {
-		e.warn("kittymux: edited record: %v; check it before it runs.", sealErr)
+		if errors.Is(sealErr, resume.ErrNotSealed) {
+			e.warn("kittymux: unconfirmed record: %v; check it before it runs.", sealErr)
+		} else {
+			e.warn("kittymux: edited record: %v; check it before it runs.", sealErr)
+		}
 		if !e.IsTerminal() {
 			e.outcome(r, journal.OutcomeShell, "an edited record with no terminal to ask", false)
 			e.warn("kittymux: no terminal to ask, so an edited record does not run; opening a shell.")
@@ -232,7 +237,11 @@ func (e *Env) question(r Record, sealed, narrow bool) []para {
 	}
 	first := text(0, plain, printable(r.Agent)+" · "+q)
 	if !sealed {
-		first.atoms = append(first.atoms, atom{pieces: []piece{{"(edited)", red}}, sep: " "})
+		label := "(edited)"
+		if r.Seal == "" {
+			label = "(unconfirmed)"
+		}
+		first.atoms = append(first.atoms, atom{pieces: []piece{{label, red}}, sep: " "})
 	}
 	ps := []para{first}
 	if wd := e.dir(); wd != "" {

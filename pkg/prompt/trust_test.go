@@ -374,7 +374,8 @@ func TestHostileRecords(t *testing.T) {
 }
 
 // TestEditedRecordAsks: a record that validates but is not sealed is shown
-// in full, marked edited, and runs only on a key press, whatever auto mode.
+// in full, marked unconfirmed (kittymux saw no process to seal it by, or an
+// edit dropped the seal), and runs only on a key press, whatever auto mode.
 func TestEditedRecordAsks(t *testing.T) {
 	resume := []string{"claude", "--model", "sonnet", "--resume", uuid}
 	for _, c := range []struct {
@@ -402,7 +403,7 @@ func TestEditedRecordAsks(t *testing.T) {
 			if diff := cmp.Diff([]string{"-fakesh"}, argvOf(r)); diff != "" {
 				t.Errorf("s: (-want +got):\n%s\n%s", diff, r.out)
 			}
-			for _, want := range []string{"(edited)", "not sealed", "Enter  claude --model sonnet --resume " + uuid} {
+			for _, want := range []string{"(unconfirmed)", "not sealed", "Enter  claude --model sonnet --resume " + uuid} {
 				if !strings.Contains(r.out, want) {
 					t.Errorf("prompt lacks %q:\n%s", want, r.out)
 				}

@@ -79,7 +79,7 @@ func TestPromptFits(t *testing.T) {
 		sealed bool
 	}{
 		{"exact", exact(nil), true},
-		{"edited", exact(func(r *Record) { r.Env = []string{"CLAUDE_CONFIG_DIR=/home/me/.claude-work"} }), false},
+		{"edited", exact(func(r *Record) { r.Env = []string{"CLAUDE_CONFIG_DIR=/home/me/.claude-work"}; r.Seal = "00" }), false},
 		{"confirm", exact(func(r *Record) {
 			r.Confirm = true
 			r.Argv = []string{"claude", "--frobnicate", "loud", "--resume", testID}
@@ -208,7 +208,7 @@ func golden(t *testing.T, path, got string) {
 // a dumb terminal.
 func TestEmphasis(t *testing.T) {
 	e := viewEnv(t, nil)
-	got := render(layout(e.question(exact(nil), false, false), 80), e.color())
+	got := render(layout(e.question(exact(func(r *Record) { r.Seal = "00" }), false, false), 80), e.color())
 	for _, want := range []string{"\x1b[1mEnter\x1b[22m resume", "\x1b[1mn\x1b[22m new conversation",
 		"\x1b[1mi\x1b[22m commands", "\x1b[31m(edited)\x1b[39m", "\x1b[2m~/code/"} {
 		if !strings.Contains(got, want) {

@@ -30,7 +30,11 @@ const KeySize = 32
 
 // Sentinel errors of the sealing key.
 var (
-	ErrNoKey     = errors.New("no sealing key")
+	ErrNoKey = errors.New("no sealing key")
+	// ErrNotSealed: the record carries no seal. kittymux writes such records
+	// where it saw no process to confirm the command by (macOS, a process it
+	// could not read), and a hand edit can drop one.
+	ErrNotSealed = errors.New("it is not sealed: kittymux did not see this command run")
 	ErrKeyUnsafe = errors.New("sealing key is not private to this user")
 )
 
@@ -99,7 +103,7 @@ func (r Record) Written(key []byte, agentNames []string) ([]string, error) {
 func (r Record) Verify(key []byte) error {
 	switch {
 	case r.Seal == "":
-		return errors.New("it is not sealed")
+		return ErrNotSealed
 	case len(key) != KeySize:
 		return errors.New("this machine has no sealing key")
 	}

@@ -4,7 +4,9 @@ package root_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,8 +20,10 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/autosave"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/cmd/root"
 	cmdscanner "github.com/kittymux/kittymux/pkg/cmd/scanner"
 	"github.com/kittymux/kittymux/pkg/cmd/sessions"
+	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest/modelstub"
@@ -50,12 +54,20 @@ type convAgent struct {
 	// cleanup ends what the agent leaves running after its TUI (codex's
 	// app-server daemon).
 	cleanup func(t *testing.T, home string)
+	// newConv starts a new conversation inside the running agent; quit
+	// leaves it, back to the shell.
+	newConv, quit string
+	// trustHooks does what a user does once for the agent to run the hooks
+	// `integration install` added.
+	trustHooks func(t *testing.T, home string)
 }
 
 var claudeConv = convAgent{
-	name:  "claude",
-	ready: "? for shortcuts",
-	enter: "\r",
+	name:    "claude",
+	ready:   "? for shortcuts",
+	enter:   "\r",
+	newConv: "/clear",
+	quit:    "/exit",
 	home: func(t *testing.T, s *modelstub.Server, home string, dirs ...string) []string {
 		return s.ClaudeHome(t, home, dirs...)
 	},
@@ -65,9 +77,9 @@ var claudeConv = convAgent{
 type convWindow struct {
 	name string // "api#1": its directory and number
 	dir  string
-	word string // what it was told before the crash
+	word string // what it was told last before the crash
 	id   int    // its kitty window id
-	conv string // the conversation id it held (from the agent's files)
+	conv string // the conversation id that holds word (from the agent's files)
 }
 
 // convWorld is the setting of one real-conversation test: the stand-in,
@@ -227,56 +239,70 @@ func (w *convWorld) ask(k *kittytest.Real, id int, question string) []modelstub.
 	return reqs
 }
 
-// words returns which of the windows' words the requests carry.
-func words(reqs []modelstub.Request, ws []*convWindow) []string {
-	var out []string
-	for _, cw := range ws {
-		if slices.ContainsFunc(reqs, func(r modelstub.Request) bool { return r.Carries(cw.word) }) {
-			out = append(out, cw.word)
-		}
-	}
-	return out
-}
-
 var shortID = regexp.MustCompile(`resume session ([0-9a-f]{8})`)
 
-// answerPrompts waits in each restored window of k in the windows' dirs
-// for the restore prompt, reads the conversation it offers, presses Enter,
-// and waits for the agent. It returns the restored windows' ids by the
-// short conversation id their prompt named.
-func (w *convWorld) answerPrompts(k *kittytest.Real, ws []*convWindow) map[string]int {
+// restoredWindow is a window of the restored kitty with a restore prompt.
+type restoredWindow struct {
+	id    int
+	dir   string
+	short string // the conversation its prompt offered, "" when none by id
+	used  bool
+}
+
+// answerPrompts waits in each window of k in one of dirs for the restore
+// prompt, reads the conversation it offers, presses Enter, and waits for
+// the agent.
+func (w *convWorld) answerPrompts(k *kittytest.Real, dirs map[string]int) []*restoredWindow {
 	t := w.t
 	t.Helper()
-	dirs := map[string]bool{}
-	for _, cw := range ws {
-		dirs[cw.dir] = true
-	}
-	var ids []int
+	var rws []*restoredWindow
 	k.WaitFor(func(ls []kitty.OSWindow) bool {
-		ids = ids[:0]
+		rws = rws[:0]
+		n := map[string]int{}
 		for _, r := range kitty.Windows(ls) {
-			if dirs[r.Window.Cwd] {
-				ids = append(ids, r.Window.ID)
+			if dirs[r.Window.Cwd] > 0 {
+				rws = append(rws, &restoredWindow{id: r.Window.ID, dir: r.Window.Cwd})
+				n[r.Window.Cwd]++
 			}
 		}
-		return len(ids) >= len(ws)
-	}, 30*time.Second)
-	byConv := map[string]int{}
-	for _, id := range ids {
-		s := k.WaitForText(match(id), func(s string) bool { return strings.Contains(s, "i commands") }, 60*time.Second)
-		m := shortID.FindStringSubmatch(s)
-		if m == nil {
-			t.Fatalf("window %d: the prompt names no conversation:\n%s", id, s)
+		for d, want := range dirs {
+			if n[d] < want {
+				return false
+			}
 		}
-		byConv[m[1]] = id
-		if err := k.Client.SendText(t.Context(), match(id), "\r"); err != nil {
+		return true
+	}, 30*time.Second)
+	for _, rw := range rws {
+		s := k.WaitForText(match(rw.id), func(s string) bool { return strings.Contains(s, "i commands") }, 60*time.Second)
+		if m := shortID.FindStringSubmatch(s); m != nil {
+			rw.short = m[1]
+		}
+		if err := k.Client.SendText(t.Context(), match(rw.id), "\r"); err != nil {
 			t.Fatal(err)
 		}
 	}
-	for _, id := range ids {
-		w.waitReady(k, id)
+	for _, rw := range rws {
+		w.waitReady(k, rw.id)
 	}
-	return byConv
+	return rws
+}
+
+// restoredAs is the restored window that took over cw: the one whose prompt
+// offered cw's conversation, else one in its directory that offered none.
+func restoredAs(cw *convWindow, rws []*restoredWindow) *restoredWindow {
+	for _, rw := range rws {
+		if !rw.used && rw.short != "" && cw.conv != "" && strings.HasPrefix(cw.conv, rw.short) {
+			rw.used = true
+			return rw
+		}
+	}
+	for _, rw := range rws {
+		if !rw.used && rw.short == "" && rw.dir == cw.dir {
+			rw.used = true
+			return rw
+		}
+	}
+	return nil
 }
 
 // convOf finds the conversation id that holds word in the agent's own files
@@ -315,9 +341,9 @@ func (w *convWorld) filesWith(word string) []string {
 // codex's sessions/…/rollout-<time>-<id>.jsonl.
 var convFile = regexp.MustCompile(`([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$`)
 
-// waitAutosave waits for an autosave of k that holds every window's
-// conversation and returns its name.
-func (w *convWorld) waitAutosave(k *kittytest.Real, ws []*convWindow) string {
+// waitAutosave waits for an autosave of k written after since that holds
+// every one of convs, and returns its name.
+func (w *convWorld) waitAutosave(k *kittytest.Real, since time.Time, convs []string) string {
 	w.t.Helper()
 	store := autosave.Store{Paths: w.p}
 	deadline := time.Now().Add(60 * time.Second)
@@ -325,13 +351,15 @@ func (w *convWorld) waitAutosave(k *kittytest.Real, ws []*convWindow) string {
 		names, _ := store.Names(strconv.Itoa(k.PID))
 		if len(names) > 0 {
 			newest := names[len(names)-1]
+			fi, err := os.Stat(w.p.Session(newest))
 			data, _ := os.ReadFile(w.p.Session(newest))
-			if !slices.ContainsFunc(ws, func(cw *convWindow) bool { return !strings.Contains(string(data), cw.conv) }) {
+			if err == nil && !fi.ModTime().Before(since) &&
+				!slices.ContainsFunc(convs, func(c string) bool { return !strings.Contains(string(data), c) }) {
 				return newest
 			}
 		}
 		if time.Now().After(deadline) {
-			w.t.Fatalf("no autosave holds every conversation in 60 s (%v); scanner log:\n%s", names, w.scanLog)
+			w.t.Fatalf("no autosave since %v holds %v in 60 s (%v); scanner log:\n%s", since, convs, names, w.scanLog)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
@@ -350,79 +378,333 @@ func (w *convWorld) kill(k *kittytest.Real) {
 	}
 }
 
-// restored checks, for each window, the turns its question after the
-// restore carried: its own word and no other window's. It returns one line
-// of the matrix per window.
-func (w *convWorld) restored(k *kittytest.Real, ws []*convWindow, byConv map[string]int) []string {
-	t := w.t
-	t.Helper()
-	var lines []string
-	for i, cw := range ws {
-		id, ok := byConv[cw.conv[:8]]
-		if !ok {
-			t.Errorf("%s: no restored window offers its conversation %s (offered: %v)", cw.name, cw.conv, byConv)
-			continue
-		}
-		question := fmt.Sprintf("Which word did I tell you? question%d", i+1)
-		reqs := w.ask(k, id, question)
-		got := words(reqs, ws)
-		lines = append(lines, fmt.Sprintf("%s: told %s, asked again: %v", cw.name, cw.word, got))
-		if !slices.Equal(got, []string{cw.word}) {
-			t.Errorf("%s (conversation %s, now window %d): the question's requests carry %v, want only %s\n%s",
-				cw.name, cw.conv, id, got, cw.word, w.stub.Summary())
-		}
-	}
-	return lines
+// convWant is how one window comes back.
+type convWant struct {
+	// mode and idSource are what `sessions list` says of the window before
+	// the crash (mode only for recover, which lists nothing).
+	mode, idSource string
+	// back: its last word comes back (its own conversation); otherwise the
+	// window starts a new conversation, and why says why.
+	back bool
+	why  string
 }
 
-// TestRealConversationsRestoreLast: claude typed plainly into a shell, two
-// windows in one directory and a third in another, each told its own word;
-// the scanner running, an autosave, kitty SIGKILLed, `sessions restore last`
-// from outside kitty, Enter at each prompt: each window is back in its own
-// conversation.
-//
-// Matrix:
-//
-//	claude × two windows in api + one in web × no hooks × autosave restore
-//	  → exact for all three (ids from claude's sessions/<pid>.json);
-//	    each window's next request carries its own word and no other's.
-func TestRealConversationsRestoreLast(t *testing.T) {
-	t.Parallel()
+// convCase is one row of the matrix: an agent, with its hooks or not,
+// restored from an autosave or recovered from the journal.
+type convCase struct {
+	agent   convAgent
+	hooks   bool
+	recover bool // `sessions recover --since 1h` on kitty on PATH (0.26.5), else `sessions restore last`
+	// want is, by window, how it comes back: api#1 and api#2 (two windows in
+	// one directory), web (a second conversation started inside the agent).
+	// docs, whose agent the user quit before the crash, never comes back.
+	want map[string]convWant
+}
+
+func (c convCase) String() string {
+	hooks, path := "no hooks", "restore last (kitty 0.48.2)"
+	if c.hooks {
+		hooks = "hooks"
+	}
+	if c.recover {
+		path = "recover (kitty 0.26.5)"
+	}
+	return c.agent.name + " × " + hooks + " × " + path
+}
+
+// The words each window is told: web's second is told in a new
+// conversation started inside the agent; docs' agent is then quit.
+var convWords = map[string][]string{"api#1": {"ORCHID"}, "api#2": {"TULIP"}, "web": {"MAPLE", "CEDAR"}, "docs": {"LILAC"}}
+
+// runConv runs one row of the matrix; it returns the row's report lines.
+func runConv(t *testing.T, c convCase) []string {
 	kittyBin := kittytest.NeedKitty(t, kitty.VersionSaveAsSession)
-	d := workDirs(t, "api", "web")
-	api, web := d[0], d[1]
-	w := newConvWorld(t, claudeConv, kittyBin, api, web)
+	if c.recover {
+		kittytest.NeedReal(t)
+		kittyBin = "kitty"
+	}
+	d := workDirs(t, "api", "web", "docs")
+	api, web, docs := d[0], d[1], d[2]
+	w := newConvWorld(t, c.agent, kittyBin, api, web, docs)
+	if c.hooks {
+		w.installHooks()
+	}
 
 	k1 := w.startKitty(kittyBin, "")
 	stop := w.scanner(k1)
-	ws := []*convWindow{
-		{name: "api#1", dir: api, word: "ORCHID"},
-		{name: "api#2", dir: api, word: "TULIP"},
-		{name: "web", dir: web, word: "MAPLE"},
-	}
+	ws := []*convWindow{{name: "api#1", dir: api}, {name: "api#2", dir: api}, {name: "web", dir: web}, {name: "docs", dir: docs}}
 	for _, cw := range ws {
 		cw.id = w.startAgent(k1, cw.dir)
 	}
 	for _, cw := range ws {
-		w.tell(k1, cw)
+		for i, word := range convWords[cw.name] {
+			if i > 0 {
+				w.newConversation(k1, cw.id)
+			}
+			cw.word = word
+			w.tell(k1, cw)
+		}
 		cw.conv = w.convOf(cw.word)
 	}
-	saved := w.waitAutosave(k1, ws)
+	quitAt := time.Now()
+	w.quit(k1, ws[3].id)
+	ws = ws[:3]
+
+	// What kittymux makes of each window before the crash.
+	var exact []string
+	for _, cw := range ws {
+		if c.want[cw.name].mode == "exact" {
+			exact = append(exact, cw.conv)
+		}
+	}
+	w.waitJournal(k1, ws, c.want)
+	listed := w.list(k1)
+	for _, cw := range ws {
+		want := c.want[cw.name]
+		got := listed[cw.id]
+		if string(got.Mode) != want.mode || want.idSource != "" && got.IDSource != want.idSource ||
+			want.mode == "exact" && got.ID != cw.conv {
+			t.Errorf("%s: sessions list says %s, id %s from %q (%s); want %s from %q, id %s",
+				cw.name, got.Mode, got.ID, got.IDSource, got.Reason, want.mode, want.idSource, cw.conv)
+		}
+	}
+	var saved string
+	if !c.recover {
+		saved = w.waitAutosave(k1, quitAt, exact)
+	}
 	w.kill(k1)
 	stop()
 
+	// Back: a new kitty on the newest autosave, or on what recover wrote.
 	out := &kittytest.Buffer{}
 	var k2 *kittytest.Real
-	err := sessions.Restore(t.Context(), &sessions.RestoreOptions{F: w.factory(out), Name: "last", Wait: time.Second,
-		StartKitty: func(_, session string) error { k2 = w.startKitty(kittyBin, session); return nil }})
-	if err != nil || k2 == nil {
-		t.Fatalf("restore last: %v\n%s", err, out)
+	start := func(_, session string) error { k2 = w.startKitty(kittyBin, session); return nil }
+	if c.recover {
+		f := w.factory(out)
+		f.Discover = func(context.Context) ([]kitty.Instance, error) { return nil, nil }
+		err := sessions.Recover(t.Context(), &sessions.RecoverOptions{F: f, Since: time.Hour, Name: "recovered",
+			Now: time.Now, StartKitty: start})
+		if err != nil || k2 == nil {
+			t.Fatalf("recover: %v\n%s", err, out)
+		}
+	} else {
+		err := sessions.Restore(t.Context(), &sessions.RestoreOptions{F: w.factory(out), Name: "last", Wait: time.Second,
+			StartKitty: start})
+		if err != nil || k2 == nil {
+			t.Fatalf("restore last: %v\n%s", err, out)
+		}
+		if !strings.Contains(out.String(), "restored "+saved+" in a new kitty") {
+			t.Errorf("restore last said:\n%s", out)
+		}
 	}
-	if !strings.Contains(out.String(), "restored "+saved+" in a new kitty") {
-		t.Errorf("restore last said:\n%s", out)
+	t.Logf("%s:\n%s", c, out)
+	before := len(w.stub.Requests())
+	rws := w.answerPrompts(k2, map[string]int{api: 2, web: 1})
+
+	// Each window asked again: whose words does its request carry?
+	all := []string{}
+	for _, words := range convWords {
+		all = append(all, words...)
 	}
-	byConv := w.answerPrompts(k2, ws)
-	for _, line := range w.restored(k2, ws, byConv) {
-		t.Log("claude × 2 in api + 1 in web × no hooks × restore last → exact: " + line)
+	slices.Sort(all)
+	var report []string
+	for i, cw := range ws {
+		want := c.want[cw.name]
+		rw := restoredAs(cw, rws)
+		if rw == nil {
+			t.Errorf("%s: no restored window took it over", cw.name)
+			continue
+		}
+		question := fmt.Sprintf("Which word did I tell you? question%d", i+1)
+		reqs := w.ask(k2, rw.id, question)
+		var got []string
+		for _, word := range all {
+			if slices.ContainsFunc(reqs, func(r modelstub.Request) bool { return r.Carries(word) }) {
+				got = append(got, word)
+			}
+		}
+		var wantWords []string
+		outcome := "a new conversation: " + want.why
+		if want.back {
+			wantWords, outcome = []string{cw.word}, "its own conversation"
+		}
+		if !slices.Equal(got, wantWords) {
+			t.Errorf("%s (%s, now window %d): asked again, its requests carry %v, want %v\n%s",
+				cw.name, cw.conv, rw.id, got, wantWords, w.stub.Summary())
+		}
+		report = append(report, fmt.Sprintf("%s: %s (%s); told %s, asked again its request carries %v",
+			cw.name, want.mode, want.idSource, strings.Join(convWords[cw.name], " then "), got))
+		report[len(report)-1] += " → " + outcome
+	}
+	// docs: the agent the user quit is not back, and no request carries its word.
+	for _, r := range w.stub.Requests()[before:] {
+		if r.Carries("LILAC") {
+			t.Errorf("docs' conversation came back: request #%d carries its word", r.N)
+		}
+	}
+	for _, r := range kitty.Windows(k2.LS()) {
+		if r.Window.Cwd == docs && strings.Contains(k2.WaitForText(match(r.Window.ID), func(string) bool { return true }, time.Second), "i commands") {
+			t.Errorf("docs' window offers to resume its quit agent")
+		}
+	}
+	report = append(report, "docs: quit before the crash → not resumed")
+	if c.hooks {
+		w.checkHookLog()
+	}
+	return report
+}
+
+// installHooks runs `kittymux integration install AGENT` for the agent's
+// HOME, with a kittymux built for the hooks to run.
+func (w *convWorld) installHooks() {
+	t := w.t
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "kittymux")
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/kittymux/kittymux/cmd/kittymux").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	out := &kittytest.Buffer{}
+	f := w.factory(out)
+	f.Executable = bin
+	env := maps.Clone(w.env)
+	env["HOME"] = w.home
+	f.Getenv = func(k string) string { return env[k] }
+	if code := root.Main(f, []string{"integration", "install", w.agent.name}); code != 0 {
+		t.Fatalf("integration install %s: exit %d\n%s", w.agent.name, code, out)
+	}
+	t.Logf("integration install %s:\n%s", w.agent.name, out)
+	if w.agent.trustHooks != nil {
+		w.agent.trustHooks(t, w.home)
+	}
+}
+
+// newConversation starts a new conversation inside the running agent.
+func (w *convWorld) newConversation(k *kittytest.Real, id int) {
+	w.t.Helper()
+	w.typeLine(k, id, w.agent.newConv)
+	time.Sleep(time.Second)
+	w.waitReady(k, id)
+}
+
+// quit quits the agent the way a user does, back to the shell.
+func (w *convWorld) quit(k *kittytest.Real, id int) {
+	w.t.Helper()
+	w.typeLine(k, id, w.agent.quit)
+	k.WaitFor(func(ls []kitty.OSWindow) bool {
+		for _, r := range kitty.Windows(ls) {
+			if r.Window.ID == id {
+				for _, p := range r.Window.ForegroundProcesses {
+					if len(p.Cmdline) > 0 && filepath.Base(p.Cmdline[0]) == "bash" {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}, 30*time.Second)
+}
+
+// waitJournal waits until the scanner's journal has each window of k with
+// the conversation it holds where it is to come back exactly, and the quit
+// agent's record closed.
+func (w *convWorld) waitJournal(k *kittytest.Real, ws []*convWindow, want map[string]convWant) {
+	t := w.t
+	t.Helper()
+	j := journal.New(w.p.Journal(), false)
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		var missing []string
+		f, err := j.Read()
+		if err != nil {
+			missing = append(missing, err.Error())
+		}
+		open := map[int]journal.Record{}
+		closed := 0
+		if f != nil {
+			for _, r := range f.Records {
+				switch {
+				case r.KittyPID == k.PID && r.Open:
+					open[r.WindowID] = r
+				case r.KittyPID == k.PID && r.CloseReason != "":
+					closed++
+				}
+			}
+		}
+		for _, cw := range ws {
+			if r, ok := open[cw.id]; !ok || want[cw.name].mode == "exact" && r.ID != cw.conv {
+				missing = append(missing, fmt.Sprintf("%s: %+v", cw.name, r))
+			}
+		}
+		if closed == 0 {
+			missing = append(missing, "the quit agent's record is not closed")
+		}
+		if len(missing) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the journal lacks, after 60 s:\n%s\nscanner log:\n%s", strings.Join(missing, "\n"), w.scanLog)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// list runs `sessions list --json` on k and returns its rows by window.
+func (w *convWorld) list(k *kittytest.Real) map[int]sessions.ListedWindow {
+	t := w.t
+	t.Helper()
+	out := &kittytest.Buffer{}
+	if code := root.Main(w.factory(out), []string{"--to", k.Addr.String(), "sessions", "list", "--json"}); code != 0 {
+		t.Fatalf("sessions list: exit %d\n%s", code, out)
+	}
+	var got struct{ Windows []sessions.ListedWindow }
+	if err := json.Unmarshal([]byte(out.String()), &got); err != nil {
+		t.Fatalf("sessions list: %v\n%s", err, out)
+	}
+	rows := map[int]sessions.ListedWindow{}
+	for _, r := range got.Windows {
+		rows[r.WindowID] = r
+	}
+	return rows
+}
+
+// checkHookLog: the hooks ran and logged no error.
+func (w *convWorld) checkHookLog() {
+	w.t.Helper()
+	b, _ := os.ReadFile(filepath.Join(w.p.StateDir, "hook.log"))
+	if len(b) > 0 {
+		w.t.Errorf("hook.log:\n%s", b)
+	}
+}
+
+// TestRealConversations is the matrix of real conversations: each agent
+// CLI typed plainly into a shell (two windows in api, one in web, one in
+// docs), each window told its own word; in web a second conversation is
+// started inside the agent and told a second word; docs' agent is quit,
+// back to its shell. The scanner runs; kitty is killed with SIGKILL and the
+// windows are brought back, by `sessions restore last` from the newest
+// autosave or by `sessions recover --since 1h` from the journal. Enter at
+// each prompt; each window is asked again, and the request carrying its
+// question shows whose conversation it holds.
+func TestRealConversations(t *testing.T) {
+	t.Parallel()
+	claudeExact := func(source string) map[string]convWant {
+		return map[string]convWant{
+			"api#1": {mode: "exact", idSource: source, back: true},
+			"api#2": {mode: "exact", idSource: source, back: true},
+			"web":   {mode: "exact", idSource: source, back: true},
+		}
+	}
+	for _, c := range []convCase{
+		// claude keeps sessions/<pid>.json per process: exact without hooks.
+		{agent: claudeConv, want: claudeExact("agent record")},
+		{agent: claudeConv, hooks: true, want: claudeExact("hook")},
+		{agent: claudeConv, recover: true, want: claudeExact("agent record")},
+		{agent: claudeConv, hooks: true, recover: true, want: claudeExact("hook")},
+	} {
+		t.Run(strings.ReplaceAll(c.String(), " ", "_"), func(t *testing.T) {
+			for _, line := range runConv(t, c) {
+				t.Logf("%s: %s", c, line)
+			}
+		})
 	}
 }

@@ -139,7 +139,8 @@ func (s *Scanner) mergeHooks(f *journal.File, now time.Time) {
 // OpenRecords returns, for each of ws (the agent windows of the kitty at
 // socket with pid kittyPID), the open journal record of the agent running
 // there now, or nil: a record of that window whose agent process is one of
-// the window's foreground processes.
+// the window's foreground processes. A kittyPID of 0 (a kitty named by
+// --to, whose pid kittymux does not know) matches records of that socket.
 func OpenRecords(f *journal.File, socket string, kittyPID int, ws []AgentWindow) []*journal.Record {
 	out := make([]*journal.Record, len(ws))
 	for i, aw := range ws {
@@ -149,7 +150,8 @@ func OpenRecords(f *journal.File, socket string, kittyPID int, ws []AgentWindow)
 		}
 		for j := range f.Records {
 			r := &f.Records[j]
-			if !r.Open || r.WindowID != aw.Ref.Window.ID || r.KittyPID != kittyPID || r.Agent != aw.Agent.Cmd.Agent ||
+			samePID := r.KittyPID == kittyPID || kittyPID == 0 && r.KittySocket == socket
+			if !r.Open || r.WindowID != aw.Ref.Window.ID || !samePID || r.Agent != aw.Agent.Cmd.Agent ||
 				r.KittySocket != "" && r.KittySocket != socket || !slices.Contains(pids, r.PID) {
 				continue
 			}

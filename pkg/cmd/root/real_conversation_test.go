@@ -458,15 +458,22 @@ func runConv(t *testing.T, c convCase) []string {
 		}
 	}
 	w.waitJournal(k1, ws, c.want)
-	listed := w.list(k1)
-	for _, cw := range ws {
-		want := c.want[cw.name]
-		got := listed[cw.id]
-		if string(got.Mode) != want.mode || want.idSource != "" && got.IDSource != want.idSource ||
-			want.mode == "exact" && got.ID != cw.conv {
-			t.Errorf("%s: sessions list says %s, id %s from %q (%s); want %s from %q, id %s",
-				cw.name, got.Mode, got.ID, got.IDSource, got.Reason, want.mode, want.idSource, cw.conv)
+	for _, inside := range []bool{true, false} {
+		listed := w.list(k1, inside)
+		for _, cw := range ws {
+			want := c.want[cw.name]
+			got := listed[cw.id]
+			if string(got.Mode) != want.mode || want.idSource != "" && got.IDSource != want.idSource ||
+				want.mode == "exact" && got.ID != cw.conv {
+				t.Errorf("%s: sessions list (inside kitty: %v) says %s, id %s from %q (%s); want %s from %q, id %s",
+					cw.name, inside, got.Mode, got.ID, got.IDSource, got.Reason, want.mode, want.idSource, cw.conv)
+			}
 		}
+	}
+	if t.Failed() {
+		jf, _ := os.ReadFile(w.p.Journal())
+		hl, _ := os.ReadFile(filepath.Join(w.p.StateDir, "hook.log"))
+		t.Logf("journal:\n%s\nhook.log:\n%s", jf, hl)
 	}
 	var saved string
 	if !c.recover {
@@ -648,12 +655,21 @@ func (w *convWorld) waitJournal(k *kittytest.Real, ws []*convWindow, want map[st
 	}
 }
 
-// list runs `sessions list --json` on k and returns its rows by window.
-func (w *convWorld) list(k *kittytest.Real) map[int]sessions.ListedWindow {
+// list runs `sessions list --json` on k, from inside it (KITTY_LISTEN_ON,
+// KITTY_PID) or from outside (--to), and returns its rows by window.
+func (w *convWorld) list(k *kittytest.Real, inside bool) map[int]sessions.ListedWindow {
 	t := w.t
 	t.Helper()
 	out := &kittytest.Buffer{}
-	if code := root.Main(w.factory(out), []string{"--to", k.Addr.String(), "sessions", "list", "--json"}); code != 0 {
+	f := w.factory(out)
+	args := []string{"--to", k.Addr.String(), "sessions", "list", "--json"}
+	if inside {
+		env := maps.Clone(w.env)
+		env["KITTY_LISTEN_ON"], env["KITTY_PID"] = k.Addr.String(), strconv.Itoa(k.PID)
+		f.Getenv = func(k string) string { return env[k] }
+		args = args[2:]
+	}
+	if code := root.Main(f, args); code != 0 {
 		t.Fatalf("sessions list: exit %d\n%s", code, out)
 	}
 	var got struct{ Windows []sessions.ListedWindow }

@@ -199,7 +199,7 @@ func Run(ctx context.Context, o Options, agent, event string, in io.Reader) (Res
 
 	var wg sync.WaitGroup
 	var varsErr error
-	if win.hasAddr && res.ID != "" && res.AgentPID > 0 {
+	if win.hasAddr && res.ID != "" && res.AgentPID > 0 && canSetUserVars(o.Getenv) {
 		// kitty is asked while the journal is written: the two waits overlap.
 		wg.Go(func() {
 			kctx, cancel := context.WithTimeout(ctx, KittyWait)

@@ -99,6 +99,30 @@ var constantsRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?m)^version[^=]*=\s*Version\((\d+),\s*(\d+),\s*(\d+)\)`)
 })
 
+// VersionOfInstall reads the version of the kitty installed in dir (its
+// KITTY_INSTALLATION_DIR, which kitty gives every window) from its
+// kitty/constants.py, without running anything; ok is false when that
+// file is not there or says no version.
+func VersionOfInstall(dir string) (v Version, ok bool) {
+	if dir == "" {
+		return Version{}, false
+	}
+	return versionOfConstants(filepath.Join(dir, "kitty", "constants.py"))
+}
+
+func versionOfConstants(path string) (Version, bool) {
+	b, err := userfile.Read(path, 1<<20)
+	if err != nil {
+		return Version{}, false
+	}
+	m := constantsRE().FindSubmatch(b)
+	if m == nil {
+		return Version{}, false
+	}
+	v, err := ParseVersion(fmt.Sprintf("%s.%s.%s", m[1], m[2], m[3]))
+	return v, err == nil
+}
+
 // VersionOfExe finds the version of the kitty binary at exe. It first reads
 // kitty/constants.py beside the install (instant: 0.26.x's `kitty --version`
 // starts Python and takes ~100 ms), then falls back to running
@@ -114,10 +138,8 @@ func VersionOfExe(ctx context.Context, exe string) (Version, error) {
 		filepath.Join(dir, "..", "lib", "kitty", "kitty", "constants.py"), // kitty.app/bin/kitty
 		filepath.Join(dir, "..", "kitty", "constants.py"),
 	} {
-		if b, err := userfile.Read(c, 1<<20); err == nil {
-			if m := constantsRE().FindSubmatch(b); m != nil {
-				return ParseVersion(fmt.Sprintf("%s.%s.%s", m[1], m[2], m[3]))
-			}
+		if v, ok := versionOfConstants(c); ok {
+			return v, nil
 		}
 	}
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)

@@ -65,6 +65,9 @@ type Agent struct {
 	TimeoutMS bool
 	// Note is what the user must still do after install, if anything.
 	Note string
+	// AsksTrust: the agent runs a new hook only once the user trusts it
+	// (codex); Status says whether it does.
+	AsksTrust bool
 }
 
 // Agents are the agents whose installed CLI documents hooks, checked
@@ -85,7 +88,7 @@ var Agents = []Agent{
 			}
 			return filepath.Join(home, ".codex", "hooks.json")
 		},
-		Note: "codex runs a new hook only once you trust it: review it in codex's /hooks"},
+		Note: "codex runs a new hook only once you trust it: " + codexTrustHow, AsksTrust: true},
 	{Name: "gemini", Program: "gemini", Events: []string{"SessionStart", "BeforeAgent", "AfterAgent"}, TimeoutMS: true,
 		Settings: func(getenv func(string) string, home string) string {
 			if d := getenv("GEMINI_CLI_HOME"); d != "" {
@@ -144,6 +147,11 @@ type Status struct {
 	// Why says what makes it outdated, or why it could not be read.
 	Why  string `json:"why,omitempty"`
 	Note string `json:"note,omitempty"`
+	// Trust is, for an agent that runs a new hook only once the user
+	// trusts it (codex), whether it trusts kittymux's: Trusted or
+	// Untrusted, with TrustHow saying what to do; "" for the others.
+	Trust    string `json:"trust,omitempty"`
+	TrustHow string `json:"trust_how,omitempty"`
 }
 
 // Command is the hook command for agent's event.
@@ -260,15 +268,16 @@ func StatusOf(a Agent, env Env) Status {
 		return st
 	}
 	found := map[string]bool{}
-	var whys []string
+	var whys, trustKeys []string
 	for _, m := range hooks {
 		groups, _ := array(m.Val)
-		for _, g := range groups {
+		for i, g := range groups {
 			ok, v, exe, event := oursGroup(g, a.Name)
 			if !ok {
 				continue
 			}
 			found[m.Key] = true
+			trustKeys = append(trustKeys, fmt.Sprintf("%s:%s:%d:0", st.File, codexEvent(m.Key), i))
 			if st.Version == 0 || v < st.Version {
 				st.Version = v
 			}
@@ -292,6 +301,9 @@ func StatusOf(a Agent, env Env) Status {
 		}
 	}
 	st.State = Installed
+	if a.AsksTrust {
+		st.Trust, st.TrustHow = codexTrust(st.File, trustKeys)
+	}
 	if len(whys) > 0 {
 		slices.Sort(whys)
 		st.State, st.Why = Outdated, strings.Join(slices.Compact(whys), "; ")

@@ -332,6 +332,12 @@ func printText(w io.Writer, r Report) {
 		case st.Why != "":
 			line += ": " + st.Why
 		}
+		if st.Trust != "" {
+			line += "; " + st.Trust
+			if st.TrustHow != "" {
+				line += ": " + st.TrustHow
+			}
+		}
 		fmt.Fprintln(w, line)
 	}
 }

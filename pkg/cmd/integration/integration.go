@@ -158,9 +158,12 @@ func PrintStatus(f *factory.Factory, sts []integration.Status, asJSON bool) erro
 			if st.Why != "" {
 				fmt.Fprintf(f.IO.Out, "%30s%s (this kittymux installs v%d)\n", "", st.Why, st.Current)
 			}
+			if st.TrustHow != "" {
+				fmt.Fprintf(f.IO.Out, "%30s%s: %s\n", "", st.Trust, st.TrustHow)
+			}
 			continue
 		}
-		fmt.Fprintf(f.IO.Out, "%s\t%s\t%s\t%s\t%s\n", st.Agent, st.State, version, st.File, st.Why)
+		fmt.Fprintf(f.IO.Out, "%s\t%s\t%s\t%s\t%s\t%s\n", st.Agent, st.State, version, st.File, st.Why, st.Trust)
 	}
 	return nil
 }

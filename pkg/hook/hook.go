@@ -116,6 +116,8 @@ type Options struct {
 	JournalOff bool
 	// JournalWait overrides the bound of the wait for the journal's lock.
 	JournalWait time.Duration
+	// Cmdline reads a process's argv; nil reads the OS's.
+	Cmdline func(pid int) []string
 }
 
 // Result is what one run did, for tests and the log.
@@ -193,6 +195,13 @@ func Run(ctx context.Context, o Options, agent, event string, in io.Reader) (Res
 	pids := make([]int, len(procs))
 	for i, pr := range procs {
 		pids[i] = pr.PID
+	}
+	cmdline := o.Cmdline
+	if cmdline == nil {
+		cmdline = cmdlineOf
+	}
+	if pid := sharedServer(procs, cmdline); pid > 0 {
+		return res, fmt.Errorf("pid %d: %w", pid, ErrSharedServer)
 	}
 	res.AgentPID = agentPID(procs, win.kittyPID > 0)
 	now := o.Now()

@@ -59,8 +59,10 @@ func Main(args []string, stdin io.Reader) int {
 		// not (a system call the kernel does not interrupt).
 		r = ran{Result{Agent: args[0], Event: args[1]}, fmt.Errorf("not done after %v: %w", RunWait, context.DeadlineExceeded)}
 	}
-	// An agent run outside kitty has nothing to record: not worth a line.
-	if r.err != nil && !errors.Is(r.err, ErrNoWindow) {
+	// An agent run outside kitty, or a hook run by codex's shared daemon
+	// (on every event; integration status and doctor say so once), has
+	// nothing to record: not worth a line.
+	if r.err != nil && !errors.Is(r.err, ErrNoWindow) && !errors.Is(r.err, ErrSharedServer) {
 		Log(p, time.Now(), fmt.Sprintf("%s %s id=%s: %v", r.res.Agent, r.res.Event, r.res.ID, r.err))
 	}
 	return 0

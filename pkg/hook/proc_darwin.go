@@ -1,6 +1,10 @@
 package hook
 
-import "golang.org/x/sys/unix"
+import (
+	"bytes"
+
+	"golang.org/x/sys/unix"
+)
 
 // parentOf reads pid's command name and parent with sysctl.
 func parentOf(pid int) (comm string, ppid int, ok bool) {
@@ -9,4 +13,30 @@ func parentOf(pid int) (comm string, ppid int, ok bool) {
 		return "", 0, false
 	}
 	return unix.ByteSliceToString(k.Proc.P_comm[:]), int(k.Eproc.Ppid), true
+}
+
+// cmdlineOf reads pid's argv with sysctl kern.procargs2: argc, the
+// executable's path, padding, then the arguments, each NUL-terminated.
+func cmdlineOf(pid int) []string {
+	b, err := unix.SysctlRaw("kern.procargs2", pid)
+	if err != nil || len(b) < 4 {
+		return nil
+	}
+	argc := int(b[0]) | int(b[1])<<8 | int(b[2])<<16 | int(b[3])<<24
+	b = b[4:]
+	i := bytes.IndexByte(b, 0)
+	if i < 0 {
+		return nil
+	}
+	b = bytes.TrimLeft(b[i:], "\x00")
+	var argv []string
+	for len(argv) < argc {
+		j := bytes.IndexByte(b, 0)
+		if j < 0 {
+			break
+		}
+		argv = append(argv, string(b[:j]))
+		b = b[j+1:]
+	}
+	return argv
 }

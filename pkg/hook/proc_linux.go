@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"strconv"
+	"strings"
 )
 
 // parentOf reads pid's command name and parent from /proc.
@@ -23,4 +24,13 @@ func parentOf(pid int) (comm string, ppid int, ok bool) {
 	}
 	ppid, err = strconv.Atoi(string(f[1]))
 	return string(b[open+1 : end]), ppid, err == nil
+}
+
+// cmdlineOf reads pid's argv from /proc.
+func cmdlineOf(pid int) []string {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+	if err != nil || len(b) == 0 {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")
 }

@@ -88,7 +88,9 @@ var Agents = []Agent{
 			}
 			return filepath.Join(home, ".codex", "hooks.json")
 		},
-		Note: "codex runs a new hook only once you trust it: " + codexTrustHow, AsksTrust: true},
+		Note: "codex runs a new hook only once you trust it: " + codexTrustHow + ". By default codex runs every " +
+			"window's hooks in its shared app-server daemon, where they cannot say which window they belong to: kittymux " +
+			"records them only from a codex that runs in its window (codex --no-daemon)", AsksTrust: true},
 	{Name: "gemini", Program: "gemini", Events: []string{"SessionStart", "BeforeAgent", "AfterAgent"}, TimeoutMS: true,
 		Settings: func(getenv func(string) string, home string) string {
 			if d := getenv("GEMINI_CLI_HOME"); d != "" {

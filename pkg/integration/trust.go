@@ -20,7 +20,7 @@ const (
 
 // codexTrustHow is what a user does once, in codex 0.171.0, to trust the
 // hooks integration install added.
-const codexTrustHow = "start codex, type /hooks and press t (trust all) once"
+const codexTrustHow = `start codex once and answer its question about new hooks with "Trust all and continue" (or trust them in its /hooks)`
 
 // codexTrust says whether codex trusts each of keys, the hooks of
 // kittymux's groups in hooksFile ("<hooks.json>:<event>:<group>:<hook>",

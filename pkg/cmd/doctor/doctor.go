@@ -339,6 +339,9 @@ func printText(w io.Writer, r Report) {
 			}
 		}
 		fmt.Fprintln(w, line)
+		if st.Note != "" && st.State != integration.Missing {
+			fmt.Fprintf(w, "           %s\n", st.Note)
+		}
 	}
 }
 

@@ -161,6 +161,9 @@ func PrintStatus(f *factory.Factory, sts []integration.Status, asJSON bool) erro
 			if st.TrustHow != "" {
 				fmt.Fprintf(f.IO.Out, "%30s%s: %s\n", "", st.Trust, st.TrustHow)
 			}
+			if st.Note != "" && st.State != integration.Missing {
+				fmt.Fprintf(f.IO.Out, "%30s%s\n", "", st.Note)
+			}
 			continue
 		}
 		fmt.Fprintf(f.IO.Out, "%s\t%s\t%s\t%s\t%s\t%s\n", st.Agent, st.State, version, st.File, st.Why, st.Trust)

@@ -23,6 +23,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/root"
 	cmdscanner "github.com/kittymux/kittymux/pkg/cmd/scanner"
 	"github.com/kittymux/kittymux/pkg/cmd/sessions"
+	"github.com/kittymux/kittymux/pkg/integration"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
@@ -57,9 +58,9 @@ type convAgent struct {
 	// newConv starts a new conversation inside the running agent; quit
 	// leaves it, back to the shell.
 	newConv, quit string
-	// trustHooks does what a user does once for the agent to run the hooks
-	// `integration install` added.
-	trustHooks func(t *testing.T, home string)
+	// trustHooks does, in k, what a user does once for the agent to run
+	// the hooks `integration install` added.
+	trustHooks func(w *convWorld, k *kittytest.Real, dir string)
 }
 
 var claudeConv = convAgent{
@@ -71,6 +72,74 @@ var claudeConv = convAgent{
 	home: func(t *testing.T, s *modelstub.Server, home string, dirs ...string) []string {
 		return s.ClaudeHome(t, home, dirs...)
 	},
+}
+
+// codex's TUI reads kitty's keyboard protocol: Enter is CSI 13 u, and it
+// runs through an app-server daemon that outlives it.
+var codexConv = convAgent{
+	name:    "codex",
+	ready:   "? for shortcuts",
+	enter:   "\x1b[13u",
+	newConv: "/new",
+	quit:    "/quit",
+	home: func(t *testing.T, s *modelstub.Server, home string, dirs ...string) []string {
+		return s.CodexHome(t, home, dirs...)
+	},
+	cleanup:    endDaemons,
+	trustHooks: trustCodexHooks,
+}
+
+// trustCodexHooks does what codex 0.171.0 asks of a user once before it
+// runs new hooks, as `kittymux integration install` says: codex started
+// with hooks it has not trusted asks, and "Trust all and continue" trusts
+// them. Then it quits that codex and closes its window.
+func trustCodexHooks(w *convWorld, k *kittytest.Real, dir string) {
+	t := w.t
+	t.Helper()
+	if st := w.integrationStatus(); st.Trust != integration.Untrusted || !strings.Contains(st.TrustHow, "Trust all and continue") {
+		t.Errorf("before trust, integration status says %+v", st)
+	}
+	id := k.LaunchWith(kitty.LaunchOptions{Cwd: dir})
+	k.WaitForText(match(id), shellPrompt, 30*time.Second)
+	if err := k.Client.SendText(t.Context(), match(id), "codex\r"); err != nil {
+		t.Fatal(err)
+	}
+	k.WaitForText(match(id), func(s string) bool { return strings.Contains(s, "2. Trust all and continue") }, 90*time.Second)
+	w.typeLine(k, id, "2")
+	w.waitReady(k, id)
+	w.quit(k, id)
+	if err := k.Client.CloseWindow(t.Context(), match(id)); err != nil {
+		t.Fatal(err)
+	}
+	if st := w.integrationStatus(); st.Trust != integration.Trusted {
+		t.Errorf("after trust, integration status says %+v", st)
+	}
+}
+
+// endDaemons ends the processes codex left running for home: its
+// app-server daemon, which runs from home's .codex and serves every TUI
+// there, and stays when they exit.
+func endDaemons(t *testing.T, home string) {
+	for _, pid := range processesUnder(home) {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+	}
+}
+
+// processesUnder lists the processes whose HOME is home.
+func processesUnder(home string) []int {
+	entries, _ := os.ReadDir("/proc")
+	var pids []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
+		if err == nil && slices.Contains(strings.Split(string(env), "\x00"), "HOME="+home) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }
 
 // convWindow is one agent window of a conversation test.
@@ -95,6 +164,7 @@ type convWorld struct {
 	env      map[string]string // kittymux's environment
 	kitty    []string          // kitty's environment (RealOptions.Env)
 	scanLog  *kittytest.Buffer
+	hookBin  string // the kittymux the hooks run, once installed
 }
 
 func newConvWorld(t *testing.T, agent convAgent, kittyBin string, dirs ...string) *convWorld {
@@ -175,7 +245,9 @@ func (w *convWorld) scanner(k *kittytest.Real) (stop func()) {
 // startKitty starts a real kitty with the world's environment, on session
 // when it is not "".
 func (w *convWorld) startKitty(bin, session string) *kittytest.Real {
-	return kittytest.StartReal(w.t, kittytest.RealOptions{Env: w.kitty, Kitty: bin, Session: session, Cwd: w.home})
+	// Each window as wide as the tab: the TUIs wrap what is typed.
+	return kittytest.StartReal(w.t, kittytest.RealOptions{Env: w.kitty, Kitty: bin, Session: session, Cwd: w.home,
+		Config: []string{"enabled_layouts stack"}})
 }
 
 func match(id int) string { return "id:" + strconv.Itoa(id) }
@@ -187,14 +259,17 @@ func (w *convWorld) typeLine(k *kittytest.Real, id int, text string) {
 	if err := k.Client.SendText(w.t.Context(), match(id), text); err != nil {
 		w.t.Fatal(err)
 	}
-	k.WaitForText(match(id), func(s string) bool { return strings.Contains(flat(s), text) }, 30*time.Second)
+	k.WaitForText(match(id), func(s string) bool { return shows(s, text) }, 30*time.Second)
 	if err := k.Client.SendText(w.t.Context(), match(id), w.agent.enter); err != nil {
 		w.t.Fatal(err)
 	}
 }
 
-// flat joins a screen's lines: a long line the TUI wrapped reads whole.
-func flat(s string) string { return strings.Join(strings.Fields(s), " ") }
+// shows reports whether screen shows text, ignoring white space: a TUI
+// wraps a long line, words and all.
+func shows(screen, text string) bool {
+	return strings.Contains(strings.Join(strings.Fields(screen), ""), strings.Join(strings.Fields(text), ""))
+}
 
 // shellPrompt reports whether a screen ends at a shell's prompt.
 func shellPrompt(s string) bool {
@@ -226,7 +301,7 @@ func (w *convWorld) tell(k *kittytest.Real, cw *convWindow) {
 	w.t.Helper()
 	w.typeLine(k, cw.id, "Remember the word "+cw.word)
 	w.stub.WaitCarrying(w.t, cw.word, 60*time.Second)
-	k.WaitForText(match(cw.id), func(s string) bool { return strings.Contains(flat(s), "stub reply to") }, 60*time.Second)
+	k.WaitForText(match(cw.id), func(s string) bool { return shows(s, "stub reply to") }, 60*time.Second)
 }
 
 // ask asks window id a question of its own and returns the turns carrying
@@ -235,7 +310,7 @@ func (w *convWorld) ask(k *kittytest.Real, id int, question string) []modelstub.
 	w.t.Helper()
 	w.typeLine(k, id, question)
 	reqs := w.stub.WaitCarrying(w.t, question, 60*time.Second)
-	k.WaitForText(match(id), func(s string) bool { return strings.Contains(flat(s), "stub reply to: "+question) }, 60*time.Second)
+	k.WaitForText(match(id), func(s string) bool { return shows(s, "stub reply to: "+question) }, 60*time.Second)
 	return reqs
 }
 
@@ -387,6 +462,8 @@ type convWant struct {
 	// window starts a new conversation, and why says why.
 	back bool
 	why  string
+	// reason is what `sessions list` gives as the reason (a part of it).
+	reason string
 }
 
 // convCase is one row of the matrix: an agent, with its hooks or not,
@@ -431,6 +508,9 @@ func runConv(t *testing.T, c convCase) []string {
 	}
 
 	k1 := w.startKitty(kittyBin, "")
+	if c.hooks && c.agent.trustHooks != nil {
+		c.agent.trustHooks(w, k1, docs)
+	}
 	stop := w.scanner(k1)
 	ws := []*convWindow{{name: "api#1", dir: api}, {name: "api#2", dir: api}, {name: "web", dir: web}, {name: "docs", dir: docs}}
 	for _, cw := range ws {
@@ -463,8 +543,11 @@ func runConv(t *testing.T, c convCase) []string {
 		for _, cw := range ws {
 			want := c.want[cw.name]
 			got := listed[cw.id]
+			if !inside {
+				t.Logf("%s: sessions list: %s %s (%s)", cw.name, got.Mode, got.Command, got.Reason)
+			}
 			if string(got.Mode) != want.mode || want.idSource != "" && got.IDSource != want.idSource ||
-				want.mode == "exact" && got.ID != cw.conv {
+				want.mode == "exact" && got.ID != cw.conv || !strings.Contains(got.Reason, want.reason) {
 				t.Errorf("%s: sessions list (inside kitty: %v) says %s, id %s from %q (%s); want %s from %q, id %s",
 					cw.name, inside, got.Mode, got.ID, got.IDSource, got.Reason, want.mode, want.idSource, cw.conv)
 			}
@@ -522,7 +605,7 @@ func runConv(t *testing.T, c convCase) []string {
 			t.Errorf("%s: no restored window took it over", cw.name)
 			continue
 		}
-		question := fmt.Sprintf("Which word did I tell you? question%d", i+1)
+		question := fmt.Sprintf("Which word did I tell you, question%d", i+1)
 		reqs := w.ask(k2, rw.id, question)
 		var got []string
 		for _, word := range all {
@@ -580,9 +663,28 @@ func (w *convWorld) installHooks() {
 		t.Fatalf("integration install %s: exit %d\n%s", w.agent.name, code, out)
 	}
 	t.Logf("integration install %s:\n%s", w.agent.name, out)
-	if w.agent.trustHooks != nil {
-		w.agent.trustHooks(t, w.home)
+	w.hookBin = bin
+}
+
+// integrationStatus is `kittymux integration status --json` of the agent
+// for its HOME.
+func (w *convWorld) integrationStatus() integration.Status {
+	t := w.t
+	t.Helper()
+	out := &kittytest.Buffer{}
+	f := w.factory(out)
+	f.Executable = w.hookBin
+	env := maps.Clone(w.env)
+	env["HOME"] = w.home
+	f.Getenv = func(k string) string { return env[k] }
+	if code := root.Main(f, []string{"integration", "status", "--json", w.agent.name}); code != 0 {
+		t.Fatalf("integration status: exit %d\n%s", code, out)
 	}
+	var got struct{ Integrations []integration.Status }
+	if err := json.Unmarshal([]byte(out.String()), &got); err != nil || len(got.Integrations) != 1 {
+		t.Fatalf("integration status: %v\n%s", err, out)
+	}
+	return got.Integrations[0]
 }
 
 // newConversation starts a new conversation inside the running agent.
@@ -649,7 +751,10 @@ func (w *convWorld) waitJournal(k *kittytest.Real, ws []*convWindow, want map[st
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the journal lacks, after 60 s:\n%s\nscanner log:\n%s", strings.Join(missing, "\n"), w.scanLog)
+			jf, _ := os.ReadFile(w.p.Journal())
+			hl, _ := os.ReadFile(filepath.Join(w.p.StateDir, "hook.log"))
+			t.Fatalf("the journal lacks, after 60 s:\n%s\nscanner log:\n%s\njournal:\n%s\nhook.log:\n%s",
+				strings.Join(missing, "\n"), w.scanLog, jf, hl)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
@@ -703,19 +808,34 @@ func (w *convWorld) checkHookLog() {
 // question shows whose conversation it holds.
 func TestRealConversations(t *testing.T) {
 	t.Parallel()
-	claudeExact := func(source string) map[string]convWant {
+	exactAll := func(source string) map[string]convWant {
 		return map[string]convWant{
 			"api#1": {mode: "exact", idSource: source, back: true},
 			"api#2": {mode: "exact", idSource: source, back: true},
 			"web":   {mode: "exact", idSource: source, back: true},
 		}
 	}
+	codexNoID := map[string]convWant{
+		"api#1": {mode: "new", why: "two codex windows in api and no id"},
+		"api#2": {mode: "new", why: "two codex windows in api and no id"},
+		"web":   {mode: "latest", back: true},
+	}
 	for _, c := range []convCase{
 		// claude keeps sessions/<pid>.json per process: exact without hooks.
-		{agent: claudeConv, want: claudeExact("agent record")},
-		{agent: claudeConv, hooks: true, want: claudeExact("hook")},
-		{agent: claudeConv, recover: true, want: claudeExact("agent record")},
-		{agent: claudeConv, hooks: true, recover: true, want: claudeExact("hook")},
+		{agent: claudeConv, want: exactAll("agent record")},
+		{agent: claudeConv, hooks: true, want: exactAll("hook")},
+		{agent: claudeConv, recover: true, want: exactAll("agent record")},
+		{agent: claudeConv, hooks: true, recover: true, want: exactAll("hook")},
+		// codex 0.171.0 runs its TUIs through one app-server daemon, which
+		// holds every thread's files: nothing ties a window to its thread
+		// without the hooks. Two windows in one directory start new
+		// conversations; one alone resumes its directory's latest.
+		{agent: codexConv, want: codexNoID},
+		// Its hooks run in that daemon too, where they cannot say whose
+		// window they serve: kittymux ignores them, and the same rules apply.
+		{agent: codexConv, hooks: true, want: codexNoID},
+		{agent: codexConv, recover: true, want: codexNoID},
+		{agent: codexConv, hooks: true, recover: true, want: codexNoID},
 	} {
 		t.Run(strings.ReplaceAll(c.String(), " ", "_"), func(t *testing.T) {
 			for _, line := range runConv(t, c) {

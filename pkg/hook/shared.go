@@ -1,0 +1,33 @@
+package hook
+
+import (
+	"errors"
+	"path/filepath"
+	"slices"
+)
+
+// ErrSharedServer: the hook was run by a server process that serves every
+// window of its agent, not by the agent in one window. codex 0.171.0 runs
+// its TUIs through one app-server daemon by default (`codex app-server
+// --managed-daemon`), and the daemon runs every thread's hooks: their
+// environment is the daemon's, whose KITTY_WINDOW_ID is the window that
+// happened to start it, and their parents lead to that window while its
+// codex lives. Such a hook names no window, so it records nothing: taken
+// at its word it would give one window every other window's conversation.
+var ErrSharedServer = errors.New("run by the agent's shared server, not by the agent in a window: which window is unknown")
+
+// sharedServer returns the pid of the first of procs that is an agent's
+// shared server, or 0. cmdline reads a process's argv (nil where the OS
+// gives none).
+func sharedServer(procs []Proc, cmdline func(int) []string) int {
+	for _, p := range procs {
+		if p.Comm != "codex" {
+			continue
+		}
+		argv := cmdline(p.PID)
+		if len(argv) > 1 && filepath.Base(argv[0]) == "codex" && argv[1] == "app-server" && slices.Contains(argv, "--managed-daemon") {
+			return p.PID
+		}
+	}
+	return 0
+}

@@ -75,6 +75,9 @@ type AgentsReport struct {
 	Failing []string `json:"failing"`
 	// Undefined are agent CLIs on PATH that kittymux has no definition for.
 	Undefined []string `json:"undefined"`
+	// IDLimits say, per installed agent, why its windows in their usual
+	// form get no exact id (codex's shared daemon).
+	IDLimits map[string]string `json:"id_limits,omitempty"`
 	// DefinitionsError is a problem in the user's resume.json.
 	DefinitionsError string `json:"definitions_error,omitempty"`
 	// CheckedAt is when the report was made; each agent's checked_at is
@@ -214,6 +217,13 @@ func checkAgents(ctx context.Context, f *factory.Factory) AgentsReport {
 			continue
 		}
 		ar.Installed = append(ar.Installed, a)
+		// The agent as typed plainly (no flags).
+		if why := scanner.IDLimit(a.Agent, nil); why != "" {
+			if ar.IDLimits == nil {
+				ar.IDLimits = map[string]string{}
+			}
+			ar.IDLimits[a.Agent] = why
+		}
 		if !a.OK {
 			ar.Failing = append(ar.Failing, a.Agent)
 		}
@@ -313,6 +323,9 @@ func printText(w io.Writer, r Report) {
 			state = fmt.Sprintf("probe lacks %v: its windows are saved as they were", a.Missing)
 		}
 		fmt.Fprintf(w, "agent      %-12s %s %s  %s (%s)\n", a.Agent, a.Version, a.Path, state, probeAge(r.Agents.CheckedAt, a))
+		if why := r.Agents.IDLimits[a.Agent]; why != "" {
+			fmt.Fprintf(w, "           %s\n", why)
+		}
 	}
 	for _, name := range r.Agents.Undefined {
 		fmt.Fprintf(w, "agent      %-12s on PATH, but kittymux has no definition for it (add one to resume.json)\n", name)

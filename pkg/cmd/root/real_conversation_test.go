@@ -816,9 +816,9 @@ func TestRealConversations(t *testing.T) {
 		}
 	}
 	codexNoID := map[string]convWant{
-		"api#1": {mode: "new", why: "two codex windows in api and no id"},
-		"api#2": {mode: "new", why: "two codex windows in api and no id"},
-		"web":   {mode: "latest", back: true},
+		"api#1": {mode: "new", why: "two codex windows in api and no id", reason: "shared app-server daemon"},
+		"api#2": {mode: "new", why: "two codex windows in api and no id", reason: "shared app-server daemon"},
+		"web":   {mode: "latest", back: true, reason: "shared app-server daemon"},
 	}
 	for _, c := range []convCase{
 		// claude keeps sessions/<pid>.json per process: exact without hooks.

@@ -138,6 +138,8 @@ func List(ctx context.Context, o *ListOptions) error {
 			Agent: d.Agent, Mode: d.Mode, ID: d.ID, Argv: d.Argv, Reason: d.Reason, Unsure: d.Unsure, State: r.state}
 		if d.ID != "" {
 			lw.IDSource = idSource(r.w.Agent, d.ID)
+		} else if why := scanner.IDLimit(d.Agent, r.w.Agent.Cmd.Flags); why != "" {
+			lw.Reason += "; " + why
 		}
 		if why := r.w.Agent.Unverified; why != "" && len(d.Argv) > 0 {
 			lw.Reason += "; a save would not seal it (the restore asks first): " + why

@@ -45,6 +45,8 @@ import (
 // convAgent is how a test drives one agent CLI's TUI.
 type convAgent struct {
 	name string
+	// typed is what is typed at the shell to start it; default: name.
+	typed string
 	// ready is text the TUI shows once it takes input.
 	ready string
 	// enter submits what was typed.
@@ -74,6 +76,14 @@ var claudeConv = convAgent{
 	},
 }
 
+// command is what is typed at the shell to start the agent.
+func (a convAgent) command() string {
+	if a.typed != "" {
+		return a.typed
+	}
+	return a.name
+}
+
 // codex's TUI reads kitty's keyboard protocol: Enter is CSI 13 u, and it
 // runs through an app-server daemon that outlives it.
 var codexConv = convAgent{
@@ -89,6 +99,14 @@ var codexConv = convAgent{
 	trustHooks: trustCodexHooks,
 }
 
+// codexInWindow is codex typed with --no-daemon: the TUI runs its threads
+// itself.
+var codexInWindow = func() convAgent {
+	a := codexConv
+	a.typed = "codex --no-daemon"
+	return a
+}()
+
 // trustCodexHooks does what codex 0.171.0 asks of a user once before it
 // runs new hooks, as `kittymux integration install` says: codex started
 // with hooks it has not trusted asks, and "Trust all and continue" trusts
@@ -101,7 +119,7 @@ func trustCodexHooks(w *convWorld, k *kittytest.Real, dir string) {
 	}
 	id := k.LaunchWith(kitty.LaunchOptions{Cwd: dir})
 	k.WaitForText(match(id), shellPrompt, 30*time.Second)
-	if err := k.Client.SendText(t.Context(), match(id), "codex\r"); err != nil {
+	if err := k.Client.SendText(t.Context(), match(id), w.agent.command()+"\r"); err != nil {
 		t.Fatal(err)
 	}
 	k.WaitForText(match(id), func(s string) bool { return strings.Contains(s, "2. Trust all and continue") }, 90*time.Second)
@@ -283,7 +301,7 @@ func (w *convWorld) startAgent(k *kittytest.Real, dir string) int {
 	w.t.Helper()
 	id := k.LaunchWith(kitty.LaunchOptions{Cwd: dir})
 	k.WaitForText(match(id), shellPrompt, 30*time.Second)
-	if err := k.Client.SendText(w.t.Context(), match(id), w.agent.name+"\r"); err != nil {
+	if err := k.Client.SendText(w.t.Context(), match(id), w.agent.command()+"\r"); err != nil {
 		w.t.Fatal(err)
 	}
 	w.waitReady(k, id)
@@ -364,6 +382,9 @@ func (w *convWorld) answerPrompts(k *kittytest.Real, dirs map[string]int) []*res
 
 // restoredAs is the restored window that took over cw: the one whose prompt
 // offered cw's conversation, else one in its directory that offered none.
+// codex's ids (UUIDv7) begin with their time, so threads started within
+// a minute share the 8 digits a prompt shows: among those, the first not
+// yet taken, as kitty restores windows in their saved order.
 func restoredAs(cw *convWindow, rws []*restoredWindow) *restoredWindow {
 	for _, rw := range rws {
 		if !rw.used && rw.short != "" && cw.conv != "" && strings.HasPrefix(cw.conv, rw.short) {
@@ -480,13 +501,14 @@ type convCase struct {
 
 func (c convCase) String() string {
 	hooks, path := "no hooks", "restore last (kitty 0.48.2)"
+	name := c.agent.command()
 	if c.hooks {
 		hooks = "hooks"
 	}
 	if c.recover {
 		path = "recover (kitty 0.26.5)"
 	}
-	return c.agent.name + " × " + hooks + " × " + path
+	return name + " × " + hooks + " × " + path
 }
 
 // The words each window is told: web's second is told in a new
@@ -835,6 +857,10 @@ func TestRealConversations(t *testing.T) {
 		// window they serve: kittymux ignores them, and the same rules apply.
 		{agent: codexConv, hooks: true, want: codexNoID},
 		{agent: codexConv, recover: true, want: codexNoID},
+		// Run in its window, codex holds its thread's rollout open itself:
+		// exact without hooks, and its hooks report from the window.
+		{agent: codexInWindow, want: exactAll("agent record")},
+		{agent: codexInWindow, hooks: true, want: exactAll("hook")},
 		{agent: codexConv, hooks: true, recover: true, want: codexNoID},
 	} {
 		t.Run(strings.ReplaceAll(c.String(), " ", "_"), func(t *testing.T) {

@@ -16,7 +16,7 @@ test:
 # Those that need kitty 0.43 or newer run $KITTYMUX_KITTY (default: kitty on PATH), the
 # others kitty on PATH; see .ci/kitty-sid for a kitty 0.48.2 on Debian 12.
 e2e:
-    KITTYMUX_E2E=require go test -run 'Real|E2E' ./...
+    KITTYMUX_E2E=require go test -timeout 30m -run 'Real|E2E' ./...
 
 # The README's picture of the restore prompt (docs/prompt.png), from a real kitty under Xvfb;
 # needs ImageMagick's import. Look at it before committing it.

@@ -9,7 +9,7 @@ import (
 
 // TestSharedDaemonHookRecordsNothing: codex 0.171.0 runs its hooks in its
 // app-server daemon, whose parents lead to the window that started it
-// (seen in TestRealConversations: every window's hook reported as that
+// (seen in TestRealConversationsCodex: every window's hook reported as that
 // one). Such a hook records nothing and sets no user var; a hook run by
 // codex in its window (codex --no-daemon) records as before.
 func TestSharedDaemonHookRecordsNothing(t *testing.T) {

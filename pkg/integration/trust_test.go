@@ -10,7 +10,7 @@ import (
 // TestCodexTrust: codex runs kittymux's hooks only once its /hooks has
 // trusted them, which it writes as [hooks.state."<hooks.json>:<event>:
 // <group>:<hook>"] tables into config.toml beside hooks.json (as codex
-// 0.171.0 did in TestRealConversations). The user's own hook group comes
+// 0.171.0 did in TestRealConversationsCodex). The user's own hook group comes
 // first in the fixture, so kittymux's groups are not all at index 0.
 func TestCodexTrust(t *testing.T) {
 	a, _ := Find("codex")

@@ -819,54 +819,69 @@ func (w *convWorld) checkHookLog() {
 	}
 }
 
-// TestRealConversations is the matrix of real conversations: each agent
-// CLI typed plainly into a shell (two windows in api, one in web, one in
-// docs), each window told its own word; in web a second conversation is
-// started inside the agent and told a second word; docs' agent is quit,
-// back to its shell. The scanner runs; kitty is killed with SIGKILL and the
-// windows are brought back, by `sessions restore last` from the newest
-// autosave or by `sessions recover --since 1h` from the journal. Enter at
-// each prompt; each window is asked again, and the request carrying its
-// question shows whose conversation it holds.
-func TestRealConversations(t *testing.T) {
-	t.Parallel()
-	exactAll := func(source string) map[string]convWant {
-		return map[string]convWant{
-			"api#1": {mode: "exact", idSource: source, back: true},
-			"api#2": {mode: "exact", idSource: source, back: true},
-			"web":   {mode: "exact", idSource: source, back: true},
-		}
+// The matrix of real conversations, one test per agent (they run at once):
+// each agent CLI typed plainly into a shell (two windows in api, one in
+// web, one in docs), each window told its own word; in web a second
+// conversation is started inside the agent and told a second word; docs'
+// agent is quit, back to its shell. The scanner runs; kitty is killed with
+// SIGKILL and the windows are brought back, by `sessions restore last` from
+// the newest autosave or by `sessions recover --since 1h` from the journal.
+// Enter at each prompt; each window is asked again, and the request
+// carrying its question shows whose conversation it holds.
+
+func exactAll(source string) map[string]convWant {
+	return map[string]convWant{
+		"api#1": {mode: "exact", idSource: source, back: true},
+		"api#2": {mode: "exact", idSource: source, back: true},
+		"web":   {mode: "exact", idSource: source, back: true},
 	}
-	codexNoID := map[string]convWant{
-		"api#1": {mode: "new", why: "two codex windows in api and no id", reason: "shared app-server daemon"},
-		"api#2": {mode: "new", why: "two codex windows in api and no id", reason: "shared app-server daemon"},
-		"web":   {mode: "latest", back: true, reason: "shared app-server daemon"},
-	}
-	for _, c := range []convCase{
-		// claude keeps sessions/<pid>.json per process: exact without hooks.
-		{agent: claudeConv, want: exactAll("agent record")},
-		{agent: claudeConv, hooks: true, want: exactAll("hook")},
-		{agent: claudeConv, recover: true, want: exactAll("agent record")},
-		{agent: claudeConv, hooks: true, recover: true, want: exactAll("hook")},
-		// codex 0.171.0 runs its TUIs through one app-server daemon, which
-		// holds every thread's files: nothing ties a window to its thread
-		// without the hooks. Two windows in one directory start new
-		// conversations; one alone resumes its directory's latest.
-		{agent: codexConv, want: codexNoID},
-		// Its hooks run in that daemon too, where they cannot say whose
-		// window they serve: kittymux ignores them, and the same rules apply.
-		{agent: codexConv, hooks: true, want: codexNoID},
-		{agent: codexConv, recover: true, want: codexNoID},
-		// Run in its window, codex holds its thread's rollout open itself:
-		// exact without hooks, and its hooks report from the window.
-		{agent: codexInWindow, want: exactAll("agent record")},
-		{agent: codexInWindow, hooks: true, want: exactAll("hook")},
-		{agent: codexConv, hooks: true, recover: true, want: codexNoID},
-	} {
+}
+
+func runMatrix(t *testing.T, cases []convCase) {
+	for _, c := range cases {
 		t.Run(strings.ReplaceAll(c.String(), " ", "_"), func(t *testing.T) {
 			for _, line := range runConv(t, c) {
 				t.Logf("%s: %s", c, line)
 			}
 		})
 	}
+}
+
+// TestRealConversationsClaude: claude keeps sessions/<pid>.json per
+// process, so every window is exact without hooks; with them the id is the
+// hook's.
+func TestRealConversationsClaude(t *testing.T) {
+	t.Parallel()
+	runMatrix(t, []convCase{
+		{agent: claudeConv, want: exactAll("agent record")},
+		{agent: claudeConv, hooks: true, want: exactAll("hook")},
+		{agent: claudeConv, recover: true, want: exactAll("agent record")},
+		{agent: claudeConv, hooks: true, recover: true, want: exactAll("hook")},
+	})
+}
+
+// TestRealConversationsCodex: codex 0.171.0 runs its TUIs through one
+// app-server daemon, which holds every thread's files: nothing ties a
+// window to its thread, and its hooks run in the daemon too, where they
+// cannot say whose window they serve (kittymux ignores them). Two windows
+// in one directory start new conversations; one alone resumes its
+// directory's latest. Run in its window (--no-daemon), codex holds its
+// thread's rollout open itself: exact without hooks, and its hooks report
+// from the window.
+func TestRealConversationsCodex(t *testing.T) {
+	t.Parallel()
+	why := "two codex windows in api and no id"
+	noID := map[string]convWant{
+		"api#1": {mode: "new", why: why, reason: "shared app-server daemon"},
+		"api#2": {mode: "new", why: why, reason: "shared app-server daemon"},
+		"web":   {mode: "latest", back: true, reason: "shared app-server daemon"},
+	}
+	runMatrix(t, []convCase{
+		{agent: codexConv, want: noID},
+		{agent: codexConv, hooks: true, want: noID},
+		{agent: codexConv, recover: true, want: noID},
+		{agent: codexConv, hooks: true, recover: true, want: noID},
+		{agent: codexInWindow, want: exactAll("agent record")},
+		{agent: codexInWindow, hooks: true, want: exactAll("hook")},
+	})
 }

@@ -470,7 +470,7 @@ func (s *Scanner) update(se *session, aw AgentWindow, hook StateReport, now time
 		}
 	}
 	set(&r.Dir, aw.Agent.Cwd)
-	set(&r.TabTitle, aw.Ref.Tab.Title)
+	set(&r.TabTitle, tabName(aw.Ref.Tab))
 	if argv := append(slices.Clone(aw.Agent.Cmd.Program), aw.Agent.Cmd.Flags...); !slices.Equal(argv, r.Argv) {
 		r.Argv, se.dirty = argv, true
 	}

@@ -610,6 +610,20 @@ func runConv(t *testing.T, c convCase) []string {
 		}
 	}
 	t.Logf("%s:\n%s", c, out)
+	if c.recover {
+		// A tab per conversation, named after its directory: nobody named
+		// the one tab they shared, whose title was its active window's.
+		var tabs []string
+		for _, o := range k2.LS() {
+			for _, tab := range o.Tabs {
+				tabs = append(tabs, tab.Title)
+			}
+		}
+		slices.Sort(tabs)
+		if want := []string{"api", "api", "web"}; !slices.Equal(tabs, want) {
+			t.Errorf("recovered tabs %q, want %q", tabs, want)
+		}
+	}
 	before := len(w.stub.Requests())
 	rws := w.answerPrompts(k2, map[string]int{api: 2, web: 1})
 

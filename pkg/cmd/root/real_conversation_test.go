@@ -71,6 +71,7 @@ var claudeConv = convAgent{
 	enter:   "\r",
 	newConv: "/clear",
 	quit:    "/exit",
+	cleanup: endLeftovers,
 	home: func(t *testing.T, s *modelstub.Server, home string, dirs ...string) []string {
 		return s.ClaudeHome(t, home, dirs...)
 	},
@@ -95,7 +96,7 @@ var codexConv = convAgent{
 	home: func(t *testing.T, s *modelstub.Server, home string, dirs ...string) []string {
 		return s.CodexHome(t, home, dirs...)
 	},
-	cleanup:    endDaemons,
+	cleanup:    endLeftovers,
 	trustHooks: trustCodexHooks,
 }
 
@@ -118,15 +119,15 @@ func trustCodexHooks(w *convWorld, k *kittytest.Real, dir string) {
 		t.Errorf("before trust, integration status says %+v", st)
 	}
 	id := k.LaunchWith(kitty.LaunchOptions{Cwd: dir})
-	k.WaitForText(match(id), shellPrompt, 30*time.Second)
-	if err := k.Client.SendText(t.Context(), match(id), w.agent.command()+"\r"); err != nil {
+	k.WaitForText(windowMatch(id), shellPrompt, 30*time.Second)
+	if err := k.Client.SendText(t.Context(), windowMatch(id), w.agent.command()+"\r"); err != nil {
 		t.Fatal(err)
 	}
-	k.WaitForText(match(id), func(s string) bool { return strings.Contains(s, "2. Trust all and continue") }, 90*time.Second)
+	k.WaitForText(windowMatch(id), func(s string) bool { return strings.Contains(s, "2. Trust all and continue") }, 90*time.Second)
 	w.typeLine(k, id, "2")
 	w.waitReady(k, id)
 	w.quit(k, id)
-	if err := k.Client.CloseWindow(t.Context(), match(id)); err != nil {
+	if err := k.Client.CloseWindow(t.Context(), windowMatch(id)); err != nil {
 		t.Fatal(err)
 	}
 	if st := w.integrationStatus(); st.Trust != integration.Trusted {
@@ -134,10 +135,11 @@ func trustCodexHooks(w *convWorld, k *kittytest.Real, dir string) {
 	}
 }
 
-// endDaemons ends the processes codex left running for home: its
-// app-server daemon, which runs from home's .codex and serves every TUI
-// there, and stays when they exit.
-func endDaemons(t *testing.T, home string) {
+// endLeftovers ends what an agent left running for home once its kitty
+// is gone: codex's app-server daemon, which runs from home's .codex, serves
+// every TUI there and stays when they exit; any agent that outlived its
+// terminal.
+func endLeftovers(t *testing.T, home string) {
 	for _, pid := range processesUnder(home) {
 		_ = syscall.Kill(pid, syscall.SIGKILL)
 	}
@@ -268,17 +270,17 @@ func (w *convWorld) startKitty(bin, session string) *kittytest.Real {
 		Config: []string{"enabled_layouts stack"}})
 }
 
-func match(id int) string { return "id:" + strconv.Itoa(id) }
+func windowMatch(id int) string { return "id:" + strconv.Itoa(id) }
 
 // typeLine types text into window id, waits until it shows, then submits it
 // with the agent's Enter (codex reads a fast burst of keys as a paste).
 func (w *convWorld) typeLine(k *kittytest.Real, id int, text string) {
 	w.t.Helper()
-	if err := k.Client.SendText(w.t.Context(), match(id), text); err != nil {
+	if err := k.Client.SendText(w.t.Context(), windowMatch(id), text); err != nil {
 		w.t.Fatal(err)
 	}
-	k.WaitForText(match(id), func(s string) bool { return shows(s, text) }, 30*time.Second)
-	if err := k.Client.SendText(w.t.Context(), match(id), w.agent.enter); err != nil {
+	k.WaitForText(windowMatch(id), func(s string) bool { return shows(s, text) }, 30*time.Second)
+	if err := k.Client.SendText(w.t.Context(), windowMatch(id), w.agent.enter); err != nil {
 		w.t.Fatal(err)
 	}
 }
@@ -300,8 +302,8 @@ func shellPrompt(s string) bool {
 func (w *convWorld) startAgent(k *kittytest.Real, dir string) int {
 	w.t.Helper()
 	id := k.LaunchWith(kitty.LaunchOptions{Cwd: dir})
-	k.WaitForText(match(id), shellPrompt, 30*time.Second)
-	if err := k.Client.SendText(w.t.Context(), match(id), w.agent.command()+"\r"); err != nil {
+	k.WaitForText(windowMatch(id), shellPrompt, 30*time.Second)
+	if err := k.Client.SendText(w.t.Context(), windowMatch(id), w.agent.command()+"\r"); err != nil {
 		w.t.Fatal(err)
 	}
 	w.waitReady(k, id)
@@ -310,7 +312,7 @@ func (w *convWorld) startAgent(k *kittytest.Real, dir string) int {
 
 func (w *convWorld) waitReady(k *kittytest.Real, id int) {
 	w.t.Helper()
-	k.WaitForText(match(id), func(s string) bool { return strings.Contains(s, w.agent.ready) }, 90*time.Second)
+	k.WaitForText(windowMatch(id), func(s string) bool { return strings.Contains(s, w.agent.ready) }, 90*time.Second)
 }
 
 // tell gives window cw its word and waits for the stand-in's answer on
@@ -319,7 +321,7 @@ func (w *convWorld) tell(k *kittytest.Real, cw *convWindow) {
 	w.t.Helper()
 	w.typeLine(k, cw.id, "Remember the word "+cw.word)
 	w.stub.WaitCarrying(w.t, cw.word, 60*time.Second)
-	k.WaitForText(match(cw.id), func(s string) bool { return shows(s, "stub reply to") }, 60*time.Second)
+	k.WaitForText(windowMatch(cw.id), func(s string) bool { return shows(s, "stub reply to") }, 60*time.Second)
 }
 
 // ask asks window id a question of its own and returns the turns carrying
@@ -328,7 +330,7 @@ func (w *convWorld) ask(k *kittytest.Real, id int, question string) []modelstub.
 	w.t.Helper()
 	w.typeLine(k, id, question)
 	reqs := w.stub.WaitCarrying(w.t, question, 60*time.Second)
-	k.WaitForText(match(id), func(s string) bool { return shows(s, "stub reply to: "+question) }, 60*time.Second)
+	k.WaitForText(windowMatch(id), func(s string) bool { return shows(s, "stub reply to: "+question) }, 60*time.Second)
 	return reqs
 }
 
@@ -366,11 +368,11 @@ func (w *convWorld) answerPrompts(k *kittytest.Real, dirs map[string]int) []*res
 		return true
 	}, 30*time.Second)
 	for _, rw := range rws {
-		s := k.WaitForText(match(rw.id), func(s string) bool { return strings.Contains(s, "i commands") }, 60*time.Second)
+		s := k.WaitForText(windowMatch(rw.id), func(s string) bool { return strings.Contains(s, "i commands") }, 60*time.Second)
 		if m := shortID.FindStringSubmatch(s); m != nil {
 			rw.short = m[1]
 		}
-		if err := k.Client.SendText(t.Context(), match(rw.id), "\r"); err != nil {
+		if err := k.Client.SendText(t.Context(), windowMatch(rw.id), "\r"); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -669,7 +671,7 @@ func runConv(t *testing.T, c convCase) []string {
 		}
 	}
 	for _, r := range kitty.Windows(k2.LS()) {
-		if r.Window.Cwd == docs && strings.Contains(k2.WaitForText(match(r.Window.ID), func(string) bool { return true }, time.Second), "i commands") {
+		if r.Window.Cwd == docs && strings.Contains(k2.WaitForText(windowMatch(r.Window.ID), func(string) bool { return true }, time.Second), "i commands") {
 			t.Errorf("docs' window offers to resume its quit agent")
 		}
 	}

@@ -167,6 +167,10 @@ type Definition struct {
 	// Probe is the single form of design.md's example; both may be given.
 	Probe  *Probe  `json:"probe,omitempty"`
 	Probes []Probe `json:"probes,omitempty"`
+
+	// Conversations says where the agent keeps its conversations
+	// (conversation.go).
+	Conversations *Store `json:"conversations,omitempty"`
 }
 
 // Probe runs the CLI with Args and expects each token of Expect in its output.
@@ -495,6 +499,9 @@ func build(file, name string, d Definition) (*agent, error) {
 	}
 	if err := checkTitles(file, name, d); err != nil {
 		return nil, err
+	}
+	if field, msg := checkStore(d.Conversations); msg != "" {
+		return bad(field, "%s", msg)
 	}
 
 	// Flag lists: each flag has one kind, so a definition cannot both keep

@@ -39,6 +39,9 @@ type Entry struct {
 	RestoredAs     string `json:"restored_as,omitempty"`
 	RestoredWindow int    `json:"restored_window,omitempty"`
 	Key            string `json:"key"`
+	// Lost says why the agent can no longer resume the conversation (its
+	// own files no longer hold it); "" when they do or do not say.
+	Lost string `json:"lost,omitempty"`
 }
 
 // Entries returns the sessions of f active within since before now (last
@@ -122,6 +125,9 @@ func (e Entry) Status() string {
 	}
 	if e.RestoredAs != "" {
 		s += fmt.Sprintf(", restored as window %d", e.RestoredWindow)
+	}
+	if e.Lost != "" {
+		s += "; " + e.Lost
 	}
 	return s
 }

@@ -64,7 +64,8 @@ func (e *Env) resume(path string, r Record, asked bool) error {
 	case err != nil:
 		fmt.Fprintf(e.Out, "kittymux: %v (resuming anyway)\r\n", err)
 	}
-	e.outcome(r, journal.OutcomeResumed, "", asked)
+	e.outcome(r, journal.OutcomeResumed, e.ownDirWhy(), asked)
+	e.intoOwnDir()
 	err = e.exec(path, r.Argv, r.Env)
 	l.Release()
 	return e.failed(r, err)

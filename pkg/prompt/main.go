@@ -67,6 +67,9 @@ func Main(args []string) int {
 		return set.ResumeArgv(c, agents.ModeNew, "")
 	}
 	e.Outcome = func(o journal.Restore) { recordOutcome(e, o) }
+	e.Conversation = func(r Record) agents.Conversation {
+		return set.FindConversation(r.Agent, r.ID, agents.EnvOver(r.Env, e.Getenv))
+	}
 	if err := Run(e, r); err != nil {
 		return 1
 	}

@@ -63,6 +63,13 @@ type Env struct {
 	// Outcome records what the window became, before it becomes it (the
 	// restore report); nil records nothing.
 	Outcome func(journal.Restore)
+	// Conversation is what the agent's own files say of the record's
+	// conversation; nil: not asked.
+	Conversation func(Record) agents.Conversation
+
+	// convDir is the conversation's own directory where it is not the
+	// window's: the resume runs there.
+	convDir string
 }
 
 // resumeAllFor is how long `a` keeps answering the other waiting windows.
@@ -90,6 +97,9 @@ func Run(e *Env, r Record) error {
 		e.outcome(r, journal.OutcomeShell, err.Error(), false)
 		e.warn("kittymux: not resuming %s: %v", orAgent(r.Agent), err)
 		return e.shell(r)
+	}
+	if gone, why := e.checkConversation(r); gone {
+		return e.gone(r, path, why)
 	}
 	if where := e.openElsewhere(r); where != "" {
 		return e.elsewhere(r, path, where)
@@ -244,9 +254,10 @@ func (e *Env) question(r Record, sealed, narrow bool) []para {
 		first.atoms = append(first.atoms, atom{pieces: []piece{{label, red}}, sep: " "})
 	}
 	ps := []para{first}
-	if wd := e.dir(); wd != "" {
+	if wd := e.dir(); wd != "" && e.convDir == "" {
 		ps = append(ps, para{indent: 2, atoms: []atom{{pieces: []piece{{wd, dim}}, tail: true}}})
 	}
+	ps = append(ps, e.ownDir()...)
 	facts, tab := e.journalFacts(r)
 	var parts []string
 	if tab != "" {

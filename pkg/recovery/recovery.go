@@ -46,6 +46,9 @@ type Options struct {
 	Check func(agentNames []string) agents.Probes
 	// Stat says whether a directory is still there; nil does not look.
 	Stat func(string) error
+	// Lost says why the agent's own files no longer hold a conversation
+	// (agents.Conversation.Lost); nil does not look.
+	Lost func(r journal.Record) string
 }
 
 // LiveKitty is one kitty that answered ls now.
@@ -148,6 +151,12 @@ func Build(o Options) (*Plan, error) {
 		if why := o.notRecoverable(r); why != "" {
 			skip(r, why)
 			continue
+		}
+		if r.ID != "" && o.Lost != nil {
+			if why := o.Lost(r); why != "" {
+				skip(r, why)
+				continue
+			}
 		}
 		cmd, ok := o.Agents.RecognizeArgv(r.Argv)
 		if !ok || cmd.Agent != r.Agent {

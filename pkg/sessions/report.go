@@ -92,11 +92,15 @@ func describe(o journal.Restore) string {
 	if o.Asked {
 		how = "as answered"
 	}
+	why := ""
+	if o.Why != "" {
+		why = ": " + o.Why
+	}
 	switch o.Outcome {
 	case journal.OutcomeResumed:
-		return "resumed " + how
+		return "resumed " + how + why
 	case journal.OutcomeNew:
-		return "new conversation " + how
+		return "new conversation " + how + why
 	case journal.OutcomeAgentMissing:
 		return "agent missing, a shell: " + o.Why
 	case journal.OutcomeShell, journal.OutcomeFailed:

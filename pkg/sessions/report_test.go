@@ -108,6 +108,16 @@ func TestReport(t *testing.T) {
 			"gemini               /w/gem  waiting at its prompt for a key",
 			"claude 4f9e2a51      /w/old  agent missing, a shell: claude is not installed",
 		}, true},
+		{"a conversation gone, a resume in its own directory", []journal.Restore{shell,
+			{At: at, Agent: "claude", Mode: "exact", ID: uuid, Tab: "api", Dir: "/w/api", Outcome: journal.OutcomeNew, Asked: true,
+				Why: "conversation no longer exists (not in ~/.claude/projects)"},
+			{At: at, Agent: "claude", Mode: "exact", ID: uuid, Tab: "api", Dir: "/w/old", Outcome: journal.OutcomeResumed, Asked: true,
+				Why: "in its own directory /w/api"}}, []string{
+			"claude 4f9e2a51      /w/api  new conversation as answered: conversation no longer exists (not in ~/.claude/projects)",
+			"codex                /w/cli  shell: chosen",
+			"gemini               /w/gem  waiting at its prompt for a key",
+			"claude 4f9e2a51      /w/old  resumed as answered: in its own directory /w/api",
+		}, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -63,7 +63,9 @@ type Report struct {
 	Setup []setup.Part `json:"setup"`
 	// Integrations are the agents' hooks (`kittymux integration status`).
 	Integrations []integration.Status `json:"integrations"`
-	Hint         string               `json:"hint,omitempty"`
+	// Retention is how long each installed agent keeps its conversations.
+	Retention []RetentionReport `json:"retention"`
+	Hint      string            `json:"hint,omitempty"`
 }
 
 // AgentsReport is the agent CLIs found on PATH.
@@ -154,6 +156,7 @@ func Run(ctx context.Context, o *Options) error {
 	r.Agents = checkAgents(ctx, o.F)
 	r.Setup = checkSetup(ctx, o.F, r.Scanner.Running)
 	r.Integrations = checkIntegrations(o.F)
+	r.Retention = checkRetention(o.F, r.Agents.Installed)
 	r.OK = reachable > 0
 	if !r.OK {
 		r.Hint = factory.ConfHint
@@ -333,6 +336,7 @@ func printText(w io.Writer, r Report) {
 	if r.Agents.DefinitionsError != "" {
 		fmt.Fprintf(w, "agents     PROBLEM: %s\n", r.Agents.DefinitionsError)
 	}
+	printRetention(w, r.Retention)
 	for _, st := range r.Integrations {
 		line := fmt.Sprintf("hooks      %-12s %s", st.Agent, st.State)
 		if st.State != integration.Missing {

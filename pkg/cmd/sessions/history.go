@@ -64,6 +64,7 @@ func History(o *HistoryOptions) error {
 	}
 	now := o.Now()
 	es := history.Entries(jf, now, o.Since)
+	markLost(f, jf, es)
 	if o.JSON {
 		if es == nil {
 			es = []history.Entry{}

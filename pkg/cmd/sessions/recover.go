@@ -126,7 +126,7 @@ func Recover(ctx context.Context, o *RecoverOptions) error {
 		return err
 	}
 	plan, err := recovery.Build(recovery.Options{Agents: set, Journal: jf, Now: o.Now(), Since: o.Since, Closed: o.Closed,
-		Live: live, ResumeBin: bin, Key: key, Stat: statDir,
+		Live: live, ResumeBin: bin, Key: key, Stat: statDir, Lost: lostIn(set, f.Getenv),
 		Check: func(names []string) agents.Probes { return probes(ctx, f, set, names) }})
 	if err != nil {
 		return err

@@ -1,0 +1,284 @@
+package agents
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Store says where an agent keeps its conversations on disk, so that a
+// resume is offered only for a conversation the agent still has (claude
+// deletes transcripts older than cleanupPeriodDays, codex archives threads,
+// a user deletes a file) and runs in the directory the conversation
+// belongs to. It is the agent's data, next to its flags in
+// resume-agents.json; one lookup interprets every agent's.
+type Store struct {
+	// HomeEnv names the variable that moves the agent's directory
+	// (CLAUDE_CONFIG_DIR, CODEX_HOME); Home is that directory under $HOME
+	// otherwise (".claude").
+	HomeEnv string `json:"home_env,omitempty"`
+	Home    string `json:"home"`
+	// Root is the directory under the agent's that holds the conversations.
+	// Only when it exists does a missing conversation count as gone: an
+	// agent whose files kittymux cannot see is never said to have lost one.
+	Root string `json:"root"`
+	// Files are glob patterns under Root naming one conversation's file;
+	// {id} is its id.
+	Files []string `json:"files"`
+	// Archived are glob patterns under the agent's directory where it keeps
+	// conversations it archived: found there, the conversation is gone
+	// until Unarchive (its words, {id} the id) brings it back.
+	Archived  []string `json:"archived,omitempty"`
+	Unarchive []string `json:"unarchive,omitempty"`
+	// CwdField is the JSON path, in a line of the conversation's file, of
+	// the directory it belongs to (claude ["cwd"], codex ["payload",
+	// "cwd"]); empty: not recorded.
+	CwdField []string `json:"cwd_field,omitempty"`
+	// Retention is how long the agent keeps a conversation before it
+	// deletes it on its own, where it says so.
+	Retention *Retention `json:"retention,omitempty"`
+}
+
+// Retention: the agent deletes conversations older than a number of days
+// it reads from Key in Settings (a JSON file under the agent's
+// directory), DefaultDays when unset.
+type Retention struct {
+	Settings    string `json:"settings"`
+	Key         string `json:"key"`
+	DefaultDays int    `json:"default_days"`
+}
+
+// Conversation is what the agent's own files say of one conversation.
+type Conversation struct {
+	// Known: the agent's store was there to look in, so Found means what
+	// it says. Not known: nothing is claimed either way.
+	Known bool
+	Found bool
+	// Archived: the agent archived it (not Found); Unarchive is the
+	// command that brings it back.
+	Archived  bool
+	Unarchive []string
+	File      string
+	// Store is the directory looked in, for messages.
+	Store string
+	// Dir is the directory the conversation belongs to, as the agent
+	// recorded it; "" when the file does not say.
+	Dir string
+}
+
+// WhyGone is what kittymux says of a conversation the agent no longer has.
+const WhyGone = "conversation no longer exists"
+
+// Lost says why the agent cannot resume the conversation, "" when it can
+// or its files say nothing (not Known).
+func (c Conversation) Lost(agent string) string {
+	switch {
+	case c.Archived:
+		return fmt.Sprintf("%s archived it; `%s` brings it back", agent, Quote(c.Unarchive))
+	case c.Known && !c.Found:
+		return WhyGone + " (not in " + c.Store + ")"
+	}
+	return ""
+}
+
+// EnvOver reads a variable as an agent run with the assignments env sees
+// it: env's own over base.
+func EnvOver(env []string, base func(string) string) func(string) string {
+	return func(k string) string {
+		for i := len(env) - 1; i >= 0; i-- {
+			if n, v, ok := strings.Cut(env[i], "="); ok && n == k {
+				return v
+			}
+		}
+		return base(k)
+	}
+}
+
+// cwdScan bounds the reading of a conversation's file for its directory:
+// the prompt does this before it asks, so it stays a few small reads.
+const (
+	cwdScanLines = 64
+	cwdScanBytes = 1 << 20
+)
+
+// FindConversation looks for the conversation id of agent in the agent's
+// files: a glob or two and, when found, the first lines of its file.
+// getenv reads the environment the agent would run in (HOME and the
+// agent's HomeEnv).
+func (s *Set) FindConversation(agent, id string, getenv func(string) string) Conversation {
+	a, ok := s.agents[agent]
+	if !ok || a.def.Conversations == nil || id == "" || strings.ContainsAny(id, `*?[]\/`) {
+		return Conversation{}
+	}
+	st := a.def.Conversations
+	home := st.home(getenv)
+	if home == "" {
+		return Conversation{}
+	}
+	root := filepath.Join(home, st.Root)
+	c := Conversation{Store: root}
+	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
+		return c
+	}
+	c.Known = true
+	if f := glob(root, st.Files, id); f != "" {
+		c.Found, c.File = true, f
+		c.Dir = recordedDir(f, st.CwdField)
+		return c
+	}
+	if f := glob(home, st.Archived, id); f != "" {
+		c.Archived, c.File = true, f
+		for _, w := range st.Unarchive {
+			c.Unarchive = append(c.Unarchive, strings.ReplaceAll(w, idPlaceholder, id))
+		}
+	}
+	return c
+}
+
+// home is the agent's directory: its HomeEnv, else Home under $HOME; ""
+// when neither gives an absolute path.
+func (st *Store) home(getenv func(string) string) string {
+	home := ""
+	if st.HomeEnv != "" {
+		home = getenv(st.HomeEnv)
+	}
+	if home == "" {
+		h := getenv("HOME")
+		if h == "" || st.Home == "" {
+			return ""
+		}
+		home = filepath.Join(h, st.Home)
+	}
+	if !filepath.IsAbs(home) {
+		return ""
+	}
+	return home
+}
+
+// Kept is how long an agent keeps its conversations before it deletes
+// them on its own: Days, read from (or defaulted for) Setting in File.
+type Kept struct {
+	Agent   string
+	Days    int
+	File    string
+	Setting string
+	Default bool // the setting is not set: the agent's default
+	Err     error
+}
+
+// Retention says how long agent keeps its conversations; ok false when
+// its definition does not say it deletes any.
+func (s *Set) Retention(agent string, getenv func(string) string) (k Kept, ok bool) {
+	a, found := s.agents[agent]
+	if !found || a.def.Conversations == nil || a.def.Conversations.Retention == nil {
+		return Kept{}, false
+	}
+	st := a.def.Conversations
+	home := st.home(getenv)
+	if home == "" {
+		return Kept{}, false
+	}
+	rt := st.Retention
+	k = Kept{Agent: agent, Days: rt.DefaultDays, File: filepath.Join(home, rt.Settings), Setting: rt.Key, Default: true}
+	data, err := os.ReadFile(k.File)
+	switch {
+	case os.IsNotExist(err):
+		return k, true
+	case err != nil:
+		k.Err = err
+		return k, true
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(data, &m); err != nil {
+		k.Err = fmt.Errorf("%s: %w", k.File, err)
+		return k, true
+	}
+	if raw, set := m[rt.Key]; set {
+		var days float64
+		if err := json.Unmarshal(raw, &days); err != nil {
+			k.Err = fmt.Errorf("%s: %s is not a number", k.File, rt.Key)
+			return k, true
+		}
+		k.Days, k.Default = int(days), false
+	}
+	return k, true
+}
+
+// glob returns the first file under dir that one of patterns names for id.
+func glob(dir string, patterns []string, id string) string {
+	for _, p := range patterns {
+		m, _ := filepath.Glob(filepath.Join(dir, strings.ReplaceAll(p, idPlaceholder, id)))
+		if len(m) > 0 {
+			return m[0]
+		}
+	}
+	return ""
+}
+
+// recordedDir is the first directory the file's JSON lines record at path
+// field; "" when none of its first lines does, or it is not absolute.
+func recordedDir(file string, field []string) string {
+	if len(field) == 0 {
+		return ""
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(io.LimitReader(f, cwdScanBytes))
+	sc.Buffer(make([]byte, 64<<10), cwdScanBytes)
+	for n := 0; n < cwdScanLines && sc.Scan(); n++ {
+		var v any
+		if json.Unmarshal(sc.Bytes(), &v) != nil {
+			continue
+		}
+		for _, k := range field {
+			m, _ := v.(map[string]any)
+			v = m[k]
+		}
+		if d, ok := v.(string); ok && filepath.IsAbs(d) {
+			return filepath.Clean(d)
+		}
+	}
+	return ""
+}
+
+// checkStore validates a definition's conversations entry.
+func checkStore(st *Store) (field, msg string) {
+	if st == nil {
+		return "", ""
+	}
+	rel := func(p string) bool {
+		return p != "" && !filepath.IsAbs(p) && !strings.HasPrefix(filepath.Clean(p), "..")
+	}
+	switch {
+	case st.HomeEnv == "" && st.Home == "":
+		return "conversations", "needs \"home\" or \"home_env\""
+	case st.Home != "" && !rel(st.Home):
+		return "conversations", fmt.Sprintf("home %q must be a relative path under $HOME", st.Home)
+	case !rel(st.Root):
+		return "conversations", fmt.Sprintf("root %q must be a relative path", st.Root)
+	case len(st.Files) == 0:
+		return "conversations", "needs \"files\""
+	}
+	for _, p := range append(append([]string{}, st.Files...), st.Archived...) {
+		if !rel(p) || strings.Count(p, idPlaceholder) != 1 {
+			return "conversations", fmt.Sprintf("pattern %q must be a relative path holding %s once", p, idPlaceholder)
+		}
+		if _, err := filepath.Match(p, ""); err != nil {
+			return "conversations", fmt.Sprintf("pattern %q: %v", p, err)
+		}
+	}
+	if rt := st.Retention; rt != nil && (!rel(rt.Settings) || rt.Key == "" || rt.DefaultDays <= 0) {
+		return "conversations", "retention needs a relative \"settings\" file, a \"key\" and \"default_days\" above 0"
+	}
+	if len(st.Archived) > 0 && len(st.Unarchive) == 0 {
+		return "conversations", "\"archived\" needs \"unarchive\", the command that brings one back"
+	}
+	return "", ""
+}

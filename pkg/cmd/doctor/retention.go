@@ -1,0 +1,70 @@
+package doctor
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/journal"
+)
+
+// RetentionReport is how long an agent keeps its conversations against
+// how long the journal remembers them: a conversation the journal still
+// lists after the agent deleted it can no longer be resumed.
+type RetentionReport struct {
+	Agent   string `json:"agent"`
+	Days    int    `json:"days"`
+	Setting string `json:"setting"`
+	File    string `json:"file"`
+	Default bool   `json:"default"`
+	OK      bool   `json:"ok"`
+	Note    string `json:"note"`
+}
+
+// journalDays is how long the journal keeps a session.
+var journalDays = int(journal.MaxAge / (24 * time.Hour))
+
+// checkRetention looks at each installed agent that deletes old
+// conversations on its own.
+func checkRetention(f *factory.Factory, installed []agents.AgentCheck) []RetentionReport {
+	out := []RetentionReport{}
+	set, _ := agents.Load(f.Paths.UserAgents())
+	if set == nil {
+		return out
+	}
+	for _, a := range installed {
+		k, ok := set.Retention(a.Agent, f.Getenv)
+		if !ok {
+			continue
+		}
+		out = append(out, retentionReport(k))
+	}
+	return out
+}
+
+func retentionReport(k agents.Kept) RetentionReport {
+	r := RetentionReport{Agent: k.Agent, Days: k.Days, Setting: k.Setting, File: k.File, Default: k.Default}
+	from := fmt.Sprintf("%s in %s", k.Setting, k.File)
+	if k.Default {
+		from = fmt.Sprintf("its default; %s in %s is not set", k.Setting, k.File)
+	}
+	switch {
+	case k.Err != nil:
+		r.Note = fmt.Sprintf("cannot read how long it keeps conversations: %v", k.Err)
+	case k.Days >= journalDays:
+		r.OK = true
+		r.Note = fmt.Sprintf("keeps conversations %d days (%s), the journal %d: ok", k.Days, from, journalDays)
+	default:
+		r.Note = fmt.Sprintf("deletes conversations after %d days (%s), the journal keeps them %d: older ones cannot be resumed; "+
+			"set \"%s\": %d in %s to keep them", k.Days, from, journalDays, k.Setting, journalDays, k.File)
+	}
+	return r
+}
+
+func printRetention(w io.Writer, rs []RetentionReport) {
+	for _, r := range rs {
+		fmt.Fprintf(w, "retention  %-12s %s\n", r.Agent, r.Note)
+	}
+}

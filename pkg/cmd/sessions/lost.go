@@ -1,0 +1,39 @@
+package sessions
+
+import (
+	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/history"
+	"github.com/kittymux/kittymux/pkg/journal"
+)
+
+// lostIn asks the agents' own files whether a journal record's
+// conversation is still there (claude deletes old transcripts, codex
+// archives threads, people delete files): why it is not, or "".
+func lostIn(set *agents.Set, getenv func(string) string) func(journal.Record) string {
+	return func(r journal.Record) string {
+		return set.FindConversation(r.Agent, r.ID, agents.EnvOver(r.Env, getenv)).Lost(r.Agent)
+	}
+}
+
+// markLost marks the ended entries whose conversation the agent no longer
+// has. Without definitions nothing is marked.
+func markLost(f *factory.Factory, jf *journal.File, es []history.Entry) {
+	set, err := loadAgents(f)
+	if err != nil || set == nil {
+		return
+	}
+	lost := lostIn(set, f.Getenv)
+	byKey := make(map[string]journal.Record, len(jf.Records))
+	for _, r := range jf.Records {
+		byKey[r.Key] = r
+	}
+	for i := range es {
+		if es[i].Running || es[i].ID == "" {
+			continue
+		}
+		if r, ok := byKey[es[i].Key]; ok {
+			es[i].Lost = lost(r)
+		}
+	}
+}

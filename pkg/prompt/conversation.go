@@ -1,0 +1,114 @@
+package prompt
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/journal"
+)
+
+// checkConversation asks the agent's own files about r's conversation
+// before anything is offered: a conversation the agent no longer has is
+// never resumed (the agent would fail, or quietly start another), and one
+// it has runs in the directory it belongs to. gone reports that the
+// conversation cannot be resumed; why says why.
+func (e *Env) checkConversation(r Record) (gone bool, why string) {
+	if r.Mode != "exact" || r.ID == "" || e.Conversation == nil {
+		return false, ""
+	}
+	c := e.Conversation(r)
+	switch {
+	case c.Archived:
+		return true, c.Lost(r.Agent)
+	case c.Known && !c.Found:
+		return true, agents.WhyGone + " (not in " + e.tilde(c.Store) + ")"
+	case !c.Found || c.Dir == "":
+		return false, ""
+	}
+	wd, _ := os.Getwd()
+	if sameDir(wd, c.Dir) {
+		return false, ""
+	}
+	if fi, err := os.Stat(c.Dir); err != nil || !fi.IsDir() {
+		return true, "its directory " + e.tilde(c.Dir) + " no longer exists"
+	}
+	e.convDir = c.Dir
+	return false, ""
+}
+
+// gone says the conversation cannot be resumed, and offers a new one or a
+// shell; with no terminal to ask, a shell.
+func (e *Env) gone(r Record, path, why string) error {
+	e.warn("kittymux: %s conversation %s: %s.", r.Agent, short(r.ID), why)
+	if !e.IsTerminal() {
+		e.outcome(r, journal.OutcomeShell, why, false)
+		e.warn("kittymux: nothing to resume; opening a shell.")
+		return e.shell(r)
+	}
+	fmt.Fprint(e.Out, "  Enter/n new conversation   s shell\r\n")
+	if e.askElsewhere() == ChoiceNew {
+		argv, err := e.NewArgv(r)
+		if err != nil {
+			e.outcome(r, journal.OutcomeShell, why+"; cannot start a new conversation: "+err.Error(), true)
+			e.warn("kittymux: cannot start a new %s conversation: %v", r.Agent, err)
+			return e.shell(r)
+		}
+		e.outcome(r, journal.OutcomeNew, why, true)
+		return e.failed(r, e.exec(path, argv, r.Env))
+	}
+	e.outcome(r, journal.OutcomeShell, why, true)
+	return e.shell(r)
+}
+
+// ownDir is the paragraph that says the conversation resumes in its own
+// directory, not the window's; nil when they are the same.
+func (e *Env) ownDir() []para {
+	if e.convDir == "" {
+		return nil
+	}
+	return []para{text(2, plain, "resumes in "+printable(e.tilde(e.convDir))+", the conversation's own directory (this window is in "+e.dir()+")")}
+}
+
+// ownDirWhy is what the restore report says of a resume in the
+// conversation's own directory; "" in the window's.
+func (e *Env) ownDirWhy() string {
+	if e.convDir == "" {
+		return ""
+	}
+	return "in its own directory " + e.convDir
+}
+
+// intoOwnDir moves to the conversation's own directory just before its
+// resume runs (after the outcome is recorded with the window's directory,
+// which is how the restore report finds the window).
+func (e *Env) intoOwnDir() {
+	if e.convDir == "" {
+		return
+	}
+	if err := os.Chdir(e.convDir); err != nil {
+		e.warn("kittymux: cannot enter the conversation's directory %s: %v", e.tilde(e.convDir), err)
+		return
+	}
+	e.say(plain, "kittymux: resuming in "+e.tilde(e.convDir)+", the conversation's own directory.")
+}
+
+// tilde shows a path under home with ~.
+func (e *Env) tilde(p string) string {
+	if home := e.Getenv("HOME"); home != "" && home != "/" && (p == home || strings.HasPrefix(p, home+"/")) {
+		return "~" + p[len(home):]
+	}
+	return p
+}
+
+// sameDir compares two directories through links.
+func sameDir(a, b string) bool {
+	if a == b {
+		return true
+	}
+	ra, err1 := filepath.EvalSymlinks(a)
+	rb, err2 := filepath.EvalSymlinks(b)
+	return err1 == nil && err2 == nil && ra == rb
+}

@@ -32,6 +32,8 @@ type Restore struct {
 	// Where it ran: kitty's KITTY_PID and KITTY_WINDOW_ID.
 	KittyPID int `json:"kitty_pid,omitempty"`
 	WindowID int `json:"window_id,omitempty"`
+	// PID is the prompt's process, which the agent it execs keeps.
+	PID int `json:"pid,omitempty"`
 }
 
 // AddRestore records a restore prompt's outcome.

@@ -108,6 +108,7 @@ func recordOutcome(e *Env, o journal.Restore) {
 	o.Dir, _ = os.Getwd()
 	o.KittyPID, _ = strconv.Atoi(e.Getenv("KITTY_PID"))
 	o.WindowID, _ = strconv.Atoi(e.Getenv("KITTY_WINDOW_ID"))
+	o.PID = os.Getpid()
 	_ = j.AddRestore(o)
 }
 

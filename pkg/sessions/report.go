@@ -51,11 +51,18 @@ func AgentWindows(data []byte, key []byte, auto bool) ([]Restored, error) {
 	return out, nil
 }
 
+// Confirm says which conversation the agent a prompt resumed reports it
+// has (its hook, its own record of the process): id "" when it has not
+// said (yet); pending when it may still say.
+type Confirm func(journal.Restore) (id, from string, pending bool)
+
 // Report pairs each restored window with the outcome its prompt recorded,
 // one line a window. outcomes are those recorded since the restore began;
-// each is used once. done says whether every window that runs without
-// asking has reported.
-func Report(ws []Restored, outcomes []journal.Restore) (lines []string, done bool) {
+// each is used once. A resume is "resumed" only when the agent reports the
+// conversation asked for (confirm; nil asks nothing). done says whether
+// every window that runs without asking has reported, and every resume
+// whose agent may still report its conversation has.
+func Report(ws []Restored, outcomes []journal.Restore, confirm Confirm) (lines []string, done bool) {
 	used := make([]bool, len(outcomes))
 	done = true
 	for _, w := range ws {
@@ -74,6 +81,10 @@ func Report(ws []Restored, outcomes []journal.Restore) (lines []string, done boo
 		}
 		line := fmt.Sprintf("%-20s %s", what, w.Dir)
 		switch {
+		case got != nil && got.Outcome == journal.OutcomeResumed && got.ID != "":
+			text, wait := describeResume(*got, confirm)
+			line += "  " + text
+			done = done && !wait
 		case got != nil:
 			line += "  " + describe(*got)
 		case w.Auto:
@@ -85,6 +96,32 @@ func Report(ws []Restored, outcomes []journal.Restore) (lines []string, done boo
 		lines = append(lines, line)
 	}
 	return lines, done
+}
+
+// describeResume says whether the agent resumed the conversation asked
+// for: the id it reports is compared with the one asked; wait: it has not
+// reported yet and may.
+func describeResume(o journal.Restore, confirm Confirm) (text string, wait bool) {
+	how := "without asking"
+	if o.Asked {
+		how = "as answered"
+	}
+	why := ""
+	if o.Why != "" {
+		why = ": " + o.Why
+	}
+	var id, from string
+	var pending bool
+	if confirm != nil {
+		id, from, pending = confirm(o)
+	}
+	switch {
+	case id == o.ID:
+		return "resumed " + how + why, false
+	case id != "":
+		return fmt.Sprintf("started a different conversation %s %s (asked for %s; %s reports %s)", short(id), how, short(o.ID), from, id), false
+	}
+	return fmt.Sprintf("resume run %s%s, not confirmed: %s has not reported its conversation", how, why, o.Agent), pending
 }
 
 func describe(o journal.Restore) string {

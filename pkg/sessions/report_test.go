@@ -37,6 +37,50 @@ func file(t *testing.T, dirs []string, recs []resume.Record) []byte {
 	return []byte(b.String())
 }
 
+// reports is an agent that reports id (pending: not yet, but it may).
+func reports(id string, pending bool) sessions.Confirm {
+	return func(journal.Restore) (string, string, bool) {
+		if pending {
+			return "", "", true
+		}
+		return id, "claude sessions/42.json", false
+	}
+}
+
+// TestReportConfirms: "resumed" only when the agent reports the
+// conversation asked for; another id is "started a different
+// conversation"; none yet waits while the agent may still report, and
+// says so when it has not.
+func TestReportConfirms(t *testing.T) {
+	r := resume.Record{Agent: "claude", Mode: "exact", ID: uuid, Tab: "api", Direct: true, Argv: []string{"claude", "--resume", uuid}}
+	ws, err := sessions.AgentWindows(file(t, []string{"/w/api"}, []resume.Record{r.Sealed(key)}), key, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := []journal.Restore{{Agent: "claude", Mode: "exact", ID: uuid, Tab: "api", Dir: "/w/api", Outcome: journal.OutcomeResumed, PID: 42, WindowID: 3}}
+	other := "9d1c0b7e-2f4a-4e8b-8c6d-5a3b1e0f9c27"
+	for _, c := range []struct {
+		name    string
+		confirm sessions.Confirm
+		want    string
+		done    bool
+	}{
+		{"the same id", reports(uuid, false), "resumed without asking", true},
+		{"another id", reports(other, false), "started a different conversation 9d1c0b7e without asking (asked for 4f9e2a51; " +
+			"claude sessions/42.json reports " + other + ")", true},
+		{"not yet", reports("", true), "resume run without asking, not confirmed: claude has not reported its conversation", false},
+		{"never", reports("", false), "resume run without asking, not confirmed: claude has not reported its conversation", true},
+		{"nothing to ask", nil, "resume run without asking, not confirmed: claude has not reported its conversation", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			lines, done := sessions.Report(ws, o, c.confirm)
+			if want := "claude 4f9e2a51      /w/api  " + c.want; len(lines) != 1 || lines[0] != want || done != c.done {
+				t.Errorf("got %q done %v, want %q done %v", lines, done, want, c.done)
+			}
+		})
+	}
+}
+
 // TestReport: each agent window of a restored file is paired with the
 // outcome its prompt recorded; those that run without asking are waited
 // for, the others say they wait for a key.
@@ -121,7 +165,7 @@ func TestReport(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got, done := sessions.Report(ws, c.outcomes)
+			got, done := sessions.Report(ws, c.outcomes, reports(uuid, false))
 			if diff := cmp.Diff(c.want, got); diff != "" || done != c.done {
 				t.Errorf("done %v, want %v (-want +got):\n%s", done, c.done, diff)
 			}

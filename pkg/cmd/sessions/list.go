@@ -64,6 +64,10 @@ type ListedWindow struct {
 	// State is the agent's state as the journal has it (from its hook,
 	// its records or kitty): working, idle, needs_attention, unknown.
 	State string `json:"state,omitempty"`
+	// Restored says what became of the resume a restore prompt ran here:
+	// "resumed X" only when the agent reports that conversation,
+	// "started a different conversation Y (asked for X; ...)" otherwise.
+	Restored string `json:"restored,omitempty"`
 }
 
 // List runs `sessions list`.
@@ -81,9 +85,10 @@ func List(ctx context.Context, o *ListOptions) error {
 		return err
 	}
 	type row struct {
-		inst  kitty.Instance
-		w     scanner.AgentWindow
-		state string
+		inst     kitty.Instance
+		w        scanner.AgentWindow
+		state    string
+		restored string
 	}
 	// The journal has what hooks reported (ids, states); an unreadable one
 	// leaves the ids kitty and the agents' records give.
@@ -111,13 +116,15 @@ func List(ctx context.Context, o *ListOptions) error {
 		}
 		for i, w := range live {
 			st := ""
+			var rec *journal.Record
 			if recs != nil && recs[i] != nil {
-				st = recs[i].State
+				rec = recs[i]
+				st = rec.State
 			}
 			if st == "" {
 				st = set.TitleState(w.Agent.Cmd.Agent, w.Ref.Window.Title)
 			}
-			rows = append(rows, row{a.Instance, w, st})
+			rows = append(rows, row{a.Instance, w, st, restoredAs(jf, a.Instance, w, rec)})
 		}
 	}
 	if reached == 0 {
@@ -135,11 +142,15 @@ func List(ctx context.Context, o *ListOptions) error {
 	for _, d := range set.Decide(ws, probes(ctx, f, set, names)) {
 		r := rows[d.WindowID-1]
 		lw := ListedWindow{Kitty: r.inst.Socket, WindowID: r.w.Ref.Window.ID, Tab: r.w.Ref.Tab.Title, Cwd: r.w.Agent.Cwd,
-			Agent: d.Agent, Mode: d.Mode, ID: d.ID, Argv: d.Argv, Reason: d.Reason, Unsure: d.Unsure, State: r.state}
+			Agent: d.Agent, Mode: d.Mode, ID: d.ID, Argv: d.Argv, Reason: d.Reason, Unsure: d.Unsure, State: r.state,
+			Restored: r.restored}
 		if d.ID != "" {
 			lw.IDSource = idSource(r.w.Agent, d.ID)
 		} else if why := scanner.IDLimit(d.Agent, r.w.Agent.Cmd.Flags); why != "" {
 			lw.Reason += "; " + why
+		}
+		if r.restored != "" {
+			lw.Reason += "; restored here: " + r.restored
 		}
 		if why := r.w.Agent.Unverified; why != "" && len(d.Argv) > 0 {
 			lw.Reason += "; a save would not seal it (the restore asks first): " + why

@@ -18,6 +18,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kittysession"
 	"github.com/kittymux/kittymux/pkg/resume"
+	"github.com/kittymux/kittymux/pkg/scanner"
 	"github.com/kittymux/kittymux/pkg/sessions"
 	"github.com/kittymux/kittymux/pkg/statefile"
 	"github.com/kittymux/kittymux/pkg/userfile"
@@ -149,7 +150,8 @@ func report(ctx context.Context, f *factory.Factory, path string, since time.Tim
 	deadline := time.Now().Add(wait)
 	for {
 		outcomes, _ := j.RestoresSince(since)
-		lines, done := sessions.Report(ws, outcomes)
+		jf, _ := j.Read()
+		lines, done := sessions.Report(ws, outcomes, confirmFrom(jf, scanner.Records{ProcRoot: "/proc", Getenv: f.Getenv}))
 		if done || !time.Now().Before(deadline) || ctx.Err() != nil {
 			for _, l := range lines {
 				// Records and directories come from the editable file.

@@ -1,0 +1,90 @@
+package sessions
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/journal"
+	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/scanner"
+)
+
+const (
+	asked = "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73"
+	other = "9d1c0b7e-2f4a-4e8b-8c6d-5a3b1e0f9c27"
+)
+
+// TestRestoredAs: `sessions list` says "resumed" of a window a restore
+// prompt resumed only when the agent reports the conversation asked for;
+// another id is "started a different conversation"; a window the prompt
+// did not resume, or whose agent only has its command line to go by, says
+// nothing.
+func TestRestoredAs(t *testing.T) {
+	inst := kitty.Instance{PID: 100}
+	win := func(id, from string) scanner.AgentWindow {
+		return scanner.AgentWindow{Ref: kitty.WindowRef{Window: &kitty.Window{ID: 7}}, PID: 4242, PIDs: []int{4242},
+			Agent: agents.Window{Cmd: agents.Command{Agent: "claude"}, KnownID: id, KnownIDFrom: from}}
+	}
+	jf := &journal.File{Restores: []journal.Restore{
+		{Agent: "claude", Mode: "exact", ID: asked, Outcome: journal.OutcomeResumed, KittyPID: 100, WindowID: 7, PID: 4242}}}
+	for _, c := range []struct {
+		name string
+		w    scanner.AgentWindow
+		rec  *journal.Record
+		jf   *journal.File
+		want string
+	}{
+		{"the agent's record holds the id asked", win(asked, "claude sessions/4242.json"), nil, jf, "resumed 4f9e2a51"},
+		{"the hook reports another", win(other, journal.FromHook), nil, jf,
+			"started a different conversation 9d1c0b7e (asked for 4f9e2a51; hook reports it)"},
+		{"the journal has the agent's record", win(asked, "command line --resume"),
+			&journal.Record{ID: other, IDFrom: "claude sessions/4242.json"}, jf,
+			"started a different conversation 9d1c0b7e (asked for 4f9e2a51; agent record reports it)"},
+		{"/clear moved on after the resume", win(other, journal.FromHook), &journal.Record{ID: other, IDFrom: journal.FromHook, PreviousIDs: []string{asked}}, jf,
+			"resumed 4f9e2a51, since moved on to 9d1c0b7e"},
+		{"only the command line", win(asked, "command line --resume"), nil, jf, ""},
+		{"another process than the prompt's", func() scanner.AgentWindow { w := win(asked, journal.FromHook); w.PID, w.PIDs = 5, []int{5}; return w }(), nil, jf, ""},
+		{"no restore", win(asked, journal.FromHook), nil, &journal.File{}, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := restoredAs(c.jf, inst, c.w, c.rec); got != c.want {
+				t.Errorf("got %q, want %q", got, c.want)
+			}
+		})
+	}
+}
+
+// TestConfirmFrom: the restore report's check reads the journal's record
+// of the process the prompt became (its hook or the agent's record), else
+// claude's own sessions/<pid>.json now, never the command line.
+func TestConfirmFrom(t *testing.T) {
+	home := t.TempDir()
+	pid := os.Getpid() // a live process: claude's record is read for it
+	o := journal.Restore{Agent: "claude", ID: asked, Outcome: journal.OutcomeResumed, KittyPID: 100, WindowID: 7, PID: pid}
+	// No /proc to read the process's environment from: the HOME given is used.
+	recs := scanner.Records{ProcRoot: filepath.Join(home, "noproc"), Getenv: func(k string) string { return map[string]string{"HOME": home}[k] }}
+	jf := &journal.File{Records: []journal.Record{{Agent: "claude", ID: asked, IDFrom: "command line --resume", KittyPID: 100, WindowID: 7, PID: pid}}}
+	if id, _, pending := confirmFrom(jf, recs)(o); id != "" || !pending {
+		t.Errorf("command line only: id %q pending %v, want none yet and pending (claude writes its record)", id, pending)
+	}
+	dir := filepath.Join(home, ".claude", "sessions")
+	os.MkdirAll(dir, 0o700)
+	body := `{"pid":` + strconv.Itoa(pid) + `,"sessionId":"` + other + `","cwd":"/w","status":"idle"}`
+	if err := os.WriteFile(filepath.Join(dir, strconv.Itoa(pid)+".json"), []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if id, from, _ := confirmFrom(jf, recs)(o); id != other || from != "claude sessions/"+strconv.Itoa(pid)+".json" {
+		t.Errorf("claude's record: id %q from %q, want %s from it", id, from, other)
+	}
+	jf.Records[0].ID, jf.Records[0].IDFrom = asked, journal.FromHook
+	if id, from, _ := confirmFrom(jf, recs)(o); id != asked || from != journal.FromHook {
+		t.Errorf("hook in the journal: id %q from %q, want the hook's", id, from)
+	}
+	o.Agent = "gemini"
+	if id, _, pending := confirmFrom(jf, recs)(o); id != "" || pending {
+		t.Errorf("an agent with no record and no hook: id %q pending %v, want nothing, not pending", id, pending)
+	}
+}

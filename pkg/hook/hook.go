@@ -130,6 +130,10 @@ type Result struct {
 	AgentPID int
 	// Queued: the journal was busy; the event waits in its spool.
 	Queued bool
+	// Nested: the event came from an agent run inside the window's own
+	// agent; it was recorded as its own session and moved nothing of the
+	// window's.
+	Nested bool
 }
 
 // Event names per state. Each agent's own names: claude, codex, qodercli
@@ -206,28 +210,18 @@ func Run(ctx context.Context, o Options, agent, event string, in io.Reader) (Res
 	res.AgentPID = agentPID(procs, win.kittyPID > 0)
 	now := o.Now()
 
-	var wg sync.WaitGroup
-	var varsErr error
-	if win.hasAddr && res.ID != "" && res.AgentPID > 0 && canSetUserVars(o.Getenv) {
-		// kitty is asked while the journal is written: the two waits overlap.
-		wg.Go(func() {
-			kctx, cancel := context.WithTimeout(ctx, KittyWait)
-			defer cancel()
-			set := o.SetUserVars
-			if set == nil {
-				set = func(ctx context.Context, a kitty.Address, match string, vars []string) error {
-					return kitty.NewClient(a).SetUserVars(ctx, match, vars)
-				}
-			}
-			varsErr = set(kctx, win.addr, "id:"+strconv.Itoa(win.windowID), []string{
-				varAgent + "=" + agent, varSession + "=" + res.ID, varPID + "=" + strconv.Itoa(res.AgentPID)})
-			if varsErr != nil {
-				varsErr = fmt.Errorf("set user vars (kitty ≥ 0.30): %w", varsErr)
-			}
-		})
+	chain, nestedHere := ownChain(procs, agent)
+	if len(chain) > 0 && win.kittyPID > 0 {
+		// The agent that ran the hook, at its outer end: the window's
+		// agent process unless the run is nested, whatever launched it
+		// (npx's node is no agent).
+		res.AgentPID = chain[len(chain)-1]
 	}
-
+	// The journal first: it says whether the event came from a run nested
+	// in the window's agent, which must not move the window's id, its user
+	// vars or its lease.
 	var errs []error
+	res.Nested = nestedHere
 	if !o.JournalOff {
 		j := journal.New(o.Paths.Journal(), false)
 		j.Now = o.Now
@@ -236,21 +230,36 @@ func Run(ctx context.Context, o Options, agent, event string, in io.Reader) (Res
 			wait = JournalWait
 		}
 		h := journal.HookRun{Agent: agent, Socket: win.socket, KittyPID: win.kittyPID, WindowID: win.windowID,
-			AgentPID: res.AgentPID, PIDs: pids,
+			AgentPID: res.AgentPID, PIDs: pids, Chain: chain, Nested: nestedHere,
 			Event: journal.HookEvent{ID: res.ID, State: res.State, Dir: p.Cwd, At: now}}
-		res.Key, res.Queued, err = j.AddHook(ctx, wait, h)
+		out, err := j.AddHookRun(ctx, wait, h)
+		res.Key, res.Queued, res.Nested = out.Key, out.Queued, out.Nested
 		if err != nil {
 			errs = append(errs, fmt.Errorf("journal: %w", err))
+		}
+	}
+	if res.Nested {
+		return res, errors.Join(errs...)
+	}
+	if win.hasAddr && res.ID != "" && res.AgentPID > 0 && canSetUserVars(o.Getenv) {
+		kctx, cancel := context.WithTimeout(ctx, KittyWait)
+		set := o.SetUserVars
+		if set == nil {
+			set = func(ctx context.Context, a kitty.Address, match string, vars []string) error {
+				return kitty.NewClient(a).SetUserVars(ctx, match, vars)
+			}
+		}
+		err := set(kctx, win.addr, "id:"+strconv.Itoa(win.windowID), []string{
+			varAgent + "=" + agent, varSession + "=" + res.ID, varPID + "=" + strconv.Itoa(res.AgentPID)})
+		cancel()
+		if err != nil {
+			errs = append(errs, fmt.Errorf("set user vars (kitty ≥ 0.30): %w", err))
 		}
 	}
 	if event == "SessionStart" && res.ID != "" {
 		if err := lease.Move(o.Paths.StateDir, pids, agent, res.ID); err != nil {
 			errs = append(errs, err)
 		}
-	}
-	wg.Wait()
-	if varsErr != nil {
-		errs = append(errs, varsErr)
 	}
 	return res, errors.Join(errs...)
 }

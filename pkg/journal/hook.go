@@ -31,9 +31,16 @@ type HookRun struct {
 	// AgentPID is the agent process the hook picked among its ancestors,
 	// PIDs all of them: the scanner's record of the window is found by
 	// any of them.
-	AgentPID int       `json:"agent_pid,omitempty"`
-	PIDs     []int     `json:"pids,omitempty"`
-	Event    HookEvent `json:"event"`
+	AgentPID int   `json:"agent_pid,omitempty"`
+	PIDs     []int `json:"pids,omitempty"`
+	// Chain are the processes of the agent that ran the hook: the nearest
+	// ancestor that is not a shell and those right above it that are not
+	// either (node above codex's native binary), nearest first. Nested: a
+	// process above them, past a shell, is an agent of the same name (a
+	// tool of the window's agent ran `claude -p`). See nested.go.
+	Chain  []int     `json:"chain,omitempty"`
+	Nested bool      `json:"nested,omitempty"`
+	Event  HookEvent `json:"event"`
 }
 
 // RecordHook applies h to the open record of its agent session, or starts
@@ -42,14 +49,28 @@ type HookRun struct {
 // hook's own key is used, and the scanner folds it into its record when it
 // sees the window.
 func (f *File) RecordHook(h HookRun) string {
+	key, _ := f.recordHook(h)
+	return key
+}
+
+// recordHook is RecordHook, and whether the event came from a run nested
+// in the window's agent (recorded as its own session).
+func (f *File) recordHook(h HookRun) (string, bool) {
 	prefix := h.Socket + "|" + strconv.Itoa(h.KittyPID) + "|" + strconv.Itoa(h.WindowID) + "|"
-	var r *Record
+	var r, other *Record
 	for i := range f.Records {
 		c := &f.Records[i]
-		if c.Open && c.Agent == h.Agent && strings.HasPrefix(c.Key, prefix) && slices.Contains(h.PIDs, c.PID) {
+		if !c.Open || c.Nested || !strings.HasPrefix(c.Key, prefix) || !slices.Contains(h.PIDs, c.PID) {
+			continue
+		}
+		if c.Agent == h.Agent {
 			r = c
 			break
 		}
+		other = c
+	}
+	if nested(h, r, other) {
+		return f.recordNested(h), true
 	}
 	if r == nil {
 		now := h.Event.At
@@ -60,7 +81,7 @@ func (f *File) RecordHook(h HookRun) string {
 		r = f.Find(key)
 	}
 	r.ApplyHook(h.Event)
-	return r.Key
+	return r.Key, false
 }
 
 // ApplyHook brings r up to date with a hook's event. Working time is

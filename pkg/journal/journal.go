@@ -134,6 +134,10 @@ type Record struct {
 	KittySocket string `json:"kitty_socket"`
 	WindowID    int    `json:"window_id"`
 	PID         int    `json:"pid,omitempty"`
+	// Nested: an agent run inside a window's own agent (a tool of it ran
+	// `claude -p …`), recorded as its own session: never the window's
+	// conversation.
+	Nested bool `json:"nested,omitempty"`
 }
 
 // Working is the time spent working as a duration.
@@ -464,7 +468,7 @@ func (r Record) equal(o Record) bool {
 		r.RunsFinished == o.RunsFinished && r.WorkingSeconds == o.WorkingSeconds && r.Open == o.Open &&
 		(r.ClosedAt == nil) == (o.ClosedAt == nil) && (r.ClosedAt == nil || sameTime(*r.ClosedAt, *o.ClosedAt)) &&
 		r.CloseReason == o.CloseReason && r.CloseDetail == o.CloseDetail && r.KittyPID == o.KittyPID &&
-		r.KittySocket == o.KittySocket && r.WindowID == o.WindowID && r.PID == o.PID &&
+		r.KittySocket == o.KittySocket && r.WindowID == o.WindowID && r.PID == o.PID && r.Nested == o.Nested &&
 		(r.HookAt == nil) == (o.HookAt == nil) && (r.HookAt == nil || sameTime(*r.HookAt, *o.HookAt))
 }
 

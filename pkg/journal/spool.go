@@ -49,19 +49,8 @@ var ErrSpoolFull = errors.New("the journal's spool of hook events is full")
 // returns the key of the record the event went to (only known when it was
 // written) and whether it was queued.
 func (j *Journal) AddHook(ctx context.Context, wait time.Duration, h HookRun) (key string, queued bool, err error) {
-	lctx, cancel := context.WithTimeout(ctx, wait)
-	_, err = j.UpdateContext(lctx, func(f *File) error {
-		key = f.RecordHook(h)
-		return nil
-	})
-	cancel()
-	if !errors.Is(err, ErrBusy) {
-		return key, false, err
-	}
-	if serr := j.spool(ctx, h); serr != nil {
-		return "", false, errors.Join(err, serr)
-	}
-	return "", true, nil
+	out, err := j.AddHookRun(ctx, wait, h)
+	return out.Key, out.Queued, err
 }
 
 // spool appends h to the spool. The lock is tried once even when ctx has

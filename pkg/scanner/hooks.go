@@ -102,7 +102,9 @@ func (s *Scanner) foldHook(se *session, aw AgentWindow, now time.Time) {
 		pids = append(pids, p.PID)
 	}
 	for key, other := range s.sessions {
-		if !other.hookOnly || other == se || other.kitty != se.kitty || other.rec.WindowID != se.rec.WindowID ||
+		// A nested run's session (claude -p run by the window's agent) is
+		// its own, never folded into the window's.
+		if !other.hookOnly || other.rec.Nested || other == se || other.kitty != se.kitty || other.rec.WindowID != se.rec.WindowID ||
 			other.rec.Agent != se.rec.Agent || !slices.Contains(pids, other.rec.PID) {
 			continue
 		}
@@ -151,7 +153,7 @@ func OpenRecords(f *journal.File, socket string, kittyPID int, ws []AgentWindow)
 		for j := range f.Records {
 			r := &f.Records[j]
 			samePID := r.KittyPID == kittyPID || kittyPID == 0 && r.KittySocket == socket
-			if !r.Open || r.WindowID != aw.Ref.Window.ID || !samePID || r.Agent != aw.Agent.Cmd.Agent ||
+			if !r.Open || r.Nested || r.WindowID != aw.Ref.Window.ID || !samePID || r.Agent != aw.Agent.Cmd.Agent ||
 				r.KittySocket != "" && r.KittySocket != socket || !slices.Contains(pids, r.PID) {
 				continue
 			}

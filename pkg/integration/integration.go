@@ -154,6 +154,9 @@ type Status struct {
 	// Untrusted, with TrustHow saying what to do; "" for the others.
 	Trust    string `json:"trust,omitempty"`
 	TrustHow string `json:"trust_how,omitempty"`
+	// Warning says the hooks, though installed, have not run since a
+	// time, as the journal shows (Check).
+	Warning string `json:"warning,omitempty"`
 }
 
 // Command is the hook command for agent's event.

@@ -355,6 +355,9 @@ func printText(w io.Writer, r Report) {
 				line += ": " + st.TrustHow
 			}
 		}
+		if st.Warning != "" {
+			line += "; " + st.Warning
+		}
 		fmt.Fprintln(w, line)
 		if st.Note != "" && st.State != integration.Missing {
 			fmt.Fprintf(w, "           %s\n", st.Note)
@@ -374,8 +377,10 @@ func checkIntegrations(f *factory.Factory) []integration.Status {
 	for _, a := range integration.Detect(env, f.LookPath) {
 		detected[a.Name] = true
 	}
+	jf := integrationcmd.Journal(f)
 	for _, a := range integration.Agents {
 		st := integration.StatusOf(a, env)
+		integration.Check(&st, a, env, jf, time.Now())
 		if detected[a.Name] || st.State != integration.Missing {
 			out = append(out, st)
 		}

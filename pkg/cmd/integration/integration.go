@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/integration"
+	"github.com/kittymux/kittymux/pkg/journal"
 )
 
 // Options of the integration commands.
@@ -69,6 +71,20 @@ func Env(f *factory.Factory) integration.Env {
 	return integration.Env{Getenv: f.Getenv, Home: f.Getenv("HOME"), Exe: f.Executable}
 }
 
+// Journal is the journal, to tell hooks that do not run; nil when it is
+// off or unreadable.
+func Journal(f *factory.Factory) *journal.File {
+	j := journal.New(f.Paths.Journal(), journal.IsOff(f.Paths.StateDir, f.Getenv))
+	if j.Off {
+		return nil
+	}
+	jf, err := j.Read()
+	if err != nil {
+		return nil
+	}
+	return jf
+}
+
 // Run runs one integration command.
 func Run(o *Options) error {
 	f := o.F
@@ -97,8 +113,11 @@ func Run(o *Options) error {
 	}
 	if o.Action == "status" {
 		var sts []integration.Status
+		jf := Journal(f)
 		for _, a := range list {
-			sts = append(sts, integration.StatusOf(a, env))
+			st := integration.StatusOf(a, env)
+			integration.Check(&st, a, env, jf, time.Now())
+			sts = append(sts, st)
 		}
 		return PrintStatus(f, sts, o.JSON)
 	}
@@ -161,12 +180,15 @@ func PrintStatus(f *factory.Factory, sts []integration.Status, asJSON bool) erro
 			if st.TrustHow != "" {
 				fmt.Fprintf(f.IO.Out, "%30s%s: %s\n", "", st.Trust, st.TrustHow)
 			}
+			if st.Warning != "" {
+				fmt.Fprintf(f.IO.Out, "%30s%s\n", "", st.Warning)
+			}
 			if st.Note != "" && st.State != integration.Missing {
 				fmt.Fprintf(f.IO.Out, "%30s%s\n", "", st.Note)
 			}
 			continue
 		}
-		fmt.Fprintf(f.IO.Out, "%s\t%s\t%s\t%s\t%s\t%s\n", st.Agent, st.State, version, st.File, st.Why, st.Trust)
+		fmt.Fprintf(f.IO.Out, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", st.Agent, st.State, version, st.File, st.Why, st.Trust, st.Warning)
 	}
 	return nil
 }

@@ -41,6 +41,8 @@ type Store struct {
 	// Retention is how long the agent keeps a conversation before it
 	// deletes it on its own, where it says so.
 	Retention *Retention `json:"retention,omitempty"`
+	// Background: the agent's own service may run a conversation (held.go).
+	Background *Background `json:"background,omitempty"`
 }
 
 // Retention: the agent deletes conversations older than a number of days
@@ -68,6 +70,8 @@ type Conversation struct {
 	// Dir is the directory the conversation belongs to, as the agent
 	// recorded it; "" when the file does not say.
 	Dir string
+	// Held: the agent's background service runs it now (claude --bg).
+	Held *Held
 }
 
 // WhyGone is what kittymux says of a conversation the agent no longer has.
@@ -128,6 +132,7 @@ func (s *Set) FindConversation(agent, id string, getenv func(string) string) Con
 	if f := glob(root, st.Files, id); f != "" {
 		c.Found, c.File = true, f
 		c.Dir = recordedDir(f, st.CwdField)
+		c.Held = heldBy(home, st.Background, id)
 		return c
 	}
 	if f := glob(home, st.Archived, id); f != "" {
@@ -276,6 +281,9 @@ func checkStore(st *Store) (field, msg string) {
 	}
 	if rt := st.Retention; rt != nil && (!rel(rt.Settings) || rt.Key == "" || rt.DefaultDays <= 0) {
 		return "conversations", "retention needs a relative \"settings\" file, a \"key\" and \"default_days\" above 0"
+	}
+	if msg := checkBackground(st.Background); msg != "" {
+		return "conversations", msg
 	}
 	if len(st.Archived) > 0 && len(st.Unarchive) == 0 {
 		return "conversations", "\"archived\" needs \"unarchive\", the command that brings one back"

@@ -13,6 +13,9 @@ const (
 	OutcomeAgentMissing = "agent-missing"
 	// OutcomeFailed: the command was chosen but could not be run.
 	OutcomeFailed = "failed"
+	// OutcomeAttached: the conversation runs in the agent's background
+	// service, and the window attached to it there.
+	OutcomeAttached = "attached"
 )
 
 // Restore is what the restore prompt did in one restored window. Field

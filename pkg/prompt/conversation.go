@@ -25,6 +25,9 @@ func (e *Env) checkConversation(r Record) (gone bool, why string) {
 		return true, c.Lost(r.Agent)
 	case c.Known && !c.Found:
 		return true, agents.WhyGone + " (not in " + e.tilde(c.Store) + ")"
+	case c.Held != nil:
+		e.heldBy = c.Held
+		return false, ""
 	case !c.Found || c.Dir == "":
 		return false, ""
 	}
@@ -61,6 +64,63 @@ func (e *Env) gone(r Record, path, why string) error {
 	}
 	e.outcome(r, journal.OutcomeShell, why, true)
 	return e.shell(r)
+}
+
+// held says the conversation runs in the agent's own background service
+// (claude --bg) and offers to attach to it there, rather than resume it a
+// second time; with no terminal to ask, a shell.
+func (e *Env) held(r Record, path string) error {
+	h := e.heldBy
+	where := fmt.Sprintf("pid %d", h.PID)
+	if h.Dir != "" {
+		where += ", in " + e.tilde(h.Dir)
+	}
+	attach := append([]string{r.Argv[0]}, h.Attach...)
+	e.warn("kittymux: %s conversation %s runs as a background agent (%s): `%s` opens it here.", r.Agent, short(r.ID), where, agents.Quote(attach))
+	why := "runs as a background agent (" + where + ")"
+	if !e.IsTerminal() {
+		e.outcome(r, journal.OutcomeShell, why, false)
+		e.warn("kittymux: not resuming it a second time; opening a shell.")
+		return e.shell(r)
+	}
+	fmt.Fprint(e.Out, "  Enter/a attach   n new conversation   s shell\r\n")
+	switch e.askHeld() {
+	case ChoiceResume:
+		e.outcome(r, journal.OutcomeAttached, why, true)
+		return e.failed(r, e.exec(path, attach, r.Env))
+	case ChoiceNew:
+		argv, err := e.NewArgv(r)
+		if err != nil {
+			e.outcome(r, journal.OutcomeShell, why+"; cannot start a new conversation: "+err.Error(), true)
+			return e.shell(r)
+		}
+		e.outcome(r, journal.OutcomeNew, why, true)
+		return e.failed(r, e.exec(path, argv, r.Env))
+	}
+	e.outcome(r, journal.OutcomeShell, why, true)
+	return e.shell(r)
+}
+
+// askHeld waits for a (or Enter), n, or s (or Esc, Ctrl-C, Ctrl-D).
+func (e *Env) askHeld() Choice {
+	fd := int(e.In.Fd())
+	if old, err := makeRaw(fd); err == nil {
+		defer restore(fd, old)
+	}
+	buf := make([]byte, 1)
+	for {
+		if n, err := e.In.Read(buf); err != nil || n == 0 {
+			return ChoiceShell
+		}
+		switch buf[0] {
+		case 'a', 'A', '\r', '\n':
+			return ChoiceResume
+		case 'n', 'N':
+			return ChoiceNew
+		case 's', 'S', 0x1b, 3, 4:
+			return ChoiceShell
+		}
+	}
 }
 
 // ownDir is the paragraph that says the conversation resumes in its own

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -113,4 +114,51 @@ func TestConversationOwnDirectory(t *testing.T) {
 // flat joins the prompt's wrapped lines.
 func flat(s string) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\r\n", " ")), " ")
+}
+
+// TestConversationHeldInBackground: the conversation runs as claude's
+// background agent (claude --bg; daemon/roster.json as claude 2.1.197
+// writes it, recorded in testdata): the prompt says where it runs and
+// offers to attach to it rather than resume it a second time; with no
+// terminal, a shell. A roster whose worker is gone changes nothing.
+func TestConversationHeldInBackground(t *testing.T) {
+	w := newWorld(t)
+	w.transcript(t, uuid, w.cwd)
+	data, err := os.ReadFile(filepath.Join("testdata", "conversations", "claude-2.1.197-roster.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	roster := filepath.Join(w.home, ".claude", "daemon", "roster.json")
+	os.MkdirAll(filepath.Dir(roster), 0o700)
+	write := func(pid int) {
+		b := strings.NewReplacer("@PID@", strconv.Itoa(pid), "@SHORT@", "3e8b5c17", "@ID@", uuid, "@CWD@", w.cwd).Replace(string(data))
+		if err := os.WriteFile(roster, []byte(b), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(os.Getpid()) // a live process stands for claude's worker
+	for _, c := range []struct {
+		keys string
+		want []string
+	}{
+		{"\r", []string{"claude", "attach", "3e8b5c17"}},
+		{"a", []string{"claude", "attach", "3e8b5c17"}},
+		{"n", []string{"claude", "--model", "sonnet"}},
+		{"s", []string{"-fakesh"}},
+	} {
+		r := w.runPTY(w.seal(claudeRecord("--direct")), c.keys, false)
+		if diff := cmp.Diff(c.want, argvOf(r)); diff != "" {
+			t.Errorf("key %q exec'd (-want +got):\n%s\noutput:\n%s", c.keys, diff, r.out)
+		}
+		if !strings.Contains(flat(r.out), "conversation 3e8b5c17 runs as a background agent (pid "+strconv.Itoa(os.Getpid())+", in "+w.cwd+"): `claude attach 3e8b5c17` opens it here") {
+			t.Errorf("the prompt did not say where it runs:\n%s", r.out)
+		}
+	}
+	if out, _ := w.runNoTerminal(w.seal(claudeRecord("--direct")), nil); !strings.Contains(out, "not resuming it a second time") {
+		t.Errorf("no terminal:\n%s", out)
+	}
+	write(999999999) // the worker is gone
+	if r := w.runPTY(w.seal(claudeRecord()), "\r", true); !cmp.Equal(argvOf(r), []string{"claude", "--model", "sonnet", "--resume", uuid}) {
+		t.Errorf("worker gone: ran %q, want the resume\n%s", argvOf(r), r.out)
+	}
 }

@@ -70,6 +70,8 @@ type Env struct {
 	// convDir is the conversation's own directory where it is not the
 	// window's: the resume runs there.
 	convDir string
+	// heldBy: the agent's background service runs the conversation.
+	heldBy *agents.Held
 }
 
 // resumeAllFor is how long `a` keeps answering the other waiting windows.
@@ -100,6 +102,9 @@ func Run(e *Env, r Record) error {
 	}
 	if gone, why := e.checkConversation(r); gone {
 		return e.gone(r, path, why)
+	}
+	if e.heldBy != nil {
+		return e.held(r, path)
 	}
 	if where := e.openElsewhere(r); where != "" {
 		return e.elsewhere(r, path, where)

@@ -138,6 +138,8 @@ func describe(o journal.Restore) string {
 		return "resumed " + how + why
 	case journal.OutcomeNew:
 		return "new conversation " + how + why
+	case journal.OutcomeAttached:
+		return "attached " + how + why
 	case journal.OutcomeAgentMissing:
 		return "agent missing, a shell: " + o.Why
 	case journal.OutcomeShell, journal.OutcomeFailed:

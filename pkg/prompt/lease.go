@@ -47,6 +47,7 @@ func alive(pid int) bool {
 // lease that cannot be written is no reason not to resume.
 func (e *Env) resume(path string, r Record, asked bool) error {
 	if r.ID == "" {
+		e.waitTurn(r, asked)
 		e.outcome(r, journal.OutcomeResumed, "", asked)
 		return e.failed(r, e.exec(path, r.Argv, r.Env))
 	}
@@ -64,6 +65,7 @@ func (e *Env) resume(path string, r Record, asked bool) error {
 	case err != nil:
 		fmt.Fprintf(e.Out, "kittymux: %v (resuming anyway)\r\n", err)
 	}
+	e.waitTurn(r, asked)
 	e.outcome(r, journal.OutcomeResumed, e.ownDirWhy(), asked)
 	e.intoOwnDir()
 	err = e.exec(path, r.Argv, r.Env)

@@ -15,6 +15,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/resume"
+	"github.com/kittymux/kittymux/pkg/stagger"
 )
 
 // Main is kittymux-resume: it returns an exit code only when it could not
@@ -67,6 +68,15 @@ func Main(args []string) int {
 		return set.ResumeArgv(c, agents.ModeNew, "")
 	}
 	e.Outcome = func(o journal.Restore) { recordOutcome(e, o) }
+	e.Slot = func(agent string) (time.Time, time.Duration) {
+		now := time.Now()
+		interval, _ := stagger.Interval(p, os.Getenv)
+		at, err := stagger.Slot(p.StateDir, agent, interval, now)
+		if err != nil {
+			e.warn("kittymux: %v (starting now)", err)
+		}
+		return at, interval
+	}
 	e.Conversation = func(r Record) agents.Conversation {
 		return set.FindConversation(r.Agent, r.ID, agents.EnvOver(r.Env, e.Getenv))
 	}

@@ -53,7 +53,12 @@ func TestOutcomeRecorded(t *testing.T) {
 			if c.wantBy != "" && !strings.Contains(g.Why, c.wantBy) {
 				t.Errorf("why = %q", g.Why)
 			}
-			g.At, g.Dir = time.Time{}, ""
+			// The prompt's pid, which the agent it execs keeps: the restore
+			// report finds the agent's record by it.
+			if g.PID <= 0 {
+				t.Errorf("no pid recorded: %+v", g)
+			}
+			g.At, g.Dir, g.PID = time.Time{}, "", 0
 			if c.wantBy != "" {
 				g.Why = ""
 			}

@@ -66,6 +66,11 @@ type Env struct {
 	// Conversation is what the agent's own files say of the record's
 	// conversation; nil: not asked.
 	Conversation func(Record) agents.Conversation
+	// Slot is when a start of agent that runs without asking may run, and
+	// the interval between them (stagger.go); nil: at once.
+	Slot func(agent string) (time.Time, time.Duration)
+	// Sleep waits; nil is time.Sleep.
+	Sleep func(time.Duration)
 
 	// convDir is the conversation's own directory where it is not the
 	// window's: the resume runs there.

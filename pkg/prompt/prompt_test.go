@@ -103,6 +103,9 @@ func (w *world) env() []string {
 		"TERM=xterm-256color",
 		// Plain text to compare; TestEmphasis checks the emphasis.
 		"NO_COLOR=1",
+		// Starts without asking are not spaced here; TestStaggeredStarts
+		// spaces them.
+		"KITTYMUX_RESUME_INTERVAL=0",
 	}, w.extraEnv...)
 }
 

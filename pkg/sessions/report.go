@@ -170,6 +170,25 @@ func short(id string) string {
 	return id
 }
 
+// StaggerWait is how much longer than its own wait a restore waits for
+// the prompts that run without asking: they start one after another per
+// agent, interval apart (package stagger), so the last of n windows of one
+// agent starts (n-1)×interval after the first.
+func StaggerWait(ws []Restored, interval time.Duration) time.Duration {
+	n := map[string]int{}
+	most := 0
+	for _, w := range ws {
+		if w.Auto {
+			n[w.Record.Agent]++
+			most = max(most, n[w.Record.Agent])
+		}
+	}
+	if most <= 1 {
+		return 0
+	}
+	return time.Duration(most-1) * interval
+}
+
 // ReportWait is how long `sessions restore` waits, by default, for the
 // prompts that run without asking.
 const ReportWait = 5 * time.Second

@@ -172,3 +172,19 @@ func TestReport(t *testing.T) {
 		})
 	}
 }
+
+// TestStaggerWait: the report waits for the last start of the agent with
+// the most windows that run without asking.
+func TestStaggerWait(t *testing.T) {
+	auto := func(agent string) sessions.Restored {
+		return sessions.Restored{Record: resume.Record{Agent: agent}, Auto: true}
+	}
+	asks := sessions.Restored{Record: resume.Record{Agent: "claude"}}
+	ws := []sessions.Restored{auto("claude"), auto("claude"), auto("codex"), auto("claude"), asks, auto("codex")}
+	if got := sessions.StaggerWait(ws, time.Second); got != 2*time.Second {
+		t.Errorf("three claude, two codex: %v, want 2s", got)
+	}
+	if got := sessions.StaggerWait(ws[2:3], time.Second); got != 0 {
+		t.Errorf("one window: %v, want 0", got)
+	}
+}

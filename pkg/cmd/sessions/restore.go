@@ -20,6 +20,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/resume"
 	"github.com/kittymux/kittymux/pkg/scanner"
 	"github.com/kittymux/kittymux/pkg/sessions"
+	"github.com/kittymux/kittymux/pkg/stagger"
 	"github.com/kittymux/kittymux/pkg/statefile"
 	"github.com/kittymux/kittymux/pkg/userfile"
 )
@@ -147,7 +148,10 @@ func report(ctx context.Context, f *factory.Factory, path string, since time.Tim
 		fmt.Fprintf(f.IO.Out, "%d agent windows (the journal is off, so their prompts report nothing)\n", len(ws))
 		return
 	}
-	deadline := time.Now().Add(wait)
+	// Resumes without asking start one after another per agent: the
+	// report waits for the last of them too.
+	interval, _ := stagger.Interval(f.Paths, f.Getenv)
+	deadline := time.Now().Add(wait + sessions.StaggerWait(ws, interval))
 	for {
 		outcomes, _ := j.RestoresSince(since)
 		jf, _ := j.Read()

@@ -1,0 +1,29 @@
+package prompt
+
+import (
+	"fmt"
+	"time"
+)
+
+// waitTurn spaces starts that run without asking: restoring ten windows
+// of one agent starts them resume.interval apart, not in the same second
+// (agents that refresh a rotating token on start log each other out). The
+// slot is a lock and a timestamp (package stagger); a start the user
+// answered runs at once.
+func (e *Env) waitTurn(r Record, asked bool) {
+	if asked || e.Slot == nil {
+		return
+	}
+	at, interval := e.Slot(r.Agent)
+	wait := at.Sub(e.Now())
+	if wait <= 0 {
+		return
+	}
+	e.say(plain, fmt.Sprintf("kittymux: starting %s in %s (one %s every %s: resume.interval)", r.Agent,
+		wait.Round(100*time.Millisecond), r.Agent, interval))
+	sleep := e.Sleep
+	if sleep == nil {
+		sleep = time.Sleep
+	}
+	sleep(wait)
+}

@@ -1,0 +1,122 @@
+// Package stagger spaces agents that start without asking: restoring ten
+// windows of one agent starts them one after another, resume.interval
+// apart, rather than in the same second (agents that refresh a rotating
+// OAuth token on start log each other out; all of them compete for the
+// disk, the network and the model's rate limit).
+//
+// It is read by the restore prompt before it execs the agent, so a slot
+// costs a lock and a few bytes in one file: no rename, no sync.
+package stagger
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/statefile"
+	"github.com/kittymux/kittymux/pkg/userfile"
+)
+
+// EnvInterval sets the time between two agents started without asking; it
+// wins over config.json.
+const EnvInterval = "KITTYMUX_RESUME_INTERVAL"
+
+// DefaultInterval is that time when nothing sets it.
+const DefaultInterval = time.Second
+
+// lockWait bounds the wait for another prompt's slot: each holds the
+// lock for one small read and write.
+const lockWait = time.Second
+
+// Interval reads the time between agents started without asking:
+// config.json's resume.interval, then $KITTYMUX_RESUME_INTERVAL. A value
+// that does not parse is reported and the one before it kept.
+func Interval(p paths.Paths, getenv func(string) string) (time.Duration, error) {
+	d := DefaultInterval
+	var errs []error
+	set := func(where, v string) {
+		if v == "" {
+			return
+		}
+		x, err := time.ParseDuration(v)
+		if err != nil || x < 0 {
+			errs = append(errs, fmt.Errorf("%s: %q is not a duration", where, v))
+			return
+		}
+		d = x
+	}
+	name := filepath.Join(p.ConfigDir, "config.json")
+	// Bounded and never blocking, as every reader of the user's files.
+	data, err := userfile.Read(name, 1<<20)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		errs = append(errs, fmt.Errorf("read %s: %w", name, err))
+	default:
+		var c struct {
+			Resume struct {
+				Interval string `json:"interval"`
+			} `json:"resume"`
+		}
+		if err := json.Unmarshal(data, &c); err != nil {
+			errs = append(errs, fmt.Errorf("read %s: %w", name, err))
+			break
+		}
+		set(name+": resume.interval", c.Resume.Interval)
+	}
+	set(EnvInterval, getenv(EnvInterval))
+	return d, errors.Join(errs...)
+}
+
+var nameRE = regexp.MustCompile(`^[a-z][a-z0-9._-]{0,31}$`)
+
+// Slot takes the next start of agent: now, or interval after the start
+// the one before took, whichever is later; the caller waits until then.
+// The slot is kept in stagger-AGENT in the state directory (its own
+// lock), so prompts of one agent starting at once get now, now+interval,
+// now+2×interval, ... A slot that cannot be had says so, and is now.
+func Slot(stateDir, agent string, interval time.Duration, now time.Time) (time.Time, error) {
+	if interval <= 0 || !nameRE.MatchString(agent) {
+		return now, nil
+	}
+	d, err := statefile.Make(stateDir)
+	if err != nil {
+		return now, err
+	}
+	defer d.Close()
+	f, err := d.OpenLock("stagger-" + agent)
+	if err != nil {
+		return now, err
+	}
+	defer f.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), lockWait)
+	defer cancel()
+	if err := statefile.Flock(ctx, f, syscall.LOCK_EX); err != nil {
+		return now, fmt.Errorf("stagger %s: %w", agent, err)
+	}
+	b, _ := io.ReadAll(io.LimitReader(f, 64))
+	slot := now
+	if last, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64); err == nil {
+		// A slot far in the future is a clock that went back: not waited for.
+		if next := time.Unix(0, last).Add(interval); next.After(slot) && next.Sub(now) <= 64*interval {
+			slot = next
+		}
+	}
+	if err := f.Truncate(0); err == nil {
+		_, err = f.WriteAt([]byte(strconv.FormatInt(slot.UnixNano(), 10)+"\n"), 0)
+		if err != nil {
+			return slot, err
+		}
+	}
+	return slot, nil
+}

@@ -1,0 +1,61 @@
+package stagger
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/kittymux/kittymux/pkg/paths"
+)
+
+// TestSlot: starts of one agent that come at once get now, now+interval,
+// now+2×interval; another agent has its own slots; no interval, or a
+// slot far ahead (a clock that went back), is now.
+func TestSlot(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "state")
+	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	const i = 2 * time.Second
+	for n, want := range []time.Time{now, now.Add(i), now.Add(2 * i)} {
+		if got, err := Slot(dir, "claude", i, now); err != nil || !got.Equal(want) {
+			t.Errorf("start %d: %v %v, want %v", n, got, err, want)
+		}
+	}
+	if got, _ := Slot(dir, "codex", i, now); !got.Equal(now) {
+		t.Errorf("codex's first start: %v, want now", got)
+	}
+	if got, _ := Slot(dir, "claude", i, now.Add(time.Minute)); !got.Equal(now.Add(time.Minute)) {
+		t.Errorf("a start long after: %v, want its own time", got)
+	}
+	if got, _ := Slot(dir, "claude", 0, now); !got.Equal(now) {
+		t.Errorf("no interval: %v, want now", got)
+	}
+	// The clock went back an hour: the slot kept is not waited for.
+	if got, _ := Slot(dir, "claude", i, now.Add(-time.Hour)); !got.Equal(now.Add(-time.Hour)) {
+		t.Errorf("clock back: %v, want now", got)
+	}
+	if got, _ := Slot(dir, "../x", i, now); !got.Equal(now) {
+		t.Errorf("a name that is no agent's: %v", got)
+	}
+}
+
+// TestInterval: config.json's resume.interval, then the environment.
+func TestInterval(t *testing.T) {
+	p := paths.Paths{ConfigDir: t.TempDir()}
+	none := func(string) string { return "" }
+	if d, err := Interval(p, none); d != DefaultInterval || err != nil {
+		t.Errorf("default: %v %v", d, err)
+	}
+	os.WriteFile(filepath.Join(p.ConfigDir, "config.json"), []byte(`{"resume": {"interval": "3s"}}`), 0o600)
+	if d, _ := Interval(p, none); d != 3*time.Second {
+		t.Errorf("config.json: %v", d)
+	}
+	env := func(k string) string { return map[string]string{EnvInterval: "250ms"}[k] }
+	if d, _ := Interval(p, env); d != 250*time.Millisecond {
+		t.Errorf("environment: %v", d)
+	}
+	bad := func(k string) string { return map[string]string{EnvInterval: "soon"}[k] }
+	if d, err := Interval(p, bad); d != 3*time.Second || err == nil {
+		t.Errorf("bad value: %v %v, want the one before and an error", d, err)
+	}
+}

@@ -83,6 +83,9 @@ func (s *Set) ResumeArgv(c Command, mode Mode, id string) ([]string, error) {
 	default:
 		return nil, fmt.Errorf("unknown mode %q", mode)
 	}
+	if err := a.refusedBeside(c.Flags, mode); err != nil {
+		return nil, err
+	}
 	return assemble(c.Program, c.Flags, tmpl), nil
 }
 

@@ -1,0 +1,43 @@
+package agents
+
+import (
+	"fmt"
+	"strings"
+)
+
+// ErrRefusedCombination: the argv would combine flags the agent refuses
+// together.
+var ErrRefusedCombination = fmt.Errorf("flags the agent refuses together")
+
+// upFront is the flag that chooses a new conversation's id up front in
+// every CLI that has one (claude, gemini, copilot, qodercli), whatever a
+// definition lists.
+const upFront = "--session-id"
+
+// refusedBeside checks the flags kept for a resume. A flag that chooses
+// the conversation's id up front changed meaning by version: claude
+// 2.1.197 refuses `--session-id` beside `--resume` or `--continue` unless
+// `--fork-session` is also given ("--session-id can only be used with
+// --continue or --resume if --fork-session is also specified", in its
+// binary; its --help says only that --fork-session is for use with
+// --resume), and with it the resume would fork another conversation. So
+// such a flag never goes beside a resume template: recognition strips the
+// definition's id flags, and one kept all the same (a definition that
+// does not list it, a grammar that reads it as a value flag) makes the
+// resume refused, and the window is kept as saved.
+func (a *agent) refusedBeside(flags []string, mode Mode) error {
+	if mode != ModeExact && mode != ModeLatest {
+		return nil
+	}
+	for _, f := range flags {
+		if f == "--" {
+			break
+		}
+		name, _, _ := strings.Cut(f, "=")
+		if name == upFront || a.idFlags[name] {
+			return fmt.Errorf("%s: %w: %s beside a resume (claude refuses it without --fork-session, which would fork the conversation)",
+				a.name, ErrRefusedCombination, name)
+		}
+	}
+	return nil
+}

@@ -14,24 +14,20 @@ var agentComms = []string{"claude", "codex", "gemini", "qodercli", "droid", "ope
 
 // ownChain are the processes of the agent that ran the hook, nearest
 // first: the nearest ancestor that is not a shell, and those right above
-// it that are not shells either (node above codex's native binary).
-// nested: past a shell above them, another process is named like an agent
-// (agent itself or one of agentComms): a tool of the window's agent ran
-// this one. So is a process above the one that ran the hook, with no
-// shell between, named agent as that one is: `bash -c 'claude -p …'`
-// execs claude in bash's place, leaving claude right below claude.
+// it that are not shells either (codex's native binary below its npm
+// launcher, both named codex). nested: past a shell above them, another
+// process is named like an agent (agent itself or one of agentComms): a
+// tool of the window's agent ran this one. An agent right below another
+// of its name with no shell between (`bash -c 'claude -p …'` execs claude
+// in bash's place) cannot be told from a launcher and its agent, so it is
+// not taken as nested: only the journal's record of the window's agent
+// tells then.
 func ownChain(procs []Proc, agent string) (chain []int, nested bool) {
 	i := 0
 	for i < len(procs) && isShell(procs[i].Comm) {
 		i++
 	}
-	first := i
 	for ; i < len(procs) && !isShell(procs[i].Comm); i++ {
-		if i > first && procs[first].Comm == agent && procs[i].Comm == agent {
-			// The chain is the nested agent's alone; what is above is the
-			// window's.
-			return chain, true
-		}
 		chain = append(chain, procs[i].PID)
 	}
 	for _, p := range procs[i:] {

@@ -108,7 +108,7 @@ func TestOwnChain(t *testing.T) {
 		{"codex's native binary under its node", []Proc{{4, "sh"}, {3, "codex"}, {2, "node"}, {1, "-zsh"}}, []int{3, 2}, false},
 		{"npx: npm's node past a shell is no agent", []Proc{{5, "sh"}, {4, "claude"}, {3, "sh"}, {2, "npm exec"}, {1, "zsh"}}, []int{4}, false},
 		{"claude -p in claude's Bash tool", []Proc{{5, "sh"}, {4, "claude"}, {3, "bash"}, {2, "claude"}, {1, "zsh"}}, []int{4}, true},
-		{"bash -c execs claude -p in its place", []Proc{{4, "sh"}, {3, "claude"}, {2, "claude"}, {1, "zsh"}}, []int{3}, true},
+		{"codex's native binary below its launcher, both named codex", []Proc{{4, "sh"}, {3, "codex"}, {2, "codex"}, {1, "zsh"}}, []int{3, 2}, false},
 		{"claude inside codex", []Proc{{5, "sh"}, {4, "claude"}, {3, "bash"}, {2, "codex"}}, []int{4}, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -60,7 +60,9 @@ func TestRealNestedClaude(t *testing.T) {
 	os.MkdirAll(filepath.Dir(outer), 0o700)
 	script := "#!/bin/sh\necho $$ > " + filepath.Join(root, "outer.pid") + "\n" +
 		"while [ ! -e " + filepath.Join(root, "go") + " ]; do sleep 0.05; done\n" +
-		"/bin/bash -c '" + claude + " -p \"remember NESTED\" --session-id " + nestedID + "'\n"
+		// A tool's shell that stays (claude's Bash tool runs more than
+		// the command), so bash does not exec claude in its place.
+		"/bin/bash -c '" + claude + " -p \"remember NESTED\" --session-id " + nestedID + "; true'\n"
 	if err := os.WriteFile(outer, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}

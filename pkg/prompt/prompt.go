@@ -77,6 +77,9 @@ type Env struct {
 	convDir string
 	// heldBy: the agent's background service runs the conversation.
 	heldBy *agents.Held
+	// byResumeAll: another window's `a` answered this one, with the rest
+	// of the waiting windows (their starts are spaced as unasked ones).
+	byResumeAll bool
 }
 
 // resumeAllFor is how long `a` keeps answering the other waiting windows.
@@ -495,6 +498,7 @@ func (e *Env) ask(r Record, sealed bool) (choice Choice, err error) {
 		case <-tick.C:
 			// Another window's `a` answers only sealed records that need no check.
 			if sealed && !r.Confirm && e.resumeAllActive() {
+				e.byResumeAll = true
 				e.say(plain, "resuming (another window chose: resume all)")
 				return ChoiceResume, nil
 			}

@@ -9,9 +9,10 @@ import (
 // of one agent starts them resume.interval apart, not in the same second
 // (agents that refresh a rotating token on start log each other out). The
 // slot is a lock and a timestamp (package stagger); a start the user
-// answered runs at once.
+// answered in this window runs at once (the windows another window's `a`
+// answered are spaced).
 func (e *Env) waitTurn(r Record, asked bool) {
-	if asked || e.Slot == nil {
+	if asked && !e.byResumeAll || e.Slot == nil {
 		return
 	}
 	at, interval := e.Slot(r.Agent)

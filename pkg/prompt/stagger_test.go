@@ -1,9 +1,15 @@
 package prompt_test
 
 import (
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestStaggeredStarts: three windows of one agent restored without asking
@@ -37,5 +43,30 @@ func TestStaggeredStarts(t *testing.T) {
 	}
 	if n := len(w.log.Records()); n != 3 {
 		t.Errorf("%d agents started, want 3", n)
+	}
+}
+
+// TestResumeAllIsSpaced: the windows another window's `a` answers start
+// spaced like those that run without asking: one whose agent started a
+// moment ago waits its turn.
+func TestResumeAllIsSpaced(t *testing.T) {
+	w := newWorld(t)
+	w.extraEnv = []string{"KITTYMUX_RESUME_INTERVAL=3s"}
+	// claude started just now in another window: this one's slot is later.
+	first := w.seal([]string{"--agent", "claude", "--mode", "new", "--direct", "--", "claude"})
+	if out, err := w.runNoTerminal(first, nil); err != nil || strings.Contains(out, "starting claude in") {
+		t.Fatalf("the first start waited: %v\n%s", err, out)
+	}
+	go func() {
+		time.Sleep(700 * time.Millisecond)
+		until := strconv.FormatInt(time.Now().Add(time.Minute).Unix(), 10)
+		os.WriteFile(filepath.Join(w.state, "resume-all-until"), []byte(until), 0o600)
+	}()
+	r := w.runPTY(w.seal(claudeRecord()), "", true)
+	if !strings.Contains(r.out, "resuming (another window chose: resume all)") || !strings.Contains(flat(r.out), "(one claude every 3s: resume.interval)") {
+		t.Errorf("the window `a` answered did not wait its turn:\n%s", r.out)
+	}
+	if diff := cmp.Diff([]string{"claude", "--model", "sonnet", "--resume", uuid}, argvOf(r)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
 	}
 }

@@ -181,6 +181,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	_ = json.Unmarshal(in["stream"], &r.Stream)
 	r.Model = str("model")
 	path := strings.TrimSuffix(req.URL.Path, "/")
+	if _, _, ok := geminiMethod(path); ok && req.Method == http.MethodPost {
+		s.gemini(w, req, r, body)
+		return
+	}
 	switch {
 	case req.Method == http.MethodPost && strings.HasSuffix(path, "/messages/count_tokens"):
 		r.API = CountTokens

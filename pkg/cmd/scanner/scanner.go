@@ -107,11 +107,12 @@ func newAutosaver(ctx context.Context, f *factory.Factory, set *agents.Set, logf
 	}
 	bin, binErr := save.ResumeBin(f.Getenv, f.Executable, f.LookPath)
 	probe := save.ProbeOptions{Paths: f.Paths, LookPath: f.LookPath, Warnf: logf}
+	warm := warmProbes(ctx, f, set, logf)
 	return &autosave.Autosaver{
 		Settings: settings,
 		Store:    autosave.Store{Paths: f.Paths, Keep: settings.Keep},
 		Take: autosave.SaveOptions(save.Options{Agents: set, Paths: f.Paths, ResumeBin: bin, Getenv: f.Getenv,
-			Check: func(names []string) agents.Probes { return save.Probes(ctx, set, probe, names) }}),
+			Check: func(names []string) agents.Probes { warm(); return save.Probes(ctx, set, probe, names) }}),
 		Off: func() string {
 			if binErr != nil {
 				return binErr.Error()

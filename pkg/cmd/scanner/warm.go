@@ -1,0 +1,34 @@
+package scanner
+
+import (
+	"context"
+
+	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/cmd/factory"
+)
+
+// warmProbes checks every agent CLI on PATH once, as the scanner starts,
+// with `sessions check`'s deadline (a cached failure is tried again), so
+// the probe results are cached before the first autosave: a new user's
+// first save does not depend on whether a CLI's --help (gemini's takes
+// seconds on a busy machine) answered within a save's short deadline. The
+// returned wait blocks until the warm-up is done or ctx ends; a save waits
+// for it before it probes.
+func warmProbes(ctx context.Context, f *factory.Factory, set *agents.Set, logf func(string, ...any)) (wait func()) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		opt := agents.CheckOptionsFor(f.Paths)
+		opt.LookPath = f.LookPath
+		opt.RetryFailures = true
+		if _, err := set.Check(ctx, opt); err != nil && ctx.Err() == nil {
+			logf("checking agent CLIs: %v", err)
+		}
+	}()
+	return func() {
+		select {
+		case <-done:
+		case <-ctx.Done():
+		}
+	}
+}

@@ -2,6 +2,7 @@ package scanner
 
 import (
 	"context"
+	"time"
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
@@ -12,7 +13,8 @@ import (
 // the probe results are cached before the first autosave: a new user's
 // first save does not depend on whether a CLI's --help (gemini's takes
 // seconds on a busy machine) answered within a save's short deadline. The
-// returned wait blocks until the warm-up is done or ctx ends; a save waits
+// deadline is KITTYMUX_PROBE_TIMEOUT when that is longer. The returned
+// wait blocks until the warm-up is done or ctx ends; a save waits
 // for it before it probes.
 func warmProbes(ctx context.Context, f *factory.Factory, set *agents.Set, logf func(string, ...any)) (wait func()) {
 	done := make(chan struct{})
@@ -21,6 +23,10 @@ func warmProbes(ctx context.Context, f *factory.Factory, set *agents.Set, logf f
 		opt := agents.CheckOptionsFor(f.Paths)
 		opt.LookPath = f.LookPath
 		opt.RetryFailures = true
+		opt.Timeout = agents.DefaultProbeTimeout
+		if d, err := time.ParseDuration(f.Getenv("KITTYMUX_PROBE_TIMEOUT")); err == nil && d > opt.Timeout {
+			opt.Timeout = d
+		}
 		if _, err := set.Check(ctx, opt); err != nil && ctx.Err() == nil {
 			logf("checking agent CLIs: %v", err)
 		}

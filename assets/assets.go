@@ -15,3 +15,11 @@ var ResumeAgents []byte
 //
 //go:embed kitty_watcher.py
 var KittyWatcher []byte
+
+// PiExtension is the extension `kittymux integration install pi` puts in
+// pi's extensions directory: on session_start, agent_start and agent_end it
+// runs `kittymux hook pi EVENT` as an agent's hooks do. "__KITTYMUX__"
+// (with its quotes) stands for kittymux's path as a JSON string.
+//
+//go:embed kittymux-pi.ts
+var PiExtension []byte

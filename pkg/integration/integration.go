@@ -68,6 +68,9 @@ type Agent struct {
 	// AsksTrust: the agent runs a new hook only once the user trusts it
 	// (codex); Status says whether it does.
 	AsksTrust bool
+	// Extension, when set, is installed as a file of its own at Settings
+	// instead of hooks in it.
+	Extension *Extension
 }
 
 // Agents are the agents whose installed CLI documents hooks, checked
@@ -106,6 +109,7 @@ var Agents = []Agent{
 		Settings: func(_ func(string) string, home string) string {
 			return filepath.Join(home, ".factory", "settings.json")
 		}},
+	piExtension,
 }
 
 // Find returns the agent called name.
@@ -261,6 +265,9 @@ func read(path string) (object, []byte, fs.FileMode, error) {
 
 // StatusOf reads agent a's integration.
 func StatusOf(a Agent, env Env) Status {
+	if a.Extension != nil {
+		return a.extensionStatus(env)
+	}
 	st := Status{Agent: a.Name, File: a.Settings(env.Getenv, env.Home), State: Missing, Current: Version, Note: a.Note}
 	top, _, _, err := read(st.File)
 	if err != nil {
@@ -330,6 +337,9 @@ func Install(a Agent, env Env) (Change, error) {
 	if !filepath.IsAbs(env.Exe) {
 		return Change{}, fmt.Errorf("install %s hooks: kittymux's path %q is not absolute", a.Name, env.Exe)
 	}
+	if a.Extension != nil {
+		return a.installExtension(env)
+	}
 	return edit(a, env, func(hooks object) (object, error) {
 		hooks = without(hooks, a.Name)
 		for _, e := range a.Events {
@@ -347,6 +357,9 @@ func Install(a Agent, env Env) (Change, error) {
 // else: an event left with no group is removed, and "hooks" when it is
 // left empty.
 func Uninstall(a Agent, env Env) (Change, error) {
+	if a.Extension != nil {
+		return a.uninstallExtension(env)
+	}
 	return edit(a, env, func(hooks object) (object, error) { return without(hooks, a.Name), nil })
 }
 

@@ -23,3 +23,11 @@ var KittyWatcher []byte
 //
 //go:embed kittymux-pi.ts
 var PiExtension []byte
+
+// OpenCodePlugin is the plugin `kittymux integration install opencode` puts
+// in opencode's plugins directory: on a session's creation, each message and
+// idle it runs `kittymux hook opencode EVENT`. "__KITTYMUX__" (with its
+// quotes) stands for kittymux's path as a JSON string.
+//
+//go:embed kittymux-opencode.js
+var OpenCodePlugin []byte

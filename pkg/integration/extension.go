@@ -39,6 +39,20 @@ var piExtension = Agent{Name: "pi", Program: "pi", Events: []string{"SessionStar
 		return filepath.Join(dir, "extensions", "kittymux.ts")
 	}}
 
+// opencodePlugin is opencode's: ~/.config/opencode/plugins/kittymux.js
+// ($XDG_CONFIG_HOME moves ~/.config), loaded by every opencode 1.18.33 at
+// start.
+var opencodePlugin = Agent{Name: "opencode", Program: "opencode",
+	Events:    []string{"SessionStart", "UserPromptSubmit", "Stop"},
+	Extension: &Extension{Template: assets.OpenCodePlugin},
+	Settings: func(getenv func(string) string, home string) string {
+		dir := filepath.Join(home, ".config")
+		if d := getenv("XDG_CONFIG_HOME"); filepath.IsAbs(d) {
+			dir = d
+		}
+		return filepath.Join(dir, "opencode", "plugins", "kittymux.js")
+	}}
+
 var (
 	extensionMark = regexp.MustCompile(`(?m)^// kittymux integration (\d+):`)
 	extensionExe  = regexp.MustCompile(`(?m)^const KITTYMUX = (".*");$`)

@@ -7,19 +7,27 @@ import (
 	"testing"
 )
 
-// TestExtension: pi's extension is a file of kittymux's own: install
+// TestExtension: pi's extension and opencode's plugin are files of
+// kittymux's own: install
 // writes it with kittymux's path, again changes nothing, another kittymux
 // makes it outdated, uninstall removes it; a file of the user's at that
 // name is neither replaced nor removed.
 func TestExtension(t *testing.T) {
-	a, ok := Find("pi")
+	for name, file := range map[string]string{"pi": ".pi/agent/extensions/kittymux.ts",
+		"opencode": ".config/opencode/plugins/kittymux.js"} {
+		t.Run(name, func(t *testing.T) { testExtension(t, name, file) })
+	}
+}
+
+func testExtension(t *testing.T, name, file string) {
+	a, ok := Find(name)
 	if !ok || a.Extension == nil {
-		t.Fatal("pi has no extension")
+		t.Fatalf("%s has no extension", name)
 	}
 	home := t.TempDir()
 	exe := "/opt/kitty mux/bin/kittymux"
 	env := Env{Getenv: func(string) string { return "" }, Home: home, Exe: exe}
-	path := filepath.Join(home, ".pi", "agent", "extensions", "kittymux.ts")
+	path := filepath.Join(home, file)
 	if st := StatusOf(a, env); st.State != Missing || st.File != path {
 		t.Fatalf("before install: %+v", st)
 	}
@@ -31,7 +39,7 @@ func TestExtension(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !strings.Contains(string(data), `const KITTYMUX = "/opt/kitty mux/bin/kittymux";`) ||
-		strings.Contains(string(data), "__KITTYMUX__") || !strings.Contains(string(data), `"hook", "pi", event`) {
+		strings.Contains(string(data), "__KITTYMUX__") || !strings.Contains(string(data), `"hook", "`+name+`", event`) {
 		t.Errorf("the extension:\n%s", data)
 	}
 	if st := StatusOf(a, env); st.State != Installed || st.Version != Version {

@@ -110,6 +110,7 @@ var Agents = []Agent{
 			return filepath.Join(home, ".factory", "settings.json")
 		}},
 	piExtension,
+	opencodePlugin,
 }
 
 // Find returns the agent called name.

@@ -259,7 +259,7 @@ func TestSettingsPaths(t *testing.T) {
 	want := map[string]string{
 		"claude": "/cfg/claude/settings.json", "codex": "/cfg/codex/hooks.json", "gemini": "/cfg/g/.gemini/settings.json",
 		"qodercli": "/home/u/.qoder/settings.json", "droid": "/home/u/.factory/settings.json",
-		"pi": "/cfg/pi/extensions/kittymux.ts",
+		"pi": "/cfg/pi/extensions/kittymux.ts", "opencode": "/home/u/.config/opencode/plugins/kittymux.js",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Error(diff)

@@ -94,7 +94,7 @@ var piConv = convAgent{
 
 var opencodeConv = convAgent{
 	name:    "opencode",
-	ready:   "stub-model",
+	ready:   "ctrl+p commands",
 	enter:   "\r",
 	newConv: "/new",
 	quit:    "/exit",
@@ -363,7 +363,12 @@ func (w *convWorld) waitReady(k *kittytest.Real, id int) {
 func (w *convWorld) tell(k *kittytest.Real, cw *convWindow) {
 	w.t.Helper()
 	w.typeLine(k, cw.id, "Remember the word "+cw.word)
-	w.stub.WaitCarrying(w.t, cw.word, 60*time.Second)
+	if !carriedWithin(w.stub, cw.word, 60*time.Second) {
+		ctx, cancel := context.WithTimeout(w.t.Context(), 10*time.Second)
+		screen, _ := k.Client.GetText(ctx, windowMatch(cw.id), "screen")
+		cancel()
+		w.t.Fatalf("%s: no request carried %q within 60 s; its screen:\n%s\nrequests:\n%s", cw.name, cw.word, screen, w.stub.Summary())
+	}
 	k.WaitForText(windowMatch(cw.id), func(s string) bool { return shows(s, "stub reply to") }, 60*time.Second)
 }
 
@@ -372,9 +377,30 @@ func (w *convWorld) tell(k *kittytest.Real, cw *convWindow) {
 func (w *convWorld) ask(k *kittytest.Real, id int, question string) []modelstub.Request {
 	w.t.Helper()
 	w.typeLine(k, id, question)
+	// An Enter that came while the TUI was busy may be lost: pressed
+	// again while no request carries the question (on an empty prompt
+	// it does nothing).
+	for range 2 {
+		if carriedWithin(w.stub, question, 20*time.Second) {
+			break
+		}
+		if err := k.Client.SendText(w.t.Context(), windowMatch(id), w.agent.enter); err != nil {
+			w.t.Fatal(err)
+		}
+	}
 	reqs := w.stub.WaitCarrying(w.t, question, 60*time.Second)
 	k.WaitForText(windowMatch(id), func(s string) bool { return shows(s, "stub reply to: "+question) }, 60*time.Second)
 	return reqs
+}
+
+// carriedWithin reports whether a turn carries word within d.
+func carriedWithin(s *modelstub.Server, word string, d time.Duration) bool {
+	for deadline := time.Now().Add(d); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if len(s.Carrying(word)) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 var shortID = regexp.MustCompile(`resume session ([0-9a-f]{8})`)
@@ -664,20 +690,6 @@ func runConv(t *testing.T, c convCase) []string {
 		}
 	}
 	t.Logf("%s:\n%s", c, out)
-	if c.recover {
-		// A tab per conversation, named after its directory: nobody named
-		// the one tab they shared, whose title was its active window's.
-		var tabs []string
-		for _, o := range k2.LS() {
-			for _, tab := range o.Tabs {
-				tabs = append(tabs, tab.Title)
-			}
-		}
-		slices.Sort(tabs)
-		if want := []string{"api", "api", "web"}; !slices.Equal(tabs, want) {
-			t.Errorf("recovered tabs %q, want %q", tabs, want)
-		}
-	}
 	before := len(w.stub.Requests())
 	rws := w.answerPrompts(k2, map[string]int{api: 2, web: 1})
 
@@ -875,12 +887,16 @@ func (w *convWorld) list(k *kittytest.Real, inside bool) map[int]sessions.Listed
 	return rows
 }
 
-// checkHookLog: the hooks ran and logged no error.
+// checkHookLog: the hooks ran and logged no error but marking the window
+// (set-user-vars, which kitty before 0.30 lacks and a busy kitty may
+// answer late: the journal has the id all the same).
 func (w *convWorld) checkHookLog() {
 	w.t.Helper()
 	b, _ := os.ReadFile(filepath.Join(w.p.StateDir, "hook.log"))
-	if len(b) > 0 {
-		w.t.Errorf("hook.log:\n%s", b)
+	for line := range strings.Lines(string(b)) {
+		if !strings.Contains(line, ": set user vars (kitty ≥ 0.30): ") {
+			w.t.Errorf("hook.log: %s", line)
+		}
 	}
 }
 
@@ -966,5 +982,39 @@ func TestRealConversationsGemini(t *testing.T) {
 		{agent: geminiConv, hooks: true, want: exactAll("hook")},
 		{agent: geminiConv, hooks: true, recover: true, want: exactAll("hook")},
 		{agent: geminiConv, want: noID},
+	})
+}
+
+// TestRealConversationsPi: pi 0.73.1 keeps no record tying a process to
+// its session and holds no file open; the extension `kittymux integration
+// install pi` puts in its extensions directory reports each window's
+// session on session_start (startup, new, resume), which `pi --session ID`
+// takes back. Without it, two windows in one directory start anew and one
+// alone continues its directory's latest (pi's --continue is per
+// directory).
+func TestRealConversationsPi(t *testing.T) {
+	t.Parallel()
+	runMatrix(t, []convCase{
+		{agent: piConv, hooks: true, want: exactAll("hook")},
+		{agent: piConv, hooks: true, recover: true, want: exactAll("hook")},
+		{agent: piConv, want: map[string]convWant{
+			"api#1": {mode: "new", why: "two pi windows in api and no id"},
+			"api#2": {mode: "new", why: "two pi windows in api and no id"},
+			"web":   {mode: "latest", back: true},
+		}},
+	})
+}
+
+// TestRealConversationsOpenCode: opencode 1.18.33 keeps its sessions in
+// SQLite and no record tying a process to one; the plugin `kittymux
+// integration install opencode` puts in its plugins directory reports each
+// window's session when it is created and on each message, which
+// `opencode --session ID` takes back. Without it, no window has an id and
+// --continue is not per directory: every window starts anew.
+func TestRealConversationsOpenCode(t *testing.T) {
+	t.Parallel()
+	runMatrix(t, []convCase{
+		{agent: opencodeConv, hooks: true, want: exactAll("hook")},
+		{agent: opencodeConv, hooks: true, recover: true, want: exactAll("hook")},
 	})
 }

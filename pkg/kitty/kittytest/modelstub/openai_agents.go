@@ -32,8 +32,11 @@ func (s *Server) OpenCodeHome(t testing.TB, home string, _ ...string) []string {
 		"autoupdate":  false,
 		"share":       "disabled",
 	})
-	return []string{"OPENCODE_DISABLE_AUTOUPDATE=1", "OPENCODE_DISABLE_MODELS_FETCH=1",
-		"OPENCODE_DISABLE_LSP_DOWNLOAD=1"}
+	// opencode reads its configuration and keeps its database where the
+	// XDG variables say: under home, whatever the caller's are.
+	return []string{"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
+		"XDG_DATA_HOME=" + filepath.Join(home, ".local", "share"), "XDG_CACHE_HOME=" + filepath.Join(home, ".cache"),
+		"OPENCODE_DISABLE_AUTOUPDATE=1", "OPENCODE_DISABLE_MODELS_FETCH=1", "OPENCODE_DISABLE_LSP_DOWNLOAD=1"}
 }
 
 // PiHome prepares home (a throw-away HOME, never the user's) for pi 0.73.1

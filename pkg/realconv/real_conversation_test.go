@@ -900,7 +900,9 @@ func (w *convWorld) checkHookLog() {
 	}
 }
 
-// The matrix of real conversations, one test per agent (they run at once):
+// The matrix of real conversations, one test per agent (one after the
+// other: each holds a kitty and four agents, and the real tests of other
+// packages run meanwhile):
 // each agent CLI typed plainly into a shell (two windows in api, one in
 // web, one in docs), each window told its own word; in web a second
 // conversation is started inside the agent and told a second word; docs'
@@ -971,7 +973,6 @@ func workDirs(t *testing.T, names ...string) []string {
 // and its latest is per project, which kittymux does not see: every window
 // starts anew.
 func TestRealConversationsGemini(t *testing.T) {
-	t.Parallel()
 	why := "3 gemini windows and --resume latest is not per directory"
 	noID := map[string]convWant{
 		"api#1": {mode: "new", why: why, reason: why},
@@ -993,7 +994,6 @@ func TestRealConversationsGemini(t *testing.T) {
 // alone continues its directory's latest (pi's --continue is per
 // directory).
 func TestRealConversationsPi(t *testing.T) {
-	t.Parallel()
 	runMatrix(t, []convCase{
 		{agent: piConv, hooks: true, want: exactAll("hook")},
 		{agent: piConv, hooks: true, recover: true, want: exactAll("hook")},
@@ -1012,7 +1012,6 @@ func TestRealConversationsPi(t *testing.T) {
 // `opencode --session ID` takes back. Without it, no window has an id and
 // --continue is not per directory: every window starts anew.
 func TestRealConversationsOpenCode(t *testing.T) {
-	t.Parallel()
 	runMatrix(t, []convCase{
 		{agent: opencodeConv, hooks: true, want: exactAll("hook")},
 		{agent: opencodeConv, hooks: true, recover: true, want: exactAll("hook")},

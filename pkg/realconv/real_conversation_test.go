@@ -314,6 +314,20 @@ func (w *convWorld) typeLine(k *kittytest.Real, id int, text string) {
 	}
 }
 
+// launch opens a window in k, waiting up to 30 s for kitty's answer: a
+// kitty on a machine busy with agents and other tests' kitties answers
+// late.
+func (w *convWorld) launch(k *kittytest.Real, o kitty.LaunchOptions) int {
+	w.t.Helper()
+	ctx, cancel := context.WithTimeout(w.t.Context(), 30*time.Second)
+	defer cancel()
+	id, err := k.Client.Launch(ctx, o)
+	if err != nil {
+		w.t.Fatalf("launch: %v", err)
+	}
+	return id
+}
+
 // screenShows waits until window id shows text, and reports whether it
 // did within timeout.
 func (w *convWorld) screenShows(k *kittytest.Real, id int, text string, timeout time.Duration) bool {
@@ -344,7 +358,7 @@ func shellPrompt(s string) bool {
 // waits for its TUI.
 func (w *convWorld) startAgent(k *kittytest.Real, dir string) int {
 	w.t.Helper()
-	id := k.LaunchWith(kitty.LaunchOptions{Cwd: dir})
+	id := w.launch(k, kitty.LaunchOptions{Cwd: dir})
 	k.WaitForText(windowMatch(id), shellPrompt, 30*time.Second)
 	if err := k.Client.SendText(w.t.Context(), windowMatch(id), w.agent.command()+"\r"); err != nil {
 		w.t.Fatal(err)
@@ -638,14 +652,12 @@ func runConv(t *testing.T, c convCase) []string {
 		}
 	}
 	w.waitJournal(k1, ws, c.want)
-	// From inside kitty: a hook's id is found by the window's kitty there
-	// (from outside, with --to, it is found by the socket once that lands).
-	for _, inside := range []bool{true} {
+	for _, inside := range []bool{true, false} {
 		listed := w.list(k1, inside)
 		for _, cw := range ws {
 			want := c.want[cw.name]
 			got := listed[cw.id]
-			if inside {
+			if !inside {
 				t.Logf("%s: sessions list: %s %s (%s)", cw.name, got.Mode, got.Command, got.Reason)
 			}
 			if string(got.Mode) != want.mode || want.idSource != "" && got.IDSource != want.idSource ||
@@ -690,6 +702,20 @@ func runConv(t *testing.T, c convCase) []string {
 		}
 	}
 	t.Logf("%s:\n%s", c, out)
+	if c.recover {
+		// A tab per conversation, named after its directory: nobody named
+		// the one tab they shared, whose title was its active window's.
+		var tabs []string
+		for _, o := range k2.LS() {
+			for _, tab := range o.Tabs {
+				tabs = append(tabs, tab.Title)
+			}
+		}
+		slices.Sort(tabs)
+		if want := []string{"api", "api", "web"}; !slices.Equal(tabs, want) {
+			t.Errorf("recovered tabs %q, want %q", tabs, want)
+		}
+	}
 	before := len(w.stub.Requests())
 	rws := w.answerPrompts(k2, map[string]int{api: 2, web: 1})
 

@@ -23,6 +23,11 @@ e2e:
 prompt-picture:
     bash scripts/prompt-picture
 
+# The real-kitty tests with both CPUs kept busy by stress-ng (apt-get install stress-ng),
+# `runs` times in a row: their start-up and wait bounds must stretch with the load.
+e2e-stress runs="3":
+    bash .ci/e2e-stress {{runs}}
+
 bench:
     go test -run '^$' -bench . ./...
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/integration"
 	"github.com/kittymux/kittymux/pkg/journal"
+	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 )
 
 // TestRealCLIsRunTheHooks installs the hooks into a scratch HOME for the
@@ -26,8 +27,9 @@ func TestRealCLIsRunTheHooks(t *testing.T) {
 		required bool
 		args     []string
 		env      []string
-		// wait: claude gives up at once when not logged in; gemini retries
-		// its model call, so it is stopped once its hooks had time to run.
+		// wait bounds the run on an idle machine (stretched on a busy one):
+		// claude gives up at once when not logged in; gemini retries its
+		// model call, so it is stopped once its hooks recorded the prompt.
 		wait time.Duration
 	}{
 		{"claude", true, []string{"-p", "say hi"}, nil, 90 * time.Second},
@@ -53,7 +55,7 @@ func TestRealCLIsRunTheHooks(t *testing.T) {
 				t.Fatal(err)
 			}
 			state := filepath.Join(home, "state")
-			ctx, cancel := context.WithTimeout(context.Background(), tc.wait)
+			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			cmd := exec.CommandContext(ctx, cli, tc.args...)
 			cmd.Dir = home
@@ -71,8 +73,33 @@ func TestRealCLIsRunTheHooks(t *testing.T) {
 			}
 			cmd.Env = append(cmd.Env, "HOME="+home, "XDG_STATE_HOME="+state, "KITTY_WINDOW_ID=42", "KITTY_PID=1")
 			cmd.Env = append(cmd.Env, tc.env...)
-			out, _ := cmd.CombinedOutput() // not logged in: it fails, after the hooks ran
-			f, err := journal.New(filepath.Join(state, "kittymux", "agent-sessions.json"), false).Read()
+			out := &kittytest.Buffer{}
+			cmd.Stdout, cmd.Stderr = out, out
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			exited := make(chan struct{})
+			go func() { _ = cmd.Wait(); close(exited) }() // not logged in: it fails, after the hooks ran
+			j := journal.New(filepath.Join(state, "kittymux", "agent-sessions.json"), false)
+			prompted := func() bool {
+				f, err := j.Read()
+				return err == nil && len(f.Records) == 1 && (f.Records[0].State == journal.StateWorking || f.Records[0].RunsFinished > 0)
+			}
+			bound := kittytest.NewBound(t, tc.agent+"'s hooks to record the prompt", tc.wait)
+		wait:
+			for !prompted() && !bound.Over() {
+				select {
+				case <-exited:
+					break wait
+				case <-time.After(100 * time.Millisecond):
+				}
+			}
+			if bound.Over() {
+				t.Log(bound)
+			}
+			cancel()
+			<-exited
+			f, err := j.Read()
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -116,7 +116,7 @@ func TestRealSendText(t *testing.T) {
 	// Typed before bash is reading, input waits in the tty; waiting for the
 	// prompt keeps the screen simple to read.
 	k.WaitForText(match, func(s string) bool { return strings.TrimSpace(s) != "" }, 20*time.Second)
-	c, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	c, cancel := context.WithTimeout(context.Background(), kittytest.Scaled(5*time.Second))
 	defer cancel()
 	if err := k.Client.SendText(c, match, "printf 'km-%s\\n' ok\r"); err != nil {
 		t.Fatal(err)

@@ -102,7 +102,7 @@ func TestRealAutosave(t *testing.T) {
 	// disk parses, and returns the newest with its window count.
 	next := func(what string) (string, int) {
 		t.Helper()
-		deadline := time.Now().Add(30 * time.Second)
+		bound := kittytest.NewBound(t, what+": a new autosave", 30*time.Second)
 		for {
 			names, _ := store.Names(key)
 			if n := len(names); n > 0 && !seen[names[n-1]] {
@@ -124,8 +124,8 @@ func TestRealAutosave(t *testing.T) {
 				}
 				return newest, windows
 			}
-			if time.Now().After(deadline) {
-				t.Fatalf("%s: no new autosave in 30 s (have %v); scanner log:\n%s", what, names, scanLog)
+			if bound.Over() {
+				t.Fatalf("%v (have %v); scanner log:\n%s", bound, names, scanLog)
 			}
 			time.Sleep(100 * time.Millisecond)
 		}
@@ -157,10 +157,9 @@ func TestRealAutosave(t *testing.T) {
 	if err := syscall.Kill(k1.PID, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for !strings.Contains(scanLog.String(), "went away") && time.Now().Before(deadline) {
-		time.Sleep(100 * time.Millisecond)
-	}
+	kittytest.Eventually(t, "the scanner to log that the killed kitty went away", 30*time.Second, func() (bool, string) {
+		return strings.Contains(scanLog.String(), "went away"), scanLog.String()
+	})
 	stop()
 	if got, _ := store.Names(key); !slices.Equal(got, names) {
 		t.Errorf("after kitty was killed the autosaves are %v, were %v", got, names)
@@ -171,7 +170,9 @@ func TestRealAutosave(t *testing.T) {
 	var k2 *kittytest.Real
 	out := &kittytest.Buffer{}
 	k2Env := append(log.Env(), "XDG_STATE_HOME="+xdgState)
-	err := sessions.Restore(ctx, &sessions.RestoreOptions{F: newFactory(out), Name: "last", Wait: time.Second,
+	err := sessions.Restore(ctx, &sessions.RestoreOptions{F: newFactory(out), Name: "last",
+		// The report ends as soon as both prompts have told their outcome.
+		Wait: kittytest.Scaled(20 * time.Second),
 		StartKitty: func(_, session string) error {
 			k2 = kittytest.StartReal(t, kittytest.RealOptions{Env: k2Env, Kitty: kittyBin, Session: session})
 			return nil

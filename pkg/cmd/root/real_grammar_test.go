@@ -87,12 +87,12 @@ func TestRealValueFlags(t *testing.T) {
 	env := realEnv(t, k)
 	env["HOME"] = k.Home
 	env["PATH"] = binDir + ":" + os.Getenv("PATH")
-	env["KITTYMUX_PROBE_TIMEOUT"] = "20s" // a first run of a real CLI on a busy machine
+	env["KITTYMUX_PROBE_TIMEOUT"] = kittytest.Scaled(20 * time.Second).String() // a first run of a real CLI on a busy machine
 	var got struct{ Windows []sessions.ListedWindow }
 	var out string
 	// The real CLIs take a moment to start: list until every window shows
 	// its agent.
-	deadline := time.Now().Add(30 * time.Second)
+	bound := kittytest.NewBound(t, "every window to show its agent in sessions list", 30*time.Second)
 	for {
 		code, o, errOut := kittymux(t, env, "--to", k.Addr.String(), "sessions", "list", "--json")
 		if code != 0 {
@@ -103,7 +103,7 @@ func TestRealValueFlags(t *testing.T) {
 		if err := json.Unmarshal([]byte(out), &got); err != nil {
 			t.Fatalf("%v\n%s", err, out)
 		}
-		if len(got.Windows) >= len(ws) || time.Now().After(deadline) {
+		if len(got.Windows) >= len(ws) || bound.Over() {
 			break
 		}
 		time.Sleep(500 * time.Millisecond)

@@ -71,35 +71,30 @@ func quitSetup(t *testing.T) (include string, published string, p paths.Paths) {
 
 func waitGone(t *testing.T, k *kittytest.Real, timeout time.Duration) {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for k.Running() {
-		if time.Now().After(deadline) {
-			t.Fatalf("kitty still runs %v after quit:\n%s", timeout, k.Log())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	kittytest.Eventually(t, "kitty to exit after quit", timeout, func() (bool, string) { return !k.Running(), k.Log() })
 }
 
 // waitFile waits for the one file that matches pattern and returns its
 // content and path.
 func waitFile(t *testing.T, pattern string, timeout time.Duration) ([]byte, string) {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
+	var b []byte
+	var path string
+	kittytest.Eventually(t, "one file matching "+pattern+" to appear", timeout, func() (bool, string) {
 		m, _ := filepath.Glob(pattern)
 		if len(m) > 1 {
 			t.Fatalf("%d files match %s: %q", len(m), pattern, m)
 		}
 		if len(m) == 1 {
-			if b, err := os.ReadFile(m[0]); err == nil {
-				return b, m[0]
+			var err error
+			if b, err = os.ReadFile(m[0]); err == nil {
+				path = m[0]
+				return true, ""
 			}
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s did not appear within %v", pattern, timeout)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return false, ""
+	})
+	return b, path
 }
 
 // rawQuitSaves are the watcher's raw saves left in the sessions directory.
@@ -116,7 +111,7 @@ func rawQuitSaves(t *testing.T, p paths.Paths) []string {
 // reply may never come, as kitty goes away.
 func quit(t *testing.T, k *kittytest.Real) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), kittytest.Scaled(5*time.Second))
 	defer cancel()
 	if _, err := k.Client.Do(ctx, "action", map[string]any{"action": "quit"}, true); err != nil {
 		t.Fatalf("action quit: %v", err)
@@ -139,7 +134,7 @@ func TestRealQuitCapture(t *testing.T) {
 	waitRuns(t, log, 1, 30*time.Second)
 	// A reload runs the configuration again: the watcher must still save
 	// once, and say nothing.
-	reload, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	reload, cancel := context.WithTimeout(context.Background(), kittytest.Scaled(5*time.Second))
 	defer cancel()
 	if err := k.Client.Action(reload, "load_config_file"); err != nil {
 		t.Fatalf("reload: %v", err)
@@ -164,8 +159,8 @@ func TestRealQuitCapture(t *testing.T) {
 		t.Errorf("claude's window is not rewritten to its exact resume:\n%s", data)
 	}
 	// The publish removes the raw save it was given.
-	deadline := time.Now().Add(10 * time.Second)
-	for len(rawQuitSaves(t, p)) > 0 && time.Now().Before(deadline) {
+	bound := kittytest.NewBound(t, "the watcher's raw saves to go", 10*time.Second)
+	for len(rawQuitSaves(t, p)) > 0 && !bound.Over() {
 		time.Sleep(50 * time.Millisecond)
 	}
 	if raw := rawQuitSaves(t, p); len(raw) > 0 {

@@ -74,7 +74,7 @@ func answerPrompts(t *testing.T, k *kittytest.Real, log *kittytest.AgentLog, dir
 		}
 	}
 	waitRuns(t, log, before+len(dirs), 30*time.Second)
-	time.Sleep(500 * time.Millisecond) // anything that would run twice has had time to
+	time.Sleep(kittytest.Scaled(500 * time.Millisecond)) // anything that would run twice has had time to
 	got := map[string][]string{}
 	for _, r := range agentRuns(log)[before:] {
 		for name, id := range inDir {
@@ -158,7 +158,7 @@ func TestRealRecover(t *testing.T) {
 	j := journal.New(sharedPaths(home).Journal(), false)
 	waitJournal := func(what string, cond func(map[string]journal.Record) bool) {
 		t.Helper()
-		deadline := time.Now().Add(30 * time.Second)
+		bound := kittytest.NewBound(t, what+" in the journal", 30*time.Second)
 		for {
 			byDir := map[string]journal.Record{}
 			if jf, err := j.Read(); err == nil {
@@ -169,8 +169,8 @@ func TestRealRecover(t *testing.T) {
 			if cond(byDir) {
 				return
 			}
-			if time.Now().After(deadline) {
-				t.Fatalf("%s: not in the journal after 30 s: %+v\nscanner log:\n%s", what, byDir, scanLog)
+			if bound.Over() {
+				t.Fatalf("%v: %+v\nscanner log:\n%s", bound, byDir, scanLog)
 			}
 			time.Sleep(50 * time.Millisecond)
 		}

@@ -4,6 +4,7 @@ package root_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -36,15 +37,15 @@ func agentRuns(log *kittytest.AgentLog) []kittytest.AgentRecord {
 // waitRuns waits until the fake agents logged n such runs, and returns them.
 func waitRuns(t *testing.T, log *kittytest.AgentLog, n int, timeout time.Duration) []kittytest.AgentRecord {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
+	bound := kittytest.NewBound(t, fmt.Sprintf("%d fake agent runs", n), timeout)
 	for {
 		runs := agentRuns(log)
 		if len(runs) >= n {
 			return runs
 		}
-		if time.Now().After(deadline) {
+		if bound.Over() {
 			b, _ := os.ReadFile(log.Path)
-			t.Fatalf("fake agents: %d runs after %v, want %d; log:\n%s", len(runs), timeout, n, b)
+			t.Fatalf("%v: %d runs; log:\n%s", bound, len(runs), b)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -233,7 +234,7 @@ func TestRealSaveRestore(t *testing.T) {
 		}
 		k1.WaitForText("id:"+strconv.Itoa(w.ID), func(s string) bool { return strings.Contains(s, "i commands") }, 30*time.Second)
 	}
-	time.Sleep(500 * time.Millisecond)
+	time.Sleep(kittytest.Scaled(500 * time.Millisecond)) // a key-less agent run would show by now
 	if n := len(agentRuns(log)); n != before {
 		t.Errorf("goto_session ran %d agents before any key was pressed: %+v", n-before, agentRuns(log)[before:])
 	}
@@ -307,7 +308,7 @@ func TestRealSaveRestore(t *testing.T) {
 		}
 	}
 	waitRuns(t, log, before+len(agentDirs), 30*time.Second)
-	time.Sleep(time.Second) // anything that would run twice has had time to
+	time.Sleep(kittytest.Scaled(time.Second)) // anything that would run twice has had time to
 	runs := agentRuns(log)[before:]
 	got := map[string][]string{}
 	for _, r := range runs {

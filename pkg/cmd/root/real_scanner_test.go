@@ -81,7 +81,7 @@ func TestRealScanner(t *testing.T) {
 	// satisfy cond.
 	waitFor := func(what string, cond func(map[int]journal.Record) bool) map[int]journal.Record {
 		t.Helper()
-		deadline := time.Now().Add(30 * time.Second)
+		bound := kittytest.NewBound(t, what, 30*time.Second)
 		for {
 			recs := map[int]journal.Record{}
 			if jf, err := j.Read(); err == nil {
@@ -94,8 +94,8 @@ func TestRealScanner(t *testing.T) {
 			if cond(recs) {
 				return recs
 			}
-			if time.Now().After(deadline) {
-				t.Fatalf("%s: not seen in 30 s; records %+v\nscanner log:\n%s", what, recs, errOut)
+			if bound.Over() {
+				t.Fatalf("%v; records %+v\nscanner log:\n%s", bound, recs, errOut)
 			}
 			time.Sleep(50 * time.Millisecond)
 		}
@@ -158,7 +158,7 @@ func TestRealScanner(t *testing.T) {
 	mu.Lock()
 	insts = append(insts, kitty.Instance{Addr: k2.Addr, Socket: k2.Addr.String(), PID: k2.PID, Version: k2.Version})
 	mu.Unlock()
-	deadline := time.Now().Add(30 * time.Second)
+	bound := kittytest.NewBound(t, "the new kitty's agent in the journal", 30*time.Second)
 	for {
 		jf, _ := j.Read()
 		found := false
@@ -168,8 +168,8 @@ func TestRealScanner(t *testing.T) {
 		if found {
 			break
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the new kitty's agent was not recorded; scanner log:\n%s", errOut)
+		if bound.Over() {
+			t.Fatalf("%v; scanner log:\n%s", bound, errOut)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}

@@ -69,7 +69,7 @@ func TestRealScannerUserVarsSave(t *testing.T) {
 		Records:  scanner.Records{ProcRoot: "/proc", Getenv: func(string) string { return "" }},
 		Logf:     t.Logf})
 	want := map[string]string{uservars.Agent: "claude", uservars.Session: recID, uservars.PID: strconv.Itoa(pid)}
-	deadline := time.Now().Add(30 * time.Second)
+	bound := kittytest.NewBound(t, "the scanner's user vars on the windows", 30*time.Second)
 	for {
 		p, err := sc.Poll(t.Context())
 		if err != nil {
@@ -95,8 +95,8 @@ func TestRealScannerUserVarsSave(t *testing.T) {
 			}
 			break
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("user vars of window %d: %v, want %v; of codex's: %v; pass %+v", win, vars, want, codexVars, p)
+		if bound.Over() {
+			t.Fatalf("%v: user vars of window %d: %v, want %v; of codex's: %v; pass %+v", bound, win, vars, want, codexVars, p)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}

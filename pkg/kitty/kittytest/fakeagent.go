@@ -57,10 +57,11 @@ func (l *AgentLog) Records() []AgentRecord {
 }
 
 // WaitFor waits until at least n runs are logged and returns them; it fails
-// the test, showing the log, if that takes longer than timeout.
+// the test, showing the log, once the bound of timeout on an idle machine
+// (stretched on a busy one: see Bound) runs out.
 func (l *AgentLog) WaitFor(t testing.TB, n int, timeout time.Duration) []AgentRecord {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
+	b := NewBound(t, fmt.Sprintf("%d fake agent runs in the log", n), timeout)
 	for {
 		recs, err := l.read()
 		if err != nil {
@@ -69,17 +70,13 @@ func (l *AgentLog) WaitFor(t testing.TB, n int, timeout time.Duration) []AgentRe
 		if len(recs) >= n {
 			return recs
 		}
-		if time.Now().After(deadline) {
+		if b.Over() {
 			raw, _ := os.ReadFile(l.Path)
-			t.Fatalf("fake agents: %d runs logged after %v, want %d; log %s:\n%s", len(recs), timeout, n, l.Path, raw)
+			t.Fatalf("%v: %d runs logged; log %s:\n%s", b, len(recs), l.Path, raw)
 		}
-		time.Sleep(logPoll)
+		time.Sleep(pollInterval)
 	}
 }
-
-// logPoll is how often WaitFor looks at the log. (real.go's pollInterval
-// is Linux-only, as real.go is.)
-const logPoll = 50 * time.Millisecond
 
 func (l *AgentLog) read() ([]AgentRecord, error) {
 	data, err := os.ReadFile(l.Path)

@@ -3,6 +3,7 @@ package kittytest
 import (
 	"bytes"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -26,7 +27,7 @@ type PTYOptions struct {
 	// agent logged its argv, say); the program is then killed. The run also
 	// ends when the program exits.
 	Done    func() bool
-	Timeout time.Duration // default 10 s
+	Timeout time.Duration // default 10 s on an idle machine, stretched on a busy one (Bound)
 }
 
 // Keys splits typed text into keys: each rune alone, but an arrow key's
@@ -88,7 +89,7 @@ func RunPTY(t TB, o PTYOptions) PTYRun {
 		_ = cmd.Process.Kill()
 		<-done
 	}
-	deadline := time.Now().Add(o.Timeout)
+	bound := NewBound(t, filepath.Base(o.Path)+" in a pty", o.Timeout)
 	if o.WaitFor != "" {
 		for !strings.Contains(output(), o.WaitFor) {
 			select {
@@ -96,9 +97,9 @@ func RunPTY(t TB, o PTYOptions) PTYRun {
 				t.Fatalf("%s exited before showing %q; output:\n%s", o.Path, o.WaitFor, output())
 			default:
 			}
-			if time.Now().After(deadline) {
+			if bound.Over() {
 				stop()
-				t.Fatalf("%s did not show %q; output:\n%s", o.Path, o.WaitFor, output())
+				t.Fatalf("%v: %s did not show %q; output:\n%s", bound, o.Path, o.WaitFor, output())
 			}
 			time.Sleep(10 * time.Millisecond)
 		}
@@ -119,9 +120,9 @@ func RunPTY(t TB, o PTYOptions) PTYRun {
 			stop()
 			return PTYRun{Out: output()}
 		}
-		if time.Now().After(deadline) {
+		if bound.Over() {
 			stop()
-			t.Fatalf("%s: nothing happened in %v; output:\n%s", o.Path, o.Timeout, output())
+			t.Fatalf("%v: neither exited nor done; output:\n%s", bound, output())
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

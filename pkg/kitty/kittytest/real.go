@@ -26,12 +26,14 @@ import (
 )
 
 const (
-	pollInterval = 50 * time.Millisecond
-	// readyTimeout bounds start-up. Measured on a 2-CPU machine: Xvfb
-	// 0.2-0.4 s, then kitty 0.26.5 answers ls 0.7-1.2 s after exec (llvmpipe),
-	// 2-3 s with two starting at once, 5-7 s on a heavily loaded machine.
-	readyTimeout = 20 * time.Second
-	// requestTimeout bounds one remote-control request of the helpers.
+	// readyTimeout bounds start-up on an idle machine; a busy one stretches
+	// it (Bound). Measured on a 2-CPU machine: Xvfb 0.2-0.4 s, then kitty
+	// 0.26.5 answers ls 0.7-1.2 s after exec (llvmpipe), 2-3 s with two
+	// starting at once, 5-7 s on a heavily loaded machine; kitty 0.48.2 once
+	// took over 20 s at load 12 on 2 CPUs.
+	readyTimeout = 30 * time.Second
+	// requestTimeout bounds one remote-control request of the helpers on an
+	// idle machine, stretched as the machine is busy when it is sent.
 	requestTimeout = 5 * time.Second
 )
 
@@ -179,9 +181,10 @@ func StartReal(t testing.TB, opts RealOptions) *Real {
 	}
 	r.Addr, r.Client = addr, kitty.NewClient(addr)
 	r.waitReady(launched)
-	t.Logf("kitty %s (pid %d) on Xvfb %s: Xvfb ready after %v, kitty answered ls %v after exec, %v in all",
+	f, why := Stretch()
+	t.Logf("kitty %s (pid %d) on Xvfb %s: Xvfb ready after %v, kitty answered ls %v after exec, %v in all; bounds ×%.1f (%s)",
 		r.Version, r.PID, r.Display, xvfbReady.Round(time.Millisecond), time.Since(launched).Round(time.Millisecond),
-		time.Since(start).Round(time.Millisecond))
+		time.Since(start).Round(time.Millisecond), f, why)
 	return r
 }
 
@@ -325,22 +328,33 @@ func (r *Real) startXvfb(bin string) {
 		line, _ := bufio.NewReader(pr).ReadString('\n')
 		got <- strings.TrimSpace(line)
 	}()
-	select {
-	case n := <-got:
-		if _, err := strconv.Atoi(n); err != nil {
-			b, _ := os.ReadFile(filepath.Join(r.Dir, "xvfb.log"))
-			t.Fatalf("Xvfb did not report a display (got %q):\n%s", n, b)
+	b := NewBound(t, "Xvfb to report its display", readyTimeout)
+	for {
+		select {
+		case n := <-got:
+			if _, err := strconv.Atoi(n); err != nil {
+				log, _ := os.ReadFile(filepath.Join(r.Dir, "xvfb.log"))
+				t.Fatalf("Xvfb did not report a display (got %q):\n%s", n, log)
+			}
+			r.Display = ":" + n
+			return
+		case <-r.xvfbEnd:
+			log, _ := os.ReadFile(filepath.Join(r.Dir, "xvfb.log"))
+			t.Fatalf("Xvfb exited (%v) before reporting a display:\n%s", cmd.ProcessState, log)
+		case <-time.After(pollInterval):
+			if b.Over() {
+				log, _ := os.ReadFile(filepath.Join(r.Dir, "xvfb.log"))
+				t.Fatalf("%v; Xvfb's output:\n%s", b, log)
+			}
 		}
-		r.Display = ":" + n
-	case <-time.After(readyTimeout):
-		t.Fatalf("Xvfb did not report a display within %v", readyTimeout)
 	}
 }
 
 func (r *Real) waitReady(start time.Time) {
 	t := r.t
 	t.Helper()
-	deadline := start.Add(readyTimeout)
+	b := NewBound(t, "kitty to answer ls at "+r.Addr.String()+" with a window", readyTimeout)
+	b.start = start
 	var lastErr error
 	for {
 		select {
@@ -348,7 +362,7 @@ func (r *Real) waitReady(start time.Time) {
 			t.Fatalf("kitty exited during start-up (%v):\n%s", r.kitty.ProcessState, r.Log())
 		default:
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		ctx, cancel := r.ctx()
 		ls, err := r.Client.LS(ctx)
 		cancel()
 		if err == nil && len(kitty.Windows(ls)) > 0 {
@@ -356,10 +370,10 @@ func (r *Real) waitReady(start time.Time) {
 			return
 		}
 		lastErr = err
-		if time.Now().After(deadline) {
+		if b.Over() {
 			socks, _ := filepath.Glob(filepath.Join(r.Dir, "k*"))
-			t.Fatalf("kitty did not answer ls at %s within %v: %v (sockets in %s: %q)\n%s",
-				r.Addr, readyTimeout, lastErr, r.Dir, socks, r.Log())
+			t.Fatalf("%v; last error: %v (sockets in %s: %q)\nkitty's output so far:\n%s",
+				b, lastErr, r.Dir, socks, r.Log())
 		}
 		time.Sleep(pollInterval)
 	}
@@ -440,8 +454,10 @@ func (r *Real) Log() string {
 	return string(b)
 }
 
+// ctx bounds one request: requestTimeout, stretched as busy as the machine
+// is now.
 func (r *Real) ctx() (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.Background(), requestTimeout)
+	return context.WithTimeout(context.Background(), Scaled(requestTimeout))
 }
 
 // LS returns kitty's windows; a failure fails the test.
@@ -475,12 +491,13 @@ func (r *Real) LaunchWith(o kitty.LaunchOptions) int {
 	return id
 }
 
-// WaitFor polls ls every 50 ms until cond holds and returns that ls. On
-// timeout it fails the test with the last ls. Errors from ls while waiting
-// count as "not yet".
+// WaitFor polls ls every 50 ms until cond holds and returns that ls. When
+// the bound of timeout on an idle machine (stretched on a busy one: see
+// Bound) runs out, it fails the test with the last ls. Errors from ls while
+// waiting count as "not yet".
 func (r *Real) WaitFor(cond func([]kitty.OSWindow) bool, timeout time.Duration) []kitty.OSWindow {
 	r.t.Helper()
-	deadline := time.Now().Add(timeout)
+	b := NewBound(r.t, "kitty's windows as wanted", timeout)
 	var lastRaw []byte
 	var lastErr error
 	for {
@@ -500,19 +517,20 @@ func (r *Real) WaitFor(cond func([]kitty.OSWindow) bool, timeout time.Duration) 
 			}
 		}
 		lastErr = err
-		if time.Now().After(deadline) {
-			r.t.Fatalf("kitty: condition not met within %v (last error: %v); last ls:\n%s", timeout, lastErr, indent(lastRaw))
+		if b.Over() {
+			r.t.Fatalf("%v (last error: %v); last ls:\n%s", b, lastErr, indent(lastRaw))
 		}
 		time.Sleep(pollInterval)
 	}
 }
 
 // WaitForText polls the text of the window that match selects (extent
-// "screen") until cond holds, and returns it; on timeout it fails the test
-// with the last text.
+// "screen") until cond holds, and returns it; when the bound of timeout
+// (stretched on a busy machine: see Bound) runs out, it fails the test with
+// the last text.
 func (r *Real) WaitForText(match string, cond func(string) bool, timeout time.Duration) string {
 	r.t.Helper()
-	deadline := time.Now().Add(timeout)
+	b := NewBound(r.t, fmt.Sprintf("the text of kitty window %q as wanted", match), timeout)
 	var text string
 	var lastErr error
 	for {
@@ -526,9 +544,8 @@ func (r *Real) WaitForText(match string, cond func(string) bool, timeout time.Du
 			}
 		}
 		lastErr = err
-		if time.Now().After(deadline) {
-			r.t.Fatalf("kitty: text of %q not as wanted within %v (last error: %v); last text:\n%s",
-				match, timeout, lastErr, text)
+		if b.Over() {
+			r.t.Fatalf("%v (last error: %v); last text:\n%s", b, lastErr, text)
 		}
 		time.Sleep(pollInterval)
 	}

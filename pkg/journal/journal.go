@@ -305,6 +305,9 @@ func (j *Journal) UpdateContext(ctx context.Context, fn func(*File) error) (Resu
 	if err := fn(f); err != nil {
 		return res, err
 	}
+	// Outcomes the restore prompts queued come in with any update.
+	pending, pendingFiles := j.pendingRestores()
+	f.Restores = mergeRestores(f.Restores, pending)
 	oldVersion := f.Version
 	f.Version = SchemaVersion
 	Bound(f, j.now())
@@ -314,12 +317,14 @@ func (j *Journal) UpdateContext(ctx context.Context, fn func(*File) error) (Resu
 	}
 	if !changed && oldVersion == SchemaVersion && res.MovedAside == "" && lines != nil {
 		spool.done()
+		j.removePending(pendingFiles)
 		return res, nil
 	}
 	if err := dir.WriteFile(filepath.Base(j.Path), data); err != nil {
 		return res, fmt.Errorf("write journal: %w", err)
 	}
 	spool.done()
+	j.removePending(pendingFiles)
 	return res, nil
 }
 

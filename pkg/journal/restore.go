@@ -1,6 +1,16 @@
 package journal
 
-import "time"
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/kittymux/kittymux/pkg/statefile"
+)
 
 // MaxRestores bounds the restore outcomes kept (besides MaxAge).
 const MaxRestores = 200
@@ -39,7 +49,8 @@ type Restore struct {
 	PID int `json:"pid,omitempty"`
 }
 
-// AddRestore records a restore prompt's outcome.
+// AddRestore records a restore prompt's outcome in the journal, under its
+// lock.
 func (j *Journal) AddRestore(r Restore) error {
 	_, err := j.Update(func(f *File) error {
 		f.Restores = append(f.Restores, r)
@@ -48,7 +59,121 @@ func (j *Journal) AddRestore(r Restore) error {
 	return err
 }
 
-// RestoresSince returns the outcomes recorded at or after t, oldest first.
+// PendingDir is the directory beside the journal that QueueRestore writes
+// outcomes to.
+const PendingDir = "restores"
+
+// QueueRestore records a restore prompt's outcome without waiting: no lock,
+// no fsync, one small file of its own in PendingDir, replaced atomically.
+// The prompt execs the agent right after, and the journal's lock may be held
+// by a scanner mid-write, its fsyncs included: tens of milliseconds in every
+// restored window. RestoresSince reads the queued outcomes at once; the next
+// Update of the journal, by anyone, moves them in. A crash of the machine may
+// lose one: it is a report, not a record to resume from.
+func (j *Journal) QueueRestore(r Restore) error {
+	if j.Off {
+		return ErrOff
+	}
+	top, err := statefile.Make(filepath.Dir(j.Path))
+	if err != nil {
+		return fmt.Errorf("journal directory: %w", err)
+	}
+	defer top.Close()
+	d, err := top.MakeSub(PendingDir)
+	if err != nil {
+		return fmt.Errorf("journal directory: %w", err)
+	}
+	defer d.Close()
+	data, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	// Unique per process and instant; a prompt records one outcome.
+	name := fmt.Sprintf("%d-%d.json", r.At.UnixNano(), os.Getpid())
+	return d.WriteFileUnsynced(name, append(data, '\n'))
+}
+
+// pendingRestores reads the outcomes QueueRestore left and their file
+// names. A file that does not parse is left out (and named, so a fold
+// removes it: a queue file is only ever replaced whole, so it is not one of
+// ours).
+func (j *Journal) pendingRestores() ([]Restore, []string) {
+	d, err := openPending(j.Path)
+	if err != nil {
+		return nil, nil
+	}
+	defer d.Close()
+	ents, err := d.ReadDir()
+	if err != nil {
+		return nil, nil
+	}
+	var out []Restore
+	var names []string
+	for _, e := range ents {
+		if !strings.HasSuffix(e.Name(), ".json") || strings.HasPrefix(e.Name(), ".") || !e.Type().IsRegular() {
+			continue
+		}
+		data, err := d.ReadFile(e.Name())
+		if err != nil {
+			continue
+		}
+		names = append(names, e.Name())
+		var r Restore
+		if json.Unmarshal(data, &r) == nil && !r.At.IsZero() {
+			out = append(out, r)
+		}
+	}
+	return out, names
+}
+
+func openPending(journalPath string) (*statefile.Dir, error) {
+	top, err := statefile.Open(filepath.Dir(journalPath))
+	if err != nil {
+		return nil, err
+	}
+	defer top.Close()
+	return top.OpenSub(PendingDir)
+}
+
+// removePending removes the queue files an Update has moved into the
+// journal.
+func (j *Journal) removePending(names []string) {
+	if len(names) == 0 {
+		return
+	}
+	d, err := openPending(j.Path)
+	if err != nil {
+		return
+	}
+	defer d.Close()
+	for _, n := range names {
+		_ = d.Remove(n)
+	}
+}
+
+// mergeRestores adds to have the outcomes of add it does not hold yet (a
+// fold interrupted before its queue files were removed queues them again),
+// oldest first.
+func mergeRestores(have, add []Restore) []Restore {
+	if len(add) == 0 {
+		return have
+	}
+	for _, r := range add {
+		if !slices.ContainsFunc(have, func(h Restore) bool { return sameRestore(h, r) }) {
+			have = append(have, r)
+		}
+	}
+	slices.SortStableFunc(have, func(a, b Restore) int { return a.At.Compare(b.At) })
+	return have
+}
+
+func sameRestore(a, b Restore) bool {
+	a.At, b.At = a.At.UTC(), b.At.UTC()
+	return a == b
+}
+
+// RestoresSince returns the outcomes recorded at or after t, oldest first:
+// those in the journal and those queued (QueueRestore).
 func (j *Journal) RestoresSince(t time.Time) ([]Restore, error) {
 	if j.Off {
 		return nil, ErrOff
@@ -57,8 +182,9 @@ func (j *Journal) RestoresSince(t time.Time) ([]Restore, error) {
 	if err != nil {
 		return nil, err
 	}
+	pending, _ := j.pendingRestores()
 	var out []Restore
-	for _, r := range f.Restores {
+	for _, r := range mergeRestores(f.Restores, pending) {
 		if !r.At.Before(t) {
 			out = append(out, r)
 		}

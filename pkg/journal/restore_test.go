@@ -1,6 +1,8 @@
 package journal_test
 
 import (
+	"errors"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -56,5 +58,77 @@ func TestRestores(t *testing.T) {
 	}
 	if n := len(f.Restores); n != journal.MaxRestores || f.Restores[0].Agent != "pi" || len(f.Records) != 1 {
 		t.Errorf("bounded to %d restores, oldest %+v, %d records", n, f.Restores[0], len(f.Records))
+	}
+}
+
+// A queued outcome (the prompt's, written without the lock or an fsync) is
+// read at once, moved into the journal by the next update of anyone, and
+// never counted twice, even when a fold stopped before removing its file.
+func TestQueueRestore(t *testing.T) {
+	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	state := t.TempDir()
+	j := journal.New(filepath.Join(state, "agent-sessions.json"), false)
+	j.Now = func() time.Time { return now }
+	queued := journal.Restore{At: now, Agent: "claude", Mode: "exact", ID: "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73",
+		Outcome: journal.OutcomeResumed, KittyPID: 10, WindowID: 3}
+	older := journal.Restore{At: now.Add(-time.Minute), Agent: "codex", Mode: "latest", Outcome: journal.OutcomeShell}
+	if err := j.AddRestore(older); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.QueueRestore(queued); err != nil {
+		t.Fatal(err)
+	}
+	pending := filepath.Join(state, journal.PendingDir)
+	queueFiles := func() []string {
+		m, _ := filepath.Glob(filepath.Join(pending, "*"))
+		return m
+	}
+	if len(queueFiles()) != 1 {
+		t.Fatalf("queue: %q", queueFiles())
+	}
+	// A file in the queue that is not an outcome is no outcome.
+	if err := os.WriteFile(filepath.Join(pending, "1-1.json"), []byte("{not json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	want := []journal.Restore{older, queued}
+	got, err := j.RestoresSince(time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("before any update (-want +got):\n%s", diff)
+	}
+	if f, _ := j.Read(); len(f.Restores) != 1 {
+		t.Errorf("the journal took the queue before an update: %+v", f.Restores)
+	}
+	// A fold that stopped before removing its files: the journal holds the
+	// outcome and the queue still does.
+	if _, err := j.Update(func(f *journal.File) error {
+		f.Upsert(journal.Record{Key: "k", Agent: "claude", LastSeen: now})
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	f, _ := j.Read()
+	if diff := cmp.Diff(want, f.Restores); diff != "" {
+		t.Errorf("after an update (-want +got):\n%s", diff)
+	}
+	if q := queueFiles(); len(q) != 0 {
+		t.Errorf("the queue was not emptied: %q", q)
+	}
+	if err := j.QueueRestore(queued); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := j.RestoresSince(time.Time{}); !cmp.Equal(want, got) {
+		t.Errorf("counted twice: %+v", got)
+	}
+	if _, err := j.Update(func(*journal.File) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if f, _ := j.Read(); !cmp.Equal(want, f.Restores) || len(queueFiles()) != 0 {
+		t.Errorf("after a second fold: %+v, queue %q", f.Restores, queueFiles())
+	}
+	if err := journal.New(j.Path, true).QueueRestore(queued); !errors.Is(err, journal.ErrOff) {
+		t.Errorf("with the journal off: %v", err)
 	}
 }

@@ -8,7 +8,8 @@
 // included), and N.json, who holds it: agent, conversation id, kitty,
 // window. The id lives in the .json, not in the file's name, so a hook can
 // move the lease to the conversation the agent is in now (/clear) without
-// the agent's descriptor changing.
+// the agent's descriptor changing. The .json is replaced atomically but never
+// synced: a lease is a held lock, not data to keep.
 package lease
 
 import (
@@ -143,8 +144,11 @@ func Take(stateDir string, h Holder) (*Lease, *Holder, error) {
 		syscall.Close(fd)
 		return nil, nil, fmt.Errorf("lease: lock %s: %w", name, err)
 	}
+	// Not synced: the lease is the lock, which a crash of the machine ends
+	// anyway; this file only says who holds it while the machine runs, and
+	// an fsync here would hold up the agent's start in every restored window.
 	data, _ := json.Marshal(h)
-	if err := d.WriteFile(name+".json", append(data, '\n')); err != nil {
+	if err := d.WriteFileUnsynced(name+".json", append(data, '\n')); err != nil {
 		syscall.Close(fd)
 		return nil, nil, fmt.Errorf("lease: %w", err)
 	}
@@ -205,7 +209,7 @@ func Move(stateDir string, pids []int, agent, id string) error {
 		}
 		h.ID = id
 		data, _ := json.Marshal(h)
-		return d.WriteFile(strconv.Itoa(h.PID)+".json", append(data, '\n'))
+		return d.WriteFileUnsynced(strconv.Itoa(h.PID)+".json", append(data, '\n'))
 	}
 	return nil
 }

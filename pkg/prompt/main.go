@@ -107,9 +107,10 @@ func validate(set *agents.Set, lookPath func(string) (string, error), r Record, 
 	return set.TrustedProgram(r.Agent, r.Argv, trust)
 }
 
-// recordOutcome adds where the window is to o and writes it to the
+// recordOutcome adds where the window is to o and queues it for the
 // journal, for `sessions restore` to report. It never stands in the way of
-// the answer: a journal that cannot be written is skipped.
+// the answer: no lock, no fsync (journal.QueueRestore), and an outcome that
+// cannot be written is skipped.
 func recordOutcome(e *Env, o journal.Restore) {
 	j := journal.New(e.Paths.Journal(), journal.IsOff(e.Paths.StateDir, e.Getenv))
 	if j.Off {
@@ -119,7 +120,7 @@ func recordOutcome(e *Env, o journal.Restore) {
 	o.KittyPID, _ = strconv.Atoi(e.Getenv("KITTY_PID"))
 	o.WindowID, _ = strconv.Atoi(e.Getenv("KITTY_WINDOW_ID"))
 	o.PID = os.Getpid()
-	_ = j.AddRestore(o)
+	_ = j.QueueRestore(o)
 }
 
 // mergeEnv sets each of set over base. A name left twice would be read from

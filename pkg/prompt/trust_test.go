@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/resume"
 )
 
@@ -95,8 +96,9 @@ func files(dirs ...string) []string {
 			if base := filepath.Base(p); base == "agent-sessions.json" || base == "agent-sessions.json.lock" {
 				return nil
 			}
-			// A resume's lease (state/kittymux/leases) is the prompt's own.
-			if err == nil && !info.IsDir() && filepath.Base(filepath.Dir(p)) != "leases" {
+			// A resume's lease (state/kittymux/leases) is the prompt's own, and
+			// so is its outcome queued for the journal (restores).
+			if d := filepath.Base(filepath.Dir(p)); err == nil && !info.IsDir() && d != "leases" && d != journal.PendingDir {
 				out = append(out, p)
 			}
 			return nil

@@ -335,3 +335,52 @@ func TestFlockBounded(t *testing.T) {
 		t.Fatalf("err = %v once it is free", err)
 	}
 }
+
+// WriteFileUnsynced replaces a file as WriteFile does, without the syncs:
+// 0600 whatever the umask, the whole new content, no temp file left, and a
+// link at the name replaced, not followed.
+func TestWriteFileUnsynced(t *testing.T) {
+	dir := t.TempDir()
+	state := filepath.Join(dir, "state")
+	top, err := Make(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer top.Close()
+	old := syscall.Umask(0o777)
+	err = top.WriteFileUnsynced("lease.json", []byte("one\n"))
+	syscall.Umask(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := mode(t, filepath.Join(state, "lease.json")); m != 0o600 {
+		t.Errorf("mode %v, want 0600", m)
+	}
+	outside := filepath.Join(dir, "outside")
+	if err := os.WriteFile(outside, []byte("theirs\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(state, "linked.json")); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"lease.json", "linked.json"} {
+		if err := top.WriteFileUnsynced(name, []byte("two\n")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := map[string]string{
+		state:                               "drwx------",
+		filepath.Join(state, "lease.json"):  "-rw------- two\n",
+		filepath.Join(state, "linked.json"): "-rw------- two\n",
+	}
+	got := snapshot(t, state)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("state (-want +got):\n%s", diff)
+	}
+	if b, _ := os.ReadFile(outside); string(b) != "theirs\n" {
+		t.Errorf("the link was followed: %q", b)
+	}
+	if err := top.WriteFileUnsynced("../x", nil); err == nil {
+		t.Error("a name with a slash was written")
+	}
+}

@@ -1,0 +1,191 @@
+package prompt
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/kittymux/kittymux/pkg/journal"
+	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/resume"
+)
+
+// execOnly is the baseline: a static Go program that only execs its
+// arguments, so what is left over is kittymux-resume's own time.
+const execOnly = `package main
+
+import (
+	"os"
+	"os/exec"
+	"syscall"
+)
+
+func main() {
+	path, err := exec.LookPath(os.Args[1])
+	if err != nil {
+		os.Exit(127)
+	}
+	syscall.Exec(path, os.Args[1:], os.Environ())
+	os.Exit(126)
+}
+`
+
+// BenchmarkPromptExec measures the restore prompt's own time to the agent's
+// exec in the case every auto-mode restore takes: a sealed exact record, the
+// auto mode on, no terminal, a journal of 300 records and the lease. Both
+// sides are static builds (CGO_ENABLED=0) and exec the same "agent", /bin/true
+// named claude: kittymux-resume with the record, and a Go program that only
+// execs. With hyperfine on PATH it runs both side by side (-N, 30 warm-up
+// runs, 300 runs) and reports hyperfine's means; without it the benchmark
+// alternates them itself. -benchtime 1x is enough: the runs are inside.
+//
+//	go test -run '^$' -bench BenchmarkPromptExec -benchtime 1x ./pkg/prompt/
+func BenchmarkPromptExec(b *testing.B) {
+	if runtime.GOOS != "linux" {
+		b.Skip("measured on Linux")
+	}
+	dir := b.TempDir()
+	bin := filepath.Join(dir, "bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	build := func(in, out string, args ...string) {
+		cmd := exec.Command("go", append([]string{"build", "-o", out}, args...)...)
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		cmd.Dir = in
+		if o, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("go build %s: %v\n%s", out, err, o)
+		}
+	}
+	prompt := filepath.Join(dir, "kittymux-resume")
+	build(".", prompt, "github.com/kittymux/kittymux/cmd/kittymux-resume")
+	if err := os.WriteFile(filepath.Join(dir, "execonly.go"), []byte(execOnly), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	only := filepath.Join(dir, "execonly")
+	build(dir, only, "execonly.go")
+	trueBin, err := exec.LookPath("true")
+	if err != nil {
+		b.Skip("no true on PATH")
+	}
+	data, err := os.ReadFile(trueBin)
+	if err != nil {
+		b.Fatal(err)
+	}
+	claude := filepath.Join(bin, "claude")
+	if err := os.WriteFile(claude, data, 0o755); err != nil {
+		b.Fatal(err)
+	}
+
+	p := paths.Paths{StateDir: filepath.Join(dir, "state", "kittymux"), ConfigDir: filepath.Join(dir, "config", "kittymux")}
+	key, err := resume.LoadOrCreateKey(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	fill300(b, p)
+	id := "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73"
+	r := resume.Record{Agent: "claude", Mode: "exact", ID: id, Exe: []string{claude},
+		Argv: []string{claude, "--resume", id}}.Sealed(key)
+	env := append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"), "KITTYMUX_RESUME=auto",
+		"XDG_STATE_HOME="+filepath.Join(dir, "state"), "XDG_CONFIG_HOME="+filepath.Join(dir, "config"),
+		"KITTY_PID=1", "KITTY_WINDOW_ID=7", "KITTY_LISTEN_ON=unix:/tmp/kitty-1")
+	sides := [][]string{
+		append([]string{only}, r.Argv...),
+		append([]string{prompt}, r.Args()...),
+	}
+	// Each side runs the agent and exits 0: the prompt resumed it.
+	for _, argv := range sides {
+		cmd := exec.Command(argv[0], argv[1:]...)
+		cmd.Env = env
+		if out, err := cmd.CombinedOutput(); err != nil || len(out) > 0 {
+			b.Fatalf("%s: %v\n%s", argv[0], err, out)
+		}
+	}
+
+	b.ResetTimer()
+	if hf, err := exec.LookPath("hyperfine"); err == nil {
+		res := hyperfine(b, hf, env, sides)
+		b.ReportMetric(res[0].Median*1e3, "execonly-median-ms")
+		b.ReportMetric(res[1].Median*1e3, "prompt-median-ms")
+		b.ReportMetric((res[1].Median-res[0].Median)*1e3, "own-median-ms")
+		b.ReportMetric((res[1].Mean-res[0].Mean)*1e3, "own-mean-ms")
+		b.ReportMetric((res[1].User+res[1].System-res[0].User-res[0].System)*1e3, "own-cpu-ms")
+		return
+	}
+	const runs = 300
+	var took [2]time.Duration
+	for i := range 2 * runs {
+		argv := sides[i%2]
+		cmd := exec.Command(argv[0], argv[1:]...)
+		cmd.Env = env
+		start := time.Now()
+		if err := cmd.Run(); err != nil {
+			b.Fatal(err)
+		}
+		took[i%2] += time.Since(start)
+	}
+	b.ReportMetric(float64(took[0].Microseconds())/runs/1e3, "execonly-ms")
+	b.ReportMetric(float64(took[1].Microseconds())/runs/1e3, "prompt-ms")
+	b.ReportMetric(float64((took[1]-took[0]).Microseconds())/runs/1e3, "own-ms")
+}
+
+// timing is one command's figures from hyperfine, in seconds.
+type timing struct{ Mean, Median, User, System float64 }
+
+// hyperfine runs the commands side by side and returns their figures.
+func hyperfine(b *testing.B, hf string, env []string, sides [][]string) []timing {
+	out := filepath.Join(b.TempDir(), "hyperfine.json")
+	args := []string{"-N", "-w", "30", "-r", "300", "--export-json", out, "--style", "basic"}
+	for _, argv := range sides {
+		words := make([]string, len(argv))
+		for i, w := range argv {
+			q, err := syntax.Quote(w, syntax.LangPOSIX)
+			if err != nil {
+				b.Fatal(err)
+			}
+			words[i] = q
+		}
+		args = append(args, strings.Join(words, " "))
+	}
+	cmd := exec.Command(hf, args...)
+	cmd.Env = env
+	o, err := cmd.CombinedOutput()
+	if err != nil {
+		b.Fatalf("hyperfine: %v\n%s", err, o)
+	}
+	b.Logf("hyperfine:\n%s", o)
+	data, err := os.ReadFile(out)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var res struct{ Results []timing }
+	if err := json.Unmarshal(data, &res); err != nil || len(res.Results) != len(sides) {
+		b.Fatalf("hyperfine's results: %v\n%s", err, data)
+	}
+	return res.Results
+}
+
+// fill300 writes a journal of 300 closed claude records, none of them the
+// benchmark's conversation: the prompt looks its id up among them.
+func fill300(b *testing.B, p paths.Paths) {
+	j := journal.New(p.Journal(), false)
+	now := time.Now()
+	if _, err := j.Update(func(f *journal.File) error {
+		for i := range journal.MaxRecords {
+			f.Upsert(journal.Record{Key: fmt.Sprintf("1/%d/%d", i, 1000+i), Agent: "claude",
+				ID: fmt.Sprintf("00000000-0000-4000-8000-%012d", i), Dir: "/home/u/p", Argv: []string{"claude"},
+				FirstSeen: now, LastSeen: now, StateSince: now, State: journal.StateIdle, KittyPID: 1, WindowID: i})
+		}
+		return nil
+	}); err != nil {
+		b.Fatal(err)
+	}
+}

@@ -374,7 +374,13 @@ func (j *Journal) readCached() (*File, []line, string, error) {
 	for raw := range bytes.SplitSeq(body, []byte(",\n")) {
 		raw = bytes.TrimPrefix(raw, []byte("\n"))
 		if len(raw) == 0 {
-			continue
+			if len(body) == 0 {
+				continue // no records
+			}
+			// An empty element (a comma too many): not valid JSON, which
+			// the whole decode says.
+			f, err := decode(data, j.Path)
+			return f, nil, "", err
 		}
 		l, hit := j.cache[string(raw)]
 		if !hit {
@@ -538,6 +544,8 @@ func (j *Journal) latestSlow(data []byte, agent, id string) (*Record, error) {
 	if err != nil {
 		return nil, err
 	}
+	// As the fast path: a record without a key names no window.
+	f.Records = slices.DeleteFunc(f.Records, func(r Record) bool { return r.Key == "" })
 	return f.Latest(agent, id), nil
 }
 

@@ -135,7 +135,7 @@ func TestListenOnFromConfFIFO(t *testing.T) {
 	conf := filepath.Join(dir, "kitty.conf")
 	os.WriteFile(conf, []byte("listen_on unix:/tmp/main\ninclude fifo.conf\ninclude "+os.DevNull+"\ninclude other.conf\n"), 0o600)
 	got := make(chan string, 1)
-	go func() { got <- listenOnFromConf(conf, 0) }()
+	go func() { got <- listenOnFromConf(conf, os.Getenv) }()
 	select {
 	case v := <-got:
 		if v != "unix:/tmp/other" {

@@ -25,13 +25,13 @@ func running(o DiscoverOptions) []Instance {
 		_, err := os.Stat(a.Path)
 		return err == nil
 	}
-	confListen := listenOnFromConf(filepath.Join(o.ConfigDir, "kitty.conf"), 0)
+	confListen := listenOnFromConf(filepath.Join(o.ConfigDir, "kitty.conf"), o.Getenv)
 	var out []Instance
 	for _, p := range kittyProcesses(o.ProcRoot) {
 		listen, fromConfig, source := p.listenOn()
 		if listen == "" {
 			if p.configFile != "" {
-				listen = listenOnFromConf(p.configFile, 0)
+				listen = listenOnFromConf(p.configFile, o.Getenv)
 			} else {
 				listen = confListen
 			}

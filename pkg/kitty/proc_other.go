@@ -13,7 +13,7 @@ import (
 // KITTY_LISTEN_ON or --to. The binary, and so the version, is that of the
 // installed kitty (installedKitty), not read from each process.
 func running(o DiscoverOptions) []Instance {
-	out := socketsFromConf(listenOnFromConf(filepath.Join(o.ConfigDir, "kitty.conf"), 0), o)
+	out := socketsFromConf(listenOnFromConf(filepath.Join(o.ConfigDir, "kitty.conf"), o.Getenv), o)
 	exe := installedKitty(o.Getenv)
 	for i := range out {
 		out[i].Exe = exe

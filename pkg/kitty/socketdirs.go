@@ -37,7 +37,7 @@ func SocketDirs(o DiscoverOptions) []string {
 	if v := o.Getenv("KITTY_LISTEN_ON"); strings.HasPrefix(v, "unix:") {
 		add(v, false)
 	}
-	if v := listenOnFromConf(filepath.Join(o.ConfigDir, "kitty.conf"), 0); v != "" && v != "none" {
+	if v := listenOnFromConf(filepath.Join(o.ConfigDir, "kitty.conf"), o.Getenv); v != "" && v != "none" {
 		add(v, true)
 	}
 	return out

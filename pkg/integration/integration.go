@@ -342,13 +342,21 @@ func Install(a Agent, env Env) (Change, error) {
 		return a.installExtension(env)
 	}
 	return edit(a, env, func(hooks object) (object, error) {
-		hooks = without(hooks, a.Name)
+		// An event whose groups were all kittymux's keeps its place: the
+		// new group goes where the old one was, so a second install
+		// writes the same file (FuzzInstallUninstall).
+		hooks, emptied := strip(hooks, a.Name)
 		for _, e := range a.Events {
 			groups, err := array(hooks.get(e))
 			if err != nil {
 				return nil, fmt.Errorf("hooks.%s: %w", e, err)
 			}
 			hooks = hooks.set(e, marshalArray(append(groups, a.newGroup(env.Exe, e))))
+		}
+		for _, e := range emptied {
+			if !slices.Contains(a.Events, e) {
+				hooks = hooks.del(e) // an event this kittymux no longer hooks
+			}
 		}
 		return hooks, nil
 	})
@@ -364,9 +372,19 @@ func Uninstall(a Agent, env Env) (Change, error) {
 	return edit(a, env, func(hooks object) (object, error) { return without(hooks, a.Name), nil })
 }
 
-// without drops kittymux's groups for agent from every event.
+// without drops kittymux's groups for agent from every event, and the
+// events that leaves empty.
 func without(hooks object, agent string) object {
-	var out object
+	out, emptied := strip(hooks, agent)
+	for _, k := range emptied {
+		out = out.del(k)
+	}
+	return out
+}
+
+// strip drops kittymux's groups for agent from every event; an event left
+// with no group keeps its place, empty, and is named in emptied.
+func strip(hooks object, agent string) (out object, emptied []string) {
 	for _, m := range hooks {
 		groups, err := array(m.Val)
 		if err != nil {
@@ -382,9 +400,12 @@ func without(hooks object, agent string) object {
 			out = append(out, m)
 		case len(kept) > 0:
 			out = append(out, member{m.Key, marshalArray(kept)})
+		default:
+			out = append(out, member{m.Key, marshalArray(nil)})
+			emptied = append(emptied, m.Key)
 		}
 	}
-	return out
+	return out, emptied
 }
 
 // edit changes the settings file through fn. A settings file that is a

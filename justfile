@@ -31,11 +31,9 @@ e2e-stress runs="3":
 bench:
     go test -run '^$' -bench . ./...
 
-# Fuzz the session file parser, the prompt's record validation and the ls reply reader, a minute each.
-fuzz:
-    go test -run '^$' -fuzz FuzzParse -fuzztime 60s ./pkg/kittysession/
-    go test -run '^$' -fuzz FuzzValidate -fuzztime 60s ./pkg/agents/
-    go test -run '^$' -fuzz FuzzUnquote -fuzztime 60s ./pkg/kitty/
+# Fuzz every reader of outside input (.ci/fuzz lists them), `time` each; CI runs them 10 s each.
+fuzz time="60s":
+    bash .ci/fuzz {{time}}
 
 vet:
     go vet ./...

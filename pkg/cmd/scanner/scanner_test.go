@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -176,4 +177,93 @@ func TestPollOnce(t *testing.T) {
 		t.Errorf("text: %s", out)
 	}
 	t.Logf("agents: %v\n%s", agentsSeen, out)
+}
+
+// TestRunKittyFaults: a running scanner whose kitty answers ls with
+// garbage, then not at all, keeps running and keeps the kitty's sessions
+// open; `scanner status` says the kitty is failing, how many times and when
+// it is tried next; once kitty answers again, status says ok.
+func TestRunKittyFaults(t *testing.T) {
+	fake := kittytest.StartFake(t, kittytest.FakeOptions{LS: kittytest.Fixture(t, "0.48.2/ls.json")})
+	f, out, errOut := newFactory(t, fake)
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() {
+		done <- cmdscanner.Run(ctx, &cmdscanner.RunOptions{F: f, Interval: 20 * time.Millisecond, Rescan: time.Minute})
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+	})
+	status := func() string {
+		out.Reset()
+		if err := cmdscanner.Status(&cmdscanner.StatusOptions{F: f}); err != nil {
+			t.Fatal(err)
+		}
+		return out.String()
+	}
+	waitStatus := func(what string, cond func(string) bool) string {
+		t.Helper()
+		var last string
+		kittytest.Eventually(t, "scanner status to say "+what, 10*time.Second, func() (bool, string) {
+			last = status()
+			return cond(last), last + "\nscanner log:\n" + errOut.String()
+		})
+		return last
+	}
+	waitStatus("the kitty is ok", func(s string) bool { return strings.Contains(s, "ok at ") })
+	openRecords := func() int {
+		jf, err := journal.New(f.Paths.Journal(), false).Read()
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, r := range jf.Records {
+			if r.Open {
+				n++
+			}
+		}
+		return n
+	}
+	open := openRecords()
+	if open == 0 {
+		t.Fatal("no sessions recorded")
+	}
+
+	release := make(chan struct{})
+	t.Cleanup(func() { close(release) })
+	garbage := true
+	var mu sync.Mutex
+	fake.Hook(func(r kittytest.Request) ([]byte, bool) {
+		if r.Cmd != "ls" {
+			return nil, false
+		}
+		mu.Lock()
+		g := garbage
+		mu.Unlock()
+		if g {
+			return []byte("\x00\xffnot kitty"), true
+		}
+		<-release
+		return nil, true
+	})
+	s := waitStatus("the kitty is failing", func(s string) bool { return strings.Contains(s, "failing (") })
+	if !strings.Contains(s, "reply is not kitty's") || !strings.Contains(s, "next try") || !strings.Contains(s, "running, pid") {
+		t.Errorf("status while kitty sends garbage:\n%s", s)
+	}
+	mu.Lock()
+	garbage = false
+	mu.Unlock()
+	s = waitStatus("kitty does not answer", func(s string) bool { return strings.Contains(s, "did not answer in time") })
+	if !strings.Contains(s, "failing (2 in a row)") && !strings.Contains(s, "failing (3 in a row)") {
+		t.Errorf("status while kitty does not answer:\n%s", s)
+	}
+	if n := openRecords(); n != open {
+		t.Errorf("%d sessions open while kitty failed, were %d", n, open)
+	}
+	fake.Hook(nil)
+	waitStatus("the kitty is ok again", func(s string) bool { return strings.Contains(s, "ok at ") })
+	if n := openRecords(); n != open {
+		t.Errorf("%d sessions open after kitty recovered, were %d", n, open)
+	}
 }

@@ -164,7 +164,7 @@ func (r *lastRig) run(k *kittytest.Real, args ...string) (int, string, string) {
 func (r *lastRig) waitSave(k *kittytest.Real, what string, want func(string) bool) string {
 	r.t.Helper()
 	store := autosave.Store{Paths: r.p}
-	deadline := time.Now().Add(60 * time.Second)
+	bound := kittytest.NewBound(r.t, "an autosave of kitty "+strconv.Itoa(k.PID)+" with "+what, 60*time.Second)
 	for {
 		names, _ := store.Names(strconv.Itoa(k.PID))
 		for i := len(names) - 1; i >= 0; i-- {
@@ -172,8 +172,8 @@ func (r *lastRig) waitSave(k *kittytest.Real, what string, want func(string) boo
 				return names[i]
 			}
 		}
-		if time.Now().After(deadline) {
-			r.t.Fatalf("no autosave of kitty %d with %s in 60 s (have %v); scanner log:\n%s", k.PID, what, names, r.scanLog)
+		if bound.Over() {
+			r.t.Fatalf("%v (have %v); scanner log:\n%s", bound, names, r.scanLog)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
@@ -243,10 +243,10 @@ func TestRealCrashRestoreLast(t *testing.T) {
 	if err := k1.Client.CloseWindow(t.Context(), "id:"+strconv.Itoa(byHand)); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(20 * time.Second)
+	bound := kittytest.NewBound(t, "the journal to say the window was closed", 20*time.Second)
 	for !regexp.MustCompile(`"id":"` + idGone + `"[^\n]*"close_reason":"window-closed"`).MatchString(readFile(r.p.Journal())) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the journal does not say the window was closed:\n%s", readFile(r.p.Journal()))
+		if bound.Over() {
+			t.Fatalf("%v:\n%s", bound, readFile(r.p.Journal()))
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -406,7 +406,8 @@ func TestRealOfferOnStart(t *testing.T) {
 	// it is autosaved the scanner has seen it.
 	k5 := r.start()
 	r.waitSave(k5, "its shell", func(s string) bool { return strings.Contains(s, "\nlaunch ") })
-	deadline := time.Now().Add(3 * time.Second)
+	// An offer that would come has come by then.
+	deadline := time.Now().Add(kittytest.Scaled(3 * time.Second))
 	for time.Now().Before(deadline) {
 		if id := offerWindow(k5.LS()); id != 0 {
 			t.Fatalf("a dismissed session was offered again (window %d)", id)
@@ -434,7 +435,7 @@ func offerWindow(ls []kitty.OSWindow) int {
 // first of the others.
 func waitOffer(t *testing.T, timeout time.Duration, ks ...*kittytest.Real) (offerAt, *kittytest.Real) {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
+	bound := kittytest.NewBound(t, "the offer in one of "+strconv.Itoa(len(ks))+" kitties", timeout)
 	for {
 		for i, k := range ks {
 			if id := offerWindow(k.LS()); id != 0 {
@@ -445,8 +446,8 @@ func waitOffer(t *testing.T, timeout time.Duration, ks ...*kittytest.Real) (offe
 				return offerAt{k: k, id: id}, other
 			}
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no offer in %d kitties within %v", len(ks), timeout)
+		if bound.Over() {
+			t.Fatal(bound)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
@@ -480,18 +481,18 @@ func TestRealOfferOldKitty(t *testing.T) {
 	k1.LaunchWith(kitty.LaunchOptions{Args: []string{filepath.Join(r.binDir, "claude"), "--resume", idAPI}, Cwd: api})
 	waitRuns(t, r.log, 1, 30*time.Second)
 	// The scanner has it in the journal.
-	deadline := time.Now().Add(30 * time.Second)
+	bound := kittytest.NewBound(t, "a record of claude "+idAPI+" in the journal", 30*time.Second)
 	for !strings.Contains(readFile(r.p.Journal()), idAPI) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the journal has no record of claude %s:\n%s", idAPI, r.scanLog)
+		if bound.Over() {
+			t.Fatalf("%v:\n%s", bound, r.scanLog)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
 	r.crash(k1)
-	deadline = time.Now().Add(30 * time.Second)
+	bound = kittytest.NewBound(t, "the journal to say kitty went away", 30*time.Second)
 	for !strings.Contains(readFile(r.p.Journal()), `"close_reason":"kitty-gone"`) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the journal does not say kitty went away:\n%s\n%s", readFile(r.p.Journal()), r.scanLog)
+		if bound.Over() {
+			t.Fatalf("%v:\n%s\n%s", bound, readFile(r.p.Journal()), r.scanLog)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}

@@ -89,18 +89,19 @@ func TestScripts(t *testing.T) {
 				ts.Defer(func() { fakes.Delete(ts) })
 				ts.Setenv("KITTY_LISTEN_ON", f.Addr.String())
 			},
-			// waitfile FILE: wait up to 20 s for FILE to exist (a background
+			// waitfile FILE: wait up to 20 s (stretched on a busy machine) for FILE to exist (a background
 			// command's output).
 			"waitfile": func(ts *testscript.TestScript, neg bool, args []string) {
 				if len(args) != 1 {
 					ts.Fatalf("usage: waitfile FILE")
 				}
-				for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+				bound := kittytest.NewBound(tsTB{ts}, args[0]+" to appear", 20*time.Second)
+				for ; ; time.Sleep(20 * time.Millisecond) {
 					if _, err := os.Stat(ts.MkAbs(args[0])); err == nil {
 						return
 					}
-					if time.Now().After(deadline) {
-						ts.Fatalf("%s did not appear in 20 s", args[0])
+					if bound.Over() {
+						ts.Fatalf("%v", bound)
 					}
 				}
 			},

@@ -306,7 +306,7 @@ func (j *Journal) UpdateContext(ctx context.Context, fn func(*File) error) (Resu
 		return res, err
 	}
 	// Outcomes the restore prompts queued come in with any update.
-	pending, pendingFiles := j.pendingRestores()
+	pending, pendingFiles := j.pendingRestores(true)
 	f.Restores = mergeRestores(f.Restores, pending)
 	oldVersion := f.Version
 	f.Version = SchemaVersion

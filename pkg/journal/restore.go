@@ -94,15 +94,19 @@ func (j *Journal) QueueRestore(r Restore) error {
 }
 
 // pendingRestores reads the outcomes QueueRestore left and their file
-// names. A file that does not parse is left out (and named, so a fold
+// names; fold (an update, which removes them) also removes what killed
+// writers left. A file that does not parse is left out (and named, so a fold
 // removes it: a queue file is only ever replaced whole, so it is not one of
 // ours).
-func (j *Journal) pendingRestores() ([]Restore, []string) {
+func (j *Journal) pendingRestores(fold bool) ([]Restore, []string) {
 	d, err := openPending(j.Path)
 	if err != nil {
 		return nil, nil
 	}
 	defer d.Close()
+	if fold {
+		d.RemoveStale() // a prompt killed mid-write
+	}
 	ents, err := d.ReadDir()
 	if err != nil {
 		return nil, nil
@@ -182,7 +186,7 @@ func (j *Journal) RestoresSince(t time.Time) ([]Restore, error) {
 	if err != nil {
 		return nil, err
 	}
-	pending, _ := j.pendingRestores()
+	pending, _ := j.pendingRestores(false)
 	var out []Restore
 	for _, r := range mergeRestores(f.Restores, pending) {
 		if !r.At.Before(t) {

@@ -128,6 +128,7 @@ func Take(stateDir string, h Holder) (*Lease, *Holder, error) {
 	if other := find(d, h.Agent, h.ID, h.PID); other != nil {
 		return nil, other, ErrBusy
 	}
+	d.RemoveStale() // lease files are written unsynced, which leaves this to us
 	name := strconv.Itoa(h.PID)
 	f, err := d.OpenLock(name + ".lock")
 	if err != nil {

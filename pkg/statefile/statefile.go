@@ -276,13 +276,14 @@ func (d *Dir) writeFile(name string, data []byte) error {
 // content or the new, never a part, but a crash of the machine may lose the
 // change. For what only matters while the machine runs (a lease, held by a
 // process a crash ends anyway) or is a report that may go missing (a restore
-// prompt's outcome), where an fsync would hold up the agent's start.
+// prompt's outcome), where an fsync would hold up the agent's start. It does
+// not list the directory either: a temp file a killed writer left goes at the
+// next WriteFile there, or at RemoveStale.
 func (d *Dir) WriteFileUnsynced(name string, data []byte) error {
 	path := filepath.Join(d.path, name)
 	if name == "" || name == "." || name == ".." || strings.ContainsRune(name, filepath.Separator) {
 		return fmt.Errorf("write %s: not a plain file name", path)
 	}
-	d.removeStale()
 	if err := d.writeUnsynced(name, data); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
@@ -370,6 +371,10 @@ func linked(f *os.File) bool {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	return !ok || st.Nlink > 0
 }
+
+// RemoveStale removes the temp files killed writers left in d (WriteFile
+// does it itself; WriteFileUnsynced leaves it to whoever lists d anyway).
+func (d *Dir) RemoveStale() { d.removeStale() }
 
 // removeStale removes temp files of kittymux's naming that no live writer
 // holds: a writer killed between creating its temp file and renaming it

@@ -229,8 +229,9 @@ func TestRealCrashRestoreLast(t *testing.T) {
 	api, cli, gone, work := d[0], d[1], d[2], filepath.Dir(d[0])
 	// Ids no other test uses.
 	const idAPI, idCLI, idGone = "0c1e5a7b-2d3f-4e6a-8b9c-1d2e3f4a5b61", "0c1e5a7b-2d3f-4e6a-8b9c-1d2e3f4a5b62", "0c1e5a7b-2d3f-4e6a-8b9c-1d2e3f4a5b68"
-	// Settled long enough that the close below is not saved before the crash.
-	r.env[autosave.EnvSettle] = "3s"
+	// Settled long enough that the close below is not saved before the
+	// crash, however busy the machine.
+	r.env[autosave.EnvSettle] = kittytest.Scaled(3 * time.Second).String()
 	r.scanner(false)
 	k1 := r.start()
 	k1.LaunchWith(kitty.LaunchOptions{Args: []string{filepath.Join(r.binDir, "claude"), "--resume", idAPI}, Cwd: api})

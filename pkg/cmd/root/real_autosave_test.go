@@ -157,6 +157,7 @@ func TestRealAutosave(t *testing.T) {
 	if err := syscall.Kill(k1.PID, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
+	log.WaitExited(t, k1.PID, 20*time.Second)
 	kittytest.Eventually(t, "the scanner to log that the killed kitty went away", 30*time.Second, func() (bool, string) {
 		return strings.Contains(scanLog.String(), "went away"), scanLog.String()
 	})

@@ -179,13 +179,17 @@ func (r *lastRig) waitSave(k *kittytest.Real, what string, want func(string) boo
 	}
 }
 
-// crash kills k with SIGKILL and waits until the scanner saw it go.
+// crash kills k with SIGKILL and waits until it and the agents in its
+// windows are gone: on a busy machine an agent may outlive its kitty for a
+// while (it goes on the hangup), and while it lives its conversation is
+// rightly open elsewhere to a restore prompt.
 func (r *lastRig) crash(k *kittytest.Real) {
 	r.t.Helper()
 	if err := syscall.Kill(k.PID, syscall.SIGKILL); err != nil {
 		r.t.Fatal(err)
 	}
 	waitGone(r.t, k, 20*time.Second)
+	r.log.WaitExited(r.t, k.PID, 20*time.Second)
 }
 
 // windowsIn counts k's windows by directory.

@@ -185,6 +185,7 @@ func TestRealRecover(t *testing.T) {
 	if err := syscall.Kill(k1.PID, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
+	log.WaitExited(t, k1.PID, 20*time.Second)
 	waitJournal("the first kitty gone", func(r map[string]journal.Record) bool {
 		return r["api"].CloseReason == journal.ClosedKittyGone && r["web"].CloseReason == journal.ClosedKittyGone &&
 			r["cli"].CloseReason == journal.ClosedKittyGone && r["other"].Open

@@ -8,7 +8,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -76,6 +78,24 @@ func (l *AgentLog) WaitFor(t testing.TB, n int, timeout time.Duration) []AgentRe
 		}
 		time.Sleep(pollInterval)
 	}
+}
+
+// WaitExited waits until every fake agent logged as running in the kitty
+// of pid kittyPID has exited, or fails the test once the bound of timeout
+// (stretched on a busy machine: see Bound) runs out. An agent outlives its
+// kitty's SIGKILL until the hangup reaches it, which on a busy machine
+// takes a while; until then its conversation is open elsewhere.
+func (l *AgentLog) WaitExited(t testing.TB, kittyPID int, timeout time.Duration) {
+	t.Helper()
+	Eventually(t, fmt.Sprintf("the fake agents of kitty %d to exit", kittyPID), timeout, func() (bool, string) {
+		var alive []int
+		for _, r := range l.Records() {
+			if r.Env["KITTY_PID"] == strconv.Itoa(kittyPID) && syscall.Kill(r.PID, 0) == nil {
+				alive = append(alive, r.PID)
+			}
+		}
+		return len(alive) == 0, fmt.Sprintf("still running: %v", alive)
+	})
 }
 
 func (l *AgentLog) read() ([]AgentRecord, error) {

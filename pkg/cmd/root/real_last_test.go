@@ -274,8 +274,13 @@ func TestRealCrashRestoreLast(t *testing.T) {
 	}
 	before := windowsIn(k2)
 	code, out, errOut = r.run(k2, "sessions", "restore", "last", "--wait", "1s")
+	// The window closed by hand is left out. On a busy machine a poll may
+	// see its agent gone (on the hangup) before the window: then it is
+	// known as an agent that exited before kitty ended, which is left out
+	// the same.
+	leftOut := "left out: claude 0c1e5a7b in " + gone + ": "
 	if code != 0 || !strings.Contains(out, "restored "+crashed+" in "+k2.Addr.String()) ||
-		!strings.Contains(out, "left out: claude 0c1e5a7b in "+gone+": its window was closed at ") {
+		!strings.Contains(out, leftOut+"its window was closed at ") && !lineMatch(out, "  "+leftOut+"the agent exited at ", ", before kitty ended") {
 		t.Fatalf("restore last in the new kitty: exit %d\n%s%s", code, out, errOut)
 	}
 	got := answerPrompts(t, k2, r.log, []string{api, cli})

@@ -43,7 +43,7 @@ func main() {
 // auto mode on, no terminal, a journal of 300 records and the lease. Both
 // sides are static builds (CGO_ENABLED=0) and exec the same "agent", /bin/true
 // named claude: kittymux-resume with the record, and a Go program that only
-// execs. With hyperfine on PATH it runs both side by side (-N, 30 warm-up
+// execs (and a third, $KITTYMUX_PROMPT_BEFORE, when set). With hyperfine on PATH it runs both side by side (-N, 30 warm-up
 // runs, 300 runs) and reports hyperfine's means; without it the benchmark
 // alternates them itself. -benchtime 1x is enough: the runs are inside.
 //
@@ -101,6 +101,11 @@ func BenchmarkPromptExec(b *testing.B) {
 		append([]string{only}, r.Argv...),
 		append([]string{prompt}, r.Args()...),
 	}
+	// KITTYMUX_PROMPT_BEFORE: another build of kittymux-resume (an older
+	// commit's, say) measured in the same run, third.
+	if before := os.Getenv("KITTYMUX_PROMPT_BEFORE"); before != "" {
+		sides = append(sides, append([]string{before}, r.Args()...))
+	}
 	// Each side runs the agent and exits 0: the prompt resumed it.
 	for _, argv := range sides {
 		cmd := exec.Command(argv[0], argv[1:]...)
@@ -118,12 +123,15 @@ func BenchmarkPromptExec(b *testing.B) {
 		b.ReportMetric((res[1].Median-res[0].Median)*1e3, "own-median-ms")
 		b.ReportMetric((res[1].Mean-res[0].Mean)*1e3, "own-mean-ms")
 		b.ReportMetric((res[1].User+res[1].System-res[0].User-res[0].System)*1e3, "own-cpu-ms")
+		if len(res) > 2 {
+			b.ReportMetric((res[2].Median-res[0].Median)*1e3, "before-own-median-ms")
+		}
 		return
 	}
 	const runs = 300
 	var took [2]time.Duration
 	for i := range 2 * runs {
-		argv := sides[i%2]
+		argv := sides[i%2] // the first two sides only
 		cmd := exec.Command(argv[0], argv[1:]...)
 		cmd.Env = env
 		start := time.Now()

@@ -409,7 +409,7 @@ func (w *convWorld) convOf(word string) string {
 	w.t.Helper()
 	var found []string
 	// The agent writes its file as the turn goes: wait for it.
-	for deadline := time.Now().Add(30 * time.Second); len(found) == 0 && time.Now().Before(deadline); {
+	for bound := kittytest.NewBound(w.t, "a conversation file with "+word, 30*time.Second); len(found) == 0 && !bound.Over(); {
 		found = w.filesWith(word)
 		time.Sleep(100 * time.Millisecond)
 	}
@@ -444,7 +444,7 @@ var convFile = regexp.MustCompile(`([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]
 func (w *convWorld) waitAutosave(k *kittytest.Real, since time.Time, convs []string) string {
 	w.t.Helper()
 	store := autosave.Store{Paths: w.p}
-	deadline := time.Now().Add(60 * time.Second)
+	bound := kittytest.NewBound(w.t, fmt.Sprintf("an autosave since %v holding %v", since, convs), 60*time.Second)
 	for {
 		names, _ := store.Names(strconv.Itoa(k.PID))
 		if len(names) > 0 {
@@ -456,8 +456,8 @@ func (w *convWorld) waitAutosave(k *kittytest.Real, since time.Time, convs []str
 				return newest
 			}
 		}
-		if time.Now().After(deadline) {
-			w.t.Fatalf("no autosave since %v holds %v in 60 s (%v); scanner log:\n%s", since, convs, names, w.scanLog)
+		if bound.Over() {
+			w.t.Fatalf("%v (%v); scanner log:\n%s", bound, names, w.scanLog)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
@@ -470,8 +470,8 @@ func (w *convWorld) kill(k *kittytest.Real) {
 	if err := syscall.Kill(k.PID, syscall.SIGKILL); err != nil {
 		w.t.Fatal(err)
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for !strings.Contains(w.scanLog.String(), "went away") && time.Now().Before(deadline) {
+	bound := kittytest.NewBound(w.t, "the scanner to see the killed kitty go", 30*time.Second)
+	for !strings.Contains(w.scanLog.String(), "went away") && !bound.Over() {
 		time.Sleep(100 * time.Millisecond)
 	}
 }
@@ -729,7 +729,7 @@ func (w *convWorld) integrationStatus() integration.Status {
 func (w *convWorld) newConversation(k *kittytest.Real, id int) {
 	w.t.Helper()
 	w.typeLine(k, id, w.agent.newConv)
-	time.Sleep(time.Second)
+	time.Sleep(kittytest.Scaled(time.Second))
 	w.waitReady(k, id)
 }
 
@@ -758,7 +758,7 @@ func (w *convWorld) waitJournal(k *kittytest.Real, ws []*convWindow, want map[st
 	t := w.t
 	t.Helper()
 	j := journal.New(w.p.Journal(), false)
-	deadline := time.Now().Add(60 * time.Second)
+	bound := kittytest.NewBound(t, "the journal to hold every window's conversation", 60*time.Second)
 	for {
 		var missing []string
 		f, err := j.Read()
@@ -788,11 +788,11 @@ func (w *convWorld) waitJournal(k *kittytest.Real, ws []*convWindow, want map[st
 		if len(missing) == 0 {
 			return
 		}
-		if time.Now().After(deadline) {
+		if bound.Over() {
 			jf, _ := os.ReadFile(w.p.Journal())
 			hl, _ := os.ReadFile(filepath.Join(w.p.StateDir, "hook.log"))
-			t.Fatalf("the journal lacks, after 60 s:\n%s\nscanner log:\n%s\njournal:\n%s\nhook.log:\n%s",
-				strings.Join(missing, "\n"), w.scanLog, jf, hl)
+			t.Fatalf("%v; it lacks:\n%s\nscanner log:\n%s\njournal:\n%s\nhook.log:\n%s",
+				bound, strings.Join(missing, "\n"), w.scanLog, jf, hl)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}

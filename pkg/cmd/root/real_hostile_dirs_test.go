@@ -139,9 +139,9 @@ func TestRealHostileDirectories(t *testing.T) {
 			Signals: []os.Signal{syscall.SIGUSR1}})
 	}()
 	store := autosave.Store{Paths: p}
-	deadline := time.Now().Add(30 * time.Second)
+	bound := kittytest.NewBound(t, "an autosave of the first kitty", 30*time.Second)
 	var names []string
-	for len(names) == 0 && time.Now().Before(deadline) {
+	for len(names) == 0 && !bound.Over() {
 		time.Sleep(200 * time.Millisecond)
 		names, _ = store.Names(strconv.Itoa(k1.PID))
 	}
@@ -185,11 +185,8 @@ func TestRealHostileDirectories(t *testing.T) {
 	// The claude that ran there is gone before its conversation comes back
 	// (the prompt would say it is open elsewhere).
 	first := agentRuns(log)[0].PID
-	for deadline := time.Now().Add(30 * time.Second); syscall.Kill(first, 0) == nil; time.Sleep(50 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("claude (pid %d) still runs 30 s after its kitty stopped", first)
-		}
-	}
+	kittytest.Eventually(t, "claude (pid "+strconv.Itoa(first)+") to exit after its kitty stopped", 30*time.Second,
+		func() (bool, string) { return syscall.Kill(first, 0) != nil, "" })
 
 	// Restored in a new kitty; Enter in every window.
 	before := len(agentRuns(log))
@@ -219,7 +216,7 @@ func TestRealHostileDirectories(t *testing.T) {
 		}
 	}
 	runs := waitRuns(t, log, before+1, 30*time.Second)[before:]
-	time.Sleep(2 * time.Second) // anything injected has had time to run
+	time.Sleep(kittytest.Scaled(2 * time.Second)) // anything injected has had time to run
 	if got := argvOf(runs[0]); strings.Join(got, " ") != "claude --resume "+uuid {
 		t.Errorf("after Enter ran %q, want claude --resume %s", got, uuid)
 	}

@@ -172,8 +172,8 @@ func testRestartClaude(t *testing.T, kittyBin string) {
 // works.
 func waitClaudeBusy(t *testing.T, home, dir string) {
 	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for time.Now().Before(deadline) {
+	bound := kittytest.NewBound(t, "claude in "+dir+" to say it is busy", 60*time.Second)
+	for !bound.Over() {
 		names, _ := filepath.Glob(filepath.Join(home, ".claude", "sessions", "*.json"))
 		for _, n := range names {
 			var s struct{ Cwd, Status string }
@@ -183,5 +183,5 @@ func waitClaudeBusy(t *testing.T, home, dir string) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	t.Fatalf("claude in %s never said it was busy", dir)
+	t.Fatal(bound)
 }

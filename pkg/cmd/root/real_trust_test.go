@@ -103,15 +103,15 @@ func TestRealForgedText(t *testing.T) {
 	win := map[string]int{}
 	runIn := func(name string) kittytest.AgentRecord {
 		t.Helper()
-		deadline := time.Now().Add(30 * time.Second)
+		bound := kittytest.NewBound(t, "a claude run in "+name, 30*time.Second)
 		for {
 			for _, r := range agentRuns(log) {
 				if r.Cwd == dirs[name] {
 					return r
 				}
 			}
-			if time.Now().After(deadline) {
-				t.Fatalf("no claude ran in %s: %+v", name, agentRuns(log))
+			if bound.Over() {
+				t.Fatalf("%v: %+v", bound, agentRuns(log))
 			}
 			time.Sleep(50 * time.Millisecond)
 		}
@@ -199,7 +199,7 @@ func TestRealForgedText(t *testing.T) {
 		Discover: func(context.Context) ([]kitty.Instance, error) { return []kitty.Instance{inst}, nil },
 		Records:  scanner.Records{ProcRoot: "/proc", Getenv: func(k string) string { return env[k] }},
 		Logf:     t.Logf})
-	deadline := time.Now().Add(30 * time.Second)
+	bound := kittytest.NewBound(t, "the scanner's pass to hold every window's id", 30*time.Second)
 	for {
 		p, err := sc.Poll(ctx)
 		if err != nil {
@@ -217,8 +217,8 @@ func TestRealForgedText(t *testing.T) {
 			}
 			break
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the scanner's pass: %+v", p)
+		if bound.Over() {
+			t.Fatalf("%v; the scanner's pass: %+v", bound, p)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}

@@ -201,6 +201,9 @@ func (j *Journal) Read() (*File, error) {
 			return err
 		}
 		applySpool(f, spool)
+		// So are the restore prompts' queued outcomes (QueueRestore).
+		pending, _ := j.pendingRestores(false)
+		f.Restores = mergeRestores(f.Restores, pending)
 		return nil
 	})
 	return f, err

@@ -67,9 +67,9 @@ const PendingDir = "restores"
 // no fsync, one small file of its own in PendingDir, replaced atomically.
 // The prompt execs the agent right after, and the journal's lock may be held
 // by a scanner mid-write, its fsyncs included: tens of milliseconds in every
-// restored window. RestoresSince reads the queued outcomes at once; the next
-// Update of the journal, by anyone, moves them in. A crash of the machine may
-// lose one: it is a report, not a record to resume from.
+// restored window. Read (and so RestoresSince) shows queued outcomes at
+// once; the next Update of the journal, by anyone, moves them in. A crash of
+// the machine may lose one: it is a report, not a record to resume from.
 func (j *Journal) QueueRestore(r Restore) error {
 	if j.Off {
 		return ErrOff
@@ -186,9 +186,8 @@ func (j *Journal) RestoresSince(t time.Time) ([]Restore, error) {
 	if err != nil {
 		return nil, err
 	}
-	pending, _ := j.pendingRestores(false)
 	var out []Restore
-	for _, r := range mergeRestores(f.Restores, pending) {
+	for _, r := range f.Restores { // with the queued ones (Read)
 		if !r.At.Before(t) {
 			out = append(out, r)
 		}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -98,8 +99,11 @@ func TestQueueRestore(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("before any update (-want +got):\n%s", diff)
 	}
-	if f, _ := j.Read(); len(f.Restores) != 1 {
-		t.Errorf("the journal took the queue before an update: %+v", f.Restores)
+	if b, _ := os.ReadFile(j.Path); strings.Contains(string(b), `"window_id":3`) {
+		t.Errorf("the journal took the queue before an update:\n%s", b)
+	}
+	if f, _ := j.Read(); !cmp.Equal(want, f.Restores) {
+		t.Errorf("Read does not show the queue: %+v", f.Restores)
 	}
 	// A fold that stopped before removing its files: the journal holds the
 	// outcome and the queue still does.

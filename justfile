@@ -10,7 +10,7 @@ build:
 
 # Run the tests; real-kitty tests skip without kitty and Xvfb.
 test:
-    go test ./...
+    go test -timeout 30m ./...
 
 # Only the tests against a real kitty under Xvfb; they fail when kitty or Xvfb is missing.
 # Those that need kitty 0.43 or newer run $KITTYMUX_KITTY (default: kitty on PATH), the

@@ -228,11 +228,15 @@ func TestRealRecover(t *testing.T) {
 	t.Logf("recover:\n%s", out)
 	data, _ := os.ReadFile(sharedPaths(home).Session("rec"))
 	t.Logf("recovered session:\n%s", data)
-	for _, want := range []string{"not recovered: claude 7d3f1c2e in " + other + ": it runs in window",
-		"not recovered: claude 0a1b2c3d in " + docs + ": its window was closed (--closed recovers it)"} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("recover's output lacks %q:\n%s", want, out)
-		}
+	if want := "not recovered: claude 7d3f1c2e in " + other + ": it runs in window"; !strings.Contains(out.String(), want) {
+		t.Errorf("recover's output lacks %q:\n%s", want, out)
+	}
+	// A poll between the agent's hangup and its window's close (a busy
+	// machine) records the agent exiting first: left out either way.
+	closed := "not recovered: claude 0a1b2c3d in " + docs + ": "
+	if !strings.Contains(out.String(), closed+"its window was closed (--closed recovers it)") &&
+		!strings.Contains(out.String(), closed+"the agent exited (--closed recovers it)") {
+		t.Errorf("recover's output lacks %q and the agent exited:\n%s", closed+"its window was closed", out)
 	}
 	got := answerPrompts(t, k3, log, []string{api, web, cli})
 	want := map[string][]string{

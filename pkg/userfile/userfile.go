@@ -68,6 +68,10 @@ func CheckRegular(f *os.File) error {
 // ReadOpen reads f, opened by Open (or checked by CheckRegular), to its
 // end: at most max bytes, else an error wrapping ErrTooLarge.
 func ReadOpen(f *os.File, max int64) ([]byte, error) {
+	// Refused before a byte is read where its size already says so.
+	if fi, err := f.Stat(); err == nil && fi.Size() > max {
+		return nil, &fs.PathError{Op: "read", Path: f.Name(), Err: fmt.Errorf("%w (%d bytes)", ErrTooLarge, fi.Size())}
+	}
 	// The file may grow while it is read: one byte past the cap tells.
 	data, err := io.ReadAll(io.LimitReader(f, max+1))
 	if err != nil {

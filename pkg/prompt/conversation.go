@@ -103,24 +103,15 @@ func (e *Env) held(r Record, path string) error {
 
 // askHeld waits for a (or Enter), n, or s (or Esc, Ctrl-C, Ctrl-D).
 func (e *Env) askHeld() Choice {
-	fd := int(e.In.Fd())
-	if old, err := makeRaw(fd); err == nil {
-		defer restore(fd, old)
-	}
-	buf := make([]byte, 1)
-	for {
-		if n, err := e.In.Read(buf); err != nil || n == 0 {
-			return ChoiceShell
-		}
-		switch buf[0] {
+	return e.readChoice(func(b byte) (Choice, bool) {
+		switch b {
 		case 'a', 'A', '\r', '\n':
-			return ChoiceResume
+			return ChoiceResume, true
 		case 'n', 'N':
-			return ChoiceNew
-		case 's', 'S', 0x1b, 3, 4:
-			return ChoiceShell
+			return ChoiceNew, true
 		}
-	}
+		return "", false
+	})
 }
 
 // ownDir is the paragraph that says the conversation resumes in its own

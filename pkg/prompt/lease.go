@@ -96,6 +96,18 @@ func (e *Env) elsewhere(r Record, path, where string) error {
 
 // askElsewhere waits for n (or Enter) or s (or Esc, Ctrl-C, Ctrl-D).
 func (e *Env) askElsewhere() Choice {
+	return e.readChoice(func(b byte) (Choice, bool) {
+		switch b {
+		case 'n', 'N', '\r', '\n':
+			return ChoiceNew, true
+		}
+		return "", false
+	})
+}
+
+// readChoice reads keys in raw mode until pick takes one; s, Esc, Ctrl-C,
+// Ctrl-D and the end of input are a shell.
+func (e *Env) readChoice(pick func(byte) (Choice, bool)) Choice {
 	fd := int(e.In.Fd())
 	if old, err := makeRaw(fd); err == nil {
 		defer restore(fd, old)
@@ -105,9 +117,10 @@ func (e *Env) askElsewhere() Choice {
 		if n, err := e.In.Read(buf); err != nil || n == 0 {
 			return ChoiceShell
 		}
+		if c, ok := pick(buf[0]); ok {
+			return c
+		}
 		switch buf[0] {
-		case 'n', 'N', '\r', '\n':
-			return ChoiceNew
 		case 's', 'S', 0x1b, 3, 4:
 			return ChoiceShell
 		}

@@ -3,7 +3,6 @@
 package agents
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"strconv"
@@ -11,10 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/restart"
-	"github.com/kittymux/kittymux/pkg/save"
 )
 
 // NewCmdAgents returns `kittymux agents`.
@@ -53,29 +50,4 @@ func newCmdWaitExec() *cobra.Command {
 	cmd.Flags().IntVar(&pid, "pid", 0, "the process to wait for")
 	cmd.Flags().DurationVar(&timeout, "timeout", time.Minute, "how long to wait for it")
 	return cmd
-}
-
-func loadAgents(f *factory.Factory) (*agents.Set, error) {
-	set, err := agents.Load(f.Paths.UserAgents())
-	if set == nil {
-		return nil, err
-	}
-	if err != nil {
-		fmt.Fprintf(f.IO.ErrOut, "kittymux: warning: %v\n", err)
-	}
-	return set, nil
-}
-
-// probes checks the agents named as `sessions list` does.
-func probes(ctx context.Context, f *factory.Factory, set *agents.Set, names []string) agents.Probes {
-	timeout := agents.CommandProbeTimeout
-	if v := f.Getenv("KITTYMUX_PROBE_TIMEOUT"); v != "" {
-		if d, err := time.ParseDuration(v); err == nil && d > 0 {
-			timeout = d
-		}
-	}
-	return save.Probes(ctx, set, save.ProbeOptions{Paths: f.Paths, LookPath: f.LookPath, Timeout: timeout,
-		Warnf: func(format string, args ...any) {
-			fmt.Fprintf(f.IO.ErrOut, "kittymux: warning: "+format+"\n", args...)
-		}}, names)
 }

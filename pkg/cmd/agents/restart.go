@@ -70,7 +70,7 @@ or bad usage.`,
 	}
 	cmd.Flags().StringVar(&o.Agent, "agent", "", "only windows of this agent")
 	_ = cmd.RegisterFlagCompletionFunc("agent", func(_ *cobra.Command, _ []string, prefix string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		set, err := loadAgents(f)
+		set, err := f.Agents()
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
@@ -99,7 +99,7 @@ func Restart(ctx context.Context, o *RestartOptions) error {
 	if !o.DryRun && !o.Yes && o.Confirm == nil && !f.IO.CanAsk() {
 		return &factory.FlagError{Err: errors.New("agents restart ends running agents: without a terminal to ask, pass --yes (or --dry-run)")}
 	}
-	set, err := loadAgents(f)
+	set, err := f.Agents()
 	if err != nil {
 		return err
 	}
@@ -129,7 +129,7 @@ func Restart(ctx context.Context, o *RestartOptions) error {
 	}
 	jf, _ := journal.New(f.Paths.Journal(), false).Read()
 	ts := restart.Plan(kitties, restart.PlanOptions{Agents: set, Journal: jf, Records: scanner.Records{Getenv: f.Getenv},
-		Probes: func(names []string) agents.Probes { return probes(ctx, f, set, names) }, Agent: o.Agent, Working: o.All})
+		Probes: func(names []string) agents.Probes { return f.Probes(ctx, set, names) }, Agent: o.Agent, Working: o.All})
 	r, err := runner(f, set)
 	if err != nil {
 		return err

@@ -51,7 +51,7 @@ func Check(ctx context.Context, o *CheckOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	set, err := loadAgents(o.F)
+	set, err := o.F.Agents()
 	if err != nil {
 		return err
 	}

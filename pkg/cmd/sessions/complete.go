@@ -45,7 +45,7 @@ func completeTemplateNames(f *factory.Factory) cobra.CompletionFunc {
 // none is installed.
 func completeAgentNames(f *factory.Factory) cobra.CompletionFunc {
 	return func(_ *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		set, err := loadAgents(f)
+		set, err := f.Agents()
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}

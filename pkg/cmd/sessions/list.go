@@ -80,7 +80,7 @@ func List(ctx context.Context, o *ListOptions) error {
 	if err != nil {
 		return err
 	}
-	set, err := loadAgents(f)
+	set, err := f.Agents()
 	if err != nil {
 		return err
 	}
@@ -139,7 +139,7 @@ func List(ctx context.Context, o *ListOptions) error {
 		names = append(names, r.w.Agent.Cmd.Agent)
 	}
 	out := []ListedWindow{}
-	for _, d := range set.Decide(ws, probes(ctx, f, set, names)) {
+	for _, d := range set.Decide(ws, f.Probes(ctx, set, names)) {
 		r := rows[d.WindowID-1]
 		lw := ListedWindow{Kitty: r.inst.Socket, WindowID: r.w.Ref.Window.ID, Tab: r.w.Ref.Tab.Title, Cwd: r.w.Agent.Cwd,
 			Agent: d.Agent, Mode: d.Mode, ID: d.ID, Argv: d.Argv, Reason: d.Reason, Unsure: d.Unsure, State: r.state,

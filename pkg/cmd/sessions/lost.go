@@ -19,7 +19,7 @@ func lostIn(set *agents.Set, getenv func(string) string) func(journal.Record) st
 // markLost marks the ended entries whose conversation the agent no longer
 // has. Without definitions nothing is marked.
 func markLost(f *factory.Factory, jf *journal.File, es []history.Entry) {
-	set, err := loadAgents(f)
+	set, err := f.Agents()
 	if err != nil || set == nil {
 		return
 	}

@@ -82,7 +82,7 @@ func New(ctx context.Context, o *NewOptions) error {
 	if err != nil {
 		return err
 	}
-	set, err := loadAgents(f)
+	set, err := f.Agents()
 	if err != nil {
 		return err
 	}

@@ -116,7 +116,7 @@ func recoverPlan(ctx context.Context, f *factory.Factory, now time.Time, seal bo
 	if err != nil {
 		return nil, err
 	}
-	set, err := loadAgents(f)
+	set, err := f.Agents()
 	if err != nil {
 		return nil, err
 	}
@@ -138,7 +138,7 @@ func recoverPlan(ctx context.Context, f *factory.Factory, now time.Time, seal bo
 	}
 	return recovery.Build(recovery.Options{Agents: set, Journal: jf, Now: now, Since: ended.RecoverSince,
 		Live: live, ResumeBin: bin, Key: key, Stat: statDir,
-		Check: func(names []string) agents.Probes { return probes(ctx, f, set, names) }})
+		Check: func(names []string) agents.Probes { return f.Probes(ctx, set, names) }})
 }
 
 // launchTabs opens each window of a basic session file (recover's: new_tab,

@@ -88,7 +88,7 @@ func Publish(ctx context.Context, o *PublishOptions) error {
 	if err != nil {
 		return fmt.Errorf("%w; nothing was written", err)
 	}
-	set, err := loadAgents(f)
+	set, err := f.Agents()
 	if err != nil {
 		return err
 	}
@@ -111,7 +111,7 @@ func Publish(ctx context.Context, o *PublishOptions) error {
 	}
 	res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, ResumeBin: bin, Direct: o.Direct,
 		Key: key, Journal: jf, KittyPID: o.KittyPID,
-		Check: func(names []string) agents.Probes { return probes(ctx, f, set, names) }})
+		Check: func(names []string) agents.Probes { return f.Probes(ctx, set, names) }})
 	if err != nil {
 		return fmt.Errorf("%s: %w; nothing was written", o.Raw, err)
 	}

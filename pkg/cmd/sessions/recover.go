@@ -103,7 +103,7 @@ func Recover(ctx context.Context, o *RecoverOptions) error {
 	if err != nil {
 		return err
 	}
-	set, err := loadAgents(f)
+	set, err := f.Agents()
 	if err != nil {
 		return err
 	}
@@ -127,7 +127,7 @@ func Recover(ctx context.Context, o *RecoverOptions) error {
 	}
 	plan, err := recovery.Build(recovery.Options{Agents: set, Journal: jf, Now: o.Now(), Since: o.Since, Closed: o.Closed,
 		Live: live, ResumeBin: bin, Key: key, Stat: statDir, Lost: lostIn(set, f.Getenv),
-		Check: func(names []string) agents.Probes { return probes(ctx, f, set, names) }})
+		Check: func(names []string) agents.Probes { return f.Probes(ctx, set, names) }})
 	if err != nil {
 		return err
 	}

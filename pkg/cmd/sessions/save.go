@@ -85,7 +85,7 @@ func Save(ctx context.Context, o *SaveOptions) error {
 	if err := needVersion(in, "sessions save (kitty's save_as_session)", kitty.VersionSaveAsSession); err != nil {
 		return fmt.Errorf("%w; nothing was written", err)
 	}
-	set, err := loadAgents(f)
+	set, err := f.Agents()
 	if err != nil {
 		return err
 	}
@@ -95,7 +95,7 @@ func Save(ctx context.Context, o *SaveOptions) error {
 	}
 	path, res, err := save.Save(ctx, save.Options{Kitty: kitty.NewClient(in.Addr), Instance: in, Agents: set, Paths: f.Paths,
 		ResumeBin: bin, Name: o.Name, All: o.All, Direct: o.Direct, Getenv: f.Getenv,
-		Check: func(names []string) agents.Probes { return probes(ctx, f, set, names) }})
+		Check: func(names []string) agents.Probes { return f.Probes(ctx, set, names) }})
 	if err != nil {
 		return err
 	}

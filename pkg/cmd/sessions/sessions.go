@@ -5,11 +5,9 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/save"
@@ -24,36 +22,6 @@ func NewCmdSessions(f *factory.Factory) *cobra.Command {
 	cmd.AddCommand(NewCmdSave(f, nil), NewCmdPublish(f, nil), NewCmdRestore(f, nil), NewCmdList(f, nil), NewCmdCheck(f, nil), NewCmdSaves(f, nil),
 		NewCmdHistory(f, nil), NewCmdRecover(f, nil), NewCmdTemplates(f, nil), NewCmdNew(f, nil), NewCmdOffer(f, nil))
 	return cmd
-}
-
-// loadAgents loads the shipped and user definitions. A bad user file is
-// reported, and the shipped definitions still work.
-func loadAgents(f *factory.Factory) (*agents.Set, error) {
-	set, err := agents.Load(f.Paths.UserAgents())
-	if set == nil {
-		return nil, err
-	}
-	if err != nil {
-		fmt.Fprintf(f.IO.ErrOut, "kittymux: warning: %v\n", err)
-	}
-	return set, nil
-}
-
-// probes checks the agents named (save.Probes), with KITTYMUX_PROBE_TIMEOUT
-// as the deadline when it is set.
-func probes(ctx context.Context, f *factory.Factory, set *agents.Set, names []string) agents.Probes {
-	timeout := agents.CommandProbeTimeout
-	if v := f.Getenv("KITTYMUX_PROBE_TIMEOUT"); v != "" {
-		if d, err := time.ParseDuration(v); err == nil && d > 0 {
-			timeout = d
-		} else if len(names) > 0 {
-			fmt.Fprintf(f.IO.ErrOut, "kittymux: warning: KITTYMUX_PROBE_TIMEOUT=%q is not a duration; using %s\n", v, timeout)
-		}
-	}
-	return save.Probes(ctx, set, save.ProbeOptions{Paths: f.Paths, LookPath: f.LookPath, Timeout: timeout,
-		Warnf: func(format string, args ...any) {
-			fmt.Fprintf(f.IO.ErrOut, "kittymux: warning: "+format+"\n", args...)
-		}}, names)
 }
 
 // oneKitty picks the kitty a command acts on: --to, the kitty we run inside,

@@ -81,7 +81,7 @@ func TestRealAutosave(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		done <- cmdscanner.Run(sctx, &cmdscanner.RunOptions{F: f, Interval: 200 * time.Millisecond, Rescan: time.Second,
-			Signals: []os.Signal{syscall.SIGUSR1}})
+			Signals: []os.Signal{}})
 	}()
 	stopped := false
 	stop := func() {

@@ -136,7 +136,7 @@ func TestRealHostileDirectories(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		done <- cmdscanner.Run(sctx, &cmdscanner.RunOptions{F: f, Interval: 200 * time.Millisecond, Rescan: time.Second,
-			Signals: []os.Signal{syscall.SIGUSR1}})
+			Signals: []os.Signal{}})
 	}()
 	store := autosave.Store{Paths: p}
 	bound := kittytest.NewBound(t, "an autosave of the first kitty", 30*time.Second)

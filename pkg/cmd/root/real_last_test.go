@@ -129,7 +129,7 @@ func (r *lastRig) scanner(offer bool) {
 	done := make(chan error, 1)
 	go func() {
 		done <- cmdscanner.Run(ctx, &cmdscanner.RunOptions{F: f, Interval: 200 * time.Millisecond, Rescan: time.Second,
-			Signals: []os.Signal{syscall.SIGUSR1}})
+			Signals: []os.Signal{}})
 	}()
 	r.t.Cleanup(func() {
 		cancel()

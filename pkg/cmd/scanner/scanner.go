@@ -46,7 +46,9 @@ type RunOptions struct {
 	F        *factory.Factory
 	Interval time.Duration
 	Rescan   time.Duration
-	// Signals stop the scanner; default SIGTERM and SIGINT.
+	// Signals stop the scanner: nil is SIGTERM and SIGINT, an empty list
+	// none. Signals reach the whole process, so tests that run scanners side
+	// by side in one process stop each by its context, never by a signal.
 	Signals []os.Signal
 }
 
@@ -169,8 +171,11 @@ func Run(ctx context.Context, o *RunOptions) error {
 	if sigs == nil {
 		sigs = []os.Signal{syscall.SIGTERM, syscall.SIGINT}
 	}
-	ctx, stop := signal.NotifyContext(ctx, sigs...)
-	defer stop()
+	if len(sigs) > 0 {
+		var stop context.CancelFunc
+		ctx, stop = signal.NotifyContext(ctx, sigs...)
+		defer stop()
+	}
 
 	logf := func(format string, args ...any) {
 		fmt.Fprintf(f.IO.ErrOut, "%s kittymux scanner: %s\n", time.Now().Format(time.RFC3339), fmt.Sprintf(format, args...))

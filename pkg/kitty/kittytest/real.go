@@ -560,11 +560,16 @@ func indent(raw []byte) string {
 }
 
 // isolatedEnv drops what would tie the test's kitty to the user's session:
-// another kitty's address, the user's display, bus, config and state.
+// another kitty's address, the user's display, bus, config and state. It
+// also drops what marks a CI machine (CI=true, GITHUB_ACTIONS, ...): a
+// user's kitty has none of it, and the agent CLIs change on it (gemini
+// 0.61.0 runs headless under CI=true even on a terminal, says "No input
+// provided via stdin" and exits).
 func isolatedEnv(env []string) []string {
 	drop := []string{"HOME", "DISPLAY", "WAYLAND_DISPLAY", "WAYLAND_SOCKET", "XAUTHORITY", "DBUS_SESSION_BUS_ADDRESS",
-		"SHELL", "ENV", "BASH_ENV", "HISTFILE", "PROMPT_COMMAND", "TERM", "TERMINFO", "COLORTERM", "GLFW_IM_MODULE"}
-	prefixes := []string{"KITTY_", "KITTYMUX_", "XDG_", "FAKEAGENT_"}
+		"SHELL", "ENV", "BASH_ENV", "HISTFILE", "PROMPT_COMMAND", "TERM", "TERMINFO", "COLORTERM", "GLFW_IM_MODULE",
+		"CI", "CONTINUOUS_INTEGRATION", "BUILD_ID", "BUILD_NUMBER", "RUN_ID", "TF_BUILD", "JENKINS_URL", "TRAVIS"}
+	prefixes := []string{"KITTY_", "KITTYMUX_", "XDG_", "FAKEAGENT_", "GITHUB_", "GITLAB_", "BUILDKITE", "CIRCLECI", "CI_"}
 	return slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
 		k, _, _ := strings.Cut(kv, "=")
 		if slices.Contains(drop, k) {

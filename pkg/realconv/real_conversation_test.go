@@ -265,7 +265,7 @@ func (w *convWorld) scanner(k *kittytest.Real) (stop func()) {
 	done := make(chan error, 1)
 	go func() {
 		done <- cmdscanner.Run(ctx, &cmdscanner.RunOptions{F: f, Interval: 200 * time.Millisecond, Rescan: time.Second,
-			Signals: []os.Signal{syscall.SIGUSR1}})
+			Signals: []os.Signal{}})
 	}()
 	stopped := false
 	stop = func() {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/kittymux/kittymux/pkg/kittysession"
+	"github.com/kittymux/kittymux/pkg/sessionfile"
 )
 
 // basic are the directives kitty 0.26.5 loads (kitty.md).
@@ -23,7 +23,7 @@ func TestTemplates(t *testing.T) {
 			t.Fatal(err)
 		}
 		filled := strings.NewReplacer("{name}", "work", "{cwd}", "/srv/work", "{agent}", "claude").Replace(string(b))
-		f, err := kittysession.Parse([]byte(filled))
+		f, err := sessionfile.Parse([]byte(filled))
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue

@@ -11,7 +11,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/paths"
-	"github.com/kittymux/kittymux/pkg/sessions"
+	"github.com/kittymux/kittymux/pkg/store"
 )
 
 // stampLayout names a save's time in its name: fixed width, so names sort
@@ -31,14 +31,14 @@ func KittyKey(in kitty.Instance) string {
 
 // Name is the session name of kitty key's save at t.
 func Name(key string, t time.Time) string {
-	return sessions.AutosavePrefix + key + "-" + t.UTC().Format(stampLayout)
+	return store.AutosavePrefix + key + "-" + t.UTC().Format(stampLayout)
 }
 
 // QuitPrefix starts the names of the saves kitty's quit watcher publishes:
 // autosave-quit-KITTYPID-TIME, the kitty's pid and the time as in Name, so
 // the quit save counts as that kitty's newest save and tells it ended at a
 // confirmed quit.
-const QuitPrefix = sessions.AutosavePrefix + "quit-"
+const QuitPrefix = store.AutosavePrefix + "quit-"
 
 // QuitName is the session name of kitty key's save at a confirmed quit at t.
 func QuitName(key string, t time.Time) string {
@@ -56,7 +56,7 @@ func IsQuit(name string) bool {
 func ParseName(name string) (key string, at time.Time, ok bool) {
 	rest, ok := strings.CutPrefix(name, QuitPrefix)
 	if !ok {
-		rest, ok = strings.CutPrefix(name, sessions.AutosavePrefix)
+		rest, ok = strings.CutPrefix(name, store.AutosavePrefix)
 	}
 	if !ok {
 		return "", time.Time{}, false
@@ -89,11 +89,11 @@ const KeepKitties = 10
 // counts). Only a good save gets here: the older ones go only once it is
 // written.
 func (s Store) Publish(key string, at time.Time, data []byte) (string, error) {
-	path, err := sessions.Publish(s.Paths, Name(key, at), data)
+	path, err := store.Publish(s.Paths, Name(key, at), data)
 	if err != nil {
 		return "", err
 	}
-	all, err := sessions.List(s.Paths)
+	all, err := store.List(s.Paths)
 	if err != nil {
 		return path, err
 	}
@@ -102,7 +102,7 @@ func (s Store) Publish(key string, at time.Time, data []byte) (string, error) {
 		names = append(names, in.Name)
 	}
 	for _, n := range pruneAll(names, key, s.Keep) {
-		if err := sessions.Remove(s.Paths, n); err != nil {
+		if err := store.Remove(s.Paths, n); err != nil {
 			return path, fmt.Errorf("remove an old autosave: %w", err)
 		}
 	}
@@ -152,7 +152,7 @@ func pruneAll(names []string, key string, keep int) []string {
 
 // Names are kitty key's saves, oldest first.
 func (s Store) Names(key string) ([]string, error) {
-	all, err := sessions.List(s.Paths)
+	all, err := store.List(s.Paths)
 	if err != nil {
 		return nil, err
 	}

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/journal"
-	"github.com/kittymux/kittymux/pkg/kittysession"
-	"github.com/kittymux/kittymux/pkg/resume"
+	"github.com/kittymux/kittymux/pkg/restorerec"
+	"github.com/kittymux/kittymux/pkg/sessionfile"
 )
 
 // LeftOut is an agent window of a save that does not come back: the
@@ -42,11 +42,11 @@ func WithoutClosed(data []byte, jf *journal.File, kittyPID int) ([]byte, []LeftO
 	if len(latest) == 0 {
 		return data, nil, nil
 	}
-	f, err := kittysession.Parse(data)
+	f, err := sessionfile.Parse(data)
 	if err != nil {
 		return nil, nil, err
 	}
-	drop := map[*kittysession.Line]bool{}
+	drop := map[*sessionfile.Line]bool{}
 	var out []LeftOut
 	for _, ref := range f.Windows() {
 		l := ref.Line.Launch
@@ -86,7 +86,7 @@ func WithoutClosed(data []byte, jf *journal.File, kittyPID int) ([]byte, []LeftO
 }
 
 // resumeRecord is the restore prompt's record of an agent window.
-func resumeRecord(l *kittysession.Launch) (resume.Record, bool) {
+func resumeRecord(l *sessionfile.Launch) (restorerec.Record, bool) {
 	argv := l.Argv
 	if l.Unserialize != nil {
 		if c := l.Unserialize.CmdAtShellStartup; c.Set && c.IsList {
@@ -94,8 +94,8 @@ func resumeRecord(l *kittysession.Launch) (resume.Record, bool) {
 		}
 	}
 	if len(argv) == 0 || filepath.Base(argv[0]) != "kittymux-resume" {
-		return resume.Record{}, false
+		return restorerec.Record{}, false
 	}
-	r, err := resume.ParseArgs(argv[1:])
+	r, err := restorerec.ParseArgs(argv[1:])
 	return r, err == nil
 }

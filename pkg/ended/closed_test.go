@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/kittymux/kittymux/pkg/journal"
-	"github.com/kittymux/kittymux/pkg/kittysession"
+	"github.com/kittymux/kittymux/pkg/sessionfile"
 )
 
 // An agent window closed by hand before its kitty ended does not come
@@ -43,7 +43,7 @@ focus
 		left[1].Agent.Agent != "codex" || left[1].Why != "the agent exited" || left[0].Agent.Dir != "/w/api" {
 		t.Errorf("left out %+v", left)
 	}
-	f, err := kittysession.Parse(out)
+	f, err := sessionfile.Parse(out)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/paths"
-	"github.com/kittymux/kittymux/pkg/sessions"
+	"github.com/kittymux/kittymux/pkg/store"
 )
 
 // NewKittyAge is how long after its start a kitty still counts as one that
@@ -158,7 +158,7 @@ func (o *Offerer) Consider(ctx context.Context, in kitty.Instance) (key, why str
 			offer = g.Key
 		}
 	} else {
-		all, err := sessions.List(o.Paths)
+		all, err := store.List(o.Paths)
 		if err != nil {
 			return "", err.Error()
 		}

@@ -13,13 +13,13 @@ import (
 	"github.com/kittymux/kittymux/pkg/autosave"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/paths"
-	"github.com/kittymux/kittymux/pkg/sessions"
+	"github.com/kittymux/kittymux/pkg/store"
 )
 
 func publish(t *testing.T, p paths.Paths, names ...string) {
 	t.Helper()
 	for _, n := range names {
-		if _, err := sessions.Publish(p, n, []byte("new_tab\nlaunch\n")); err != nil {
+		if _, err := store.Publish(p, n, []byte("new_tab\nlaunch\n")); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/kittymux/kittymux/pkg/kittysession"
+	"github.com/kittymux/kittymux/pkg/sessionfile"
 )
 
 // Summary is what a session file holds, for the offer: its tabs, their
@@ -49,7 +49,7 @@ func (a Agent) String() string {
 
 // Summarize reads a session file.
 func Summarize(data []byte) (Summary, error) {
-	f, err := kittysession.Parse(data)
+	f, err := sessionfile.Parse(data)
 	if err != nil {
 		return Summary{}, err
 	}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/paths"
-	"github.com/kittymux/kittymux/pkg/resume"
+	"github.com/kittymux/kittymux/pkg/restorerec"
 )
 
 // BenchmarkTrust is what the seal and the installed-program check add to
@@ -16,7 +16,7 @@ import (
 func BenchmarkTrust(b *testing.B) {
 	dir := b.TempDir()
 	p := paths.Paths{StateDir: filepath.Join(dir, "state")}
-	key, err := resume.LoadOrCreateKey(p)
+	key, err := restorerec.LoadOrCreateKey(p)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -36,7 +36,7 @@ func BenchmarkTrust(b *testing.B) {
 	lookPath := func(name string) (string, error) { return filepath.Join(bin, name), nil }
 	b.ResetTimer()
 	for b.Loop() {
-		k, err := resume.ReadKey(p.ResumeKey())
+		k, err := restorerec.ReadKey(p.ResumeKey())
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -15,7 +15,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/paths"
-	"github.com/kittymux/kittymux/pkg/resume"
+	"github.com/kittymux/kittymux/pkg/restorerec"
 )
 
 // execOnly is the baseline: a static Go program that only execs its
@@ -86,13 +86,13 @@ func BenchmarkPromptExec(b *testing.B) {
 	}
 
 	p := paths.Paths{StateDir: filepath.Join(dir, "state", "kittymux"), ConfigDir: filepath.Join(dir, "config", "kittymux")}
-	key, err := resume.LoadOrCreateKey(p)
+	key, err := restorerec.LoadOrCreateKey(p)
 	if err != nil {
 		b.Fatal(err)
 	}
 	fill300(b, p)
 	id := "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73"
-	r := resume.Record{Agent: "claude", Mode: "exact", ID: id, Exe: []string{claude},
+	r := restorerec.Record{Agent: "claude", Mode: "exact", ID: id, Exe: []string{claude},
 		Argv: []string{claude, "--resume", id}}.Sealed(key)
 	env := append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"), "KITTYMUX_RESUME=auto",
 		"XDG_STATE_HOME="+filepath.Join(dir, "state"), "XDG_CONFIG_HOME="+filepath.Join(dir, "config"),

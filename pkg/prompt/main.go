@@ -14,7 +14,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/paths"
-	"github.com/kittymux/kittymux/pkg/resume"
+	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/stagger"
 )
 
@@ -23,10 +23,10 @@ import (
 func Main(args []string) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
 		// Run by a person, not from a session file: say what it is.
-		fmt.Fprintf(os.Stderr, "kittymux-resume is the restore prompt kittymux writes into saved sessions.\n%v\n", resume.ErrUsage)
+		fmt.Fprintf(os.Stderr, "kittymux-resume is the restore prompt kittymux writes into saved sessions.\n%v\n", restorerec.ErrUsage)
 		return 2
 	}
-	r, err := resume.ParseArgs(args)
+	r, err := restorerec.ParseArgs(args)
 	p := paths.FromEnv()
 	e := &Env{
 		In: os.Stdin, Out: os.Stderr, Getenv: os.Getenv, Now: time.Now, LookPath: exec.LookPath,
@@ -52,7 +52,7 @@ func Main(args []string) int {
 	}
 	// A missing or unsafe key leaves every record unsealed: each one then
 	// asks, which is the safe way to fail.
-	e.Key, _ = resume.ReadKey(p.ResumeKey())
+	e.Key, _ = restorerec.ReadKey(p.ResumeKey())
 	e.Validate = func(r Record, sealed bool) (string, error) {
 		return validate(set, e.LookPath, r, sealed)
 	}
@@ -95,7 +95,7 @@ func validate(set *agents.Set, lookPath func(string) (string, error), r Record, 
 	}
 	if !sealed {
 		for _, kv := range r.Env {
-			if why := resume.EnvNeedsSeal(kv, set.Names()); why != "" {
+			if why := restorerec.EnvNeedsSeal(kv, set.Names()); why != "" {
 				return "", fmt.Errorf("--env %s: %s, and only a record kittymux sealed may set it", strings.SplitN(kv, "=", 2)[0], why)
 			}
 		}

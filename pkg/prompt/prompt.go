@@ -17,7 +17,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/paths"
-	"github.com/kittymux/kittymux/pkg/resume"
+	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/statefile"
 	"github.com/kittymux/kittymux/pkg/userfile"
 )
@@ -118,7 +118,7 @@ func Run(e *Env, r Record) error {
 		return e.elsewhere(r, path, where)
 	}
 	if !sealed {
-		if errors.Is(sealErr, resume.ErrNotSealed) {
+		if errors.Is(sealErr, restorerec.ErrNotSealed) {
 			e.warn("kittymux: unconfirmed record: %v; check it before it runs.", sealErr)
 		} else {
 			e.warn("kittymux: edited record: %v; check it before it runs.", sealErr)

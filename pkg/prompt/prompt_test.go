@@ -15,7 +15,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/prompt"
-	"github.com/kittymux/kittymux/pkg/resume"
+	"github.com/kittymux/kittymux/pkg/restorerec"
 )
 
 // The test binary doubles as kittymux-resume: a link to it under that name
@@ -65,7 +65,7 @@ func newWorld(t *testing.T) *world {
 	if err := os.Symlink(self, w.bin); err != nil {
 		t.Fatal(err)
 	}
-	w.key, err = resume.LoadOrCreateKey(paths.Paths{StateDir: w.state})
+	w.key, err = restorerec.LoadOrCreateKey(paths.Paths{StateDir: w.state})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func newWorld(t *testing.T) *world {
 // seal seals a record's arguments as kittymux writes them.
 func (w *world) seal(args []string) []string {
 	w.t.Helper()
-	r, err := resume.ParseArgs(args)
+	r, err := restorerec.ParseArgs(args)
 	if err != nil {
 		w.t.Fatalf("seal %q: %v", args, err)
 	}

@@ -9,12 +9,12 @@ package prompt
 import (
 	"strings"
 
-	"github.com/kittymux/kittymux/pkg/resume"
+	"github.com/kittymux/kittymux/pkg/restorerec"
 )
 
 // Record is the restore record the prompt runs (package resume holds its
 // format and seal).
-type Record = resume.Record
+type Record = restorerec.Record
 
 // short is the first block of an id, as people see it in the prompt.
 func short(id string) string {

@@ -18,12 +18,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kittymux/kittymux/pkg/agenthooks"
 	"github.com/kittymux/kittymux/pkg/autosave"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/cmd/root"
 	cmdscanner "github.com/kittymux/kittymux/pkg/cmd/scanner"
 	"github.com/kittymux/kittymux/pkg/cmd/sessions"
-	"github.com/kittymux/kittymux/pkg/integration"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
@@ -793,7 +793,7 @@ func (w *convWorld) installHooks() {
 
 // integrationStatus is `kittymux integration status --json` of the agent
 // for its HOME.
-func (w *convWorld) integrationStatus() integration.Status {
+func (w *convWorld) integrationStatus() agenthooks.Status {
 	t := w.t
 	t.Helper()
 	out := &kittytest.Buffer{}
@@ -805,7 +805,7 @@ func (w *convWorld) integrationStatus() integration.Status {
 	if code := root.Main(f, []string{"integration", "status", "--json", w.agent.name}); code != 0 {
 		t.Fatalf("integration status: exit %d\n%s", code, out)
 	}
-	var got struct{ Integrations []integration.Status }
+	var got struct{ Integrations []agenthooks.Status }
 	if err := json.Unmarshal([]byte(out.String()), &got); err != nil || len(got.Integrations) != 1 {
 		t.Fatalf("integration status: %v\n%s", err, out)
 	}

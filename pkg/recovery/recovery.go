@@ -19,9 +19,9 @@ import (
 	"github.com/kittymux/kittymux/pkg/history"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/kittysession"
-	"github.com/kittymux/kittymux/pkg/resume"
+	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/scanner"
+	"github.com/kittymux/kittymux/pkg/sessionfile"
 )
 
 // Options is what Build needs.
@@ -82,7 +82,7 @@ func Live(set *agents.Set, answers []kitty.Answer, recs scanner.Records) []LiveK
 		for _, ref := range kitty.Windows(a.LS) {
 			for _, p := range ref.Window.ForegroundProcesses {
 				if len(p.Cmdline) > 1 && filepath.Base(p.Cmdline[0]) == "kittymux-resume" {
-					if r, err := resume.ParseArgs(p.Cmdline[1:]); err == nil && r.ID != "" {
+					if r, err := restorerec.ParseArgs(p.Cmdline[1:]); err == nil && r.ID != "" {
 						lk.Waiting = append(lk.Waiting, Conversation{Agent: r.Agent, ID: r.ID})
 					}
 				}
@@ -163,7 +163,7 @@ func Build(o Options) (*Plan, error) {
 			skip(r, fmt.Sprintf("its command %s is not %s as the definitions know it now", agents.Quote(r.Argv), r.Agent))
 			continue
 		}
-		if why := kittysession.DirProblem(r.Dir); why != "" {
+		if why := sessionfile.DirProblem(r.Dir); why != "" {
 			skip(r, why)
 			continue
 		}
@@ -230,7 +230,7 @@ func Build(o Options) (*Plan, error) {
 		// The files the journal's record says the agent process ran: a
 		// record without them (an older scanner's, one kittymux read from
 		// kitty's ls alone) is not sealed, and the prompt asks first.
-		rec := resume.Record{Agent: d.Agent, Mode: string(d.Mode), ID: d.ID, Confirm: d.Unsure != "" || len(c.rec.Exe) == 0,
+		rec := restorerec.Record{Agent: d.Agent, Mode: string(d.Mode), ID: d.ID, Confirm: d.Unsure != "" || len(c.rec.Exe) == 0,
 			Tab: c.tab, Dir: c.dir, Exe: c.rec.Exe, Argv: d.Argv}
 		key := o.Key
 		if len(c.rec.Exe) == 0 {
@@ -357,8 +357,8 @@ func title(r journal.Record) string {
 		t = r.Agent
 	}
 	// With a single quote, a '`' is quoted in a way kitty 0.26.5 and 0.48.2
-	// read differently (kittysession.QuoteWord): it goes.
-	if _, err := kittysession.QuoteWord(t); err != nil {
+	// read differently (sessionfile.QuoteWord): it goes.
+	if _, err := sessionfile.QuoteWord(t); err != nil {
 		t = strings.ReplaceAll(t, "`", "")
 	}
 	return t
@@ -366,7 +366,7 @@ func title(r journal.Record) string {
 
 // tabLines writes one tab: its title, directory and the restore prompt. Each
 // word is quoted so that kitty 0.26.5's shlex and 0.48.2's lexer read it the
-// same (kittysession.QuoteWord), and the launch line is read back as kitty
+// same (sessionfile.QuoteWord), and the launch line is read back as kitty
 // will read it, so a word they could read differently never reaches the
 // file: a record read differently would show as edited.
 func tabLines(title, dir string, argv []string) (string, error) {
@@ -375,7 +375,7 @@ func tabLines(title, dir string, argv []string) (string, error) {
 	words = append(words, argv...)
 	quoted := make([]string, len(words))
 	for i, w := range words {
-		q, err := kittysession.QuoteWord(w)
+		q, err := sessionfile.QuoteWord(w)
 		if err != nil {
 			return "", err
 		}
@@ -383,7 +383,7 @@ func tabLines(title, dir string, argv []string) (string, error) {
 	}
 	launch := "launch " + strings.Join(quoted, " ")
 	lines := "new_tab " + title + "\ncd " + dir + "\n" + launch + "\n"
-	f, err := kittysession.Parse([]byte(lines))
+	f, err := sessionfile.Parse([]byte(lines))
 	if err != nil {
 		return "", fmt.Errorf("write its tab: %w", err)
 	}

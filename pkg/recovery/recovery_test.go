@@ -11,9 +11,9 @@ import (
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/kittysession"
-	"github.com/kittymux/kittymux/pkg/resume"
+	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/scanner"
+	"github.com/kittymux/kittymux/pkg/sessionfile"
 )
 
 const (
@@ -162,7 +162,7 @@ func TestBuild(t *testing.T) {
 // the agent process ran.
 func TestBuildFile(t *testing.T) {
 	set, _ := agents.Load("")
-	key := bytes.Repeat([]byte{7}, resume.KeySize)
+	key := bytes.Repeat([]byte{7}, restorerec.KeySize)
 	r := rec("a", "claude", idA, "/w/it's here", 5, "/opt/claude", "--model", "opus")
 	r.TabTitle = "-x `true` $HOME"
 	r.Exe = []string{"/opt/claude-2.1/claude"}
@@ -171,7 +171,7 @@ func TestBuildFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := kittysession.Parse(p.Data)
+	f, err := sessionfile.Parse(p.Data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +195,7 @@ func TestBuildFile(t *testing.T) {
 	if argv[0] != "/bin/kittymux-resume" {
 		t.Fatalf("argv %q", argv)
 	}
-	got, err := resume.ParseArgs(argv[1:])
+	got, err := restorerec.ParseArgs(argv[1:])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,14 +215,14 @@ func TestBuildFile(t *testing.T) {
 // report) is written unsealed, and its restore asks first.
 func TestBuildUnseenProgram(t *testing.T) {
 	set, _ := agents.Load("")
-	key := bytes.Repeat([]byte{7}, resume.KeySize)
+	key := bytes.Repeat([]byte{7}, restorerec.KeySize)
 	r := rec("a", "claude", idA, "/w", 5, "/repo/node_modules/.bin/claude", "--dangerously-skip-permissions")
 	p, err := Build(Options{Agents: set, Journal: &journal.File{Version: 1, Records: []journal.Record{r}}, Now: now,
 		Since: time.Hour, ResumeBin: "/bin/kittymux-resume", Key: key})
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := kittysession.Parse(p.Data)
+	f, err := sessionfile.Parse(p.Data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,7 +230,7 @@ func TestBuildUnseenProgram(t *testing.T) {
 	if len(ws) != 1 {
 		t.Fatalf("windows %+v\n%s", ws, p.Data)
 	}
-	got, err := resume.ParseArgs(ws[0].Line.Launch.Argv[1:])
+	got, err := restorerec.ParseArgs(ws[0].Line.Launch.Argv[1:])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,7 +246,7 @@ func TestBuildUnseenProgram(t *testing.T) {
 // the reason; no record is ever written that 0.26.5 would read as edited.
 func TestBuildBothKittiesReadAlike(t *testing.T) {
 	set, _ := agents.Load("")
-	key := bytes.Repeat([]byte{7}, resume.KeySize)
+	key := bytes.Repeat([]byte{7}, restorerec.KeySize)
 	title := rec("t", "claude", idA, "/w/api", 5, "claude")
 	title.TabTitle = "it's `x` \\ \"y\""
 	title.Exe = []string{"/opt/claude"} // the scanner saw the process: sealed
@@ -270,12 +270,12 @@ func TestBuildBothKittiesReadAlike(t *testing.T) {
 	if bytes.Contains(p.Data, []byte("\\`")) || bytes.Contains(p.Data, []byte("\\$")) {
 		t.Errorf("a word 0.26.5 reads differently:\n%s", p.Data)
 	}
-	f, err := kittysession.Parse(p.Data)
+	f, err := sessionfile.Parse(p.Data)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ws := f.Windows()
-	got, err := resume.ParseArgs(ws[0].Line.Launch.Argv[1:])
+	got, err := restorerec.ParseArgs(ws[0].Line.Launch.Argv[1:])
 	if err != nil || got.Tab != `it's x \ "y"` || got.Dir != "/w/api" || got.VerifyIn(key, "/w/api") != nil {
 		t.Errorf("record %+v, %v\n%s", got, err, p.Data)
 	}

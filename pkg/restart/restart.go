@@ -13,7 +13,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/resume"
+	"github.com/kittymux/kittymux/pkg/restorerec"
 )
 
 // Client is what restart asks of one kitty; *kitty.Client is one.
@@ -61,7 +61,7 @@ type Runner struct {
 	// the place of an agent started without a shell (wait-exec).
 	ResumeBin, Self string
 	Agents          *agents.Set
-	// Key seals the records (resume.LoadOrCreateKey).
+	// Key seals the records (restorerec.LoadOrCreateKey).
 	Key    []byte
 	Bounds Bounds
 	// Interval is the time between two restarts.
@@ -147,7 +147,7 @@ func (r *Runner) prepare(t Target) (prepared, error) {
 		p.shell = sh
 	}
 	cmd := t.Agent.Agent.Cmd
-	rec := resume.Record{Agent: t.Decision.Agent, Mode: string(agents.ModeExact), ID: t.Decision.ID, Direct: true,
+	rec := restorerec.Record{Agent: t.Decision.Agent, Mode: string(agents.ModeExact), ID: t.Decision.ID, Direct: true,
 		FromShell: !direct, Tab: t.TabTitle, Dir: t.Agent.Agent.Cwd, Env: cmd.Env, Exe: t.Agent.Agent.Seen,
 		Argv: t.Decision.Argv}
 	args, err := rec.Written(r.Key, r.Agents.Names())

@@ -14,8 +14,8 @@ import (
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/kittysession"
-	"github.com/kittymux/kittymux/pkg/resume"
+	"github.com/kittymux/kittymux/pkg/restorerec"
+	"github.com/kittymux/kittymux/pkg/sessionfile"
 	"github.com/kittymux/kittymux/pkg/uservars"
 )
 
@@ -42,7 +42,7 @@ type Options struct {
 	//     still counts for the rules: "latest" is never chosen where another
 	//     window could own the newest conversation.
 	Live []agents.Window
-	// Key seals each record written (resume.LoadOrCreateKey); nil writes
+	// Key seals each record written (restorerec.LoadOrCreateKey); nil writes
 	// unsealed records, which the prompt runs only on a key press.
 	Key []byte
 	// Journal is kittymux's journal, for the windows no live process
@@ -88,11 +88,11 @@ type Result struct {
 
 // promptRecord reads argv as the restore prompt's command line, as an earlier
 // rewrite wrote it.
-func promptRecord(argv []string, bin string) (resume.Record, bool) {
+func promptRecord(argv []string, bin string) (restorerec.Record, bool) {
 	if len(argv) == 0 || (argv[0] != bin && filepath.Base(argv[0]) != "kittymux-resume") {
-		return resume.Record{}, false
+		return restorerec.Record{}, false
 	}
-	r, err := resume.ParseArgs(argv[1:])
+	r, err := restorerec.ParseArgs(argv[1:])
 	return r, err == nil
 }
 
@@ -101,7 +101,7 @@ func promptRecord(argv []string, bin string) (resume.Record, bool) {
 var ErrEmpty = errors.New("the save holds no windows")
 
 type found struct {
-	ref       kittysession.WindowRef
+	ref       sessionfile.WindowRef
 	fromShell bool
 	env       []string
 	// exe are the files the agent process ran, from the process, the
@@ -127,7 +127,7 @@ func (fd found) keptAsSaved(w *Window) {
 	if !fd.reportDiffers {
 		return
 	}
-	fd.ref.Line.Launch.Unserialize.CmdAtShellStartup = kittysession.CmdAtShellStartup{}
+	fd.ref.Line.Launch.Unserialize.CmdAtShellStartup = sessionfile.CmdAtShellStartup{}
 	w.Reason += "; the command line kitty reported is not what ran, so it is not kept"
 }
 
@@ -183,7 +183,7 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 		return nil, errors.New("rewrite: no path for kittymux-resume")
 	}
 	raw, warnings := Vet(raw, o.LS)
-	f, err := kittysession.Parse(raw)
+	f, err := sessionfile.Parse(raw)
 	if err != nil {
 		return nil, fmt.Errorf("read kitty's save: %w", err)
 	}
@@ -219,7 +219,7 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 		// window's processes are others. kitty writes it as --var=K=V. It
 		// is read first: a hint to the window's journal record.
 		vars := l.Vars()
-		l.Options = slices.DeleteFunc(l.Options, func(opt kittysession.Option) bool {
+		l.Options = slices.DeleteFunc(l.Options, func(opt sessionfile.Option) bool {
 			k, _, _ := strings.Cut(opt.Value, "=")
 			return opt.Name == "--var" && opt.HasValue && k == uservars.PID
 		})
@@ -299,7 +299,7 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 		}
 		if askWhy != "" {
 			// Unsealed, the prompt refuses what only a seal may set.
-			env = slices.DeleteFunc(slices.Clone(env), func(kv string) bool { return resume.EnvNeedsSeal(kv, o.Agents.Names()) != "" })
+			env = slices.DeleteFunc(slices.Clone(env), func(kv string) bool { return restorerec.EnvNeedsSeal(kv, o.Agents.Names()) != "" })
 		}
 		if !ok {
 			continue
@@ -310,10 +310,10 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 		// agent (copilot runs helpers in /usr/bin): the agent's own
 		// directory, as ls showed it, is where it must come back, whatever
 		// the file's lines say (a directory name can add a `cd`). One
-		// that kitty would read differently (kittysession.DirProblem)
+		// that kitty would read differently (sessionfile.DirProblem)
 		// comes back as its nearest safe parent.
 		if lw, isLive := live[id]; isLive && lw.Cmd.Agent == cmd.Agent && filepath.IsAbs(lw.Cwd) {
-			if dir := kittysession.SafeDir(lw.Cwd); dir != ref.Cwd {
+			if dir := sessionfile.SafeDir(lw.Cwd); dir != ref.Cwd {
 				if err := l.SetOption("--cwd", dir); err == nil {
 					ref.Cwd = dir
 				}
@@ -341,7 +341,7 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 		if v := vars[uservars.Session]; v != "" && v != w.KnownID && v != cmd.ID {
 			// An id nothing confirmed is not carried into the restored
 			// window, where it could pass for kittymux's mark.
-			l.Options = slices.DeleteFunc(l.Options, func(opt kittysession.Option) bool {
+			l.Options = slices.DeleteFunc(l.Options, func(opt sessionfile.Option) bool {
 				k, _, _ := strings.Cut(opt.Value, "=")
 				return opt.Name == "--var" && opt.HasValue && k == uservars.Session
 			})
@@ -379,7 +379,7 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 			key = nil
 			last.Reason += "; not sealed, the restore asks first: " + fd.askWhy
 		}
-		rec := resume.Record{Agent: d.Agent, Mode: string(d.Mode), ID: d.ID, Direct: o.Direct,
+		rec := restorerec.Record{Agent: d.Agent, Mode: string(d.Mode), ID: d.ID, Direct: o.Direct,
 			FromShell: fd.fromShell, Confirm: d.Unsure != "" || fd.askWhy != "", Tab: fd.ref.TabTitle, Dir: fd.ref.Cwd, Env: fd.env, Exe: fd.exe, Argv: d.Argv}
 		if key == nil {
 			rec.Exe = nil

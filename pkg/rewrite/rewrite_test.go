@@ -16,9 +16,9 @@ import (
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
-	"github.com/kittymux/kittymux/pkg/kittysession"
-	"github.com/kittymux/kittymux/pkg/resume"
+	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/rewrite"
+	"github.com/kittymux/kittymux/pkg/sessionfile"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -57,13 +57,13 @@ func golden(t *testing.T, name string, got []byte) {
 
 // records reads back what each rewritten window will run: the prompt record,
 // by kitty window id.
-func records(t *testing.T, data []byte) map[int]resume.Record {
+func records(t *testing.T, data []byte) map[int]restorerec.Record {
 	t.Helper()
-	f, err := kittysession.Parse(data)
+	f, err := sessionfile.Parse(data)
 	if err != nil {
 		t.Fatalf("published file does not parse: %v", err)
 	}
-	out := map[int]resume.Record{}
+	out := map[int]restorerec.Record{}
 	for _, ref := range f.Windows() {
 		l := ref.Line.Launch
 		argv := l.Argv
@@ -76,7 +76,7 @@ func records(t *testing.T, data []byte) map[int]resume.Record {
 		if len(argv) == 0 || argv[0] != bin {
 			continue
 		}
-		r, err := resume.ParseArgs(argv[1:])
+		r, err := restorerec.ParseArgs(argv[1:])
 		if err != nil {
 			t.Fatalf("window %d: %v", l.Unserialize.ID(), err)
 		}
@@ -208,10 +208,10 @@ func TestRewriteUserVars(t *testing.T) {
 }
 
 // testKey seals records in tests.
-var testKey = bytes.Repeat([]byte{7}, resume.KeySize)
+var testKey = bytes.Repeat([]byte{7}, restorerec.KeySize)
 
 // unsealed drops the seals of recs after checking each holds for key.
-func unsealed(t *testing.T, recs map[int]resume.Record, key []byte) map[int]resume.Record {
+func unsealed(t *testing.T, recs map[int]restorerec.Record, key []byte) map[int]restorerec.Record {
 	t.Helper()
 	for id, r := range recs {
 		if err := r.Verify(key); err != nil {
@@ -301,7 +301,7 @@ func TestRewriteTypedEnv(t *testing.T) {
 	})
 }
 
-func keys(m map[int]resume.Record) []int {
+func keys(m map[int]restorerec.Record) []int {
 	var out []int
 	for k := range m {
 		out = append(out, k)
@@ -420,9 +420,9 @@ func TestRewriteRefuses(t *testing.T) {
 // launched it, the restore prompt, whatever the prompt exec'd since.
 func TestRewriteRestoredWindows(t *testing.T) {
 	const old = "/old/place/kittymux-resume"
-	waiting := resume.Record{Agent: "codex", Mode: "latest", FromShell: true, Dir: "/c", Env: []string{"CODEX_HOME=/c"},
+	waiting := restorerec.Record{Agent: "codex", Mode: "latest", FromShell: true, Dir: "/c", Env: []string{"CODEX_HOME=/c"},
 		Argv: []string{"codex", "resume", "--last"}}
-	sealedArgs := func(r resume.Record) string {
+	sealedArgs := func(r restorerec.Record) string {
 		words := []string{old}
 		for _, w := range r.Sealed(testKey).Args() {
 			words = append(words, `"`+w+`"`)
@@ -456,7 +456,7 @@ func TestRewriteRestoredWindows(t *testing.T) {
 		t.Fatal(err)
 	}
 	recs := unsealed(t, records(t, res.Data), testKey)
-	want := map[int]resume.Record{
+	want := map[int]restorerec.Record{
 		1: {Agent: "claude", Mode: "exact", ID: w4ID, Dir: "/a", Argv: []string{"claude", "--model", "sonnet", "--resume", w4ID}},
 		// The conversation running now has no known id: the only claude in
 		// /b resumes its latest, never the one it was restored from.
@@ -583,7 +583,7 @@ func TestRewriteAgentDirectory(t *testing.T) {
 	if diff := cmp.Diff(map[int]agents.Mode{1: agents.ModeNew, 2: agents.ModeNew, 3: agents.ModeLatest}, modes); diff != "" {
 		t.Errorf("modes (-want +got):\n%s", diff)
 	}
-	f, err := kittysession.Parse(res.Data)
+	f, err := sessionfile.Parse(res.Data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -609,7 +609,7 @@ func TestRewriteCompoundLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[int]resume.Record{1: {Agent: "claude", Mode: "latest", FromShell: true, Dir: "/srv", Argv: []string{"claude", "--model", "opus", "--continue"}}}
+	want := map[int]restorerec.Record{1: {Agent: "claude", Mode: "latest", FromShell: true, Dir: "/srv", Argv: []string{"claude", "--model", "opus", "--continue"}}}
 	if diff := cmp.Diff(want, records(t, res.Data)); diff != "" {
 		t.Errorf("records (-want +got):\n%s\n%s", diff, res.Data)
 	}

@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/kittysession"
+	"github.com/kittymux/kittymux/pkg/sessionfile"
 )
 
 // Vet keeps of a raw save (kitty's save_as_session) only the lines kitty
@@ -36,7 +36,7 @@ import (
 //     is refused; with ls (the windows kitty reported at the save, in what
 //     it saved; nil when there is none) also one kitty does not have;
 //   - a directory (`cd`, `--cwd`) that kitty would read differently
-//     (kittysession.DirProblem), or a `cd` that is the cut-off beginning of
+//     (sessionfile.DirProblem), or a `cd` that is the cut-off beginning of
 //     a directory of the tab's windows, becomes its nearest safe parent.
 func Vet(raw []byte, ls []kitty.OSWindow) ([]byte, []string) {
 	v := &vetter{ls: index(ls)}
@@ -69,7 +69,7 @@ type vetLine struct {
 	text      string // as written: raw, or with its directory replaced
 	directive string
 	rest      string
-	launch    *kittysession.Launch
+	launch    *sessionfile.Launch
 	tab       int          // the file's tab (0-based, counted by new_tab)
 	layoutIDs map[int]bool // the windows of that tab, from its set_layout_state; nil: not known
 	cdNext    bool         // a cd whose name went on past its line
@@ -157,12 +157,12 @@ func (v *vetter) checkDirs() {
 			dir, why := l.rest, ""
 			switch {
 			case l.cdNext:
-				dir, why = kittysession.SafeDir(l.rest+"\n"), "the directory's name goes on past the line"
-			case kittysession.DirProblem(l.rest) != "":
-				dir, why = kittysession.SafeDir(l.rest), kittysession.DirProblem(l.rest)
+				dir, why = sessionfile.SafeDir(l.rest+"\n"), "the directory's name goes on past the line"
+			case sessionfile.DirProblem(l.rest) != "":
+				dir, why = sessionfile.SafeDir(l.rest), sessionfile.DirProblem(l.rest)
 			default:
 				if cut := v.cutOff(l); cut != "" {
-					dir, why = kittysession.SafeDir(cut), "the directory "+strconv.Quote(cut)+" of its windows cannot be written on one line"
+					dir, why = sessionfile.SafeDir(cut), "the directory "+strconv.Quote(cut)+" of its windows cannot be written on one line"
 				}
 			}
 			if why != "" {
@@ -171,22 +171,22 @@ func (v *vetter) checkDirs() {
 			}
 		case l.launch != nil:
 			cwd, ok := l.launch.Option("--cwd")
-			if !ok || cwd == "" || kittysession.DirProblem(cwd) == "" {
+			if !ok || cwd == "" || sessionfile.DirProblem(cwd) == "" {
 				continue
 			}
-			dir := kittysession.SafeDir(cwd)
+			dir := sessionfile.SafeDir(cwd)
 			if err := l.launch.SetOption("--cwd", dir); err != nil {
 				l.refused = err.Error()
 				continue
 			}
-			f := &kittysession.File{Lines: []*kittysession.Line{{Raw: l.text, Launch: l.launch, Directive: "launch"}}}
+			f := &sessionfile.File{Lines: []*sessionfile.Line{{Raw: l.text, Launch: l.launch, Directive: "launch"}}}
 			text, err := f.Encode()
 			if err != nil {
 				l.refused = err.Error()
 				continue
 			}
 			l.text = string(text)
-			l.changed = fmt.Sprintf("%s; written as its nearest safe parent %s", kittysession.DirProblem(cwd), dir)
+			l.changed = fmt.Sprintf("%s; written as its nearest safe parent %s", sessionfile.DirProblem(cwd), dir)
 		}
 	}
 }
@@ -210,7 +210,7 @@ func (v *vetter) cutOff(cd *vetLine) string {
 	}
 	for id := range ids {
 		for _, w := range v.ls[id].cwds {
-			if len(w) > len(cd.rest) && strings.HasPrefix(w, cd.rest) && kittysession.DirProblem(w) != "" {
+			if len(w) > len(cd.rest) && strings.HasPrefix(w, cd.rest) && sessionfile.DirProblem(w) != "" {
 				if r, _ := utf8.DecodeRuneInString(w[len(cd.rest):]); isPySpace(r) || isLineBreak(r) {
 					return w
 				}

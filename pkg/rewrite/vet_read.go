@@ -10,7 +10,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
-	"github.com/kittymux/kittymux/pkg/kittysession"
+	"github.com/kittymux/kittymux/pkg/sessionfile"
 )
 
 // The places of kitty's output: what the last kept line was.
@@ -159,7 +159,7 @@ func (v *vetter) brokenLaunch(i int) int {
 // repair makes l the launch line text, which kitty wrote over lines l.num
 // to last, without the values that held a line break, when it can.
 func (v *vetter) repair(l *vetLine, text string, last int) {
-	pl, err := kittysession.ParseLine(text)
+	pl, err := sessionfile.ParseLine(text)
 	if err != nil || pl.Launch == nil {
 		return
 	}
@@ -186,14 +186,14 @@ func (v *vetter) repair(l *vetLine, text string, last int) {
 	if len(dropped) > 0 {
 		why += "; left out: " + strings.Join(dropped, ", ")
 	}
-	if cwd, ok := lw.Option("--cwd"); ok && kittysession.DirProblem(cwd) != "" {
-		dir := kittysession.SafeDir(cwd)
+	if cwd, ok := lw.Option("--cwd"); ok && sessionfile.DirProblem(cwd) != "" {
+		dir := sessionfile.SafeDir(cwd)
 		if lw.SetOption("--cwd", dir) != nil {
 			return
 		}
 		why += "; its directory is written as its nearest safe parent " + dir
 	}
-	out, err := (&kittysession.File{Lines: []*kittysession.Line{pl}}).Encode()
+	out, err := (&sessionfile.File{Lines: []*sessionfile.Line{pl}}).Encode()
 	if err != nil || strings.ContainsFunc(string(out), isAnyBreak) {
 		return
 	}
@@ -255,7 +255,7 @@ func parse(l *vetLine) string {
 	if strings.ContainsFunc(l.text, isLineBreak) {
 		return "it holds a character kitty reads as a line break: part of a value, not a line kitty wrote"
 	}
-	f, err := kittysession.Parse([]byte(l.text))
+	f, err := sessionfile.Parse([]byte(l.text))
 	if err != nil || len(f.Lines) != 1 {
 		l.broken = isLaunch(l.text) && unclosedQuote(l.text)
 		return fmt.Sprintf("kitty does not write such a line (%v)", err)

@@ -10,8 +10,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/kittysession"
 	"github.com/kittymux/kittymux/pkg/rewrite"
+	"github.com/kittymux/kittymux/pkg/sessionfile"
 )
 
 func fixtureLS(t *testing.T) []kitty.OSWindow {
@@ -236,7 +236,7 @@ func FuzzVet(f *testing.F) {
 	f.Add([]byte("new_tab\ncd /\u2028\n\nlaunch 'kitty-unserialize-data={\"id\": 1}'\n"))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		out, _ := rewrite.Vet(raw, nil)
-		file, err := kittysession.Parse(out)
+		file, err := sessionfile.Parse(out)
 		if err != nil {
 			t.Fatalf("Vet kept what does not parse: %v\n%q", err, out)
 		}

@@ -19,10 +19,10 @@ import (
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/paths"
-	"github.com/kittymux/kittymux/pkg/resume"
+	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/rewrite"
 	"github.com/kittymux/kittymux/pkg/scanner"
-	"github.com/kittymux/kittymux/pkg/sessions"
+	"github.com/kittymux/kittymux/pkg/store"
 	"github.com/kittymux/kittymux/pkg/uservars"
 )
 
@@ -103,7 +103,7 @@ func Take(ctx context.Context, o Options) (*rewrite.Result, error) {
 	for i, w := range live {
 		ws[i] = w.Agent
 	}
-	key, err := resume.LoadOrCreateKey(o.Paths)
+	key, err := restorerec.LoadOrCreateKey(o.Paths)
 	if err != nil {
 		return nil, fmt.Errorf("%w; nothing was written", err)
 	}
@@ -122,7 +122,7 @@ func Save(ctx context.Context, o Options) (string, *rewrite.Result, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	path, err := sessions.Publish(o.Paths, o.Name, res.Data)
+	path, err := store.Publish(o.Paths, o.Name, res.Data)
 	if err != nil {
 		return "", nil, err
 	}
@@ -195,7 +195,7 @@ func kittySave(ctx context.Context, c Kitty, dir, name string, all bool, now tim
 	if err := c.Action(ctx, action+q); err != nil {
 		return nil, err
 	}
-	raw, err := sessions.ReadRaw(path)
+	raw, err := store.ReadRaw(path)
 	if err != nil {
 		return nil, err
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/resume"
+	"github.com/kittymux/kittymux/pkg/restorerec"
 )
 
 // AgentWindow is a live kitty window running a recognised agent.
@@ -120,7 +120,7 @@ func AgentWindowsFrom(set *agents.Set, ls []kitty.OSWindow, read ProcReader) []A
 					// Unverified: the record asks anyway; what only a seal
 					// may set is left out.
 					for _, kv := range typed.Env {
-						if resume.EnvNeedsSeal(kv, set.Names()) == "" {
+						if restorerec.EnvNeedsSeal(kv, set.Names()) == "" {
 							cmd.Env = append(cmd.Env, kv)
 						}
 					}

@@ -19,8 +19,8 @@ import (
 
 	"github.com/kittymux/kittymux/assets"
 	"github.com/kittymux/kittymux/pkg/paths"
-	"github.com/kittymux/kittymux/pkg/sessions"
 	"github.com/kittymux/kittymux/pkg/statefile"
+	"github.com/kittymux/kittymux/pkg/store"
 	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
@@ -36,7 +36,7 @@ const (
 
 // QuitSession is the name the quit watcher publishes its save under: an
 // autosave, so `sessions restore last` finds it when it is the newest.
-const QuitSession = sessions.AutosavePrefix + "quit"
+const QuitSession = store.AutosavePrefix + "quit"
 
 // Systemd is the user's systemd manager, for the scanner's unit.
 type Systemd interface {

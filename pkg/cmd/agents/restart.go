@@ -17,7 +17,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/restart"
-	"github.com/kittymux/kittymux/pkg/resume"
+	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/save"
 	"github.com/kittymux/kittymux/pkg/scanner"
 )
@@ -175,7 +175,7 @@ func runner(f *factory.Factory, set *agents.Set) (*restart.Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	key, err := resume.LoadOrCreateKey(f.Paths)
+	key, err := restorerec.LoadOrCreateKey(f.Paths)
 	if err != nil {
 		// Unsealed, the prompt would ask: a restart runs without asking.
 		return nil, fmt.Errorf("the restore records cannot be sealed: %w", err)

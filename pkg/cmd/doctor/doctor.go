@@ -14,10 +14,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kittymux/kittymux/pkg/agenthooks"
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	integrationcmd "github.com/kittymux/kittymux/pkg/cmd/integration"
-	"github.com/kittymux/kittymux/pkg/integration"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/scanner"
 	"github.com/kittymux/kittymux/pkg/setup"
@@ -62,7 +62,7 @@ type Report struct {
 	// control, socket, watcher, scanner, autosave.
 	Setup []setup.Part `json:"setup"`
 	// Integrations are the agents' hooks (`kittymux integration status`).
-	Integrations []integration.Status `json:"integrations"`
+	Integrations []agenthooks.Status `json:"integrations"`
 	// Retention is how long each installed agent keeps its conversations.
 	Retention []RetentionReport `json:"retention"`
 	Hint      string            `json:"hint,omitempty"`
@@ -339,12 +339,12 @@ func printText(w io.Writer, r Report) {
 	printRetention(w, r.Retention)
 	for _, st := range r.Integrations {
 		line := fmt.Sprintf("hooks      %-12s %s", st.Agent, st.State)
-		if st.State != integration.Missing {
+		if st.State != agenthooks.Missing {
 			line += fmt.Sprintf(" v%d", st.Version)
 		}
 		line += "  " + st.File
 		switch {
-		case st.State == integration.Outdated:
+		case st.State == agenthooks.Outdated:
 			line += fmt.Sprintf(": %s; this kittymux installs v%d (`kittymux integration install %s`)", st.Why, st.Current, st.Agent)
 		case st.Why != "":
 			line += ": " + st.Why
@@ -359,7 +359,7 @@ func printText(w io.Writer, r Report) {
 			line += "; " + st.Warning
 		}
 		fmt.Fprintln(w, line)
-		if st.Note != "" && st.State != integration.Missing {
+		if st.Note != "" && st.State != agenthooks.Missing {
 			fmt.Fprintf(w, "           %s\n", st.Note)
 		}
 	}
@@ -367,21 +367,21 @@ func printText(w io.Writer, r Report) {
 
 // checkIntegrations is the hooks of the agents installed here (and of any
 // agent whose hooks kittymux installed).
-func checkIntegrations(f *factory.Factory) []integration.Status {
+func checkIntegrations(f *factory.Factory) []agenthooks.Status {
 	env := integrationcmd.Env(f)
-	out := []integration.Status{}
+	out := []agenthooks.Status{}
 	if env.Home == "" {
 		return out
 	}
 	detected := map[string]bool{}
-	for _, a := range integration.Detect(env, f.LookPath) {
+	for _, a := range agenthooks.Detect(env, f.LookPath) {
 		detected[a.Name] = true
 	}
 	jf := integrationcmd.Journal(f)
-	for _, a := range integration.Agents {
-		st := integration.StatusOf(a, env)
-		integration.Check(&st, a, env, jf, time.Now())
-		if detected[a.Name] || st.State != integration.Missing {
+	for _, a := range agenthooks.Agents {
+		st := agenthooks.StatusOf(a, env)
+		agenthooks.Check(&st, a, env, jf, time.Now())
+		if detected[a.Name] || st.State != agenthooks.Missing {
 			out = append(out, st)
 		}
 	}

@@ -10,8 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kittymux/kittymux/pkg/agenthooks"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
-	"github.com/kittymux/kittymux/pkg/integration"
 	"github.com/kittymux/kittymux/pkg/journal"
 )
 
@@ -29,12 +29,12 @@ func NewCmdIntegration(f *factory.Factory, runF func(*Options) error) *cobra.Com
 	cmd := &cobra.Command{
 		Use:   "integration",
 		Short: "Agent hooks that report the conversation id and the working state",
-		Long: `Install kittymux's hooks into agents' own settings (` + strings.Join(integration.Names(), ", ") + `): on session
+		Long: `Install kittymux's hooks into agents' own settings (` + strings.Join(agenthooks.Names(), ", ") + `): on session
 start, prompt submitted and turn finished the agent runs ` + "`kittymux hook AGENT EVENT`" + `, which records the
 exact conversation id and whether the agent works, in the kitty window it runs in.
 
 Install adds one hook group per event and leaves the user's hooks and settings as they are; it
-keeps the file as the user had it in FILE` + integration.BackupSuffix + ` (never replaced). A settings file that
+keeps the file as the user had it in FILE` + agenthooks.BackupSuffix + ` (never replaced). A settings file that
 is a link is edited where it leads. Uninstall removes exactly kittymux's groups.`,
 	}
 	for _, action := range []string{"install", "status", "uninstall"} {
@@ -48,7 +48,7 @@ is a link is edited where it leads. Uninstall removes exactly kittymux's groups.
 			Use:       action + " [AGENT...]",
 			Short:     short,
 			Long:      short + ".\n\nExit codes: 0 done, 1 a settings file could not be read or written, 2 unknown agent.",
-			ValidArgs: integration.Names(),
+			ValidArgs: agenthooks.Names(),
 			RunE: func(cmd *cobra.Command, args []string) error {
 				o.Agents = args
 				if runF != nil {
@@ -67,8 +67,8 @@ is a link is edited where it leads. Uninstall removes exactly kittymux's groups.
 
 // Env is the integration environment of the factory's process. Home is ""
 // when HOME is not set: no agent's settings can be found then.
-func Env(f *factory.Factory) integration.Env {
-	return integration.Env{Getenv: f.Getenv, Home: f.Getenv("HOME"), Exe: f.Executable}
+func Env(f *factory.Factory) agenthooks.Env {
+	return agenthooks.Env{Getenv: f.Getenv, Home: f.Getenv("HOME"), Exe: f.Executable}
 }
 
 // Journal is the journal, to tell hooks that do not run; nil when it is
@@ -92,43 +92,43 @@ func Run(o *Options) error {
 	if env.Home == "" {
 		return errors.New("HOME is not set: the agents' settings cannot be found")
 	}
-	var list []integration.Agent
+	var list []agenthooks.Agent
 	for _, name := range o.Agents {
-		a, ok := integration.Find(name)
+		a, ok := agenthooks.Find(name)
 		if !ok {
-			return &factory.FlagError{Err: fmt.Errorf("unknown agent %q: kittymux has hooks for %s", name, strings.Join(integration.Names(), ", "))}
+			return &factory.FlagError{Err: fmt.Errorf("unknown agent %q: kittymux has hooks for %s", name, strings.Join(agenthooks.Names(), ", "))}
 		}
 		list = append(list, a)
 	}
 	if len(list) == 0 {
 		switch o.Action {
 		case "install":
-			list = integration.Detect(env, f.LookPath)
+			list = agenthooks.Detect(env, f.LookPath)
 			if len(list) == 0 {
-				return fmt.Errorf("none of %s is installed here: name the agent to install its hooks anyway", strings.Join(integration.Names(), ", "))
+				return fmt.Errorf("none of %s is installed here: name the agent to install its hooks anyway", strings.Join(agenthooks.Names(), ", "))
 			}
 		default:
-			list = integration.Agents
+			list = agenthooks.Agents
 		}
 	}
 	if o.Action == "status" {
-		var sts []integration.Status
+		var sts []agenthooks.Status
 		jf := Journal(f)
 		for _, a := range list {
-			st := integration.StatusOf(a, env)
-			integration.Check(&st, a, env, jf, time.Now())
+			st := agenthooks.StatusOf(a, env)
+			agenthooks.Check(&st, a, env, jf, time.Now())
 			sts = append(sts, st)
 		}
 		return PrintStatus(f, sts, o.JSON)
 	}
 	var failed int
 	for _, a := range list {
-		var ch integration.Change
+		var ch agenthooks.Change
 		var err error
 		if o.Action == "install" {
-			ch, err = integration.Install(a, env)
+			ch, err = agenthooks.Install(a, env)
 		} else {
-			ch, err = integration.Uninstall(a, env)
+			ch, err = agenthooks.Uninstall(a, env)
 		}
 		switch {
 		case err != nil:
@@ -158,7 +158,7 @@ func Run(o *Options) error {
 
 // PrintStatus prints statuses as a table (a header on a terminal), as
 // tab-separated lines, or as JSON. doctor prints the same.
-func PrintStatus(f *factory.Factory, sts []integration.Status, asJSON bool) error {
+func PrintStatus(f *factory.Factory, sts []agenthooks.Status, asJSON bool) error {
 	if asJSON {
 		enc := json.NewEncoder(f.IO.Out)
 		enc.SetIndent("", "  ")
@@ -166,7 +166,7 @@ func PrintStatus(f *factory.Factory, sts []integration.Status, asJSON bool) erro
 	}
 	for i, st := range sts {
 		version := "-"
-		if st.Version > 0 || st.State != integration.Missing {
+		if st.Version > 0 || st.State != agenthooks.Missing {
 			version = fmt.Sprintf("v%d", st.Version)
 		}
 		if f.IO.IsTTY {
@@ -183,7 +183,7 @@ func PrintStatus(f *factory.Factory, sts []integration.Status, asJSON bool) erro
 			if st.Warning != "" {
 				fmt.Fprintf(f.IO.Out, "%30s%s\n", "", st.Warning)
 			}
-			if st.Note != "" && st.State != integration.Missing {
+			if st.Note != "" && st.State != agenthooks.Missing {
 				fmt.Fprintf(f.IO.Out, "%30s%s\n", "", st.Note)
 			}
 			continue

@@ -22,8 +22,8 @@ import (
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
-	"github.com/kittymux/kittymux/pkg/kittysession"
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/sessionfile"
 )
 
 // TestRealAutosave runs autosave against a real kitty 0.43 or newer
@@ -116,7 +116,7 @@ func TestRealAutosave(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					file, err := kittysession.Parse(data)
+					file, err := sessionfile.Parse(data)
 					if err != nil {
 						t.Fatalf("%s does not parse: %v\n%s", name, err, data)
 					}

@@ -18,12 +18,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kittymux/kittymux/pkg/agenthooks"
 	"github.com/kittymux/kittymux/pkg/autosave"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/cmd/root"
 	cmdscanner "github.com/kittymux/kittymux/pkg/cmd/scanner"
 	"github.com/kittymux/kittymux/pkg/cmd/sessions"
-	"github.com/kittymux/kittymux/pkg/integration"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
@@ -115,7 +115,7 @@ var codexInWindow = func() convAgent {
 func trustCodexHooks(w *convWorld, k *kittytest.Real, dir string) {
 	t := w.t
 	t.Helper()
-	if st := w.integrationStatus(); st.Trust != integration.Untrusted || !strings.Contains(st.TrustHow, "Trust all and continue") {
+	if st := w.integrationStatus(); st.Trust != agenthooks.Untrusted || !strings.Contains(st.TrustHow, "Trust all and continue") {
 		t.Errorf("before trust, integration status says %+v", st)
 	}
 	id := k.LaunchWith(kitty.LaunchOptions{Cwd: dir})
@@ -130,7 +130,7 @@ func trustCodexHooks(w *convWorld, k *kittytest.Real, dir string) {
 	if err := k.Client.CloseWindow(t.Context(), windowMatch(id)); err != nil {
 		t.Fatal(err)
 	}
-	if st := w.integrationStatus(); st.Trust != integration.Trusted {
+	if st := w.integrationStatus(); st.Trust != agenthooks.Trusted {
 		t.Errorf("after trust, integration status says %+v", st)
 	}
 }
@@ -706,7 +706,7 @@ func (w *convWorld) installHooks() {
 
 // integrationStatus is `kittymux integration status --json` of the agent
 // for its HOME.
-func (w *convWorld) integrationStatus() integration.Status {
+func (w *convWorld) integrationStatus() agenthooks.Status {
 	t := w.t
 	t.Helper()
 	out := &kittytest.Buffer{}
@@ -718,7 +718,7 @@ func (w *convWorld) integrationStatus() integration.Status {
 	if code := root.Main(f, []string{"integration", "status", "--json", w.agent.name}); code != 0 {
 		t.Fatalf("integration status: exit %d\n%s", code, out)
 	}
-	var got struct{ Integrations []integration.Status }
+	var got struct{ Integrations []agenthooks.Status }
 	if err := json.Unmarshal([]byte(out.String()), &got); err != nil || len(got.Integrations) != 1 {
 		t.Fatalf("integration status: %v\n%s", err, out)
 	}

@@ -20,7 +20,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/sessions"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
-	"github.com/kittymux/kittymux/pkg/kittysession"
+	"github.com/kittymux/kittymux/pkg/sessionfile"
 )
 
 // TestRealHostileDirectories: directory names that end kitty 0.48.2's `cd`
@@ -111,7 +111,7 @@ func TestRealHostileDirectories(t *testing.T) {
 	p := testPaths(env)
 	checkSaved := func(what string, data []byte) {
 		t.Helper()
-		file, err := kittysession.Parse(data)
+		file, err := sessionfile.Parse(data)
 		if err != nil {
 			t.Fatalf("%s does not parse: %v\n%s", what, err, data)
 		}

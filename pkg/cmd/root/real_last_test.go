@@ -27,7 +27,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/paths"
-	"github.com/kittymux/kittymux/pkg/sessions"
+	"github.com/kittymux/kittymux/pkg/store"
 )
 
 // lastRig is the ground of the crash journeys: real kitties 0.43 or newer
@@ -212,7 +212,7 @@ func (r *lastRig) plantEnded(name string) string {
 	_, at, _ := autosave.ParseName(name)
 	// Not a pid any process can have (above Linux's pid_max).
 	old := autosave.Name("99999999", at.Add(-time.Hour))
-	if _, err := sessions.Publish(r.p, old, data); err != nil {
+	if _, err := store.Publish(r.p, old, data); err != nil {
 		r.t.Fatal(err)
 	}
 	return old

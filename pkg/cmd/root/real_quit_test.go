@@ -16,8 +16,8 @@ import (
 	"github.com/kittymux/kittymux/pkg/autosave"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
-	"github.com/kittymux/kittymux/pkg/kittysession"
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/sessionfile"
 	"github.com/kittymux/kittymux/pkg/setup"
 )
 
@@ -148,7 +148,7 @@ func TestRealQuitCapture(t *testing.T) {
 		!strings.HasPrefix(name, autosave.QuitPrefix+strconv.Itoa(k.PID)+"-") {
 		t.Errorf("the quit save is %s, want %s%d-TIME", name, autosave.QuitPrefix, k.PID)
 	}
-	f, err := kittysession.Parse(data)
+	f, err := sessionfile.Parse(data)
 	if err != nil {
 		t.Fatalf("published quit save does not parse: %v\n%s", err, data)
 	}
@@ -225,7 +225,7 @@ func TestRealQuitCancelled(t *testing.T) {
 	ask("y")
 	waitGone(t, k, 20*time.Second)
 	data, _ := waitFile(t, published, 60*time.Second)
-	if _, err := kittysession.Parse(data); err != nil {
+	if _, err := sessionfile.Parse(data); err != nil {
 		t.Fatalf("published quit save does not parse: %v\n%s", err, data)
 	}
 }

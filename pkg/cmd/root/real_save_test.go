@@ -20,7 +20,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/sessions"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
-	"github.com/kittymux/kittymux/pkg/kittysession"
+	"github.com/kittymux/kittymux/pkg/sessionfile"
 )
 
 // agentRuns are the fake agents' runs that are not help or version probes.
@@ -195,7 +195,7 @@ func TestRealSaveRestore(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("published session:\n%s", data)
-	file, err := kittysession.Parse(data)
+	file, err := sessionfile.Parse(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,7 +262,7 @@ func TestRealSaveRestore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if file, err = kittysession.Parse(data); err != nil {
+	if file, err = sessionfile.Parse(data); err != nil {
 		t.Fatal(err)
 	}
 	if ws := file.Windows(); len(ws) != 1 || ws[0].Line.Launch.Unserialize.ID() != osWin || ws[0].Cwd != docs {

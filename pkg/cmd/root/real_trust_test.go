@@ -21,9 +21,9 @@ import (
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
-	"github.com/kittymux/kittymux/pkg/kittysession"
-	"github.com/kittymux/kittymux/pkg/resume"
+	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/scanner"
+	"github.com/kittymux/kittymux/pkg/sessionfile"
 	"github.com/kittymux/kittymux/pkg/uservars"
 )
 
@@ -266,11 +266,11 @@ func TestRealForgedText(t *testing.T) {
 	if strings.Contains(out, forgedID) {
 		t.Errorf("publish carried the forged id:\n%s", out)
 	}
-	key, err := resume.ReadKey(state.ResumeKey())
+	key, err := restorerec.ReadKey(state.ResumeKey())
 	if err != nil {
 		t.Fatal(err)
 	}
-	pub, err := kittysession.Parse([]byte(out))
+	pub, err := sessionfile.Parse([]byte(out))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,7 +283,7 @@ func TestRealForgedText(t *testing.T) {
 		if len(argv) == 0 || argv[0] != resumeProg {
 			continue
 		}
-		rec, err := resume.ParseArgs(argv[1:])
+		rec, err := restorerec.ParseArgs(argv[1:])
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,8 +6,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
-	"github.com/kittymux/kittymux/pkg/newsession"
-	"github.com/kittymux/kittymux/pkg/sessions"
+	"github.com/kittymux/kittymux/pkg/sessiontemplate"
+	"github.com/kittymux/kittymux/pkg/store"
 )
 
 // Shell completion (`kittymux completion bash|zsh|fish`) asks these while
@@ -19,7 +19,7 @@ func completeSessionNames(f *factory.Factory, extra ...string) cobra.CompletionF
 		if len(args) > 0 {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
-		all, _ := sessions.List(f.Paths)
+		all, _ := store.List(f.Paths)
 		names := append([]string(nil), extra...)
 		for _, in := range all {
 			names = append(names, in.Name)
@@ -30,7 +30,7 @@ func completeSessionNames(f *factory.Factory, extra ...string) cobra.CompletionF
 
 func completeTemplateNames(f *factory.Factory) cobra.CompletionFunc {
 	return func(_ *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		ts, _ := newsession.List(f.Paths)
+		ts, _ := sessiontemplate.List(f.Paths)
 		var out []cobra.Completion
 		for _, t := range ts {
 			if strings.HasPrefix(t.Name, toComplete) {

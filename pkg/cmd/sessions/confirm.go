@@ -6,14 +6,14 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/scanner"
-	"github.com/kittymux/kittymux/pkg/sessions"
+	"github.com/kittymux/kittymux/pkg/store"
 )
 
 // confirmFrom asks which conversation the agent a prompt resumed reports:
 // the journal's record of that process when a hook or the agent's own
 // record gave its id (the scanner writes it), else the agent's record read
 // now. Never its command line, which says only what was asked.
-func confirmFrom(jf *journal.File, recs scanner.Records) sessions.Confirm {
+func confirmFrom(jf *journal.File, recs scanner.Records) store.Confirm {
 	return func(o journal.Restore) (string, string, bool) {
 		if id, from := jf.Became(o).ReportedID(); id != "" {
 			return id, from, false

@@ -17,9 +17,9 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/cmd/sessions"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
-	"github.com/kittymux/kittymux/pkg/kittysession"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/prompt"
+	"github.com/kittymux/kittymux/pkg/sessionfile"
 )
 
 // The test binary doubles as kittymux-resume.
@@ -100,7 +100,7 @@ func TestSaveRestoreEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	file, err := kittysession.Parse(published)
+	file, err := sessionfile.Parse(published)
 	if err != nil {
 		t.Fatal(err)
 	}

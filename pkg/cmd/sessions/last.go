@@ -14,14 +14,14 @@ import (
 	"github.com/kittymux/kittymux/pkg/history"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/sessions"
 	"github.com/kittymux/kittymux/pkg/statefile"
+	"github.com/kittymux/kittymux/pkg/store"
 )
 
 // savedKitties reads every save and says, for each kitty with autosaves,
 // whether it still runs and what became of its session.
 func savedKitties(ctx context.Context, f *factory.Factory) ([]ended.Kitty, []ended.Save, error) {
-	all, err := sessions.List(f.Paths)
+	all, err := store.List(f.Paths)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -68,13 +68,13 @@ func selfKey(f *factory.Factory) string {
 // resolveRestore finds the session `restore NAME|last` opens, and the key
 // of the kitty whose session it brings back once restored ("" when it is
 // not an ended kitty's).
-func resolveRestore(ctx context.Context, f *factory.Factory, name string) (sessions.Info, string, error) {
+func resolveRestore(ctx context.Context, f *factory.Factory, name string) (store.Info, string, error) {
 	ks, saves, err := savedKitties(ctx, f)
 	if err != nil {
-		return sessions.Info{}, "", err
+		return store.Info{}, "", err
 	}
 	if name != "last" {
-		info, err := sessions.Resolve(f.Paths, name)
+		info, err := store.Resolve(f.Paths, name)
 		if err != nil {
 			return info, "", err
 		}
@@ -89,14 +89,14 @@ func resolveRestore(ctx context.Context, f *factory.Factory, name string) (sessi
 	}
 	c := ended.Last(ks, saves)
 	if c.Pick != nil {
-		info, err := sessions.Resolve(f.Paths, c.Pick.Name)
+		info, err := store.Resolve(f.Paths, c.Pick.Name)
 		return info, c.Pick.Kitty, err
 	}
 	if len(saves) == 0 {
-		_, err := sessions.Resolve(f.Paths, "last")
-		return sessions.Info{}, "", err
+		_, err := store.Resolve(f.Paths, "last")
+		return store.Info{}, "", err
 	}
-	return sessions.Info{}, "", lastError(c, time.Now())
+	return store.Info{}, "", lastError(c, time.Now())
 }
 
 // nothingLast: `restore last` finds no session to restore. Its lines say
@@ -188,7 +188,7 @@ func when(now, t time.Time) string {
 
 // markRestored records that key's session was restored, which ends its
 // offer and makes it no longer `restore last`.
-func markRestored(f *factory.Factory, key string, info sessions.Info, at time.Time) {
+func markRestored(f *factory.Factory, key string, info store.Info, at time.Time) {
 	if key == "" {
 		return
 	}
@@ -202,7 +202,7 @@ func markRestored(f *factory.Factory, key string, info sessions.Info, at time.Ti
 // is then a copy in sessions/.restore/, of the same base name (kitty names
 // the session after it). It returns the session to load and what was left
 // out.
-func withoutClosed(f *factory.Factory, key string, info sessions.Info) (sessions.Info, []ended.LeftOut) {
+func withoutClosed(f *factory.Factory, key string, info store.Info) (store.Info, []ended.LeftOut) {
 	pid := ended.PIDOf(key)
 	if pid == 0 {
 		return info, nil
@@ -211,7 +211,7 @@ func withoutClosed(f *factory.Factory, key string, info sessions.Info) (sessions
 	if err != nil {
 		return info, nil
 	}
-	data, err := sessions.ReadRaw(info.Path)
+	data, err := store.ReadRaw(info.Path)
 	if err != nil {
 		return info, nil
 	}

@@ -14,8 +14,8 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
-	"github.com/kittymux/kittymux/pkg/newsession"
-	"github.com/kittymux/kittymux/pkg/sessions"
+	"github.com/kittymux/kittymux/pkg/sessiontemplate"
+	"github.com/kittymux/kittymux/pkg/store"
 )
 
 // NewOptions of `sessions new`.
@@ -29,15 +29,15 @@ type NewOptions struct {
 	// Interactive: stdin and stdout are a terminal, so missing choices are
 	// asked rather than refused.
 	Interactive bool
-	// Ask asks for missing choices (newsession.Ask); tests replace it.
-	Ask func(in io.Reader, out io.Writer, c *newsession.Choices, ts []newsession.Template, agents []string, cwd string) error
+	// Ask asks for missing choices (sessiontemplate.Ask); tests replace it.
+	Ask func(in io.Reader, out io.Writer, c *sessiontemplate.Choices, ts []sessiontemplate.Template, agents []string, cwd string) error
 	// StartKitty starts a new kitty on a session file; tests replace it.
 	StartKitty func(kittyPath, session string) error
 }
 
 // NewCmdNew returns `sessions new`.
 func NewCmdNew(f *factory.Factory, runF func(*NewOptions) error) *cobra.Command {
-	o := &NewOptions{F: f, Ask: newsession.Ask, StartKitty: startKitty}
+	o := &NewOptions{F: f, Ask: sessiontemplate.Ask, StartKitty: startKitty}
 	cmd := &cobra.Command{
 		Use:   "new NAME --template T [--agent A] [--cwd DIR] [--force]",
 		Short: "Make a session from a template and open it",
@@ -51,7 +51,7 @@ Exit codes: 0 opened, 1 error, 2 bad usage or cancelled.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
-			if err := sessions.CheckName(o.Name); err != nil {
+			if err := store.CheckName(o.Name); err != nil {
 				return &factory.FlagError{Err: err}
 			}
 			o.Interactive = f.IO.CanAsk()
@@ -78,7 +78,7 @@ func New(ctx context.Context, o *NewOptions) error {
 		ctx = context.Background()
 	}
 	f := o.F
-	ts, err := newsession.List(f.Paths)
+	ts, err := sessiontemplate.List(f.Paths)
 	if err != nil {
 		return err
 	}
@@ -90,7 +90,7 @@ func New(ctx context.Context, o *NewOptions) error {
 	names := installedNames(installed)
 	// What was given is checked before anything is asked.
 	if o.Template != "" {
-		if _, err := newsession.Find(ts, o.Template); err != nil {
+		if _, err := sessiontemplate.Find(ts, o.Template); err != nil {
 			return &factory.FlagError{Err: err}
 		}
 	}
@@ -104,20 +104,20 @@ func New(ctx context.Context, o *NewOptions) error {
 			return &factory.FlagError{Err: fmt.Errorf("session %s exists (%s): pick another name, or --force to replace it", o.Name, f.Paths.Session(o.Name))}
 		}
 	}
-	c := newsession.Choices{Template: o.Template, Agent: o.Agent, Cwd: o.Cwd}
+	c := sessiontemplate.Choices{Template: o.Template, Agent: o.Agent, Cwd: o.Cwd}
 	if o.Interactive {
 		wd, _ := os.Getwd()
 		if err := o.Ask(f.IO.In, f.IO.Out, &c, ts, names, wd); err != nil {
-			if errors.Is(err, newsession.ErrCancelled) {
+			if errors.Is(err, sessiontemplate.ErrCancelled) {
 				return factory.ErrCancel
 			}
 			return err
 		}
 	}
-	if err := newsession.Missing(c, ts, names); err != nil {
+	if err := sessiontemplate.Missing(c, ts, names); err != nil {
 		return &factory.FlagError{Err: err}
 	}
-	t, _ := newsession.Find(ts, c.Template)
+	t, _ := sessiontemplate.Find(ts, c.Template)
 	if c.Cwd == "" {
 		if c.Cwd, err = os.Getwd(); err != nil {
 			return err
@@ -129,7 +129,7 @@ func New(ctx context.Context, o *NewOptions) error {
 	if fi, err := os.Stat(c.Cwd); err != nil || !fi.IsDir() {
 		return &factory.FlagError{Err: fmt.Errorf("--cwd %s is not a directory", c.Cwd)}
 	}
-	v := newsession.Values{Name: o.Name, Cwd: c.Cwd}
+	v := sessiontemplate.Values{Name: o.Name, Cwd: c.Cwd}
 	if t.NeedsAgent {
 		if err := checkAgent(set, installed, c.Agent); err != nil {
 			return &factory.FlagError{Err: err}
@@ -137,11 +137,11 @@ func New(ctx context.Context, o *NewOptions) error {
 		// The program as typed at a shell: kitty finds it on its PATH.
 		v.Agent = filepath.Base(installed[c.Agent])
 	}
-	data, err := newsession.Render(t, v)
+	data, err := sessiontemplate.Render(t, v)
 	if err != nil {
 		return err
 	}
-	path, err := sessions.Publish(f.Paths, o.Name, data)
+	path, err := store.Publish(f.Paths, o.Name, data)
 	if err != nil {
 		return err
 	}

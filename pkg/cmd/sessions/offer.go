@@ -13,7 +13,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/ended"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/sessions"
+	"github.com/kittymux/kittymux/pkg/store"
 )
 
 // OfferOptions of `sessions offer`.
@@ -80,8 +80,8 @@ func Offer(ctx context.Context, o *OfferOptions) error {
 		fmt.Fprintf(out, "kittymux: nothing to offer: %v\n", orNothing(err, "kitty "+o.Kitty+"'s session is not one that ended"))
 		return nil
 	}
-	info, left := withoutClosed(f, k.Key, sessions.Info{Name: k.Newest.Name, Path: k.Newest.Path})
-	data, err := sessions.ReadRaw(info.Path)
+	info, left := withoutClosed(f, k.Key, store.Info{Name: k.Newest.Name, Path: k.Newest.Path})
+	data, err := store.ReadRaw(info.Path)
 	if err != nil {
 		return err
 	}
@@ -100,7 +100,7 @@ func Offer(ctx context.Context, o *OfferOptions) error {
 	fmt.Fprintln(out)
 	fmt.Fprintf(out, "  Enter restore it here   n dismiss   l later (`kittymux sessions restore last`)\n")
 	return ask(ctx, o, k.Key, "`kittymux sessions restore "+k.Newest.Name+"` still restores it", func() error {
-		return Restore(ctx, &RestoreOptions{F: f, Name: k.Newest.Name, StartKitty: startKitty, Wait: sessions.ReportWait})
+		return Restore(ctx, &RestoreOptions{F: f, Name: k.Newest.Name, StartKitty: startKitty, Wait: store.ReportWait})
 	})
 }
 

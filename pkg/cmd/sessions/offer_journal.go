@@ -11,10 +11,10 @@ import (
 	"github.com/kittymux/kittymux/pkg/history"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/kittysession"
 	"github.com/kittymux/kittymux/pkg/recovery"
-	"github.com/kittymux/kittymux/pkg/resume"
-	"github.com/kittymux/kittymux/pkg/sessions"
+	"github.com/kittymux/kittymux/pkg/restorerec"
+	"github.com/kittymux/kittymux/pkg/sessionfile"
+	"github.com/kittymux/kittymux/pkg/store"
 )
 
 // offerJournal is the offer in a kitty too old to load a save (< 0.43):
@@ -78,7 +78,7 @@ func recoverHere(ctx context.Context, f *factory.Factory, jf *journal.File, offe
 	if len(plan.Tabs) == 0 {
 		return fmt.Errorf("nothing to recover any more: every conversation runs again")
 	}
-	path, err := sessions.Publish(f.Paths, DefaultRecoverName, plan.Data)
+	path, err := store.Publish(f.Paths, DefaultRecoverName, plan.Data)
 	if err != nil {
 		return err
 	}
@@ -103,9 +103,9 @@ func recoverHere(ctx context.Context, f *factory.Factory, jf *journal.File, offe
 		}
 	}
 	for k := range keys {
-		markRestored(f, k, sessions.Info{Name: DefaultRecoverName}, start)
+		markRestored(f, k, store.Info{Name: DefaultRecoverName}, start)
 	}
-	report(ctx, f, path, start, sessions.ReportWait)
+	report(ctx, f, path, start, store.ReportWait)
 	return nil
 }
 
@@ -130,11 +130,11 @@ func recoverPlan(ctx context.Context, f *factory.Factory, now time.Time, seal bo
 	}
 	var key []byte
 	if seal {
-		if key, err = resume.LoadOrCreateKey(f.Paths); err != nil {
+		if key, err = restorerec.LoadOrCreateKey(f.Paths); err != nil {
 			return nil, err
 		}
 	} else {
-		key, _ = resume.ReadKey(f.Paths.ResumeKey())
+		key, _ = restorerec.ReadKey(f.Paths.ResumeKey())
 	}
 	return recovery.Build(recovery.Options{Agents: set, Journal: jf, Now: now, Since: ended.RecoverSince,
 		Live: live, ResumeBin: bin, Key: key, Stat: statDir,
@@ -149,7 +149,7 @@ func launchTabs(ctx context.Context, f *factory.Factory, data []byte) error {
 	if err != nil {
 		return err
 	}
-	file, err := kittysession.Parse(data)
+	file, err := sessionfile.Parse(data)
 	if err != nil {
 		return err
 	}

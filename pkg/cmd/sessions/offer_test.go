@@ -12,7 +12,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/sessions"
 	"github.com/kittymux/kittymux/pkg/ended"
 	"github.com/kittymux/kittymux/pkg/paths"
-	storage "github.com/kittymux/kittymux/pkg/sessions"
+	storage "github.com/kittymux/kittymux/pkg/store"
 )
 
 // The offer's keys: n dismisses, l (or Esc, or the terminal going away)

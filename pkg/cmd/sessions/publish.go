@@ -12,9 +12,9 @@ import (
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/journal"
-	"github.com/kittymux/kittymux/pkg/resume"
+	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/rewrite"
-	"github.com/kittymux/kittymux/pkg/sessions"
+	"github.com/kittymux/kittymux/pkg/store"
 )
 
 // PublishOptions of `sessions publish`.
@@ -56,10 +56,10 @@ Exit codes: 0 published, 1 error (nothing written), 2 bad usage.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Raw = args[0]
 			if o.Name == "" {
-				o.Name = strings.TrimSuffix(filepath.Base(o.Raw), sessions.Ext)
+				o.Name = strings.TrimSuffix(filepath.Base(o.Raw), store.Ext)
 			}
 			if !o.Stdout {
-				if err := sessions.CheckName(o.Name); err != nil {
+				if err := store.CheckName(o.Name); err != nil {
 					return &factory.FlagError{Err: err}
 				}
 			}
@@ -84,7 +84,7 @@ func Publish(ctx context.Context, o *PublishOptions) error {
 		ctx = context.Background()
 	}
 	f := o.F
-	raw, err := sessions.ReadRaw(o.Raw)
+	raw, err := store.ReadRaw(o.Raw)
 	if err != nil {
 		return fmt.Errorf("%w; nothing was written", err)
 	}
@@ -96,7 +96,7 @@ func Publish(ctx context.Context, o *PublishOptions) error {
 	if err != nil {
 		return err
 	}
-	key, err := resume.LoadOrCreateKey(f.Paths)
+	key, err := restorerec.LoadOrCreateKey(f.Paths)
 	if err != nil {
 		return fmt.Errorf("%w; nothing was written", err)
 	}
@@ -120,7 +120,7 @@ func Publish(ctx context.Context, o *PublishOptions) error {
 		_, err := f.IO.Out.Write(res.Data)
 		return err
 	}
-	path, err := sessions.Publish(f.Paths, o.Name, res.Data)
+	path, err := store.Publish(f.Paths, o.Name, res.Data)
 	if err != nil {
 		return err
 	}

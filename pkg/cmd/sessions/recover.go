@@ -17,9 +17,9 @@ import (
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/recovery"
-	"github.com/kittymux/kittymux/pkg/resume"
+	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/scanner"
-	"github.com/kittymux/kittymux/pkg/sessions"
+	"github.com/kittymux/kittymux/pkg/store"
 )
 
 // DefaultRecoverName is the session `recover` writes when no --name is given.
@@ -64,7 +64,7 @@ Exit codes: 0 recovered, or nothing to recover; 1 error; 2 bad usage.`,
 				return &factory.FlagError{Err: fmt.Errorf("--since: %w", err)}
 			}
 			o.Since = d
-			if err := sessions.CheckName(o.Name); err != nil {
+			if err := store.CheckName(o.Name); err != nil {
 				return &factory.FlagError{Err: fmt.Errorf("--name: %w", err)}
 			}
 			if runF != nil {
@@ -118,11 +118,11 @@ func Recover(ctx context.Context, o *RecoverOptions) error {
 	var key []byte
 	if o.DryRun {
 		// A dry run writes nothing, not even a first key.
-		if key, err = resume.ReadKey(f.Paths.ResumeKey()); err != nil {
+		if key, err = restorerec.ReadKey(f.Paths.ResumeKey()); err != nil {
 			key = nil
 			fmt.Fprintf(f.IO.ErrOut, "kittymux: the records below are not sealed (%v); a real recover seals them\n", err)
 		}
-	} else if key, err = resume.LoadOrCreateKey(f.Paths); err != nil {
+	} else if key, err = restorerec.LoadOrCreateKey(f.Paths); err != nil {
 		return err
 	}
 	plan, err := recovery.Build(recovery.Options{Agents: set, Journal: jf, Now: o.Now(), Since: o.Since, Closed: o.Closed,
@@ -136,7 +136,7 @@ func Recover(ctx context.Context, o *RecoverOptions) error {
 	case len(plan.Tabs) == 0:
 	case o.DryRun:
 	default:
-		if res.Path, err = sessions.Publish(f.Paths, o.Name, plan.Data); err != nil {
+		if res.Path, err = store.Publish(f.Paths, o.Name, plan.Data); err != nil {
 			return err
 		}
 		if res.Opened, err = openBasic(ctx, f, o.StartKitty, res.Path); err != nil {

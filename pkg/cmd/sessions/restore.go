@@ -16,12 +16,12 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/kittysession"
-	"github.com/kittymux/kittymux/pkg/resume"
+	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/scanner"
-	"github.com/kittymux/kittymux/pkg/sessions"
+	"github.com/kittymux/kittymux/pkg/sessionfile"
 	"github.com/kittymux/kittymux/pkg/stagger"
 	"github.com/kittymux/kittymux/pkg/statefile"
+	"github.com/kittymux/kittymux/pkg/store"
 	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
@@ -66,7 +66,7 @@ Exit codes: 0 opened, 1 error, 2 bad usage.`,
 			return Restore(cmd.Context(), o)
 		},
 	}
-	cmd.Flags().DurationVar(&o.Wait, "wait", sessions.ReportWait, "how long to wait for the prompts that run without asking")
+	cmd.Flags().DurationVar(&o.Wait, "wait", store.ReportWait, "how long to wait for the prompts that run without asking")
 	return cmd
 }
 
@@ -133,13 +133,13 @@ func Restore(ctx context.Context, o *RestoreOptions) error {
 // prompts record it in the journal, after waiting up to wait for those that
 // run without asking.
 func report(ctx context.Context, f *factory.Factory, path string, since time.Time, wait time.Duration) {
-	data, err := sessions.ReadRaw(path)
+	data, err := store.ReadRaw(path)
 	if err != nil {
 		return
 	}
-	key, _ := resume.ReadKey(f.Paths.ResumeKey())
+	key, _ := restorerec.ReadKey(f.Paths.ResumeKey())
 	_, autoFile := os.Stat(f.Paths.ResumeAuto())
-	ws, err := sessions.AgentWindows(data, key, f.Getenv("KITTYMUX_RESUME") == "auto" || autoFile == nil)
+	ws, err := store.AgentWindows(data, key, f.Getenv("KITTYMUX_RESUME") == "auto" || autoFile == nil)
 	if err != nil || len(ws) == 0 {
 		return
 	}
@@ -151,11 +151,11 @@ func report(ctx context.Context, f *factory.Factory, path string, since time.Tim
 	// Resumes without asking start one after another per agent: the
 	// report waits for the last of them too.
 	interval, _ := stagger.Interval(f.Paths, f.Getenv)
-	deadline := time.Now().Add(wait + sessions.StaggerWait(ws, interval))
+	deadline := time.Now().Add(wait + store.StaggerWait(ws, interval))
 	for {
 		outcomes, _ := j.RestoresSince(since)
 		jf, _ := j.Read()
-		lines, done := sessions.Report(ws, outcomes, confirmFrom(jf, scanner.Records{ProcRoot: "/proc", Getenv: f.Getenv}))
+		lines, done := store.Report(ws, outcomes, confirmFrom(jf, scanner.Records{ProcRoot: "/proc", Getenv: f.Getenv}))
 		if done || !time.Now().Before(deadline) || ctx.Err() != nil {
 			for _, l := range lines {
 				// Records and directories come from the editable file.
@@ -174,12 +174,12 @@ func report(ctx context.Context, f *factory.Factory, path string, since time.Tim
 // window starts with new_os_window: goto_session skips the empty section
 // before it, but a kitty started with --session opens an OS window for it, a
 // stray shell. Such a file is loaded from a copy without that line.
-func forNewKitty(f *factory.Factory, info sessions.Info) (string, error) {
-	data, err := userfile.Read(info.Path, sessions.MaxRawSize)
+func forNewKitty(f *factory.Factory, info store.Info) (string, error) {
+	data, err := userfile.Read(info.Path, store.MaxRawSize)
 	if err != nil {
 		return "", err
 	}
-	file, err := kittysession.Parse(data)
+	file, err := sessionfile.Parse(data)
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", info.Path, err)
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/cmd/sessions"
 	"github.com/kittymux/kittymux/pkg/paths"
-	storage "github.com/kittymux/kittymux/pkg/sessions"
+	storage "github.com/kittymux/kittymux/pkg/store"
 )
 
 // Outside kitty, restore starts a new kitty on the file, if that kitty can

@@ -13,7 +13,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/rewrite"
 	"github.com/kittymux/kittymux/pkg/save"
-	"github.com/kittymux/kittymux/pkg/sessions"
+	"github.com/kittymux/kittymux/pkg/store"
 )
 
 // DefaultName is the session `save` writes when no name is given.
@@ -47,7 +47,7 @@ Exit codes: 0 saved, 1 error (nothing written), 2 bad usage.`,
 			if len(args) == 1 {
 				o.Name = args[0]
 			}
-			if err := sessions.CheckName(o.Name); err != nil {
+			if err := store.CheckName(o.Name); err != nil {
 				return &factory.FlagError{Err: err}
 			}
 			if runF != nil {

@@ -12,7 +12,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/ended"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/sessions"
+	"github.com/kittymux/kittymux/pkg/store"
 )
 
 // SavesOptions of `sessions saves`.
@@ -126,7 +126,7 @@ func Saves(ctx context.Context, o *SavesOptions) error {
 		ctx = context.Background()
 	}
 	f := o.F
-	all, err := sessions.List(f.Paths)
+	all, err := store.List(f.Paths)
 	if err != nil {
 		return err
 	}
@@ -144,9 +144,9 @@ func Saves(ctx context.Context, o *SavesOptions) error {
 			s.Kitty, s.Saved = key, at
 		}
 		s.stateOf(ks)
-		data, err := sessions.ReadRaw(in.Path)
+		data, err := store.ReadRaw(in.Path)
 		if err == nil {
-			s.Windows, s.Agents, err = sessions.Count(data)
+			s.Windows, s.Agents, err = store.Count(data)
 		}
 		if err != nil {
 			s.Problem = err.Error()

@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
-	"github.com/kittymux/kittymux/pkg/newsession"
+	"github.com/kittymux/kittymux/pkg/sessiontemplate"
 )
 
 // TemplatesOptions of `sessions templates`.
@@ -45,7 +45,7 @@ Exit codes: 0 listed, 1 error.`,
 // Templates runs `sessions templates`.
 func Templates(o *TemplatesOptions) error {
 	f := o.F
-	ts, err := newsession.List(f.Paths)
+	ts, err := sessiontemplate.List(f.Paths)
 	if err != nil {
 		return err
 	}

@@ -13,10 +13,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kittymux/kittymux/pkg/agenthooks"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	integrationcmd "github.com/kittymux/kittymux/pkg/cmd/integration"
 	"github.com/kittymux/kittymux/pkg/ended"
-	"github.com/kittymux/kittymux/pkg/integration"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/setup"
 )
@@ -148,14 +148,14 @@ func hooks(o *Options) error {
 	if env.Home == "" {
 		return nil
 	}
-	candidates := integration.Agents
+	candidates := agenthooks.Agents
 	if !o.Undo {
-		candidates = integration.Detect(env, o.F.LookPath)
+		candidates = agenthooks.Detect(env, o.F.LookPath)
 	}
 	var names []string
 	for _, a := range candidates {
-		st := integration.StatusOf(a, env)
-		if o.Undo && st.State != integration.Missing || !o.Undo && st.State != integration.Installed {
+		st := agenthooks.StatusOf(a, env)
+		if o.Undo && st.State != agenthooks.Missing || !o.Undo && st.State != agenthooks.Installed {
 			names = append(names, a.Name)
 		}
 	}

@@ -19,7 +19,7 @@ import (
 	"mvdan.cc/sh/v3/shell"
 
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/kittysession"
+	"github.com/kittymux/kittymux/pkg/sessionfile"
 )
 
 // TB is what the helpers need of a test: testing.TB has it, and testscript
@@ -361,7 +361,7 @@ func (f *Fake) action(s string) map[string]any {
 // sessionWithVars writes each window's user vars onto its launch line, as
 // kitty's save_as_session does (--var=K=V, every var the window has).
 func (f *Fake) sessionWithVars() ([]byte, error) {
-	file, err := kittysession.Parse(f.session)
+	file, err := sessionfile.Parse(f.session)
 	if err != nil {
 		return nil, err
 	}
@@ -375,10 +375,10 @@ func (f *Fake) sessionWithVars() ([]byte, error) {
 			continue
 		}
 		uv, _ := w["user_vars"].(map[string]any)
-		l.Options = slices.DeleteFunc(l.Options, func(o kittysession.Option) bool { return o.Name == "--var" })
+		l.Options = slices.DeleteFunc(l.Options, func(o sessionfile.Option) bool { return o.Name == "--var" })
 		for _, k := range slices.Sorted(maps.Keys(uv)) {
 			v, _ := uv[k].(string)
-			l.Options = append(l.Options, kittysession.Option{Name: "--var", Value: k + "=" + v, HasValue: true})
+			l.Options = append(l.Options, sessionfile.Option{Name: "--var", Value: k + "=" + v, HasValue: true})
 		}
 	}
 	return file.Encode()

@@ -165,11 +165,11 @@ func Duration(d time.Duration) string {
 	}
 }
 
-// Ago renders how long before now t was: "12m ago", "now".
+// Ago renders how long before now t was: "12m ago", "just now".
 func Ago(now, t time.Time) string {
 	d := now.Sub(t)
 	if d < time.Minute {
-		return "now"
+		return "just now"
 	}
 	return Duration(d) + " ago"
 }

@@ -58,3 +58,22 @@ func TestDuration(t *testing.T) {
 		}
 	}
 }
+
+// Ago reads in a sentence ("last saved at 15:48 (just now)"), not only in a
+// table column.
+func TestAgo(t *testing.T) {
+	now := time.Date(2026, 12, 1, 15, 49, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{0, "just now"},
+		{59 * time.Second, "just now"},
+		{time.Minute, "1m ago"},
+		{80 * time.Minute, "1h20m ago"},
+	} {
+		if got := Ago(now, now.Add(-tc.d)); got != tc.want {
+			t.Errorf("Ago(%v before) = %q, want %q", tc.d, got, tc.want)
+		}
+	}
+}

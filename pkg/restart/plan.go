@@ -11,7 +11,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/scanner"
+	"github.com/kittymux/kittymux/pkg/live"
 )
 
 // Outcomes of one window.
@@ -33,7 +33,7 @@ type Target struct {
 	Kitty    kitty.Instance
 	Window   kitty.Window
 	TabTitle string
-	Agent    scanner.AgentWindow
+	Agent    live.AgentWindow
 	// State is the agent's state as the journal (or its title) has it.
 	State    string
 	Decision agents.Decision
@@ -48,9 +48,9 @@ type PlanOptions struct {
 	// and each agent's state.
 	Journal *journal.File
 	// Records reads the agents' own records of their processes.
-	Records scanner.Records
-	// Read reads a process from the OS; nil is scanner.ReadProc.
-	Read scanner.ProcReader
+	Records live.Records
+	// Read reads a process from the OS; nil is live.ReadProc.
+	Read live.ProcReader
 	// Probes checks the agents named (sessions check, cached).
 	Probes func(names []string) agents.Probes
 	// Agent keeps only the windows of that agent when not "".
@@ -69,24 +69,24 @@ func Plan(kitties []Kitty, o PlanOptions) []Target {
 	for _, k := range kitties {
 		read := o.Read
 		if read == nil {
-			read = scanner.ReadProc
+			read = live.ReadProc
 		}
-		live := scanner.AgentWindowsFrom(o.Agents, k.LS, read)
+		aws := live.AgentWindowsFrom(o.Agents, k.LS, read)
 		// The agents' own records of their processes: the id they are in
 		// now (it follows /clear) and, for claude, whether it works.
-		recState := make([]string, len(live))
-		for i := range live {
-			if rec, ok := o.Records.Read(live[i].Agent.Cmd.Agent, live[i].PIDs); ok {
-				live[i].Agent.KnownID, live[i].Agent.KnownIDFrom = rec.ID, rec.IDFrom
+		recState := make([]string, len(aws))
+		for i := range aws {
+			if rec, ok := o.Records.Read(aws[i].Agent.Cmd.Agent, aws[i].PIDs); ok {
+				aws[i].Agent.KnownID, aws[i].Agent.KnownIDFrom = rec.ID, rec.IDFrom
 				recState[i] = rec.State
 			}
 		}
 		var recs []*journal.Record
 		if o.Journal != nil {
-			recs = scanner.OpenRecords(o.Journal, k.Instance.Socket, k.Instance.PID, live)
-			scanner.JournalIDs(live, recs)
+			recs = live.OpenRecords(o.Journal, k.Instance.Socket, k.Instance.PID, aws)
+			live.JournalIDs(aws, recs)
 		}
-		for i, w := range live {
+		for i, w := range aws {
 			// As a save writes it: a relative program made absolute in the
 			// agent's directory, interpreter options dropped.
 			placed, ok := w.Agent.Cmd.Placed(w.Agent.Cwd)

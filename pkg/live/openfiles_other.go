@@ -1,6 +1,6 @@
 //go:build !linux
 
-package scanner
+package live
 
 // openFiles: only Linux shows a process's open files in /proc. Elsewhere no
 // id is read from them; the command line, claude's records and hooks remain.

@@ -1,6 +1,4 @@
-// Package scanner watches kitty's windows for agent sessions. This file
-// holds the one step every pass needs: which live windows run which agent.
-package scanner
+package live
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package scanner
+package live
 
 import (
 	"bytes"
@@ -20,19 +20,27 @@ type Records struct {
 	// ProcRoot is "/proc": a process's environment says where its agent
 	// keeps its records (CLAUDE_CONFIG_DIR, HOME).
 	ProcRoot string
-	// Getenv is the scanner's own environment, used when the process's
+	// Getenv is kittymux's own environment, used when the process's
 	// cannot be read (another OS, a process gone meanwhile).
 	Getenv func(string) string
 
 	// dirs caches where each claude process keeps its files: a process's
 	// environment does not change, and reading it every 2 s per window is
-	// most of what ids cost. nil: no cache (a Records made outside New).
+	// most of what ids cost. nil: no cache (a Records not made by Cached).
 	dirs map[int]string
 }
 
-// forget drops what is cached about process pid (it ended: the pid may be
+// Cached is r keeping what it reads of each process's environment until
+// Forget: for a reader that polls the same processes again and again (the
+// scanner).
+func (r Records) Cached() Records {
+	r.dirs = map[int]string{}
+	return r
+}
+
+// Forget drops what is cached about process pid (it ended: the pid may be
 // reused).
-func (r Records) forget(pid int) {
+func (r Records) Forget(pid int) {
 	if r.dirs != nil {
 		delete(r.dirs, pid)
 	}

@@ -1,4 +1,4 @@
-package scanner
+package live
 
 // Reports says whether Read can say which conversation a process of agent
 // has: claude always (its sessions/<pid>.json), an agent whose process

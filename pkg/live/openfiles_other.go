@@ -2,6 +2,6 @@
 
 package live
 
-// openFiles: only Linux shows a process's open files in /proc. Elsewhere no
+// OpenFiles: only Linux shows a process's open files in /proc. Elsewhere no
 // id is read from them; the command line, claude's records and hooks remain.
-func (r Records) openFiles(int) []string { return nil }
+func (r Records) OpenFiles(int) []string { return nil }

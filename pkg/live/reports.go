@@ -1,8 +1,12 @@
 package live
 
+import "github.com/kittymux/kittymux/pkg/agents"
+
 // Reports says whether Read can say which conversation a process of agent
-// has: claude always (its sessions/<pid>.json), an agent whose process
-// holds its conversation file open where open files can be read.
+// has: whether the agent keeps a record of its running processes
+// (agents.Code.ReadID; claude's sessions/<pid>.json, the file codex holds
+// open where open files can be read).
 func (r Records) Reports(agent string) bool {
-	return agent == "claude" || heldFiles[agent] != nil
+	c := agents.CodeOf(agent)
+	return c != nil && c.ReadID != nil
 }

@@ -379,7 +379,7 @@ func checkIntegrations(f *factory.Factory) []agenthooks.Status {
 		detected[a.Name] = true
 	}
 	jf := integrationcmd.Journal(f)
-	for _, a := range agenthooks.Agents {
+	for _, a := range agenthooks.Agents() {
 		st := agenthooks.StatusOf(a, env)
 		agenthooks.Check(&st, a, env, jf, time.Now())
 		if detected[a.Name] || st.State != agenthooks.Missing {

@@ -5,16 +5,21 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"syscall"
 
 	"github.com/kittymux/kittymux/pkg/journal"
 )
 
 // claude: its running process's conversation is in sessions/<pid>.json
-// under its directory, and its hooks go in its settings.json.
+// under its directory, its hooks go in its settings.json, and it ends
+// cleanly on SIGINT: claude 2.1.197's SIGINT handler (in its bundle) shuts
+// down as /exit does, exit status 0, and removes its sessions/<pid>.json;
+// SIGTERM exits 143.
 var _ = Register(&Code{
 	Name:     "claude",
 	Binaries: []string{"claude"},
 	ReadID:   claudeReadID,
+	Ending:   &Ending{Signal: syscall.SIGINT},
 	Hooks: &Hooks{
 		Settings: func(getenv func(string) string, home string) string {
 			if d := getenv("CLAUDE_CONFIG_DIR"); d != "" {

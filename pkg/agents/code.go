@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 )
 
 // Code is the part of one agent's knowledge that is code, not data: what
@@ -35,6 +36,42 @@ type Code struct {
 	SharedServer func(argv []string) bool
 	// Hooks are kittymux's hooks in the agent's settings; nil: none.
 	Hooks *Hooks
+	// Ending is how the agent ends cleanly (`agents restart`); nil:
+	// SIGTERM.
+	Ending *Ending
+}
+
+// Ending is how an agent CLI ends cleanly: what it does on that writes its
+// conversation and gives the terminal back as it found it.
+type Ending struct {
+	// Signal is sent to the agent's outermost process; 0 when the agent
+	// ends on a typed command instead.
+	Signal syscall.Signal
+	// Typed is the command typed into the window, then Enter once it
+	// shows.
+	Typed, Enter string
+}
+
+func (e Ending) String() string {
+	if e.Signal != 0 {
+		return SignalName(e.Signal)
+	}
+	return "typed " + e.Typed
+}
+
+// SignalName is the signal's name as people write it (SIGINT).
+func SignalName(s syscall.Signal) string {
+	switch s {
+	case syscall.SIGINT:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGKILL:
+		return "SIGKILL"
+	case syscall.SIGHUP:
+		return "SIGHUP"
+	}
+	return s.String()
 }
 
 // Procs is what an agent's ReadID may read of its running processes.

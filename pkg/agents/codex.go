@@ -15,11 +15,17 @@ import (
 )
 
 // codex: its running process holds its rollout file open (when it runs in
-// its window), its TUIs may run through one shared daemon, and it runs a
-// new hook only once the user trusts it.
+// its window), its TUIs may run through one shared daemon, it runs a new
+// hook only once the user trusts it, and it ends cleanly on /quit. In codex
+// 0.171.0 SIGINT kills the node launcher at once and leaves the terminal in
+// the TUI's modes (alternate screen, kitty's keyboard protocol); `/quit`
+// restores every mode and exits 0. Its composer reads a fast burst of keys
+// as a paste, so Enter is sent once the text shows, in kitty's keyboard
+// protocol (CSI 13 u).
 var _ = Register(&Code{
 	Name:     "codex",
 	Binaries: []string{"codex"},
+	Ending:   &Ending{Typed: "/quit", Enter: "\x1b[13u"},
 	ReadID:   func(p Procs, pids []int) (ProcRecord, bool) { return HeldFile(p, "codex", codexRollout(), pids) },
 	IDLimit:  codexIDLimit,
 	SharedServer: func(argv []string) bool {

@@ -274,7 +274,7 @@ type fakeProcs struct {
 func (p *fakeProcs) Signal(pid int, sig syscall.Signal) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.got = append(p.got, signalName(sig))
+	p.got = append(p.got, agents.SignalName(sig))
 	for _, s := range p.endsOn[pid] {
 		if s == sig {
 			p.gone[pid] = true

@@ -12,7 +12,7 @@ import (
 // there now, or nil: a record of that window whose agent process is one of
 // the window's foreground processes. A kittyPID of 0 (a kitty named by
 // --to, whose pid kittymux does not know) matches records of that socket.
-func OpenRecords(f *journal.File, socket string, kittyPID int, ws []AgentWindow) []*journal.Record {
+func OpenRecords(f *journal.File, socket string, kittyPID int, ws []Window) []*journal.Record {
 	out := make([]*journal.Record, len(ws))
 	for i, aw := range ws {
 		var pids []int

@@ -11,8 +11,9 @@ import (
 	"github.com/kittymux/kittymux/pkg/restorerec"
 )
 
-// AgentWindow is a live kitty window running a recognised agent.
-type AgentWindow struct {
+// Window is a live kitty window running a recognised agent: kitty's window,
+// the agent in it as the rules see it, and its processes.
+type Window struct {
 	Ref kitty.WindowRef
 	// Agent is the window as the rules see it. Its ID is the kitty window id.
 	// Agent.Seen are the files its agent process ran; Agent.Unverified says
@@ -34,7 +35,7 @@ func ReadProc(pid int) (agents.Proc, bool) { return readProc("/proc", pid) }
 
 // AgentWindows recognises the agent in each window of ls from the processes
 // the OS shows (ReadProc).
-func AgentWindows(set *agents.Set, ls []kitty.OSWindow) []AgentWindow {
+func AgentWindows(set *agents.Set, ls []kitty.OSWindow) []Window {
 	return AgentWindowsFrom(set, ls, ReadProc)
 }
 
@@ -71,9 +72,9 @@ const maxDepth = 64
 //
 // User vars (kittymux_session) are not read here: they are hints that only
 // kittymux's journal can confirm (JournalIDs).
-func AgentWindowsFrom(set *agents.Set, ls []kitty.OSWindow, read ProcReader) []AgentWindow {
+func AgentWindowsFrom(set *agents.Set, ls []kitty.OSWindow, read ProcReader) []Window {
 	read = readOnce(read)
-	var out []AgentWindow
+	var out []Window
 	for _, ref := range kitty.Windows(ls) {
 		if a, ok := agentWindow(set, ref, read); ok {
 			out = append(out, a)
@@ -102,12 +103,12 @@ func readOnce(read ProcReader) ProcReader {
 
 // agentWindow is the agent window ref is, if one of its foreground
 // processes runs an agent.
-func agentWindow(set *agents.Set, ref kitty.WindowRef, read ProcReader) (AgentWindow, bool) {
+func agentWindow(set *agents.Set, ref kitty.WindowRef, read ProcReader) (Window, bool) {
 	w := ref.Window
 	cands := candidates(set, w, read)
 	best, unverified, ok := outermost(cands, w.PID, read)
 	if !ok {
-		return AgentWindow{}, false
+		return Window{}, false
 	}
 	cmd := withTypedEnv(set, best, w.LastReportedCmdline)
 	pids := agentPIDs(cands, best, read)
@@ -115,7 +116,7 @@ func agentWindow(set *agents.Set, ref kitty.WindowRef, read ProcReader) (AgentWi
 	if unverified == "" {
 		aw.Seen, aw.ProcEnv = best.seen, best.proc.Env
 	}
-	a := AgentWindow{Ref: ref, Agent: aw, PIDs: pids}
+	a := Window{Ref: ref, Agent: aw, PIDs: pids}
 	if len(pids) > 0 {
 		a.PID = pids[0]
 	}
@@ -293,7 +294,7 @@ func descends(c candidate, pid int, read ProcReader) bool {
 
 // ReadIDs gives each window whose agent keeps a record of its running
 // process (claude's sessions/<pid>.json, codex's rollout file held open) the id the agent says it is in now.
-func (r Records) ReadIDs(ws []AgentWindow) {
+func (r Records) ReadIDs(ws []Window) {
 	for i := range ws {
 		if rec, ok := r.Read(ws[i].Agent.Cmd.Agent, ws[i].PIDs); ok {
 			ws[i].Agent.KnownID, ws[i].Agent.KnownIDFrom = rec.ID, rec.IDFrom
@@ -308,7 +309,7 @@ func (r Records) ReadIDs(ws []AgentWindow) {
 // records nor its argv give one. A user var naming an id is never enough
 // by itself (any program can set one), and an id the journal holds from a
 // user var (an older kittymux wrote such) confirms nothing.
-func JournalIDs(ws []AgentWindow, recs []*journal.Record) {
+func JournalIDs(ws []Window, recs []*journal.Record) {
 	for i := range ws {
 		if i >= len(recs) || recs[i] == nil {
 			continue

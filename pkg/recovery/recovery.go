@@ -56,7 +56,7 @@ type LiveKitty struct {
 	Socket string
 	PID    int
 	// Agents are its agent windows, with the ids their agents report.
-	Agents []live.AgentWindow
+	Agents []live.Window
 	// Waiting are the conversations restore prompts in its windows ask
 	// about: not running yet, but already coming back there.
 	Waiting []Conversation

@@ -33,7 +33,7 @@ type Target struct {
 	Kitty    kitty.Instance
 	Window   kitty.Window
 	TabTitle string
-	Agent    live.AgentWindow
+	Agent    live.Window
 	// State is the agent's state as the journal (or its title) has it.
 	State    string
 	Decision agents.Decision

@@ -134,7 +134,7 @@ func Save(ctx context.Context, o Options) (string, *rewrite.Result, error) {
 // so kitty's save carries them as --var. Where no id is known both are
 // unset: one left from an earlier process of the window (a conversation the
 // user has since quit, a restored one) is not this conversation's.
-func markAgents(ctx context.Context, c Kitty, aws []live.AgentWindow) error {
+func markAgents(ctx context.Context, c Kitty, aws []live.Window) error {
 	for _, w := range aws {
 		vars := []string{uservars.Agent + "=" + w.Agent.Cmd.Agent}
 		id := w.Agent.KnownID

@@ -86,7 +86,7 @@ func List(ctx context.Context, o *ListOptions) error {
 	}
 	type row struct {
 		inst     kitty.Instance
-		w        live.AgentWindow
+		w        live.Window
 		state    string
 		restored string
 	}

@@ -16,7 +16,7 @@ import (
 // a different conversation" when it reports another; "" when no prompt
 // resumed there, or the agent has not reported an id (its command line
 // says only what was asked).
-func restoredAs(jf *journal.File, inst kitty.Instance, w live.AgentWindow, rec *journal.Record) string {
+func restoredAs(jf *journal.File, inst kitty.Instance, w live.Window, rec *journal.Record) string {
 	if jf == nil {
 		return ""
 	}

@@ -19,12 +19,13 @@ import (
 type Code struct {
 	// Name is the agent's name, its key in the definitions.
 	Name string
-	// Binaries are the names its CLI has on PATH: hooks are offered where
-	// one is installed.
+	// Binaries are the names its CLI has on PATH: doctor looks for them,
+	// and hooks are offered where one is installed.
 	Binaries []string
 	// ReadID reads the record the agent keeps of its running processes
-	// pids (a window's processes of the agent, outermost first): the
-	// conversation it is in now. nil: it keeps none kittymux can read.
+	// pids (a window's processes of the agent, outermost first; never
+	// empty): the conversation it is in now. nil: it keeps none kittymux
+	// can read.
 	ReadID func(p Procs, pids []int) (ProcRecord, bool)
 	// IDLimit says why a window running the agent with argv (its program
 	// and flags) may have no exact id whatever kittymux reads, as found on

@@ -26,6 +26,7 @@ import (
 	"github.com/google/renameio/v2"
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
@@ -50,75 +51,33 @@ const BackupSuffix = ".kittymux-backup"
 // maxSettings caps a settings file read.
 const maxSettings = 4 << 20
 
-// Agent is one agent whose hooks kittymux can install.
+// Agent is one agent whose hooks kittymux can install: its Hooks, where
+// its settings are and which events it sends, are the agent's own (its
+// file in pkg/agents).
 type Agent struct {
 	Name string
-	// Program is the CLI's name on PATH.
-	Program string
-	// Settings is the file the agent reads its user hooks from.
-	Settings func(getenv func(string) string, home string) string
-	// Events kittymux hooks, in the agent's own names: session start,
-	// prompt submitted, turn finished.
-	Events []string
-	// TimeoutMS: the agent's timeout field is in milliseconds (gemini),
-	// not seconds.
-	TimeoutMS bool
-	// Note is what the user must still do after install, if anything.
-	Note string
-	// AsksTrust: the agent runs a new hook only once the user trusts it
-	// (codex); Status says whether it does.
-	AsksTrust bool
-	// Extension, when set, is installed as a file of its own at Settings
-	// instead of hooks in it.
-	Extension *Extension
+	// Binaries are its CLI's names on PATH.
+	Binaries []string
+	*agents.Hooks
 }
 
 // Agents are the agents whose installed CLI documents hooks, checked
 // against the CLI (event names and settings keys read in its bundle) and
-// its docs.
-var Agents = []Agent{
-	{Name: "claude", Program: "claude", Events: []string{"SessionStart", "UserPromptSubmit", "Stop", "StopFailure"},
-		Settings: func(getenv func(string) string, home string) string {
-			if d := getenv("CLAUDE_CONFIG_DIR"); d != "" {
-				return filepath.Join(d, "settings.json")
-			}
-			return filepath.Join(home, ".claude", "settings.json")
-		}},
-	{Name: "codex", Program: "codex", Events: []string{"SessionStart", "UserPromptSubmit", "Stop"},
-		Settings: func(getenv func(string) string, home string) string {
-			if d := getenv("CODEX_HOME"); d != "" {
-				return filepath.Join(d, "hooks.json")
-			}
-			return filepath.Join(home, ".codex", "hooks.json")
-		},
-		Note: "codex runs a new hook only once you trust it: " + codexTrustHow + ". By default codex runs every " +
-			"window's hooks in its shared app-server daemon, where they cannot say which window they belong to: kittymux " +
-			"records them only from a codex that runs in its window (codex --no-daemon)", AsksTrust: true},
-	{Name: "gemini", Program: "gemini", Events: []string{"SessionStart", "BeforeAgent", "AfterAgent"}, TimeoutMS: true,
-		Settings: func(getenv func(string) string, home string) string {
-			if d := getenv("GEMINI_CLI_HOME"); d != "" {
-				home = d
-			}
-			return filepath.Join(home, ".gemini", "settings.json")
-		}},
-	{Name: "qodercli", Program: "qodercli", Events: []string{"SessionStart", "UserPromptSubmit", "Stop", "StopFailure"},
-		Settings: func(_ func(string) string, home string) string {
-			return filepath.Join(home, ".qoder", "settings.json")
-		}},
-	{Name: "droid", Program: "droid", Events: []string{"SessionStart", "UserPromptSubmit", "Stop"},
-		Settings: func(_ func(string) string, home string) string {
-			return filepath.Join(home, ".factory", "settings.json")
-		}},
-	piExtension,
-	opencodePlugin,
+// its docs: every agent whose Code has Hooks, by name.
+func Agents() []Agent {
+	var out []Agent
+	for _, c := range agents.Codes() {
+		if c.Hooks != nil {
+			out = append(out, Agent{Name: c.Name, Binaries: c.Binaries, Hooks: c.Hooks})
+		}
+	}
+	return out
 }
 
 // Find returns the agent called name.
 func Find(name string) (Agent, bool) {
-	for _, a := range Agents {
-		if a.Name == name {
-			return a, true
-		}
+	if c := agents.CodeOf(name); c != nil && c.Hooks != nil {
+		return Agent{Name: c.Name, Binaries: c.Binaries, Hooks: c.Hooks}, true
 	}
 	return Agent{}, false
 }
@@ -126,7 +85,7 @@ func Find(name string) (Agent, bool) {
 // Names lists the agents.
 func Names() []string {
 	var out []string
-	for _, a := range Agents {
+	for _, a := range Agents() {
 		out = append(out, a.Name)
 	}
 	return out
@@ -281,7 +240,8 @@ func StatusOf(a Agent, env Env) Status {
 		return st
 	}
 	found := map[string]bool{}
-	var whys, trustKeys []string
+	var whys []string
+	var ourGroups []agents.HookGroup
 	for _, m := range hooks {
 		groups, _ := array(m.Val)
 		for i, g := range groups {
@@ -290,7 +250,7 @@ func StatusOf(a Agent, env Env) Status {
 				continue
 			}
 			found[m.Key] = true
-			trustKeys = append(trustKeys, fmt.Sprintf("%s:%s:%d:0", st.File, codexEvent(m.Key), i))
+			ourGroups = append(ourGroups, agents.HookGroup{Event: m.Key, Index: i})
 			if st.Version == 0 || v < st.Version {
 				st.Version = v
 			}
@@ -300,7 +260,7 @@ func StatusOf(a Agent, env Env) Status {
 			if env.Exe != "" && exe != env.Exe {
 				whys = append(whys, fmt.Sprintf("%s hook runs %s, not this kittymux (%s)", m.Key, exe, env.Exe))
 			}
-			if !slices.Contains(a.Events, event) || event != m.Key {
+			if !slices.Contains(a.Events(), event) || event != m.Key {
 				whys = append(whys, fmt.Sprintf("%s hook reports %s", m.Key, event))
 			}
 		}
@@ -308,14 +268,19 @@ func StatusOf(a Agent, env Env) Status {
 	if len(found) == 0 {
 		return st
 	}
-	for _, e := range a.Events {
+	for _, e := range a.Events() {
 		if !found[e] {
 			whys = append(whys, "no "+e+" hook")
 		}
 	}
 	st.State = Installed
-	if a.AsksTrust {
-		st.Trust, st.TrustHow = codexTrust(st.File, trustKeys)
+	if a.Trust != nil {
+		st.Trust = Untrusted
+		if trusted, how := a.Trust(st.File, ourGroups); trusted {
+			st.Trust = Trusted
+		} else {
+			st.TrustHow = how
+		}
 	}
 	if len(whys) > 0 {
 		slices.Sort(whys)
@@ -346,7 +311,7 @@ func Install(a Agent, env Env) (Change, error) {
 		// new group goes where the old one was, so a second install
 		// writes the same file (FuzzInstallUninstall).
 		hooks, emptied := strip(hooks, a.Name)
-		for _, e := range a.Events {
+		for _, e := range a.Events() {
 			groups, err := array(hooks.get(e))
 			if err != nil {
 				return nil, fmt.Errorf("hooks.%s: %w", e, err)
@@ -354,7 +319,7 @@ func Install(a Agent, env Env) (Change, error) {
 			hooks = hooks.set(e, marshalArray(append(groups, a.newGroup(env.Exe, e))))
 		}
 		for _, e := range emptied {
-			if !slices.Contains(a.Events, e) {
+			if !slices.Contains(a.Events(), e) {
 				hooks = hooks.del(e) // an event this kittymux no longer hooks
 			}
 		}
@@ -545,8 +510,8 @@ func marshalArray(items []json.RawMessage) json.RawMessage {
 // with no agent named, and setup's offer, act on these.
 func Detect(env Env, lookPath func(string) (string, error)) []Agent {
 	var out []Agent
-	for _, a := range Agents {
-		if _, err := lookPath(a.Program); err == nil {
+	for _, a := range Agents() {
+		if slices.ContainsFunc(a.Binaries, func(b string) bool { _, err := lookPath(b); return err == nil }) {
 			out = append(out, a)
 			continue
 		}

@@ -56,7 +56,7 @@ var fixtures = map[string]string{
 }
 
 func TestInstallMergesKeepsAndUninstallRemovesExactly(t *testing.T) {
-	for _, a := range Agents {
+	for _, a := range Agents() {
 		if a.Extension != nil {
 			continue // a file of kittymux's own: TestExtension
 		}
@@ -99,7 +99,7 @@ func TestInstallMergesKeepsAndUninstallRemovesExactly(t *testing.T) {
 					t.Errorf("user's %s hooks changed:\n%s", ev, diff)
 				}
 			}
-			for _, ev := range a.Events {
+			for _, ev := range a.Events() {
 				groups := gotHooks[ev].([]any)
 				last := groups[len(groups)-1].(map[string]any)["hooks"].([]any)[0].(map[string]any)
 				want := "'/opt/kitty mux/bin/kittymux' hook " + a.Name + " " + ev + " --integration=1"
@@ -253,7 +253,7 @@ func TestSettingsPaths(t *testing.T) {
 		"PI_CODING_AGENT_DIR": "/cfg/pi"}
 	getenv := func(k string) string { return env[k] }
 	got := map[string]string{}
-	for _, a := range Agents {
+	for _, a := range Agents() {
 		got[a.Name] = a.Settings(getenv, "/home/u")
 	}
 	want := map[string]string{

@@ -13,55 +13,20 @@ import (
 
 	"github.com/google/renameio/v2"
 
-	"github.com/kittymux/kittymux/assets"
 	"github.com/kittymux/kittymux/pkg/userfile"
 )
-
-// Extension is an integration that is a file of kittymux's own in the
-// agent's plugin or extension directory (pi's extensions), not hooks in
-// its settings: the file runs `kittymux hook AGENT EVENT` itself.
-type Extension struct {
-	// Template is the file, with "__KITTYMUX__" (quotes included) where
-	// kittymux's path goes as a JSON string.
-	Template []byte
-}
-
-// piExtension is pi's: ~/.pi/agent/extensions/kittymux.ts
-// (PI_CODING_AGENT_DIR moves ~/.pi/agent), loaded by every pi 0.73.1 at
-// start.
-var piExtension = Agent{Name: "pi", Program: "pi", Events: []string{"SessionStart", "UserPromptSubmit", "Stop"},
-	Extension: &Extension{Template: assets.PiExtension},
-	Settings: func(getenv func(string) string, home string) string {
-		dir := filepath.Join(home, ".pi", "agent")
-		if d := getenv("PI_CODING_AGENT_DIR"); d != "" {
-			dir = d
-		}
-		return filepath.Join(dir, "extensions", "kittymux.ts")
-	}}
-
-// opencodePlugin is opencode's: ~/.config/opencode/plugins/kittymux.js
-// ($XDG_CONFIG_HOME moves ~/.config), loaded by every opencode 1.18.33 at
-// start.
-var opencodePlugin = Agent{Name: "opencode", Program: "opencode",
-	Events:    []string{"SessionStart", "UserPromptSubmit", "Stop"},
-	Extension: &Extension{Template: assets.OpenCodePlugin},
-	Settings: func(getenv func(string) string, home string) string {
-		dir := filepath.Join(home, ".config")
-		if d := getenv("XDG_CONFIG_HOME"); filepath.IsAbs(d) {
-			dir = d
-		}
-		return filepath.Join(dir, "opencode", "plugins", "kittymux.js")
-	}}
 
 var (
 	extensionMark = regexp.MustCompile(`(?m)^// kittymux integration (\d+):`)
 	extensionExe  = regexp.MustCompile(`(?m)^const KITTYMUX = (".*");$`)
 )
 
-// render is the extension for exe.
-func (e *Extension) render(exe string) []byte {
+// render is the extension template (agents.Hooks.Extension: a file of
+// kittymux's own in the agent's plugin or extension directory, which runs
+// `kittymux hook AGENT EVENT` itself) for exe.
+func render(template []byte, exe string) []byte {
 	q, _ := json.Marshal(exe)
-	return bytes.Replace(e.Template, []byte(`"__KITTYMUX__"`), q, 1)
+	return bytes.Replace(template, []byte(`"__KITTYMUX__"`), q, 1)
 }
 
 // parse reads a file kittymux wrote: its version and the kittymux it runs.
@@ -109,7 +74,7 @@ func (a Agent) extensionStatus(env Env) Status {
 		st.State, st.Why = Outdated, fmt.Sprintf("the extension is version %d", v)
 	case env.Exe != "" && exe != env.Exe:
 		st.State, st.Why = Outdated, fmt.Sprintf("the extension runs %s, not this kittymux (%s)", exe, env.Exe)
-	case !bytes.Equal(data, a.Extension.render(exe)):
+	case !bytes.Equal(data, render(a.Extension, exe)):
 		st.State, st.Why = Outdated, "the extension differs from this kittymux's"
 	}
 	return st
@@ -129,7 +94,7 @@ func (a Agent) installExtension(env Env) (Change, error) {
 	if ok, _, _ := parseExtension(old); old != nil && !ok {
 		return ch, fmt.Errorf("%s is not kittymux's: move it away to install kittymux's extension there", path)
 	}
-	data := a.Extension.render(env.Exe)
+	data := render(a.Extension, env.Exe)
 	if bytes.Equal(old, data) {
 		return ch, nil
 	}

@@ -550,19 +550,23 @@ func writeCache(stateDir, path string, c cacheFile) error {
 	return nil
 }
 
-// knownAgentBinaries are names of agent CLIs, defined or not, that doctor
-// looks for on PATH.
-var knownAgentBinaries = []string{
-	"aider", "amp", "auggie", "claude", "cline", "cn", "codebuff", "codex", "continue", "copilot", "crush",
-	"cursor-agent", "droid", "gemini", "goose", "gptme", "hermes", "iflow", "junie", "kilo", "kimi", "kiro-cli",
-	"mastracode", "omp", "opencode", "openhands", "plandex", "qodercli", "qwen",
+// knownAgentBinaries are names of agent CLIs that doctor looks for on
+// PATH, of which those with no definition are reported: the agent CLIs
+// kittymux has no definition for, and each agent's own (its Code's
+// Binaries). A defined agent's programs are its definition's.
+func knownAgentBinaries() []string {
+	out := []string{"auggie", "cline", "cn", "codebuff", "continue", "gptme", "iflow", "kiro-cli", "openhands", "plandex", "qwen"}
+	for _, c := range Codes() {
+		out = append(out, c.Binaries...)
+	}
+	return out
 }
 
 // UndefinedAgents lists agent CLIs found in pathDirs that have no definition,
 // so doctor can say kittymux will leave their windows as saved.
 func (s *Set) UndefinedAgents(pathDirs []string) []string {
 	var out []string
-	for _, name := range knownAgentBinaries {
+	for _, name := range knownAgentBinaries() {
 		if _, defined := s.byProgram[name]; defined {
 			continue
 		}

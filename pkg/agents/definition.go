@@ -2,7 +2,9 @@
 // a process list or a typed line, which flags to keep and which to strip, how
 // it resumes a conversation, and whether the installed CLI still has those
 // flags. The knowledge is data (assets/resume-agents.json, overridable per
-// agent by the user's resume.json); this package interprets it.
+// agent by the user's resume.json); this package interprets it. What data
+// cannot say of an agent is its Code, in a file of its own (claude.go,
+// codex.go, ...).
 package agents
 
 import (

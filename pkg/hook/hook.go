@@ -4,8 +4,8 @@
 // the window's user vars.
 //
 // It runs inside the agent's turn (claude waits for a UserPromptSubmit hook
-// before it sends the prompt), so it is lean: no agent definitions, no
-// probes, no kitty discovery, every wait bounded, and it never fails the
+// before it sends the prompt), so it is lean: no agent definitions loaded
+// (only the agents' code: their hook events), no probes, no kitty discovery, every wait bounded, and it never fails the
 // agent (Main always exits 0; what went wrong goes to hook.log).
 package hook
 
@@ -23,6 +23,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/lease"
@@ -136,18 +137,10 @@ type Result struct {
 	Nested bool
 }
 
-// Event names per state. Each agent's own names: claude, codex, qodercli
-// and droid use claude's; gemini has BeforeAgent and AfterAgent.
-var (
-	startEvents   = []string{"SessionStart"}
-	workingEvents = []string{"UserPromptSubmit", "BeforeAgent"}
-	idleEvents    = []string{"Stop", "StopFailure", "AfterAgent"}
-)
-
-// Known reports whether kittymux records event.
-func Known(event string) bool {
-	return slices.Contains(startEvents, event) || slices.Contains(workingEvents, event) || slices.Contains(idleEvents, event)
-}
+// Known reports whether kittymux records event: one that an agent's hooks
+// send (agents.Hooks; claude, codex, qodercli and droid use claude's
+// names, gemini has BeforeAgent and AfterAgent).
+func Known(event string) bool { return agents.HookState("", event) != "" }
 
 // Compiled on first use, which only the hook makes: every other command
 // would pay for them at start-up.
@@ -162,35 +155,10 @@ var (
 // ends.
 func Run(ctx context.Context, o Options, agent, event string, in io.Reader) (Result, error) {
 	res := Result{Agent: agent, Event: event}
-	if !wordRE().MatchString(agent) {
-		return res, fmt.Errorf("%q: %w", agent, ErrBadAgent)
-	}
-	if !Known(event) {
-		return res, fmt.Errorf("%q: %w", event, ErrUnknownEvt)
-	}
-	data, err := readEvent(ctx, in)
+	p, err := readPayload(ctx, &res, in)
 	if err != nil {
-		return res, fmt.Errorf("read event: %w", err)
+		return res, err
 	}
-	var p Payload
-	if err := json.Unmarshal(data, &p); err != nil {
-		return res, fmt.Errorf("decode event: %w", err)
-	}
-	if p.SessionID != "" && !idRE().MatchString(p.SessionID) {
-		return res, fmt.Errorf("%q: %w", p.SessionID, ErrBadID)
-	}
-	res.ID = p.SessionID
-	switch {
-	case slices.Contains(workingEvents, event):
-		res.State = journal.StateWorking
-	case slices.Contains(idleEvents, event):
-		res.State = journal.StateIdle
-	case p.Source != "compact":
-		// A new or resumed session waits at its prompt. After compaction
-		// (which can happen mid-turn) the state is what it was.
-		res.State = journal.StateIdle
-	}
-
 	win, err := window(o.Getenv)
 	if err != nil {
 		return res, err
@@ -200,61 +168,22 @@ func Run(ctx context.Context, o Options, agent, event string, in io.Reader) (Res
 	for i, pr := range procs {
 		pids[i] = pr.PID
 	}
-	cmdline := o.Cmdline
-	if cmdline == nil {
-		cmdline = cmdlineOf
-	}
-	if pid := sharedServer(procs, cmdline); pid > 0 {
-		return res, fmt.Errorf("pid %d: %w", pid, ErrSharedServer)
-	}
-	res.AgentPID = agentPID(procs, win.kittyPID > 0)
-	now := o.Now()
-
-	chain, nestedHere := ownChain(procs, agent)
-	if len(chain) > 0 && win.kittyPID > 0 {
-		// The agent that ran the hook, at its outer end: the window's
-		// agent process unless the run is nested, whatever launched it
-		// (npx's node is no agent).
-		res.AgentPID = chain[len(chain)-1]
+	chain, err := findAgent(o, &res, procs, win)
+	if err != nil {
+		return res, err
 	}
 	// The journal first: it says whether the event came from a run nested
 	// in the window's agent, which must not move the window's id, its user
 	// vars or its lease.
 	var errs []error
-	res.Nested = nestedHere
-	if !o.JournalOff {
-		j := journal.New(o.Paths.Journal(), false)
-		j.Now = o.Now
-		wait := o.JournalWait
-		if wait == 0 {
-			wait = JournalWait
-		}
-		h := journal.HookRun{Agent: agent, Socket: win.socket, KittyPID: win.kittyPID, WindowID: win.windowID,
-			AgentPID: res.AgentPID, PIDs: pids, Chain: chain, Nested: nestedHere,
-			Event: journal.HookEvent{ID: res.ID, State: res.State, Dir: p.Cwd, At: now}}
-		out, err := j.AddHookRun(ctx, wait, h)
-		res.Key, res.Queued, res.Nested = out.Key, out.Queued, out.Nested
-		if err != nil {
-			errs = append(errs, fmt.Errorf("journal: %w", err))
-		}
+	if err := record(ctx, o, &res, win, pids, chain, p.Cwd); err != nil {
+		errs = append(errs, err)
 	}
 	if res.Nested {
 		return res, errors.Join(errs...)
 	}
-	if win.hasAddr && res.ID != "" && res.AgentPID > 0 && canSetUserVars(o.Getenv) {
-		kctx, cancel := context.WithTimeout(ctx, KittyWait)
-		set := o.SetUserVars
-		if set == nil {
-			set = func(ctx context.Context, a kitty.Address, match string, vars []string) error {
-				return kitty.NewClient(a).SetUserVars(ctx, match, vars)
-			}
-		}
-		err := set(kctx, win.addr, "id:"+strconv.Itoa(win.windowID), []string{
-			varAgent + "=" + agent, varSession + "=" + res.ID, varPID + "=" + strconv.Itoa(res.AgentPID)})
-		cancel()
-		if err != nil {
-			errs = append(errs, fmt.Errorf("set user vars (kitty ≥ 0.30): %w", err))
-		}
+	if err := markWindow(ctx, o, res, win); err != nil {
+		errs = append(errs, err)
 	}
 	if event == "SessionStart" && res.ID != "" {
 		if err := lease.Move(o.Paths.StateDir, pids, agent, res.ID); err != nil {
@@ -262,6 +191,110 @@ func Run(ctx context.Context, o Options, agent, event string, in io.Reader) (Res
 		}
 	}
 	return res, errors.Join(errs...)
+}
+
+// readPayload reads and checks the event's JSON, and sets res's id and
+// the state the event reports.
+func readPayload(ctx context.Context, res *Result, in io.Reader) (Payload, error) {
+	var p Payload
+	if !wordRE().MatchString(res.Agent) {
+		return p, fmt.Errorf("%q: %w", res.Agent, ErrBadAgent)
+	}
+	state := agents.HookState(res.Agent, res.Event)
+	if state == "" {
+		return p, fmt.Errorf("%q: %w", res.Event, ErrUnknownEvt)
+	}
+	data, err := readEvent(ctx, in)
+	if err != nil {
+		return p, fmt.Errorf("read event: %w", err)
+	}
+	if err := json.Unmarshal(data, &p); err != nil {
+		return p, fmt.Errorf("decode event: %w", err)
+	}
+	if p.SessionID != "" && !idRE().MatchString(p.SessionID) {
+		return p, fmt.Errorf("%q: %w", p.SessionID, ErrBadID)
+	}
+	res.ID = p.SessionID
+	switch {
+	case state == agents.HookWorking:
+		res.State = journal.StateWorking
+	case state == agents.HookIdle:
+		res.State = journal.StateIdle
+	case p.Source != "compact":
+		// A new or resumed session waits at its prompt. After compaction
+		// (which can happen mid-turn) the state is what it was.
+		res.State = journal.StateIdle
+	}
+	return p, nil
+}
+
+// findAgent sets res.AgentPID to the agent process that ran the hook among
+// its ancestors procs, and returns that agent's own processes (ownChain).
+// A hook run by an agent's shared server names no window: an error.
+func findAgent(o Options, res *Result, procs []Proc, win where) ([]int, error) {
+	cmdline := o.Cmdline
+	if cmdline == nil {
+		cmdline = cmdlineOf
+	}
+	if pid := sharedServer(procs, cmdline); pid > 0 {
+		return nil, fmt.Errorf("pid %d: %w", pid, ErrSharedServer)
+	}
+	res.AgentPID = agentPID(procs, win.kittyPID > 0)
+	chain, nested := ownChain(procs, res.Agent)
+	if len(chain) > 0 && win.kittyPID > 0 {
+		// The agent that ran the hook, at its outer end: the window's
+		// agent process unless the run is nested, whatever launched it
+		// (npx's node is no agent).
+		res.AgentPID = chain[len(chain)-1]
+	}
+	res.Nested = nested
+	return chain, nil
+}
+
+// record writes the event into the journal, and sets res's key, whether it
+// was queued, and whether the journal found it nested in the window's
+// agent.
+func record(ctx context.Context, o Options, res *Result, win where, pids, chain []int, dir string) error {
+	if o.JournalOff {
+		return nil
+	}
+	j := journal.New(o.Paths.Journal(), false)
+	j.Now = o.Now
+	wait := o.JournalWait
+	if wait == 0 {
+		wait = JournalWait
+	}
+	h := journal.HookRun{Agent: res.Agent, Socket: win.socket, KittyPID: win.kittyPID, WindowID: win.windowID,
+		AgentPID: res.AgentPID, PIDs: pids, Chain: chain, Nested: res.Nested,
+		Event: journal.HookEvent{ID: res.ID, State: res.State, Dir: dir, At: o.Now()}}
+	out, err := j.AddHookRun(ctx, wait, h)
+	res.Key, res.Queued, res.Nested = out.Key, out.Queued, out.Nested
+	if err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
+	return nil
+}
+
+// markWindow sets the window's user vars to the agent, its id and its
+// process, where kitty can be reached and takes them.
+func markWindow(ctx context.Context, o Options, res Result, win where) error {
+	if !win.hasAddr || res.ID == "" || res.AgentPID <= 0 || !canSetUserVars(o.Getenv) {
+		return nil
+	}
+	kctx, cancel := context.WithTimeout(ctx, KittyWait)
+	defer cancel()
+	set := o.SetUserVars
+	if set == nil {
+		set = func(ctx context.Context, a kitty.Address, match string, vars []string) error {
+			return kitty.NewClient(a).SetUserVars(ctx, match, vars)
+		}
+	}
+	err := set(kctx, win.addr, "id:"+strconv.Itoa(win.windowID), []string{
+		varAgent + "=" + res.Agent, varSession + "=" + res.ID, varPID + "=" + strconv.Itoa(res.AgentPID)})
+	if err != nil {
+		return fmt.Errorf("set user vars (kitty ≥ 0.30): %w", err)
+	}
+	return nil
 }
 
 type where struct {

@@ -2,8 +2,8 @@ package hook
 
 import (
 	"errors"
-	"path/filepath"
-	"slices"
+
+	"github.com/kittymux/kittymux/pkg/agents"
 )
 
 // ErrSharedServer: the hook was run by a server process that serves every
@@ -19,13 +19,15 @@ var ErrSharedServer = errors.New("run by the agent's shared server, not by the a
 // sharedServer returns the pid of the first of procs that is an agent's
 // shared server, or 0. cmdline reads a process's argv (nil where the OS
 // gives none).
+// Only a process named like an agent that has one (agents.Code.SharedServer)
+// is read.
 func sharedServer(procs []Proc, cmdline func(int) []string) int {
 	for _, p := range procs {
-		if p.Comm != "codex" {
+		c := agents.CodeOf(p.Comm)
+		if c == nil || c.SharedServer == nil {
 			continue
 		}
-		argv := cmdline(p.PID)
-		if len(argv) > 1 && filepath.Base(argv[0]) == "codex" && argv[1] == "app-server" && slices.Contains(argv, "--managed-daemon") {
+		if c.SharedServer(cmdline(p.PID)) {
 			return p.PID
 		}
 	}

@@ -19,8 +19,8 @@ import (
 	"github.com/kittymux/kittymux/pkg/history"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/restorerec"
-	"github.com/kittymux/kittymux/pkg/scanner"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
 )
 
@@ -56,7 +56,7 @@ type LiveKitty struct {
 	Socket string
 	PID    int
 	// Agents are its agent windows, with the ids their agents report.
-	Agents []scanner.AgentWindow
+	Agents []live.Window
 	// Waiting are the conversations restore prompts in its windows ask
 	// about: not running yet, but already coming back there.
 	Waiting []Conversation
@@ -71,13 +71,13 @@ type Conversation struct {
 // Live reads the kitties that answered: their agent windows (ids as the
 // agents report them, through recs) and their waiting restore prompts. A
 // kitty that did not answer is not live: its conversations are recovered.
-func Live(set *agents.Set, answers []kitty.Answer, recs scanner.Records) []LiveKitty {
+func Live(set *agents.Set, answers []kitty.Answer, recs live.Records) []LiveKitty {
 	var out []LiveKitty
 	for _, a := range answers {
 		if a.Err != nil {
 			continue
 		}
-		lk := LiveKitty{Socket: a.Instance.Addr.String(), PID: a.Instance.PID, Agents: scanner.AgentWindows(set, a.LS)}
+		lk := LiveKitty{Socket: a.Instance.Addr.String(), PID: a.Instance.PID, Agents: live.AgentWindows(set, a.LS)}
 		recs.ReadIDs(lk.Agents)
 		for _, ref := range kitty.Windows(a.LS) {
 			for _, p := range ref.Window.ForegroundProcesses {

@@ -11,8 +11,8 @@ import (
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/restorerec"
-	"github.com/kittymux/kittymux/pkg/scanner"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
 )
 
@@ -33,10 +33,10 @@ func rec(key, agent, id, dir string, m int, argv ...string) journal.Record {
 		KittySocket: "unix:/tmp/gone", KittyPID: 10, WindowID: len(key)}
 }
 
-func liveWindow(kittyWin, pid int, dir string, argv ...string) scanner.AgentWindow {
+func liveWindow(kittyWin, pid int, dir string, argv ...string) live.Window {
 	set, _ := agents.Load("")
 	c, _ := set.RecognizeArgv(argv)
-	return scanner.AgentWindow{Ref: kitty.WindowRef{Window: &kitty.Window{ID: kittyWin}}, PID: pid,
+	return live.Window{Ref: kitty.WindowRef{Window: &kitty.Window{ID: kittyWin}}, PID: pid,
 		Agent: agents.Window{ID: kittyWin, Cwd: dir, Cmd: c}}
 }
 
@@ -87,14 +87,14 @@ func TestBuild(t *testing.T) {
 	}, {
 		name: "a live codex in the directory makes latest unsafe",
 		recs: []journal.Record{rec("c1", "codex", "", "/w/cli", 5, "codex")},
-		live: []LiveKitty{{Socket: "unix:/tmp/other", PID: 20, Agents: []scanner.AgentWindow{liveWindow(3, 300, "/w/cli", "codex")}}},
+		live: []LiveKitty{{Socket: "unix:/tmp/other", PID: 20, Agents: []live.Window{liveWindow(3, 300, "/w/cli", "codex")}}},
 		want: []row{{"cli", agents.ModeNew, "codex"}},
 	}, {
 		name: "running in a live kitty, or waiting at a restore prompt there: not recovered",
 		recs: []journal.Record{rec("a", "claude", idA, "/w/api", 5, "claude"), rec("b", "claude", idB, "/w/rev", 5, "claude"),
 			rec("c", "claude", idC, "/w/doc", 5, "claude")},
 		live: []LiveKitty{{Socket: "unix:/tmp/other", PID: 20,
-			Agents:  []scanner.AgentWindow{liveWindow(3, 300, "/w/api", "claude", "--resume", idA)},
+			Agents:  []live.Window{liveWindow(3, 300, "/w/api", "claude", "--resume", idA)},
 			Waiting: []Conversation{{"claude", idB}}}},
 		want:    []row{{"doc", agents.ModeExact, "claude --resume " + idC}},
 		skipped: []string{"a", "b"},

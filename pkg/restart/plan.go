@@ -11,7 +11,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/scanner"
+	"github.com/kittymux/kittymux/pkg/live"
 )
 
 // Outcomes of one window.
@@ -33,7 +33,7 @@ type Target struct {
 	Kitty    kitty.Instance
 	Window   kitty.Window
 	TabTitle string
-	Agent    scanner.AgentWindow
+	Agent    live.Window
 	// State is the agent's state as the journal (or its title) has it.
 	State    string
 	Decision agents.Decision
@@ -48,9 +48,9 @@ type PlanOptions struct {
 	// and each agent's state.
 	Journal *journal.File
 	// Records reads the agents' own records of their processes.
-	Records scanner.Records
-	// Read reads a process from the OS; nil is scanner.ReadProc.
-	Read scanner.ProcReader
+	Records live.Records
+	// Read reads a process from the OS; nil is live.ReadProc.
+	Read live.ProcReader
 	// Probes checks the agents named (sessions check, cached).
 	Probes func(names []string) agents.Probes
 	// Agent keeps only the windows of that agent when not "".
@@ -67,52 +67,7 @@ type PlanOptions struct {
 func Plan(kitties []Kitty, o PlanOptions) []Target {
 	var ts []Target
 	for _, k := range kitties {
-		read := o.Read
-		if read == nil {
-			read = scanner.ReadProc
-		}
-		live := scanner.AgentWindowsFrom(o.Agents, k.LS, read)
-		// The agents' own records of their processes: the id they are in
-		// now (it follows /clear) and, for claude, whether it works.
-		recState := make([]string, len(live))
-		for i := range live {
-			if rec, ok := o.Records.Read(live[i].Agent.Cmd.Agent, live[i].PIDs); ok {
-				live[i].Agent.KnownID, live[i].Agent.KnownIDFrom = rec.ID, rec.IDFrom
-				recState[i] = rec.State
-			}
-		}
-		var recs []*journal.Record
-		if o.Journal != nil {
-			recs = scanner.OpenRecords(o.Journal, k.Instance.Socket, k.Instance.PID, live)
-			scanner.JournalIDs(live, recs)
-		}
-		for i, w := range live {
-			// As a save writes it: a relative program made absolute in the
-			// agent's directory, interpreter options dropped.
-			placed, ok := w.Agent.Cmd.Placed(w.Agent.Cwd)
-			skip := ""
-			switch {
-			case w.Agent.Unverified != "":
-				// A save would not seal it, and the restore prompt would
-				// ask first: nothing to run without asking.
-				skip = "kittymux could not see what runs there (" + w.Agent.Unverified + "): restart it by hand"
-			case !ok:
-				skip = fmt.Sprintf("the program %q is a relative path and the agent's directory is unknown", w.Agent.Cmd.Program)
-			default:
-				w.Agent.Cmd = placed
-			}
-			st := ""
-			if recs != nil && recs[i] != nil {
-				st = recs[i].State
-			}
-			if st == "" {
-				st = recState[i]
-			}
-			if st == "" {
-				st = o.Agents.TitleState(w.Agent.Cmd.Agent, w.Ref.Window.Title)
-			}
-			ts = append(ts, Target{Kitty: k.Instance, Window: *w.Ref.Window, TabTitle: w.Ref.Tab.Title, Agent: w, State: st, Skip: skip})
-		}
+		ts = append(ts, kittyTargets(k, o)...)
 	}
 	// Window ids repeat across kitties: the rules see positions instead.
 	ws := make([]agents.Window, len(ts))
@@ -150,4 +105,52 @@ func Plan(kitties []Kitty, o PlanOptions) []Target {
 	}
 	slices.SortStableFunc(out, func(a, b Target) int { return cmp.Compare(a.Kitty.Socket, b.Kitty.Socket) })
 	return out
+}
+
+// kittyTargets are the agent windows of kitty k, each with the state its
+// agent is in and why it is left alone, if it is, before the rules decide.
+func kittyTargets(k Kitty, o PlanOptions) []Target {
+	read := o.Read
+	if read == nil {
+		read = live.ReadProc
+	}
+	aws := live.AgentWindowsFrom(o.Agents, k.LS, read)
+	// The agents' own records of their processes: the id they are in
+	// now (it follows /clear) and, for claude, whether it works.
+	recState := make([]string, len(aws))
+	for i := range aws {
+		if rec, ok := o.Records.Read(aws[i].Agent.Cmd.Agent, aws[i].PIDs); ok {
+			aws[i].Agent.KnownID, aws[i].Agent.KnownIDFrom = rec.ID, rec.IDFrom
+			recState[i] = rec.State
+		}
+	}
+	var recs []*journal.Record
+	if o.Journal != nil {
+		recs = live.OpenRecords(o.Journal, k.Instance.Socket, k.Instance.PID, aws)
+		live.JournalIDs(aws, recs)
+	}
+	var ts []Target
+	for i, w := range aws {
+		// As a save writes it: a relative program made absolute in the
+		// agent's directory, interpreter options dropped.
+		placed, ok := w.Agent.Cmd.Placed(w.Agent.Cwd)
+		skip := ""
+		switch {
+		case w.Agent.Unverified != "":
+			// A save would not seal it, and the restore prompt would
+			// ask first: nothing to run without asking.
+			skip = "kittymux could not see what runs there (" + w.Agent.Unverified + "): restart it by hand"
+		case !ok:
+			skip = fmt.Sprintf("the program %q is a relative path and the agent's directory is unknown", w.Agent.Cmd.Program)
+		default:
+			w.Agent.Cmd = placed
+		}
+		st := ""
+		if recs != nil && recs[i] != nil {
+			st = recs[i].State
+		}
+		st = cmp.Or(st, recState[i], o.Agents.TitleState(w.Agent.Cmd.Agent, w.Ref.Window.Title))
+		ts = append(ts, Target{Kitty: k.Instance, Window: *w.Ref.Window, TabTitle: w.Ref.Tab.Title, Agent: w, State: st, Skip: skip})
+	}
+	return ts
 }

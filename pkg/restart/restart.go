@@ -246,7 +246,7 @@ func (r *Runner) end(ctx context.Context, c Client, t Target, match string) (str
 					err = e
 				}
 			}
-			done = append(done, signalName(s.sig))
+			done = append(done, agents.SignalName(s.sig))
 		}
 		if err != nil && !errors.Is(err, syscall.ESRCH) {
 			return strings.Join(done, ", "), fmt.Errorf("end %s (pid %d): %w", t.Agent.Agent.Cmd.Agent, t.Agent.PID, err)
@@ -264,7 +264,7 @@ func (r *Runner) end(ctx context.Context, c Client, t Target, match string) (str
 
 // typeQuit types e's quit command into the window, and Enter once the
 // command shows (a fast burst of keys reads as a paste to some TUIs).
-func (r *Runner) typeQuit(ctx context.Context, c Client, match string, e Ending) error {
+func (r *Runner) typeQuit(ctx context.Context, c Client, match string, e agents.Ending) error {
 	if err := c.SendText(ctx, match, e.Typed); err != nil {
 		return err
 	}

@@ -17,8 +17,8 @@ import (
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/paths"
-	"github.com/kittymux/kittymux/pkg/scanner"
 )
 
 func TestTypeLine(t *testing.T) {
@@ -152,7 +152,7 @@ func window(id int, title string, direct bool, argv ...string) kitty.Window {
 // readFrom reads the processes of ls as the OS would show them: each
 // agent process a child of its window's shell (or kitty's, started
 // directly), executing the file its argv names.
-func readFrom(ls func() []kitty.OSWindow) scanner.ProcReader {
+func readFrom(ls func() []kitty.OSWindow) live.ProcReader {
 	return func(pid int) (agents.Proc, bool) {
 		for _, ref := range kitty.Windows(ls()) {
 			for _, p := range ref.Window.ForegroundProcesses {
@@ -191,7 +191,7 @@ func TestPlan(t *testing.T) {
 	plan := func(o PlanOptions) map[int]string {
 		o.Agents = set
 		o.Read = readFrom(func() []kitty.OSWindow { return ls })
-		o.Records = scanner.Records{ProcRoot: t.TempDir(), Getenv: func(string) string { return "" }}
+		o.Records = live.Records{ProcRoot: t.TempDir(), Getenv: func(string) string { return "" }}
 		got := map[int]string{}
 		for _, tg := range Plan([]Kitty{{Instance: in, LS: ls}}, o) {
 			why := tg.Skip
@@ -274,7 +274,7 @@ type fakeProcs struct {
 func (p *fakeProcs) Signal(pid int, sig syscall.Signal) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.got = append(p.got, signalName(sig))
+	p.got = append(p.got, agents.SignalName(sig))
 	for _, s := range p.endsOn[pid] {
 		if s == sig {
 			p.gone[pid] = true
@@ -337,7 +337,7 @@ func TestRunnerEnds(t *testing.T) {
 				return []kitty.OSWindow{{ID: 1, Tabs: []kitty.Tab{{ID: 1, Windows: []kitty.Window{w}}}}}
 			}
 			ts := Plan([]Kitty{{Instance: kitty.Instance{Socket: "unix:/k"}, LS: fk.ls()}}, PlanOptions{Agents: set, Read: readFrom(fk.ls),
-				Records: scanner.Records{ProcRoot: t.TempDir(), Getenv: func(string) string { return "" }}})
+				Records: live.Records{ProcRoot: t.TempDir(), Getenv: func(string) string { return "" }}})
 			if len(ts) != 1 || ts[0].Skip != "" {
 				t.Fatalf("plan: %+v", ts)
 			}

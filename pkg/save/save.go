@@ -18,10 +18,10 @@ import (
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/rewrite"
-	"github.com/kittymux/kittymux/pkg/scanner"
 	"github.com/kittymux/kittymux/pkg/store"
 	"github.com/kittymux/kittymux/pkg/uservars"
 )
@@ -71,15 +71,15 @@ func Take(ctx context.Context, o Options) (*rewrite.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	live := scanner.AgentWindows(o.Agents, ls)
-	scanner.Records{Getenv: o.Getenv}.ReadIDs(live)
+	aws := live.AgentWindows(o.Agents, ls)
+	live.Records{Getenv: o.Getenv}.ReadIDs(aws)
 	// The journal confirms ids (a hook's, an earlier pass's); the user vars
 	// kitty shows are not read: any program can set them. An unreadable
 	// journal leaves the ids the agents' records and argv give.
 	if jf, err := journal.New(o.Paths.Journal(), false).Read(); err == nil && jf != nil {
-		scanner.JournalIDs(live, scanner.OpenRecords(jf, o.Instance.Socket, o.Instance.PID, live))
+		live.JournalIDs(aws, live.OpenRecords(jf, o.Instance.Socket, o.Instance.PID, aws))
 	}
-	if err := markAgents(ctx, o.Kitty, live); err != nil {
+	if err := markAgents(ctx, o.Kitty, aws); err != nil {
 		if kitty.IsUnknownCommand(err) {
 			return nil, tooOld(err)
 		}
@@ -99,8 +99,8 @@ func Take(ctx context.Context, o Options) (*rewrite.Result, error) {
 		}
 		return nil, fmt.Errorf("kitty's save_as_session: %w; nothing was written", err)
 	}
-	ws := make([]agents.Window, len(live))
-	for i, w := range live {
+	ws := make([]agents.Window, len(aws))
+	for i, w := range aws {
 		ws[i] = w.Agent
 	}
 	key, err := restorerec.LoadOrCreateKey(o.Paths)
@@ -134,8 +134,8 @@ func Save(ctx context.Context, o Options) (string, *rewrite.Result, error) {
 // so kitty's save carries them as --var. Where no id is known both are
 // unset: one left from an earlier process of the window (a conversation the
 // user has since quit, a restored one) is not this conversation's.
-func markAgents(ctx context.Context, c Kitty, live []scanner.AgentWindow) error {
-	for _, w := range live {
+func markAgents(ctx context.Context, c Kitty, aws []live.Window) error {
+	for _, w := range aws {
 		vars := []string{uservars.Agent + "=" + w.Agent.Cmd.Agent}
 		id := w.Agent.KnownID
 		if id == "" {

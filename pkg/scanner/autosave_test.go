@@ -10,6 +10,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/scanner"
 )
 
@@ -44,7 +45,7 @@ func TestAutosaveLayout(t *testing.T) {
 		Set:      set,
 		Discover: func(context.Context) ([]kitty.Instance, error) { return []kitty.Instance{inst}, nil },
 		Client:   func(kitty.Instance) scanner.KittyClient { return k },
-		Records:  scanner.Records{Getenv: func(string) string { return "" }},
+		Records:  live.Records{Getenv: func(string) string { return "" }},
 		Clock:    newClock(),
 		Logf:     t.Logf,
 		Autosave: as,

@@ -13,6 +13,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
+	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/scanner"
 )
 
@@ -53,7 +54,7 @@ func newFaultRig(t *testing.T, dir string) *faultRig {
 		Set:            set,
 		Journal:        r.journal,
 		Discover:       func(context.Context) ([]kitty.Instance, error) { return r.insts(), nil },
-		Records:        scanner.Records{Getenv: func(string) string { return "" }},
+		Records:        live.Records{Getenv: func(string) string { return "" }},
 		Clock:          r.clock,
 		Logf:           t.Logf,
 		Jitter:         func() float64 { return 0 },

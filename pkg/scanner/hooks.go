@@ -3,10 +3,10 @@ package scanner
 import (
 	"os"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/journal"
+	"github.com/kittymux/kittymux/pkg/live"
 )
 
 // Agents' hooks (`kittymux hook`) write the conversation id and the state
@@ -96,7 +96,7 @@ func (se *session) adopt(r journal.Record, now time.Time) bool {
 // aw under another key (the hook picked another process of the agent than
 // the window's outermost one) and folds it into se: the record under the
 // hook's key is removed from the journal at the next write.
-func (s *Scanner) foldHook(se *session, aw AgentWindow, now time.Time) {
+func (s *Scanner) foldHook(se *session, aw live.Window, now time.Time) {
 	var pids []int
 	for _, p := range aw.Ref.Window.ForegroundProcesses {
 		pids = append(pids, p.PID)
@@ -135,50 +135,5 @@ func (s *Scanner) mergeHooks(f *journal.File, now time.Time) {
 	}
 	for _, key := range s.dropped {
 		f.Records = slices.DeleteFunc(f.Records, func(r journal.Record) bool { return r.Key == key && r.HookAt != nil })
-	}
-}
-
-// OpenRecords returns, for each of ws (the agent windows of the kitty at
-// socket with pid kittyPID), the open journal record of the agent running
-// there now, or nil: a record of that window whose agent process is one of
-// the window's foreground processes. A kittyPID of 0 (a kitty named by
-// --to, whose pid kittymux does not know) matches records of that socket.
-func OpenRecords(f *journal.File, socket string, kittyPID int, ws []AgentWindow) []*journal.Record {
-	out := make([]*journal.Record, len(ws))
-	for i, aw := range ws {
-		var pids []int
-		for _, p := range aw.Ref.Window.ForegroundProcesses {
-			pids = append(pids, p.PID)
-		}
-		for j := range f.Records {
-			r := &f.Records[j]
-			samePID := r.KittyPID == kittyPID || kittyPID == 0 && r.KittySocket == socket
-			if !r.Open || r.Nested || r.WindowID != aw.Ref.Window.ID || !samePID || r.Agent != aw.Agent.Cmd.Agent ||
-				r.KittySocket != "" && r.KittySocket != socket || !slices.Contains(pids, r.PID) {
-				continue
-			}
-			if out[i] == nil || r.LastSeen.After(out[i].LastSeen) {
-				out[i] = r
-			}
-		}
-	}
-	return out
-}
-
-// IDSource names where an id came from, for people and `sessions list`:
-// hook, agent record, command line or journal.
-func IDSource(from string) string {
-	switch {
-	case from == "":
-		return ""
-	case from == journal.FromHook:
-		return "hook"
-	case strings.HasPrefix(from, "command line"):
-		return "command line"
-	case strings.HasPrefix(from, "kitty user var"), from == "journal":
-		// A user var is set from a record the scanner or a hook wrote.
-		return "journal"
-	default:
-		return "agent record"
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
+	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/scanner"
 )
 
@@ -71,7 +72,7 @@ func BenchmarkRealPoll(b *testing.B) {
 			sc := scanner.New(scanner.Options{Set: set,
 				Journal:  journal.New(filepath.Join(b.TempDir(), "agent-sessions.json"), false),
 				Discover: func(context.Context) ([]kitty.Instance, error) { return []kitty.Instance{inst}, nil },
-				Records:  scanner.Records{Getenv: func(string) string { return "" }}})
+				Records:  live.Records{Getenv: func(string) string { return "" }}})
 			if _, err := sc.Poll(ctx); err != nil { // the first pass writes every record
 				b.Fatal(err)
 			}

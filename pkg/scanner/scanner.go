@@ -1,3 +1,6 @@
+// Package scanner watches kitty's windows for agent sessions and keeps
+// kittymux's journal of them; which live windows run which agent it reads
+// through package live.
 package scanner
 
 import (
@@ -15,6 +18,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/uservars"
 )
 
@@ -51,7 +55,7 @@ type Options struct {
 	Discover func(context.Context) ([]kitty.Instance, error)
 	// Client talks to one kitty; default kitty.NewClient.
 	Client  func(kitty.Instance) KittyClient
-	Records Records
+	Records live.Records
 	Clock   Clock
 	Logf    func(format string, args ...any)
 	// RequestTimeout bounds each request to a kitty, so a hung kitty costs
@@ -184,7 +188,7 @@ func New(o Options) *Scanner {
 	if o.Jitter == nil {
 		o.Jitter = rand.Float64
 	}
-	o.Records.dirs = map[int]string{}
+	o.Records = o.Records.Cached()
 	return &Scanner{o: o, kitties: map[string]*kittyState{}, sessions: map[string]*session{}, reports: map[int]StateReport{}}
 }
 
@@ -275,7 +279,7 @@ func (s *Scanner) close(key, reason, detail string, now time.Time) {
 		return
 	}
 	delete(s.sessions, key)
-	s.o.Records.forget(se.rec.PID)
+	s.o.Records.Forget(se.rec.PID)
 	if !se.unseen {
 		se.account(now)
 	}
@@ -422,7 +426,7 @@ func processAlive(pid int) bool {
 // scan diffs one kitty's windows against its open sessions.
 func (s *Scanner) scan(ctx context.Context, k *kittyState, ls []kitty.OSWindow, reports map[int]StateReport, now time.Time) {
 	id := kittyID(k.inst)
-	aws := AgentWindows(s.o.Set, ls)
+	aws := live.AgentWindows(s.o.Set, ls)
 	windows := map[int]bool{}
 	for _, ref := range kitty.Windows(ls) {
 		windows[ref.Window.ID] = true
@@ -461,7 +465,7 @@ func (s *Scanner) scan(ctx context.Context, k *kittyState, ls []kitty.OSWindow, 
 }
 
 // update brings a session's record up to date with its window.
-func (s *Scanner) update(se *session, aw AgentWindow, hook StateReport, now time.Time) {
+func (s *Scanner) update(se *session, aw live.Window, hook StateReport, now time.Time) {
 	r := &se.rec
 	w := aw.Ref.Window
 	set := func(dst *string, v string) {
@@ -539,7 +543,7 @@ func (s *Scanner) update(se *session, aw AgentWindow, hook StateReport, now time
 // process group, where kitty lists them beside the agent. One there means
 // working; the agent alone again, for settle, means idle. An agent never
 // seen running a tool gets no state from this ("").
-func (se *session) foreground(aw AgentWindow, now time.Time, settle time.Duration) string {
+func (se *session) foreground(aw live.Window, now time.Time, settle time.Duration) string {
 	if len(aw.PIDs) == 0 {
 		// The agent's own processes are unknown: every process would look
 		// like a tool.
@@ -562,7 +566,7 @@ func (se *session) foreground(aw AgentWindow, now time.Time, settle time.Duratio
 
 // markWindow sets the window's user vars to the session's id (kitty ≥ 0.30),
 // so a raw save of this kitty carries it, when they say something else.
-func (s *Scanner) markWindow(ctx context.Context, k *kittyState, aw AgentWindow, r journal.Record) {
+func (s *Scanner) markWindow(ctx context.Context, k *kittyState, aw live.Window, r journal.Record) {
 	if r.ID == "" || aw.PID <= 0 || !k.inst.Version.Has("user_vars") {
 		return
 	}

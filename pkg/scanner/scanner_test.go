@@ -16,6 +16,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/scanner"
 )
 
@@ -156,7 +157,7 @@ func newRig(t *testing.T, version kitty.Version) *rig {
 		Journal:  r.journal,
 		Discover: func(context.Context) ([]kitty.Instance, error) { return []kitty.Instance{r.inst}, nil },
 		Client:   func(kitty.Instance) scanner.KittyClient { return r.kitty },
-		Records:  scanner.Records{ProcRoot: r.proc, Getenv: func(string) string { return "" }},
+		Records:  live.Records{ProcRoot: r.proc, Getenv: func(string) string { return "" }},
 		Clock:    r.clock,
 		Logf:     t.Logf,
 		Jitter:   func() float64 { return 0 },
@@ -495,8 +496,8 @@ func TestReadIDs(t *testing.T) {
 		win{id: 2, pid: 2002, argv: []string{"/usr/bin/claude"}, cwd: "/b",
 			vars: map[string]string{"kittymux_agent": "claude", "kittymux_session": uuidRec, "kittymux_pid": "2002"}},
 		win{id: 3, pid: 2003, argv: []string{"/usr/bin/claude"}, cwd: "/b"})
-	ws := scanner.AgentWindows(set, ls)
-	scanner.Records{ProcRoot: r.proc}.ReadIDs(ws)
+	ws := live.AgentWindows(set, ls)
+	live.Records{ProcRoot: r.proc}.ReadIDs(ws)
 	got := map[int][2]string{}
 	for _, w := range ws {
 		got[w.Ref.Window.ID] = [2]string{w.Agent.KnownID, w.Agent.KnownIDFrom}

@@ -16,10 +16,10 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/restart"
 	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/save"
-	"github.com/kittymux/kittymux/pkg/scanner"
 )
 
 // RestartOptions of `agents restart`.
@@ -128,7 +128,7 @@ func Restart(ctx context.Context, o *RestartOptions) error {
 		return fmt.Errorf("%w (none of %d answered)", factory.ErrNoKitty, len(insts))
 	}
 	jf, _ := journal.New(f.Paths.Journal(), false).Read()
-	ts := restart.Plan(kitties, restart.PlanOptions{Agents: set, Journal: jf, Records: scanner.Records{Getenv: f.Getenv},
+	ts := restart.Plan(kitties, restart.PlanOptions{Agents: set, Journal: jf, Records: live.Records{Getenv: f.Getenv},
 		Probes: func(names []string) agents.Probes { return f.Probes(ctx, set, names) }, Agent: o.Agent, Working: o.All})
 	r, err := runner(f, set)
 	if err != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	integrationcmd "github.com/kittymux/kittymux/pkg/cmd/integration"
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/scanner"
 	"github.com/kittymux/kittymux/pkg/setup"
 )
@@ -221,7 +222,7 @@ func checkAgents(ctx context.Context, f *factory.Factory) AgentsReport {
 		}
 		ar.Installed = append(ar.Installed, a)
 		// The agent as typed plainly (no flags).
-		if why := scanner.IDLimit(a.Agent, nil); why != "" {
+		if why := live.IDLimit(a.Agent, nil); why != "" {
 			if ar.IDLimits == nil {
 				ar.IDLimits = map[string]string{}
 			}
@@ -378,7 +379,7 @@ func checkIntegrations(f *factory.Factory) []agenthooks.Status {
 		detected[a.Name] = true
 	}
 	jf := integrationcmd.Journal(f)
-	for _, a := range agenthooks.Agents {
+	for _, a := range agenthooks.Agents() {
 		st := agenthooks.StatusOf(a, env)
 		agenthooks.Check(&st, a, env, jf, time.Now())
 		if detected[a.Name] || st.State != agenthooks.Missing {

@@ -108,7 +108,7 @@ func Run(o *Options) error {
 				return fmt.Errorf("none of %s is installed here: name the agent to install its hooks anyway", strings.Join(agenthooks.Names(), ", "))
 			}
 		default:
-			list = agenthooks.Agents
+			list = agenthooks.Agents()
 		}
 	}
 	if o.Action == "status" {

@@ -17,6 +17,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
+	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/scanner"
 	"github.com/kittymux/kittymux/pkg/uservars"
@@ -66,7 +67,7 @@ func TestRealScannerUserVarsSave(t *testing.T) {
 		// The journal `sessions save` reads: kittymux's own.
 		Journal:  journal.New(paths.Under(env["HOME"]).Journal(), false),
 		Discover: func(context.Context) ([]kitty.Instance, error) { return []kitty.Instance{inst}, nil },
-		Records:  scanner.Records{ProcRoot: "/proc", Getenv: func(string) string { return "" }},
+		Records:  live.Records{ProcRoot: "/proc", Getenv: func(string) string { return "" }},
 		Logf:     t.Logf})
 	want := map[string]string{uservars.Agent: "claude", uservars.Session: recID, uservars.PID: strconv.Itoa(pid)}
 	bound := kittytest.NewBound(t, "the scanner's user vars on the windows", 30*time.Second)

@@ -21,6 +21,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
+	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/scanner"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
@@ -197,7 +198,7 @@ func TestRealForgedText(t *testing.T) {
 	inst := kitty.Instance{Addr: k1.Addr, Socket: k1.Addr.String(), PID: k1.PID, Version: k1.Version}
 	sc := scanner.New(scanner.Options{Set: set, Journal: journal.New(state.Journal(), false),
 		Discover: func(context.Context) ([]kitty.Instance, error) { return []kitty.Instance{inst}, nil },
-		Records:  scanner.Records{ProcRoot: "/proc", Getenv: func(k string) string { return env[k] }},
+		Records:  live.Records{ProcRoot: "/proc", Getenv: func(k string) string { return env[k] }},
 		Logf:     t.Logf})
 	bound := kittytest.NewBound(t, "the scanner's pass to hold every window's id", 30*time.Second)
 	for {

@@ -22,6 +22,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/save"
 	"github.com/kittymux/kittymux/pkg/scanner"
 )
@@ -89,7 +90,7 @@ func build(ctx context.Context, f *factory.Factory, j *journal.Journal, logf fun
 		Set:      set,
 		Journal:  j,
 		Discover: f.Discover,
-		Records:  scanner.Records{ProcRoot: "/proc", Getenv: f.Getenv},
+		Records:  live.Records{ProcRoot: "/proc", Getenv: f.Getenv},
 		Logf:     logf,
 	}
 	var as *driven

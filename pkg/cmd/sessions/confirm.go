@@ -5,7 +5,7 @@ import (
 	"syscall"
 
 	"github.com/kittymux/kittymux/pkg/journal"
-	"github.com/kittymux/kittymux/pkg/scanner"
+	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/store"
 )
 
@@ -13,7 +13,7 @@ import (
 // the journal's record of that process when a hook or the agent's own
 // record gave its id (the scanner writes it), else the agent's record read
 // now. Never its command line, which says only what was asked.
-func confirmFrom(jf *journal.File, recs scanner.Records) store.Confirm {
+func confirmFrom(jf *journal.File, recs live.Records) store.Confirm {
 	return func(o journal.Restore) (string, string, bool) {
 		if id, from := jf.Became(o).ReportedID(); id != "" {
 			return id, from, false

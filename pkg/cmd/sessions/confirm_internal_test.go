@@ -9,7 +9,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/scanner"
+	"github.com/kittymux/kittymux/pkg/live"
 )
 
 const (
@@ -24,15 +24,15 @@ const (
 // nothing.
 func TestRestoredAs(t *testing.T) {
 	inst := kitty.Instance{PID: 100}
-	win := func(id, from string) scanner.AgentWindow {
-		return scanner.AgentWindow{Ref: kitty.WindowRef{Window: &kitty.Window{ID: 7}}, PID: 4242, PIDs: []int{4242},
+	win := func(id, from string) live.Window {
+		return live.Window{Ref: kitty.WindowRef{Window: &kitty.Window{ID: 7}}, PID: 4242, PIDs: []int{4242},
 			Agent: agents.Window{Cmd: agents.Command{Agent: "claude"}, KnownID: id, KnownIDFrom: from}}
 	}
 	jf := &journal.File{Restores: []journal.Restore{
 		{Agent: "claude", Mode: "exact", ID: asked, Outcome: journal.OutcomeResumed, KittyPID: 100, WindowID: 7, PID: 4242}}}
 	for _, c := range []struct {
 		name string
-		w    scanner.AgentWindow
+		w    live.Window
 		rec  *journal.Record
 		jf   *journal.File
 		want string
@@ -46,7 +46,7 @@ func TestRestoredAs(t *testing.T) {
 		{"/clear moved on after the resume", win(other, journal.FromHook), &journal.Record{ID: other, IDFrom: journal.FromHook, PreviousIDs: []string{asked}}, jf,
 			"resumed 4f9e2a51, since moved on to 9d1c0b7e"},
 		{"only the command line", win(asked, "command line --resume"), nil, jf, ""},
-		{"another process than the prompt's", func() scanner.AgentWindow { w := win(asked, journal.FromHook); w.PID, w.PIDs = 5, []int{5}; return w }(), nil, jf, ""},
+		{"another process than the prompt's", func() live.Window { w := win(asked, journal.FromHook); w.PID, w.PIDs = 5, []int{5}; return w }(), nil, jf, ""},
 		{"no restore", win(asked, journal.FromHook), nil, &journal.File{}, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -65,7 +65,7 @@ func TestConfirmFrom(t *testing.T) {
 	pid := os.Getpid() // a live process: claude's record is read for it
 	o := journal.Restore{Agent: "claude", ID: asked, Outcome: journal.OutcomeResumed, KittyPID: 100, WindowID: 7, PID: pid}
 	// No /proc to read the process's environment from: the HOME given is used.
-	recs := scanner.Records{ProcRoot: filepath.Join(home, "noproc"), Getenv: func(k string) string { return map[string]string{"HOME": home}[k] }}
+	recs := live.Records{ProcRoot: filepath.Join(home, "noproc"), Getenv: func(k string) string { return map[string]string{"HOME": home}[k] }}
 	jf := &journal.File{Records: []journal.Record{{Agent: "claude", ID: asked, IDFrom: "command line --resume", KittyPID: 100, WindowID: 7, PID: pid}}}
 	if id, _, pending := confirmFrom(jf, recs)(o); id != "" || !pending {
 		t.Errorf("command line only: id %q pending %v, want none yet and pending (claude writes its record)", id, pending)

@@ -11,7 +11,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/scanner"
+	"github.com/kittymux/kittymux/pkg/live"
 )
 
 // ListOptions of `sessions list`.
@@ -86,7 +86,7 @@ func List(ctx context.Context, o *ListOptions) error {
 	}
 	type row struct {
 		inst     kitty.Instance
-		w        scanner.AgentWindow
+		w        live.Window
 		state    string
 		restored string
 	}
@@ -107,14 +107,14 @@ func List(ctx context.Context, o *ListOptions) error {
 			continue
 		}
 		reached++
-		live := scanner.AgentWindows(set, a.LS)
-		scanner.Records{Getenv: f.Getenv}.ReadIDs(live)
+		aws := live.AgentWindows(set, a.LS)
+		live.Records{Getenv: f.Getenv}.ReadIDs(aws)
 		var recs []*journal.Record
 		if jf != nil {
-			recs = scanner.OpenRecords(jf, a.Instance.Socket, a.Instance.PID, live)
-			scanner.JournalIDs(live, recs)
+			recs = live.OpenRecords(jf, a.Instance.Socket, a.Instance.PID, aws)
+			live.JournalIDs(aws, recs)
 		}
-		for i, w := range live {
+		for i, w := range aws {
 			st := ""
 			var rec *journal.Record
 			if recs != nil && recs[i] != nil {
@@ -146,7 +146,7 @@ func List(ctx context.Context, o *ListOptions) error {
 			Restored: r.restored}
 		if d.ID != "" {
 			lw.IDSource = idSource(r.w.Agent, d.ID)
-		} else if why := scanner.IDLimit(d.Agent, r.w.Agent.Cmd.Flags); why != "" {
+		} else if why := live.IDLimit(d.Agent, r.w.Agent.Cmd.Flags); why != "" {
 			lw.Reason += "; " + why
 		}
 		if r.restored != "" {
@@ -195,7 +195,7 @@ func List(ctx context.Context, o *ListOptions) error {
 // reported id (a hook, the agent's records, the journal) or its command line.
 func idSource(w agents.Window, id string) string {
 	if w.KnownID == id {
-		return scanner.IDSource(w.KnownIDFrom)
+		return live.IDSource(w.KnownIDFrom)
 	}
 	if w.Cmd.ID == id {
 		return "command line"

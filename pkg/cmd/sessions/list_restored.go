@@ -7,7 +7,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/history"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/scanner"
+	"github.com/kittymux/kittymux/pkg/live"
 )
 
 // restoredAs says what became of the resume a restore prompt ran in
@@ -16,7 +16,7 @@ import (
 // a different conversation" when it reports another; "" when no prompt
 // resumed there, or the agent has not reported an id (its command line
 // says only what was asked).
-func restoredAs(jf *journal.File, inst kitty.Instance, w scanner.AgentWindow, rec *journal.Record) string {
+func restoredAs(jf *journal.File, inst kitty.Instance, w live.Window, rec *journal.Record) string {
 	if jf == nil {
 		return ""
 	}
@@ -34,12 +34,12 @@ func restoredAs(jf *journal.File, inst kitty.Instance, w scanner.AgentWindow, re
 		return ""
 	}
 	id, from := "", ""
-	switch src := scanner.IDSource(w.Agent.KnownIDFrom); {
+	switch src := live.IDSource(w.Agent.KnownIDFrom); {
 	case src == "hook" || src == "agent record":
 		id, from = w.Agent.KnownID, src
 	default:
 		id, from = rec.ReportedID()
-		from = scanner.IDSource(from)
+		from = live.IDSource(from)
 	}
 	switch {
 	case id == "":

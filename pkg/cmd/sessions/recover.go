@@ -16,9 +16,9 @@ import (
 	"github.com/kittymux/kittymux/pkg/history"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/recovery"
 	"github.com/kittymux/kittymux/pkg/restorerec"
-	"github.com/kittymux/kittymux/pkg/scanner"
 	"github.com/kittymux/kittymux/pkg/store"
 )
 
@@ -169,7 +169,7 @@ func liveKitties(ctx context.Context, f *factory.Factory, set *agents.Set) ([]re
 		return nil, err
 	}
 	answers := kitty.LSAll(ctx, insts, f.AskTimeout)
-	return recovery.Live(set, answers, scanner.Records{Getenv: f.Getenv}), nil
+	return recovery.Live(set, answers, live.Records{Getenv: f.Getenv}), nil
 }
 
 // printRecovered: on a dry run stdout holds only the file, the summary goes

@@ -16,8 +16,8 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/restorerec"
-	"github.com/kittymux/kittymux/pkg/scanner"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
 	"github.com/kittymux/kittymux/pkg/stagger"
 	"github.com/kittymux/kittymux/pkg/statefile"
@@ -155,7 +155,7 @@ func report(ctx context.Context, f *factory.Factory, path string, since time.Tim
 	for {
 		outcomes, _ := j.RestoresSince(since)
 		jf, _ := j.Read()
-		lines, done := store.Report(ws, outcomes, confirmFrom(jf, scanner.Records{ProcRoot: "/proc", Getenv: f.Getenv}))
+		lines, done := store.Report(ws, outcomes, confirmFrom(jf, live.Records{ProcRoot: "/proc", Getenv: f.Getenv}))
 		if done || !time.Now().Before(deadline) || ctx.Err() != nil {
 			for _, l := range lines {
 				// Records and directories come from the editable file.

@@ -148,7 +148,7 @@ func hooks(o *Options) error {
 	if env.Home == "" {
 		return nil
 	}
-	candidates := agenthooks.Agents
+	candidates := agenthooks.Agents()
 	if !o.Undo {
 		candidates = agenthooks.Detect(env, o.F.LookPath)
 	}

@@ -1,6 +1,4 @@
-// Package scanner watches kitty's windows for agent sessions. This file
-// holds the one step every pass needs: which live windows run which agent.
-package scanner
+package live
 
 import (
 	"fmt"
@@ -13,8 +11,9 @@ import (
 	"github.com/kittymux/kittymux/pkg/restorerec"
 )
 
-// AgentWindow is a live kitty window running a recognised agent.
-type AgentWindow struct {
+// Window is a live kitty window running a recognised agent: kitty's window,
+// the agent in it as the rules see it, and its processes.
+type Window struct {
 	Ref kitty.WindowRef
 	// Agent is the window as the rules see it. Its ID is the kitty window id.
 	// Agent.Seen are the files its agent process ran; Agent.Unverified says
@@ -36,7 +35,7 @@ func ReadProc(pid int) (agents.Proc, bool) { return readProc("/proc", pid) }
 
 // AgentWindows recognises the agent in each window of ls from the processes
 // the OS shows (ReadProc).
-func AgentWindows(set *agents.Set, ls []kitty.OSWindow) []AgentWindow {
+func AgentWindows(set *agents.Set, ls []kitty.OSWindow) []Window {
 	return AgentWindowsFrom(set, ls, ReadProc)
 }
 
@@ -73,89 +72,130 @@ const maxDepth = 64
 //
 // User vars (kittymux_session) are not read here: they are hints that only
 // kittymux's journal can confirm (JournalIDs).
-func AgentWindowsFrom(set *agents.Set, ls []kitty.OSWindow, read ProcReader) []AgentWindow {
-	// Each process is read once per call: parents are shared by windows.
+func AgentWindowsFrom(set *agents.Set, ls []kitty.OSWindow, read ProcReader) []Window {
+	read = readOnce(read)
+	var out []Window
+	for _, ref := range kitty.Windows(ls) {
+		if a, ok := agentWindow(set, ref, read); ok {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// readOnce reads each process once per call: parents are shared by
+// windows.
+func readOnce(read ProcReader) ProcReader {
 	type readResult struct {
 		p  agents.Proc
 		ok bool
 	}
 	seen := map[int]readResult{}
-	uncached := read
-	read = func(pid int) (agents.Proc, bool) {
+	return func(pid int) (agents.Proc, bool) {
 		r, ok := seen[pid]
 		if !ok {
-			r.p, r.ok = uncached(pid)
+			r.p, r.ok = read(pid)
 			seen[pid] = r
 		}
 		return r.p, r.ok
 	}
-	var out []AgentWindow
-	for _, ref := range kitty.Windows(ls) {
-		w := ref.Window
-		var cands []candidate
-		for i, p := range w.ForegroundProcesses {
-			// A process whose argv is not what kitty just listed for that
-			// pid is another one (a pid reused, a title changed meanwhile):
-			// kitty's word alone stands for it.
-			if proc, ok := read(p.PID); ok && (p.Cmdline == nil || sameArgv(proc.Argv, p.Cmdline)) {
-				if c, seen, ok := set.RecognizeProcess(proc); ok {
-					cands = append(cands, candidate{pos: i, pid: p.PID, cmd: c, seen: seen, proc: proc, read: true})
-				}
-				continue
+}
+
+// agentWindow is the agent window ref is, if one of its foreground
+// processes runs an agent.
+func agentWindow(set *agents.Set, ref kitty.WindowRef, read ProcReader) (Window, bool) {
+	w := ref.Window
+	cands := candidates(set, w, read)
+	best, unverified, ok := outermost(cands, w.PID, read)
+	if !ok {
+		return Window{}, false
+	}
+	cmd := withTypedEnv(set, best, w.LastReportedCmdline)
+	pids := agentPIDs(cands, best, read)
+	aw := agents.Window{ID: w.ID, Cwd: agentCwd(w, best), Cmd: cmd, Unverified: unverified}
+	if unverified == "" {
+		aw.Seen, aw.ProcEnv = best.seen, best.proc.Env
+	}
+	a := Window{Ref: ref, Agent: aw, PIDs: pids}
+	if len(pids) > 0 {
+		a.PID = pids[0]
+	}
+	return a, true
+}
+
+// candidates are the window's foreground processes that run an agent.
+func candidates(set *agents.Set, w *kitty.Window, read ProcReader) []candidate {
+	var cands []candidate
+	for i, p := range w.ForegroundProcesses {
+		// A process whose argv is not what kitty just listed for that
+		// pid is another one (a pid reused, a title changed meanwhile):
+		// kitty's word alone stands for it.
+		if proc, ok := read(p.PID); ok && (p.Cmdline == nil || sameArgv(proc.Argv, p.Cmdline)) {
+			if c, seen, ok := set.RecognizeProcess(proc); ok {
+				cands = append(cands, candidate{pos: i, pid: p.PID, cmd: c, seen: seen, proc: proc, read: true})
 			}
-			if c, ok := set.RecognizeArgv(p.Cmdline); ok {
-				cands = append(cands, candidate{pos: i, pid: p.PID, cmd: c})
-			}
-		}
-		best, unverified, ok := outermost(cands, w.PID, read)
-		if !ok {
 			continue
 		}
-		cmd := best.cmd
-		if w.LastReportedCmdline != "" {
-			if typed, ok := set.RecognizeString(w.LastReportedCmdline); ok && typed.Agent == cmd.Agent {
-				if best.read {
-					cmd.Env = agents.SeenEnv(typed.Env, best.proc)
-				} else {
-					// Unverified: the record asks anyway; what only a seal
-					// may set is left out.
-					for _, kv := range typed.Env {
-						if restorerec.EnvNeedsSeal(kv, set.Names()) == "" {
-							cmd.Env = append(cmd.Env, kv)
-						}
-					}
-				}
-			}
+		if c, ok := set.RecognizeArgv(p.Cmdline); ok {
+			cands = append(cands, candidate{pos: i, pid: p.PID, cmd: c})
 		}
-		cwd := w.ForegroundProcesses[best.pos].Cwd
-		if cwd == "" {
-			cwd = best.proc.Cwd
-		}
-		if cwd == "" {
-			cwd = w.Cwd
-		}
-		var pids []int
-		if best.pid > 0 {
-			pids = append(pids, best.pid)
-		}
-		for _, c := range cands {
-			// Read from the OS, only the chosen process's own children
-			// count (codex's native binary); kitty's ls alone cannot tell.
-			if c.pid > 0 && c.pid != best.pid && c.cmd.Agent == cmd.Agent && (!c.read || !best.read || descends(c, best.pid, read)) {
-				pids = append(pids, c.pid)
-			}
-		}
-		aw := agents.Window{ID: w.ID, Cwd: cwd, Cmd: cmd, Unverified: unverified}
-		if unverified == "" {
-			aw.Seen, aw.ProcEnv = best.seen, best.proc.Env
-		}
-		a := AgentWindow{Ref: ref, Agent: aw, PIDs: pids}
-		if len(pids) > 0 {
-			a.PID = pids[0]
-		}
-		out = append(out, a)
 	}
-	return out
+	return cands
+}
+
+// withTypedEnv is best's command with the environment of the line the
+// user typed (kitty's report) that may stand: what the process holds with
+// the same value, or, where the process could not be read, what needs no
+// seal.
+func withTypedEnv(set *agents.Set, best candidate, report string) agents.Command {
+	cmd := best.cmd
+	if report == "" {
+		return cmd
+	}
+	typed, ok := set.RecognizeString(report)
+	if !ok || typed.Agent != cmd.Agent {
+		return cmd
+	}
+	if best.read {
+		cmd.Env = agents.SeenEnv(typed.Env, best.proc)
+		return cmd
+	}
+	// Unverified: the record asks anyway; what only a seal may set is left
+	// out.
+	for _, kv := range typed.Env {
+		if restorerec.EnvNeedsSeal(kv, set.Names()) == "" {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	return cmd
+}
+
+// agentCwd is the agent's directory: as kitty lists it for the process,
+// else as the OS shows it, else the window's.
+func agentCwd(w *kitty.Window, best candidate) string {
+	if cwd := w.ForegroundProcesses[best.pos].Cwd; cwd != "" {
+		return cwd
+	}
+	if best.proc.Cwd != "" {
+		return best.proc.Cwd
+	}
+	return w.Cwd
+}
+
+// agentPIDs are the window's processes of best's agent, best first.
+func agentPIDs(cands []candidate, best candidate, read ProcReader) []int {
+	var pids []int
+	if best.pid > 0 {
+		pids = append(pids, best.pid)
+	}
+	for _, c := range cands {
+		// Read from the OS, only the chosen process's own children
+		// count (codex's native binary); kitty's ls alone cannot tell.
+		if c.pid > 0 && c.pid != best.pid && c.cmd.Agent == best.cmd.Agent && (!c.read || !best.read || descends(c, best.pid, read)) {
+			pids = append(pids, c.pid)
+		}
+	}
+	return pids
 }
 
 // outermost picks the window's candidate: of those no other candidate is
@@ -254,7 +294,7 @@ func descends(c candidate, pid int, read ProcReader) bool {
 
 // ReadIDs gives each window whose agent keeps a record of its running
 // process (claude's sessions/<pid>.json, codex's rollout file held open) the id the agent says it is in now.
-func (r Records) ReadIDs(ws []AgentWindow) {
+func (r Records) ReadIDs(ws []Window) {
 	for i := range ws {
 		if rec, ok := r.Read(ws[i].Agent.Cmd.Agent, ws[i].PIDs); ok {
 			ws[i].Agent.KnownID, ws[i].Agent.KnownIDFrom = rec.ID, rec.IDFrom
@@ -269,7 +309,7 @@ func (r Records) ReadIDs(ws []AgentWindow) {
 // records nor its argv give one. A user var naming an id is never enough
 // by itself (any program can set one), and an id the journal holds from a
 // user var (an older kittymux wrote such) confirms nothing.
-func JournalIDs(ws []AgentWindow, recs []*journal.Record) {
+func JournalIDs(ws []Window, recs []*journal.Record) {
 	for i := range ws {
 		if i >= len(recs) || recs[i] == nil {
 			continue

@@ -1,4 +1,4 @@
-package scanner_test
+package live_test
 
 import (
 	"os"
@@ -12,7 +12,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
-	"github.com/kittymux/kittymux/pkg/scanner"
+	"github.com/kittymux/kittymux/pkg/live"
 )
 
 const (
@@ -74,11 +74,11 @@ func TestHeldFileIDs(t *testing.T) {
 					{PID: 501, Cmdline: []string{"/usr/bin/" + tt.agent, "--model", "x"}, Cwd: "/a"},
 					{PID: 502, Cmdline: []string{"/opt/vendor/bin/" + tt.agent, "--model", "x"}, Cwd: "/a"},
 				}}}}}}}
-			ws := scanner.AgentWindowsFrom(set, ls, noProc)
+			ws := live.AgentWindowsFrom(set, ls, noProc)
 			if len(ws) != 1 {
 				t.Fatalf("recognised %d agent windows, want 1", len(ws))
 			}
-			scanner.Records{ProcRoot: proc}.ReadIDs(ws)
+			live.Records{ProcRoot: proc}.ReadIDs(ws)
 			got := [2]string{ws[0].Agent.KnownID, ws[0].Agent.KnownIDFrom}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("id, from (-want +got):\n%s", diff)
@@ -106,13 +106,13 @@ func TestHeldFileRealProcess(t *testing.T) {
 	if _, err := out.Read(make([]byte, 64)); err != nil {
 		t.Fatal(err)
 	}
-	rec, ok := scanner.Records{ProcRoot: "/proc"}.Read("codex", []int{cmd.Process.Pid})
+	rec, ok := live.Records{ProcRoot: "/proc"}.Read("codex", []int{cmd.Process.Pid})
 	if !ok || rec.ID != idA {
 		t.Fatalf("read %+v, %v; want id %s", rec, ok, idA)
 	}
 	_ = cmd.Process.Kill()
 	_ = cmd.Wait()
-	if rec, ok := (scanner.Records{ProcRoot: "/proc"}).Read("codex", []int{cmd.Process.Pid}); ok {
+	if rec, ok := (live.Records{ProcRoot: "/proc"}).Read("codex", []int{cmd.Process.Pid}); ok {
 		t.Errorf("a process gone still gave %+v", rec)
 	}
 }

@@ -1,4 +1,4 @@
-package scanner_test
+package live_test
 
 import (
 	"os"
@@ -11,7 +11,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/scanner"
+	"github.com/kittymux/kittymux/pkg/live"
 )
 
 // procs is a process table for AgentWindowsFrom.
@@ -105,7 +105,7 @@ func TestAgentWindowsTrust(t *testing.T) {
 			for i, fp := range ls[0].Tabs[0].Windows[0].ForegroundProcesses {
 				ls[0].Tabs[0].Windows[0].ForegroundProcesses[i].Cmdline = p[fp.PID].Argv
 			}
-			ws := scanner.AgentWindowsFrom(set, ls, p.read)
+			ws := live.AgentWindowsFrom(set, ls, p.read)
 			if len(ws) != 1 {
 				t.Fatalf("%d agent windows", len(ws))
 			}
@@ -127,7 +127,7 @@ func TestAgentWindowsTrust(t *testing.T) {
 			agents.Proc{PID: agent, PPID: shell, PGID: 99, Exe: claude, Argv: []string{"claude", "--model", "opus"}, Env: []string{pathEnv}})
 		ls := window("", 99, agent)
 		ls[0].Tabs[0].Windows[0].ForegroundProcesses[0].Cmdline = p[99].Argv
-		ws := scanner.AgentWindowsFrom(set, ls, p.read)
+		ws := live.AgentWindowsFrom(set, ls, p.read)
 		if len(ws) != 1 || ws[0].Agent.Unverified == "" || ws[0].Agent.Seen != nil {
 			t.Errorf("windows %+v: want one, unverified", ws)
 		}
@@ -136,13 +136,13 @@ func TestAgentWindowsTrust(t *testing.T) {
 		// A pid reused, or a title changed, between kitty's ls and the read.
 		ls := window("", agent)
 		ls[0].Tabs[0].Windows[0].ForegroundProcesses[0].Cmdline = []string{"claude", "--model", "sonnet"}
-		ws := scanner.AgentWindowsFrom(set, ls, with().read)
+		ws := live.AgentWindowsFrom(set, ls, with().read)
 		if len(ws) != 1 || ws[0].Agent.Unverified == "" || ws[0].Agent.Seen != nil {
 			t.Errorf("windows %+v: want one, unverified", ws)
 		}
 	})
 	t.Run("a process that cannot be read: unverified, no sealed environment", func(t *testing.T) {
-		ws := scanner.AgentWindowsFrom(set, window("NODE_OPTIONS=--require=/x.js FOO=1 claude", agent), procs{}.read)
+		ws := live.AgentWindowsFrom(set, window("NODE_OPTIONS=--require=/x.js FOO=1 claude", agent), procs{}.read)
 		if len(ws) != 1 || ws[0].Agent.Unverified == "" || ws[0].Agent.Seen != nil {
 			t.Fatalf("windows %+v: want one, unverified", ws)
 		}
@@ -158,8 +158,8 @@ func TestJournalIDs(t *testing.T) {
 	const id, other = "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73", "9d1c7e42-5b6a-4c3d-8e2f-1a0b9c8d7e6f"
 	w := kitty.Window{ID: 3, UserVars: map[string]string{"kittymux_agent": "claude", "kittymux_session": other, "kittymux_pid": "40"},
 		ForegroundProcesses: []kitty.Process{{PID: 40}}}
-	ws := func() []scanner.AgentWindow {
-		return []scanner.AgentWindow{{Ref: kitty.WindowRef{Window: &w}, PID: 40, Agent: agents.Window{ID: 3, Cmd: agents.Command{Agent: "claude"}}}}
+	ws := func() []live.Window {
+		return []live.Window{{Ref: kitty.WindowRef{Window: &w}, PID: 40, Agent: agents.Window{ID: 3, Cmd: agents.Command{Agent: "claude"}}}}
 	}
 	rec := journal.Record{Agent: "claude", ID: id, IDFrom: "claude sessions/40.json", Open: true, KittyPID: 9, KittySocket: "unix:/k", WindowID: 3, PID: 40}
 	for _, c := range []struct {
@@ -174,10 +174,10 @@ func TestJournalIDs(t *testing.T) {
 		{"an id from a user var", []journal.Record{func() journal.Record { r := rec; r.IDFrom = "kitty user var kittymux_session"; return r }()}, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			live := ws()
-			scanner.JournalIDs(live, scanner.OpenRecords(&journal.File{Records: c.recs}, "unix:/k", 9, live))
-			if live[0].Agent.KnownID != c.want {
-				t.Errorf("id %q, want %q", live[0].Agent.KnownID, c.want)
+			aws := ws()
+			live.JournalIDs(aws, live.OpenRecords(&journal.File{Records: c.recs}, "unix:/k", 9, aws))
+			if aws[0].Agent.KnownID != c.want {
+				t.Errorf("id %q, want %q", aws[0].Agent.KnownID, c.want)
 			}
 		})
 	}

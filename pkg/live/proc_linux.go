@@ -1,4 +1,4 @@
-package scanner
+package live
 
 import (
 	"bytes"

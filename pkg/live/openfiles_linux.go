@@ -1,4 +1,4 @@
-package scanner
+package live
 
 import (
 	"os"
@@ -6,10 +6,10 @@ import (
 	"strconv"
 )
 
-// openFiles lists the paths of the files process pid holds open, from
+// OpenFiles lists the paths of the files process pid holds open, from
 // /proc/<pid>/fd. A process of another user, or one gone meanwhile, gives
 // none.
-func (r Records) openFiles(pid int) []string {
+func (r Records) OpenFiles(pid int) []string {
 	root := r.ProcRoot
 	if root == "" {
 		root = "/proc"

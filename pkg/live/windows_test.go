@@ -1,4 +1,4 @@
-package scanner_test
+package live_test
 
 import (
 	"encoding/json"
@@ -9,7 +9,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
-	"github.com/kittymux/kittymux/pkg/scanner"
+	"github.com/kittymux/kittymux/pkg/live"
 )
 
 func load(t testing.TB, fixture string) (*agents.Set, []kitty.OSWindow) {
@@ -46,7 +46,7 @@ func TestAgentWindows(t *testing.T) {
 		PID     int
 	}
 	var got []row
-	for _, w := range scanner.AgentWindowsFrom(set, ls, noProc) {
+	for _, w := range live.AgentWindowsFrom(set, ls, noProc) {
 		got = append(got, row{w.Agent.ID, w.Agent.Cmd.Agent, w.Agent.Cwd, w.Agent.Cmd.Flags, w.Agent.Cmd.ID, w.Agent.KnownID, w.PID})
 		if w.Agent.Unverified == "" || w.Agent.Seen != nil {
 			t.Errorf("window %d: read from kitty's ls alone, yet verified (%q) or seen %q", w.Agent.ID, w.Agent.Unverified, w.Agent.Seen)
@@ -66,7 +66,7 @@ func TestAgentWindows(t *testing.T) {
 
 func TestAgentWindowsOldKitty(t *testing.T) {
 	set, ls := load(t, "0.26.5-ls.json")
-	ws := scanner.AgentWindowsFrom(set, ls, noProc)
+	ws := live.AgentWindowsFrom(set, ls, noProc)
 	if len(ws) != 2 || ws[0].Agent.Cmd.Agent != "claude" || ws[1].Agent.Cmd.Agent != "codex" {
 		t.Fatalf("got %+v", ws)
 	}
@@ -77,7 +77,7 @@ func BenchmarkAgentWindows(b *testing.B) {
 	set, ls := load(b, "0.48.2/ls.json")
 	b.ReportAllocs()
 	for b.Loop() {
-		if len(scanner.AgentWindowsFrom(set, ls, noProc)) != 5 {
+		if len(live.AgentWindowsFrom(set, ls, noProc)) != 5 {
 			b.Fatal("wrong count")
 		}
 	}

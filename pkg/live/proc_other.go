@@ -1,6 +1,6 @@
 //go:build !linux
 
-package scanner
+package live
 
 import "github.com/kittymux/kittymux/pkg/agents"
 

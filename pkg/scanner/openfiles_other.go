@@ -1,7 +1,0 @@
-//go:build !linux
-
-package scanner
-
-// openFiles: only Linux shows a process's open files in /proc. Elsewhere no
-// id is read from them; the command line, claude's records and hooks remain.
-func (r Records) openFiles(int) []string { return nil }

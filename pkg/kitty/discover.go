@@ -1,19 +1,13 @@
 package kitty
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strconv"
 	"strings"
-	"sync"
-
-	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
 // Instance is one running kitty that kittymux can talk to (or tried to).
@@ -145,117 +139,15 @@ func expandListenOn(v string, fromConfig bool, pid string, getenv func(string) s
 	return v
 }
 
-// maxConfSize caps a kitty.conf read: kitty's own commented kitty.conf is
-// about 100 KB.
-const maxConfSize = 4 << 20
-
 // listenOnFromConf returns the last listen_on of the kitty configuration
-// whose main file is path, read as kitty reads it (and as setup.ReadConf
-// does, which FuzzConfListenOn holds it to): continuation lines joined, a
-// key and its value split at the first run of blanks, include and
-// globinclude followed (~ and $VARS expanded, relative to the including
-// file), each file read once. Only regular files are read: a FIFO or a
-// device named by an include is skipped, never waited on.
+// whose main file is path, as ReadConf reads it for setup and doctor: what
+// it could not read is passed over, as kitty passes it over.
 func listenOnFromConf(path string, getenv func(string) string) string {
-	r := &confListen{getenv: getenv, seen: map[string]bool{}}
-	r.file(path, 0)
-	return r.last
-}
-
-// maxConfDepth bounds include chains, as setup.ReadConf does.
-const maxConfDepth = 16
-
-type confListen struct {
-	getenv func(string) string
-	seen   map[string]bool
-	last   string
-	// deep: an include chain went past maxConfDepth; setup.ReadConf stops
-	// there with an error, and so does this reader.
-	deep bool
-}
-
-// confKeyRE is kitty's key_pat (kitty/conf/utils.py).
-var confKeyRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([a-zA-Z][a-zA-Z0-9_-]*)\s+(.+)$`) })
-
-func (r *confListen) file(path string, depth int) {
-	path = filepath.Clean(path)
-	if r.seen[path] || r.deep {
-		return
+	c, _ := ReadConf(path, ConfOptions{Home: getenv("HOME"), Getenv: getenv})
+	if c.ListenOn == nil {
+		return ""
 	}
-	r.seen[path] = true
-	// A FIFO or device among the includes is refused, never waited on.
-	data, err := userfile.Read(path, maxConfSize)
-	if err != nil {
-		return
-	}
-	for _, l := range confLines(data) {
-		t := strings.TrimSpace(l)
-		if t == "" || strings.HasPrefix(t, "#") {
-			continue
-		}
-		m := confKeyRE().FindStringSubmatch(t)
-		if m == nil {
-			continue
-		}
-		val := strings.TrimSpace(m[2])
-		switch m[1] {
-		case "listen_on":
-			r.last = val
-		case "include", "globinclude":
-			if depth >= maxConfDepth {
-				r.deep = true
-				return
-			}
-			target := r.resolve(val, filepath.Dir(path))
-			targets := []string{target}
-			if m[1] == "globinclude" {
-				targets, _ = filepath.Glob(target)
-			}
-			for _, t := range targets {
-				r.file(t, depth+1)
-				if r.deep {
-					return
-				}
-			}
-		}
-	}
-}
-
-// resolve is setup's: ~ and $VARS (and $KITTY_OS) expanded, relative to base.
-func (r *confListen) resolve(val, base string) string {
-	if val == "~" || strings.HasPrefix(val, "~/") {
-		val = r.getenv("HOME") + val[1:]
-	}
-	val = os.Expand(val, func(k string) string {
-		if k == "KITTY_OS" {
-			if runtime.GOOS == "darwin" {
-				return "macos"
-			}
-			return runtime.GOOS
-		}
-		return r.getenv(k)
-	})
-	if !filepath.IsAbs(val) {
-		val = filepath.Join(base, val)
-	}
-	return filepath.Clean(val)
-}
-
-// confLines are the logical lines of a configuration file: a line whose
-// first non-blank character is a backslash continues the one before it.
-func confLines(data []byte) []string {
-	var out []string
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 64*1024), maxConfSize)
-	for sc.Scan() {
-		t := strings.TrimLeft(sc.Text(), " \t")
-		if rest, ok := strings.CutPrefix(t, `\`); ok && len(out) > 0 {
-			out[len(out)-1] += rest
-			continue
-		}
-		out = append(out, t)
-	}
-	return out
+	return c.ListenOn.Value
 }
 
 // String is a one-line description for messages.

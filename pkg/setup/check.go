@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/kittymux/kittymux/pkg/autosave"
+	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
@@ -24,7 +25,7 @@ const runSetup = "run `kittymux setup`"
 // the socket, the watcher, the scanner and autosave. scannerRunning is the
 // scanner's lock as `scanner status` reads it.
 func Check(ctx context.Context, e Env, scannerRunning bool) []Part {
-	conf, err := ReadConf(e.KittyConf(), ConfOptions{Home: e.Home, Getenv: e.Getenv})
+	conf, err := kitty.ReadConf(e.KittyConf(), kitty.ConfOptions{Home: e.Home, Getenv: e.Getenv})
 	if err != nil {
 		return []Part{{Name: "include", Note: err.Error()}}
 	}
@@ -87,7 +88,7 @@ func Check(ctx context.Context, e Env, scannerRunning bool) []Part {
 	return parts
 }
 
-func checkWatcher(conf Conf, e Env) (Part, WatcherSettings) {
+func checkWatcher(conf kitty.Conf, e Env) (Part, WatcherSettings) {
 	p := Part{Name: "watcher"}
 	var s WatcherSettings
 	w, ok := conf.HasWatcher(e.Watcher())

@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/kittymux/kittymux/assets"
+	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/statefile"
 	"github.com/kittymux/kittymux/pkg/store"
@@ -267,7 +268,7 @@ func planKittyConf(_ context.Context, e Env, p *Plan) error {
 	if err != nil {
 		return err
 	}
-	conf, err := ReadConf(e.KittyConf(), ConfOptions{Home: e.Home, Getenv: e.Getenv, Skip: e.Included()})
+	conf, err := kitty.ReadConf(e.KittyConf(), kitty.ConfOptions{Home: e.Home, Getenv: e.Getenv, Skip: e.Included()})
 	if err != nil {
 		return err
 	}
@@ -332,7 +333,7 @@ func planKittyConf(_ context.Context, e Env, p *Plan) error {
 // socket unless the user's configuration already allows it, a listen_on
 // only where the user has none, the watcher.
 func planIncluded(_ context.Context, e Env, p *Plan) error {
-	conf, err := ReadConf(e.KittyConf(), ConfOptions{Home: e.Home, Getenv: e.Getenv, Skip: e.Included()})
+	conf, err := kitty.ReadConf(e.KittyConf(), kitty.ConfOptions{Home: e.Home, Getenv: e.Getenv, Skip: e.Included()})
 	if err != nil {
 		return err
 	}

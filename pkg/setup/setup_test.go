@@ -368,59 +368,6 @@ func readSettings(t *testing.T, e Env) WatcherSettings {
 	return s
 }
 
-func TestReadConf(t *testing.T) {
-	e, _ := testEnv(t, "includes")
-	env := map[string]string{"XDG_RUNTIME_DIR": "/run/user/1000"}
-	c, err := ReadConf(e.KittyConf(), ConfOptions{Home: e.Home, Getenv: func(k string) string { return env[k] }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rel := func(p string) string { r, _ := filepath.Rel(e.KittyConfDir, p); return r }
-	var files []string
-	for _, f := range c.Files {
-		files = append(files, rel(f))
-	}
-	wantFiles := []string{"kitty.conf", "theme.conf", "conf.d/10-remote.conf", "conf.d/20-keys.conf"}
-	if kittyOS() == "linux" {
-		wantFiles = append(wantFiles, "linux.conf")
-	}
-	if diff := cmp.Diff(wantFiles, files); diff != "" {
-		t.Errorf("files read (-want +got):\n%s", diff)
-	}
-	if c.ListenOn == nil || c.ListenOn.Value != "unix:${XDG_RUNTIME_DIR}/kitty-main" || rel(c.ListenOn.File) != "conf.d/10-remote.conf" || c.ListenOn.Line != 2 {
-		t.Errorf("listen_on = %+v", c.ListenOn)
-	}
-	if c.RemoteControl() != "socket" {
-		t.Errorf("remote control = %q, want socket (allow_remote_control yes)", c.RemoteControl())
-	}
-}
-
-func TestLogicalLines(t *testing.T) {
-	got := logicalLines([]byte("a 1\n  \\ continued\nmap x\n\t\\ y\n\\ z\n# c\n"))
-	want := []confLine{{"a 1 continued", 1}, {"map x y z", 3}, {"# c", 6}}
-	if diff := cmp.Diff(want, got, cmp.AllowUnexported(confLine{})); diff != "" {
-		t.Errorf("(-want +got):\n%s", diff)
-	}
-}
-
-// Includes that loop, or lead to a file kittymux skips, end.
-func TestReadConfLoopAndSkip(t *testing.T) {
-	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "kitty.conf"), []byte("include a.conf\nlisten_on unix:/x\ninclude mine.conf\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, "a.conf"), []byte("include kitty.conf\nallow_remote_control yes\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, "mine.conf"), []byte("listen_on unix:/mine\n"), 0o644)
-	c, err := ReadConf(filepath.Join(dir, "kitty.conf"), ConfOptions{Skip: filepath.Join(dir, "mine.conf")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c.ListenOn.Value != "unix:/x" || c.RemoteControl() != "socket" {
-		t.Errorf("listen_on %+v, remote control %q", c.ListenOn, c.RemoteControl())
-	}
-	if _, ok := c.IncludesFile(filepath.Join(dir, "mine.conf")); !ok {
-		t.Error("the skipped file's include line is not reported")
-	}
-}
-
 func TestRemoveLine(t *testing.T) {
 	const l = "include ~/.config/kittymux/kitty.conf"
 	for _, tc := range []struct {

@@ -1,4 +1,4 @@
-package setup
+package kitty
 
 import (
 	"bufio"
@@ -27,7 +27,11 @@ type Setting struct {
 func (s Setting) Where() string { return fmt.Sprintf("%s:%d", s.File, s.Line) }
 
 // Conf is what kittymux needs from kitty's configuration, read as kitty
-// reads it: includes followed, the last value of an option winning.
+// reads it (kitty/conf/utils.py): continuation lines joined, a key and its
+// value split at the first run of blanks, include and globinclude followed
+// (~ and $VARS expanded, relative to the including file), each file read
+// once, the last value of an option winning. Discovery (the socket kitty
+// listens on), setup and doctor all read it here.
 type Conf struct {
 	// Files are the files read, the main kitty.conf first. A missing
 	// kitty.conf is not an error: kitty then runs on its defaults.
@@ -39,7 +43,7 @@ type Conf struct {
 	Watchers []Setting
 	// Includes are the include lines, their values the files they lead to.
 	Includes []Setting
-	// Unread says what kittymux could not follow (geninclude runs a
+	// Unread says what kittymux does not follow (geninclude runs a
 	// program, envinclude reads kitty's environment): settings there are
 	// not seen.
 	Unread []string
@@ -61,7 +65,16 @@ const maxIncludeDepth = 16
 // keyRE is kitty's key_pat (kitty/conf/utils.py).
 var keyRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([a-zA-Z][a-zA-Z0-9_-]*)\s+(.+)$`) })
 
-// ReadConf reads the kitty configuration whose main file is path.
+// maxConfSize caps a kitty.conf read: kitty's own commented kitty.conf is
+// about 100 KB.
+const maxConfSize = 4 << 20
+
+// ReadConf reads the kitty configuration whose main file is path. A missing
+// file is passed over, as kitty does. An include kittymux cannot read (a
+// directory, a FIFO or device, which is never waited on, a file too big) or
+// one nested too deep is passed over too, and the reading goes on as
+// kitty's does; the error then names each, and the Conf returned holds
+// everything else.
 func ReadConf(path string, o ConfOptions) (Conf, error) {
 	if o.Getenv == nil {
 		o.Getenv = func(string) string { return "" }
@@ -70,8 +83,8 @@ func ReadConf(path string, o ConfOptions) (Conf, error) {
 	if o.Skip != "" {
 		r.skip = filepath.Clean(o.Skip)
 	}
-	err := r.file(path, 0, true)
-	return r.c, err
+	r.file(path, 0)
+	return r.c, errors.Join(r.errs...)
 }
 
 type confReader struct {
@@ -82,32 +95,28 @@ type confReader struct {
 	// confDir is kitty's configuration directory, against which watcher
 	// paths resolve wherever the line is.
 	confDir string
+	errs    []error
 }
 
-func (r *confReader) file(path string, depth int, top bool) error {
+func (r *confReader) file(path string, depth int) {
 	path = filepath.Clean(path)
 	if r.seen[path] || path == r.skip {
-		return nil
+		return
 	}
 	r.seen[path] = true
+	// A FIFO or device among the includes is refused, never waited on.
 	data, err := userfile.Read(path, maxConfSize)
 	if errors.Is(err, fs.ErrNotExist) {
-		if top {
-			return nil
-		}
-		// kitty logs a missing include and goes on.
-		return nil
+		return // kitty logs a missing include and goes on
 	}
 	if err != nil {
-		return fmt.Errorf("read kitty configuration %s: %w", path, err)
+		r.errs = append(r.errs, fmt.Errorf("read kitty configuration %s: %w", path, err))
+		return
 	}
 	r.c.Files = append(r.c.Files, path)
 	for _, l := range logicalLines(data) {
-		if err := r.line(path, l, depth); err != nil {
-			return err
-		}
+		r.line(path, l, depth)
 	}
-	return nil
 }
 
 type confLine struct {
@@ -120,7 +129,7 @@ type confLine struct {
 func logicalLines(data []byte) []confLine {
 	var out []confLine
 	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 64*1024), 16<<20)
+	sc.Buffer(make([]byte, 64*1024), maxConfSize)
 	n := 0
 	for sc.Scan() {
 		n++
@@ -134,14 +143,14 @@ func logicalLines(data []byte) []confLine {
 	return out
 }
 
-func (r *confReader) line(path string, l confLine, depth int) error {
+func (r *confReader) line(path string, l confLine, depth int) {
 	t := strings.TrimSpace(l.text)
 	if t == "" || strings.HasPrefix(t, "#") {
-		return nil
+		return
 	}
 	m := keyRE().FindStringSubmatch(t)
 	if m == nil {
-		return nil
+		return
 	}
 	key, val := m[1], strings.TrimSpace(m[2])
 	here := Setting{Value: val, File: path, Line: l.num}
@@ -156,7 +165,8 @@ func (r *confReader) line(path string, l confLine, depth int) error {
 		r.c.Watchers = append(r.c.Watchers, here)
 	case "include", "globinclude":
 		if depth >= maxIncludeDepth {
-			return fmt.Errorf("%s: includes nested more than %d deep", here.Where(), maxIncludeDepth)
+			r.errs = append(r.errs, fmt.Errorf("%s: includes nested more than %d deep", here.Where(), maxIncludeDepth))
+			return
 		}
 		targets := []string{r.resolve(val, base)}
 		if key == "globinclude" {
@@ -166,14 +176,11 @@ func (r *confReader) line(path string, l confLine, depth int) error {
 			inc := here
 			inc.Value = target
 			r.c.Includes = append(r.c.Includes, inc)
-			if err := r.file(target, depth+1, false); err != nil {
-				return err
-			}
+			r.file(target, depth+1)
 		}
 	case "envinclude", "geninclude":
 		r.c.Unread = append(r.c.Unread, fmt.Sprintf("%s %s (%s)", key, val, here.Where()))
 	}
-	return nil
 }
 
 // resolve turns a path from the configuration into the file kitty opens:

@@ -28,6 +28,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/lease"
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/uservars"
 )
 
 // Bounds of one hook run.
@@ -46,14 +47,6 @@ const (
 	// MaxInput is the most of stdin read: a Stop event carries the last
 	// message, which can be long, and only the first fields matter.
 	MaxInput = 4 << 20
-)
-
-// User vars the hook sets (the scanner's names, repeated here so the hook
-// does not load the scanner).
-const (
-	varAgent   = "kittymux_agent"
-	varSession = "kittymux_session"
-	varPID     = "kittymux_pid"
 )
 
 // Errors.
@@ -290,7 +283,7 @@ func markWindow(ctx context.Context, o Options, res Result, win where) error {
 		}
 	}
 	err := set(kctx, win.addr, "id:"+strconv.Itoa(win.windowID), []string{
-		varAgent + "=" + res.Agent, varSession + "=" + res.ID, varPID + "=" + strconv.Itoa(res.AgentPID)})
+		uservars.Agent + "=" + res.Agent, uservars.Session + "=" + res.ID, uservars.PID + "=" + strconv.Itoa(res.AgentPID)})
 	if err != nil {
 		return fmt.Errorf("set user vars (kitty ≥ 0.30): %w", err)
 	}

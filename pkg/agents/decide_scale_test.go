@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/kittymux/kittymux/pkg/ids"
 )
 
 // decideQuadratic is Decide as it was before windows were grouped: every
@@ -67,10 +69,10 @@ func decideQuadratic(s *Set, ws []Window, probes Probes) []Decision {
 		sort.Slice(group, func(i, j int) bool { return group[i].w.ID < group[j].w.ID })
 		first := group[0]
 		first.d.Mode, first.d.ID = ModeExact, first.id
-		first.d.Reason = fmt.Sprintf("id %s from %s", shortID(first.id), first.src)
+		first.d.Reason = fmt.Sprintf("id %s from %s", ids.Short(first.id), first.src)
 		for _, e := range group[1:] {
 			e.d.Mode = ModeNew
-			e.d.Reason = fmt.Sprintf("id %s is resumed in window %d: new conversation", shortID(e.id), first.w.ID)
+			e.d.Reason = fmt.Sprintf("id %s is resumed in window %d: new conversation", ids.Short(e.id), first.w.ID)
 		}
 	}
 

@@ -72,7 +72,7 @@ func TestDecideKitty0482Fixture(t *testing.T) {
 		{
 			WindowID: 2, Agent: "codex", Mode: agents.ModeExact, ID: codexID,
 			Argv:   w("/home/u/.local/bin/codex", "resume", codexID),
-			Reason: "id 0199a213 from resume",
+			Reason: "id bbab2a035a53 from resume",
 		},
 		{
 			WindowID: 4, Agent: "claude", Mode: agents.ModeExact, ID: uuid,
@@ -130,7 +130,7 @@ func TestDecideKitty0265Fixture(t *testing.T) {
 		{
 			WindowID: 3, Agent: "codex", Mode: agents.ModeExact, ID: codexID,
 			Argv:   w("/home/u/.local/bin/codex", "resume", codexID),
-			Reason: "id 0199a213 from resume",
+			Reason: "id bbab2a035a53 from resume",
 		},
 	}
 	if diff := cmp.Diff(want, s.Decide(ws, nil)); diff != "" {

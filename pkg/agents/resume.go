@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/kittymux/kittymux/pkg/ids"
 )
 
 // Mode is how a window's agent comes back.
@@ -207,14 +209,6 @@ type Decision struct {
 	Unsure string
 }
 
-// shortID keeps reasons readable.
-func shortID(id string) string {
-	if len(id) > 8 {
-		return id[:8]
-	}
-	return id
-}
-
 // Decide applies design.md's rules to every agent window:
 //   - exact beats latest: an id in argv or a reported id is resumed;
 //   - latest only where it cannot attach the wrong conversation: scope cwd
@@ -281,10 +275,10 @@ func (s *Set) Decide(ws []Window, probes Probes) []Decision {
 		sort.Slice(same, func(i, j int) bool { return same[i].w.ID < same[j].w.ID })
 		first := same[0]
 		first.d.Mode, first.d.ID = ModeExact, first.id
-		first.d.Reason = fmt.Sprintf("id %s from %s", shortID(first.id), first.src)
+		first.d.Reason = fmt.Sprintf("id %s from %s", ids.Short(first.id), first.src)
 		for _, e := range same[1:] {
 			e.d.Mode = ModeNew
-			e.d.Reason = fmt.Sprintf("id %s is resumed in window %d: new conversation", shortID(e.id), first.w.ID)
+			e.d.Reason = fmt.Sprintf("id %s is resumed in window %d: new conversation", ids.Short(e.id), first.w.ID)
 		}
 	}
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/kittymux/kittymux/pkg/ids"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
 )
 
@@ -35,7 +36,7 @@ func (a Agent) String() string {
 	s := a.Agent
 	switch {
 	case a.ID != "":
-		s += " " + shortID(a.ID)
+		s += " " + ids.Short(a.ID)
 	case a.Mode == "latest":
 		s += " (latest conversation)"
 	default:
@@ -101,15 +102,4 @@ func plural(n int) string {
 		return ""
 	}
 	return "s"
-}
-
-// shortID is the first block of an id, as the prompt shows it.
-func shortID(id string) string {
-	if i := strings.IndexAny(id, "-_"); i >= 8 {
-		return id[:i]
-	}
-	if len(id) > 12 {
-		return id[:12]
-	}
-	return id
 }

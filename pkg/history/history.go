@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kittymux/kittymux/pkg/ids"
 	"github.com/kittymux/kittymux/pkg/journal"
 )
 
@@ -53,7 +54,7 @@ func Entries(f *journal.File, now time.Time, since time.Duration) []Entry {
 		if !r.Open && r.LastSeen.Before(cutoff) {
 			continue
 		}
-		e := Entry{Agent: r.Agent, ID: r.ID, ShortID: Short(r.ID), Dir: r.Dir, Tab: r.TabTitle, Argv: r.Argv,
+		e := Entry{Agent: r.Agent, ID: r.ID, ShortID: ids.Short(r.ID), Dir: r.Dir, Tab: r.TabTitle, Argv: r.Argv,
 			RunsFinished: r.RunsFinished, WorkingSeconds: r.WorkingSeconds, FirstSeen: r.FirstSeen,
 			LastActive: r.LastSeen, Running: r.Open, State: r.State, Key: r.Key}
 		if e.Argv == nil {
@@ -130,17 +131,6 @@ func (e Entry) Status() string {
 		s += "; " + e.Lost
 	}
 	return s
-}
-
-// Short is the first block of an id, as the prompt shows it.
-func Short(id string) string {
-	if i := strings.IndexAny(id, "-_"); i >= 8 {
-		return id[:i]
-	}
-	if len(id) > 12 {
-		return id[:12]
-	}
-	return id
 }
 
 // Duration renders d for a table: "45s", "12m", "1h20m", "3d4h".

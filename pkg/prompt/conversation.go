@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/ids"
 	"github.com/kittymux/kittymux/pkg/journal"
 )
 
@@ -45,7 +46,7 @@ func (e *Env) checkConversation(r Record) (gone bool, why string) {
 // gone says the conversation cannot be resumed, and offers a new one or a
 // shell; with no terminal to ask, a shell.
 func (e *Env) gone(r Record, path, why string) error {
-	e.warn("kittymux: %s conversation %s: %s.", r.Agent, short(r.ID), why)
+	e.warn("kittymux: %s conversation %s: %s.", r.Agent, ids.Short(r.ID), why)
 	if !e.IsTerminal() {
 		e.outcome(r, journal.OutcomeShell, why, false)
 		e.warn("kittymux: nothing to resume; opening a shell.")
@@ -76,7 +77,7 @@ func (e *Env) held(r Record, path string) error {
 		where += ", in " + e.tilde(h.Dir)
 	}
 	attach := append([]string{r.Argv[0]}, h.Attach...)
-	e.warn("kittymux: %s conversation %s runs as a background agent (%s): `%s` opens it here.", r.Agent, short(r.ID), where, agents.Quote(attach))
+	e.warn("kittymux: %s conversation %s runs as a background agent (%s): `%s` opens it here.", r.Agent, ids.Short(r.ID), where, agents.Quote(attach))
 	why := "runs as a background agent (" + where + ")"
 	if !e.IsTerminal() {
 		e.outcome(r, journal.OutcomeShell, why, false)

@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/kittymux/kittymux/pkg/ids"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/lease"
 )
@@ -76,7 +77,7 @@ func (e *Env) resume(path string, r Record, asked bool) error {
 // elsewhere tells the user the conversation is open in another window and
 // offers a new conversation or a shell; never the same conversation twice.
 func (e *Env) elsewhere(r Record, path, where string) error {
-	fmt.Fprintf(e.Out, "kittymux: %s conversation %s is already open in %s.\r\n", r.Agent, short(r.ID), where)
+	fmt.Fprintf(e.Out, "kittymux: %s conversation %s is already open in %s.\r\n", r.Agent, ids.Short(r.ID), where)
 	if !e.IsTerminal() {
 		fmt.Fprint(e.Out, "kittymux: not resuming it a second time; opening a shell.\r\n")
 		return e.shell(r)

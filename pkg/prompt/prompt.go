@@ -15,6 +15,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/ids"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/restorerec"
@@ -249,7 +250,7 @@ func (e *Env) question(r Record, sealed, narrow bool) []para {
 	var q string
 	switch r.Mode {
 	case "exact":
-		q = "resume " + printable(short(r.ID)) + "?"
+		q = "resume " + printable(ids.Short(r.ID)) + "?"
 	case "latest":
 		q = "resume its latest conversation?"
 		if e.LatestPerDir != nil && e.LatestPerDir(r.Agent) {

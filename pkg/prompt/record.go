@@ -7,22 +7,9 @@
 package prompt
 
 import (
-	"strings"
-
 	"github.com/kittymux/kittymux/pkg/restorerec"
 )
 
 // Record is the restore record the prompt runs (package resume holds its
 // format and seal).
 type Record = restorerec.Record
-
-// short is the first block of an id, as people see it in the prompt.
-func short(id string) string {
-	if i := strings.IndexAny(id, "-_"); i >= 8 {
-		return id[:i]
-	}
-	if len(id) > 12 {
-		return id[:12]
-	}
-	return id
-}

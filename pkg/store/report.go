@@ -3,9 +3,9 @@ package store
 import (
 	"fmt"
 	"path/filepath"
-	"strings"
 	"time"
 
+	"github.com/kittymux/kittymux/pkg/ids"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
@@ -77,7 +77,7 @@ func Report(ws []Restored, outcomes []journal.Restore, confirm Confirm) (lines [
 		}
 		what := r.Agent
 		if r.ID != "" {
-			what += " " + short(r.ID)
+			what += " " + ids.Short(r.ID)
 		}
 		line := fmt.Sprintf("%-20s %s", what, w.Dir)
 		switch {
@@ -119,7 +119,7 @@ func describeResume(o journal.Restore, confirm Confirm) (text string, wait bool)
 	case id == o.ID:
 		return "resumed " + how + why, false
 	case id != "":
-		return fmt.Sprintf("started a different conversation %s %s (asked for %s; %s reports %s)", short(id), how, short(o.ID), from, id), false
+		return fmt.Sprintf("started a different conversation %s %s (asked for %s; %s reports %s)", ids.Short(id), how, ids.Short(o.ID), from, id), false
 	}
 	return fmt.Sprintf("resume run %s%s, not confirmed: %s has not reported its conversation", how, why, o.Agent), pending
 }
@@ -157,17 +157,6 @@ func sameDir(a, b string) bool {
 	ra, err1 := filepath.EvalSymlinks(a)
 	rb, err2 := filepath.EvalSymlinks(b)
 	return err1 == nil && err2 == nil && ra == rb
-}
-
-// short is the first block of an id, as the prompt shows it.
-func short(id string) string {
-	if i := strings.IndexAny(id, "-_"); i >= 8 {
-		return id[:i]
-	}
-	if len(id) > 12 {
-		return id[:12]
-	}
-	return id
 }
 
 // StaggerWait is how much longer than its own wait a restore waits for

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/kittymux/kittymux/pkg/history"
+	"github.com/kittymux/kittymux/pkg/ids"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/live"
@@ -45,10 +45,10 @@ func restoredAs(jf *journal.File, inst kitty.Instance, w live.Window, rec *journ
 	case id == "":
 		return ""
 	case id == asked.ID:
-		return "resumed " + history.Short(asked.ID)
+		return "resumed " + ids.Short(asked.ID)
 	case rec != nil && slices.Contains(rec.PreviousIDs, asked.ID):
 		// /clear or /resume in the window moved on from it.
-		return fmt.Sprintf("resumed %s, since moved on to %s", history.Short(asked.ID), history.Short(id))
+		return fmt.Sprintf("resumed %s, since moved on to %s", ids.Short(asked.ID), ids.Short(id))
 	}
-	return fmt.Sprintf("started a different conversation %s (asked for %s; %s reports it)", history.Short(id), history.Short(asked.ID), from)
+	return fmt.Sprintf("started a different conversation %s (asked for %s; %s reports it)", ids.Short(id), ids.Short(asked.ID), from)
 }

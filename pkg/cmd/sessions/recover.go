@@ -14,6 +14,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/history"
+	"github.com/kittymux/kittymux/pkg/ids"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/live"
@@ -195,7 +196,7 @@ func printRecovered(out, errOut io.Writer, o *RecoverOptions, r RecoverResult) {
 			t.Mode, kitty.Printable(agents.Quote(t.Argv)), kitty.Printable(t.Dir), history.Ago(now, t.LastActive), kitty.Printable(t.Reason))
 	}
 	for _, s := range r.Skipped {
-		id := history.Short(s.ID)
+		id := ids.Short(s.ID)
 		if id == "" {
 			id = "(no id)"
 		}

@@ -1,6 +1,7 @@
 package agents
 
 import (
+	stdcmp "cmp"
 	"fmt"
 	"math/rand/v2"
 	"sort"
@@ -46,7 +47,7 @@ func decideQuadratic(s *Set, ws []Window, probes Probes) []Decision {
 		case !e.a.canResume:
 			e.d.Mode, e.d.Reason = ModeAsSaved, fmt.Sprintf("%s cannot resume a conversation", e.a.name)
 		case w.KnownID != "" && e.a.checkID(w.KnownID) == nil:
-			e.id, e.src = w.KnownID, cmpOr(w.KnownIDFrom, "the recorded id")
+			e.id, e.src = w.KnownID, stdcmp.Or(w.KnownIDFrom, "the recorded id")
 		case c.ID != "":
 			e.id, e.src = c.ID, c.IDFrom
 		}

@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -252,7 +253,7 @@ func (s *Set) Decide(ws []Window, probes Probes) []Decision {
 		case !e.a.canResume:
 			e.d.Mode, e.d.Reason = ModeAsSaved, fmt.Sprintf("%s cannot resume a conversation", e.a.name)
 		case w.KnownID != "" && e.a.checkID(w.KnownID) == nil:
-			e.id, e.src = w.KnownID, cmpOr(w.KnownIDFrom, "the recorded id")
+			e.id, e.src = w.KnownID, cmp.Or(w.KnownIDFrom, "the recorded id")
 		case c.ID != "":
 			e.id, e.src = c.ID, c.IDFrom
 		}
@@ -449,13 +450,6 @@ func windowsWithIDs(a, b []*entry) string {
 		return fmt.Sprintf("windows %s and %d more have ids", list, n-maxListed)
 	}
 	return "windows " + list + " have ids"
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // windowDir resolves a cwd flag against the window's directory.

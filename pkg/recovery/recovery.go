@@ -7,6 +7,7 @@
 package recovery
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -197,7 +198,7 @@ func Build(o Options) (*Plan, error) {
 	for i, c := range cands {
 		w := agents.Window{ID: i + 1, Cwd: c.dir, Cmd: c.cmd}
 		if c.rec.ID != "" {
-			w.KnownID, w.KnownIDFrom = c.rec.ID, "the journal ("+cmpOr(c.rec.IDFrom, "recorded")+")"
+			w.KnownID, w.KnownIDFrom = c.rec.ID, "the journal ("+cmp.Or(c.rec.IDFrom, "recorded")+")"
 		}
 		ws = append(ws, w)
 		names = append(names, c.cmd.Agent)
@@ -392,11 +393,4 @@ func tabLines(title, dir string, argv []string) (string, error) {
 		return "", errors.New("its tab does not read back as written")
 	}
 	return lines, nil
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strconv"
 	"time"
 
@@ -15,10 +14,10 @@ import (
 )
 
 // ConfigPath is kittymux's settings file, $XDG_CONFIG_HOME/kittymux/config.json.
-func ConfigPath(p paths.Paths) string { return filepath.Join(p.ConfigDir, "config.json") }
+func ConfigPath(p paths.Paths) string { return p.Config() }
 
 // OffPath is the file whose presence turns autosave off.
-func OffPath(p paths.Paths) string { return filepath.Join(p.StateDir, "autosave-off") }
+func OffPath(p paths.Paths) string { return p.AutosaveOff() }
 
 // Environment variables; each wins over the config file.
 const (

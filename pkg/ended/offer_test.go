@@ -174,7 +174,7 @@ func TestState(t *testing.T) {
 	if !st.Kitties["303"].Dismissed.Equal(at(5)) || !st.Kitties["404"].Later.Equal(at(6)) {
 		t.Errorf("dismissed, later: %+v", st.Kitties)
 	}
-	fi, err := os.Stat(filepath.Join(p.StateDir, stateFile))
+	fi, err := os.Stat(filepath.Join(p.StateDir, paths.EndedName))
 	if err != nil || fi.Mode().Perm() != 0o600 {
 		t.Errorf("state file: %v %v", fi, err)
 	}
@@ -185,7 +185,7 @@ func TestState(t *testing.T) {
 		t.Errorf("bounded to %d: %d kept", keepMarks, len(st.Kitties))
 	}
 	// A broken file is read as empty and replaced by the next change.
-	os.WriteFile(filepath.Join(p.StateDir, stateFile), []byte("{"), 0o600)
+	os.WriteFile(filepath.Join(p.StateDir, paths.EndedName), []byte("{"), 0o600)
 	if _, err := Read(p); err == nil {
 		t.Errorf("a broken file read without an error")
 	}

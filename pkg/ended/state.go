@@ -24,8 +24,6 @@ import (
 )
 
 const (
-	stateFile = "ended-sessions.json"
-	lockFile  = "ended-sessions.lock"
 	// keepMarks bounds the file: kitties beyond these, by their newest mark,
 	// are forgotten (their saves are long pruned).
 	keepMarks = 50
@@ -78,17 +76,17 @@ func Read(p paths.Paths) (File, error) {
 
 func read(d *statefile.Dir) (File, error) {
 	st := File{Kitties: map[string]Mark{}}
-	data, err := d.ReadFile(stateFile)
+	data, err := d.ReadFile(paths.EndedName)
 	if errors.Is(err, fs.ErrNotExist) {
 		return st, nil
 	}
 	if err != nil {
-		return st, fmt.Errorf("read %s: %w", filepath.Join(d.Path(), stateFile), err)
+		return st, fmt.Errorf("read %s: %w", filepath.Join(d.Path(), paths.EndedName), err)
 	}
 	if err := json.Unmarshal(data, &st); err != nil {
 		// A broken file is replaced at the next change: it only remembers
 		// what was offered, never a session.
-		return File{Kitties: map[string]Mark{}}, fmt.Errorf("read %s: %w", filepath.Join(d.Path(), stateFile), err)
+		return File{Kitties: map[string]Mark{}}, fmt.Errorf("read %s: %w", filepath.Join(d.Path(), paths.EndedName), err)
 	}
 	if st.Kitties == nil {
 		st.Kitties = map[string]Mark{}
@@ -105,13 +103,13 @@ func Update(p paths.Paths, change func(*File) bool) error {
 		return err
 	}
 	defer top.Close()
-	lf, err := top.OpenLock(lockFile)
+	lf, err := top.OpenLock(paths.EndedLockName)
 	if err != nil {
 		return err
 	}
 	defer lf.Close()
 	if err := syscall.Flock(int(lf.Fd()), syscall.LOCK_EX); err != nil {
-		return fmt.Errorf("lock %s: %w", filepath.Join(p.StateDir, lockFile), err)
+		return fmt.Errorf("lock %s: %w", filepath.Join(p.StateDir, paths.EndedLockName), err)
 	}
 	defer syscall.Flock(int(lf.Fd()), syscall.LOCK_UN)
 	st, _ := read(top) // a broken file starts over
@@ -123,7 +121,7 @@ func Update(p paths.Paths, change func(*File) bool) error {
 	if err != nil {
 		return err
 	}
-	return top.WriteFile(stateFile, append(data, '\n'))
+	return top.WriteFile(paths.EndedName, append(data, '\n'))
 }
 
 func (st *File) bound() {

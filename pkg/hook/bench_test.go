@@ -12,6 +12,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
+	"github.com/kittymux/kittymux/pkg/paths"
 )
 
 // BenchmarkHookProcess runs `kittymux hook claude UserPromptSubmit` /
@@ -60,7 +61,7 @@ func BenchmarkHookProcess(b *testing.B) {
 	slices.Sort(runs)
 	b.ReportMetric(float64(runs[len(runs)*99/100].Microseconds())/1000, "p99-ms")
 	b.ReportMetric(float64(runs[len(runs)/2].Microseconds())/1000, "p50-ms")
-	if log, _ := os.ReadFile(filepath.Join(state, "kittymux", LogName)); len(log) > 0 {
+	if log, _ := os.ReadFile(filepath.Join(state, "kittymux", paths.HookLogName)); len(log) > 0 {
 		b.Fatalf("the hook logged errors:\n%s", log)
 	}
 }

@@ -77,7 +77,7 @@ func TestMainBoundsStdin(t *testing.T) {
 	if err != nil {
 		t.Fatalf("exit: %v", err)
 	}
-	log, _ := os.ReadFile(filepath.Join(state, "kittymux", LogName))
+	log, _ := os.ReadFile(filepath.Join(state, "kittymux", paths.HookLogName))
 	if !strings.Contains(string(log), "read event") {
 		t.Errorf("log = %q, want the read named", log)
 	}
@@ -101,7 +101,7 @@ func TestMainFIFOJournal(t *testing.T) {
 	if code != 0 {
 		t.Errorf("exit %d", code)
 	}
-	log, _ := os.ReadFile(filepath.Join(p.StateDir, LogName))
+	log, _ := os.ReadFile(filepath.Join(p.StateDir, paths.HookLogName))
 	if !strings.Contains(string(log), "not a regular file") {
 		t.Errorf("log = %q, want the journal refused", log)
 	}
@@ -150,7 +150,7 @@ func TestConcurrentEventsNotLost(t *testing.T) {
 	first.Wait()
 	lock.Close()
 	all.Wait()
-	if log, _ := os.ReadFile(filepath.Join(state, "kittymux", LogName)); len(log) > 0 {
+	if log, _ := os.ReadFile(filepath.Join(state, "kittymux", paths.HookLogName)); len(log) > 0 {
 		t.Errorf("the hooks logged:\n%s", log)
 	}
 	// The last events may still be queued: the next writer merges them.
@@ -197,7 +197,7 @@ func TestLogConcurrentWriters(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	data, err := os.ReadFile(filepath.Join(p.StateDir, LogName))
+	data, err := os.ReadFile(filepath.Join(p.StateDir, paths.HookLogName))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -265,12 +265,12 @@ func TestMainExitsZeroOnAnyError(t *testing.T) {
 			}
 			if tc.name == "no kitty" {
 				// Outside kitty there is nothing to do, and nothing to log.
-				if _, err := os.Stat(filepath.Join(tc.state, "kittymux", LogName)); !os.IsNotExist(err) {
+				if _, err := os.Stat(filepath.Join(tc.state, "kittymux", paths.HookLogName)); !os.IsNotExist(err) {
 					t.Errorf("logged outside kitty: %v", err)
 				}
 				return
 			}
-			log, err := os.ReadFile(filepath.Join(tc.state, "kittymux", LogName))
+			log, err := os.ReadFile(filepath.Join(tc.state, "kittymux", paths.HookLogName))
 			if err != nil || len(log) == 0 {
 				t.Errorf("no log of the error: %v", err)
 			}
@@ -301,7 +301,7 @@ func TestEightHooksAtOnceLoseNothing(t *testing.T) {
 		got[r.WindowID] = r.ID
 	}
 	if len(got) != 8 {
-		log, _ := os.ReadFile(filepath.Join(state, "kittymux", LogName))
+		log, _ := os.ReadFile(filepath.Join(state, "kittymux", paths.HookLogName))
 		t.Fatalf("%d windows recorded, want 8: %v\nlog:\n%s", len(got), got, log)
 	}
 	sets := 0
@@ -321,7 +321,7 @@ func TestLogIsBounded(t *testing.T) {
 	for range 200 {
 		Log(p, t0, line)
 	}
-	fi, err := os.Stat(filepath.Join(p.StateDir, LogName))
+	fi, err := os.Stat(filepath.Join(p.StateDir, paths.HookLogName))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,12 +15,9 @@ import (
 	"github.com/kittymux/kittymux/pkg/statefile"
 )
 
-// LogName is the hook's log in the state directory, and MaxLog its bound:
+// MaxLog bounds the hook's log in the state directory (paths.Hookpaths.HookLogName):
 // past it the oldest half goes.
-const (
-	LogName = "hook.log"
-	MaxLog  = 64 << 10
-)
+const MaxLog = 64 << 10
 
 // logWait bounds the wait for the log's lock: writers hold it for one
 // small read and write.
@@ -81,7 +78,7 @@ func Log(p paths.Paths, now time.Time, line string) {
 		return
 	}
 	defer d.Close()
-	lock, err := d.OpenLock(LogName + ".lock")
+	lock, err := d.OpenLock(paths.HookLogName + ".lock")
 	if err != nil {
 		return
 	}
@@ -92,7 +89,7 @@ func Log(p paths.Paths, now time.Time, line string) {
 		return
 	}
 	entry := now.UTC().Format(time.RFC3339) + " " + line + "\n"
-	if f, err := d.OpenInPlace(LogName, os.O_WRONLY|os.O_APPEND|os.O_CREATE); err == nil {
+	if f, err := d.OpenInPlace(paths.HookLogName, os.O_WRONLY|os.O_APPEND|os.O_CREATE); err == nil {
 		fi, err := f.Stat()
 		if err == nil && fi.Size()+int64(len(entry)) <= MaxLog {
 			_, err = f.WriteString(entry)
@@ -105,7 +102,7 @@ func Log(p paths.Paths, now time.Time, line string) {
 		}
 	}
 	// Full, or not a log kittymux wrote (a link, a FIFO): rewritten.
-	old, err := d.ReadFile(LogName)
+	old, err := d.ReadFile(paths.HookLogName)
 	if err != nil {
 		old = nil
 	}
@@ -115,5 +112,5 @@ func Log(p paths.Paths, now time.Time, line string) {
 			old = old[i+1:]
 		}
 	}
-	_ = d.WriteFile(LogName, append(old, entry...))
+	_ = d.WriteFile(paths.HookLogName, append(old, entry...))
 }

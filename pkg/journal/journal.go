@@ -26,6 +26,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/statefile"
 	"github.com/kittymux/kittymux/pkg/userfile"
 )
@@ -172,7 +173,7 @@ func IsOff(stateDir string, getenv func(string) string) bool {
 	if getenv != nil && getenv("KITTYMUX_JOURNAL") == "0" {
 		return true
 	}
-	_, err := os.Stat(filepath.Join(stateDir, "journal-off"))
+	_, err := os.Stat(filepath.Join(stateDir, paths.JournalOffName))
 	return err == nil
 }
 

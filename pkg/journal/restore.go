@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/statefile"
 )
 
@@ -59,12 +60,8 @@ func (j *Journal) AddRestore(r Restore) error {
 	return err
 }
 
-// PendingDir is the directory beside the journal that QueueRestore writes
-// outcomes to.
-const PendingDir = "restores"
-
 // QueueRestore records a restore prompt's outcome without waiting: no lock,
-// no fsync, one small file of its own in PendingDir, replaced atomically.
+// no fsync, one small file of its own in paths.RestoresName, replaced atomically.
 // The prompt execs the agent right after, and the journal's lock may be held
 // by a scanner mid-write, its fsyncs included: tens of milliseconds in every
 // restored window. Read (and so RestoresSince) shows queued outcomes at
@@ -79,7 +76,7 @@ func (j *Journal) QueueRestore(r Restore) error {
 		return fmt.Errorf("journal directory: %w", err)
 	}
 	defer top.Close()
-	d, err := top.MakeSub(PendingDir)
+	d, err := top.MakeSub(paths.RestoresName)
 	if err != nil {
 		return fmt.Errorf("journal directory: %w", err)
 	}
@@ -136,7 +133,7 @@ func openPending(journalPath string) (*statefile.Dir, error) {
 		return nil, err
 	}
 	defer top.Close()
-	return top.OpenSub(PendingDir)
+	return top.OpenSub(paths.RestoresName)
 }
 
 // removePending removes the queue files an Update has moved into the

@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kittymux/kittymux/pkg/journal"
+	"github.com/kittymux/kittymux/pkg/paths"
 )
 
 // Restore outcomes live beside the records: read back in order, bounded,
@@ -79,7 +80,7 @@ func TestQueueRestore(t *testing.T) {
 	if err := j.QueueRestore(queued); err != nil {
 		t.Fatal(err)
 	}
-	pending := filepath.Join(state, journal.PendingDir)
+	pending := filepath.Join(state, paths.RestoresName)
 	queueFiles := func() []string {
 		m, _ := filepath.Glob(filepath.Join(pending, "*"))
 		return m

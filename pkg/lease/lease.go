@@ -24,15 +24,13 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/statefile"
 )
 
-// Dir is the leases directory under the state directory.
-const Dir = "leases"
-
 // registry is locked while leases are looked up and taken, so two prompts
 // asking for one conversation at once cannot both find it free.
-const registry = "registry.lock"
+const registry = paths.LeasesRegistryName
 
 // ErrBusy: the conversation is open in another window.
 var ErrBusy = errors.New("conversation is open in another window")
@@ -107,9 +105,9 @@ func open(stateDir string, create bool) (*statefile.Dir, error) {
 	}
 	defer top.Close()
 	if create {
-		return top.MakeSub(Dir)
+		return top.MakeSub(paths.LeasesName)
 	}
-	return top.OpenSub(Dir)
+	return top.OpenSub(paths.LeasesName)
 }
 
 // Take takes the lease on h's conversation for this process. When another

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/kittymux/kittymux/pkg/paths"
 )
 
 // TestMain lets the test binary stand in for the prompt: with
@@ -43,7 +45,7 @@ func startHolder(t *testing.T, state, id string) *exec.Cmd {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	js := filepath.Join(state, Dir, strconv.Itoa(cmd.Process.Pid)+".json")
+	js := filepath.Join(state, paths.LeasesName, strconv.Itoa(cmd.Process.Pid)+".json")
 	for deadline := time.Now().Add(10 * time.Second); ; {
 		if _, err := os.Stat(js); err == nil {
 			// The lease file is written before the exec: wait for the exec
@@ -89,7 +91,7 @@ func TestSecondTakeSaysWhereAcrossExec(t *testing.T) {
 	if err != nil {
 		t.Fatalf("take after the holder exited: %v", err)
 	}
-	if _, err := os.Stat(filepath.Join(state, Dir, strconv.Itoa(holder.Process.Pid)+".json")); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(state, paths.LeasesName, strconv.Itoa(holder.Process.Pid)+".json")); !os.IsNotExist(err) {
 		t.Errorf("the gone holder's lease was not removed: %v", err)
 	}
 	l.Release()

@@ -33,12 +33,66 @@ func Under(dir string) Paths {
 	return Paths{StateDir: filepath.Join(dir, "state"), ConfigDir: filepath.Join(dir, "config")}
 }
 
-func (p Paths) SessionsDir() string      { return filepath.Join(p.StateDir, "sessions") }
-func (p Paths) ResumeCheck() string      { return filepath.Join(p.StateDir, "resume-check.json") }
-func (p Paths) Journal() string          { return filepath.Join(p.StateDir, "agent-sessions.json") }
-func (p Paths) ResumeAllUntil() string   { return filepath.Join(p.StateDir, "resume-all-until") }
-func (p Paths) ResumeAuto() string       { return filepath.Join(p.StateDir, "resume-auto") }
-func (p Paths) ResumeKey() string        { return filepath.Join(p.StateDir, "resume-key") }
+// Names of kittymux's files in the state directory, each in one place:
+// the packages that write and read them join these to StateDir.
+const (
+	// SessionsName is the directory of the published saves (store);
+	// RestoreCopiesName under it holds a save less the windows closed by
+	// hand, and NewKittyPrefix starts a save's copy without its first
+	// new_os_window (both `sessions restore`).
+	SessionsName      = "sessions"
+	RestoreCopiesName = ".restore"
+	NewKittyPrefix    = ".new-kitty-"
+	// JournalName is the journal; JournalName+".lock" and ".spool" lie
+	// beside it. JournalOffName turns it off; RestoresName is the
+	// directory of restore outcomes waiting for it.
+	JournalName    = "agent-sessions.json"
+	JournalOffName = "journal-off"
+	RestoresName   = "restores"
+	// ResumeCheckName caches the probes of installed agent CLIs.
+	ResumeCheckName = "resume-check.json"
+	// ResumeAllUntilName, ResumeAutoName: the restore prompt's answers
+	// for every window; ResumeKeyName is the key that seals restore
+	// records.
+	ResumeAllUntilName = "resume-all-until"
+	ResumeAutoName     = "resume-auto"
+	ResumeKeyName      = "resume-key"
+	// AutosaveOffName turns autosave off.
+	AutosaveOffName = "autosave-off"
+	// ScannerLockName is held by the running scanner, which writes
+	// ScannerStatusName.
+	ScannerLockName   = "scanner.lock"
+	ScannerStatusName = "scanner-status.json"
+	// HookLogName is the agent hooks' log of failures, HookLogName+".lock"
+	// its lock.
+	HookLogName = "hook.log"
+	// EndedName marks ended kitties' sessions restored or dismissed,
+	// under EndedLockName.
+	EndedName     = "ended-sessions.json"
+	EndedLockName = "ended-sessions.lock"
+	// LeasesName is the directory of the leases on conversations (one
+	// PID.json and PID.lock each, and LeasesRegistryName).
+	LeasesName         = "leases"
+	LeasesRegistryName = "registry.lock"
+	// StaggerPrefix+AGENT is the lock holding that agent's next start slot.
+	StaggerPrefix = "stagger-"
+	// SetupName records what `kittymux setup` wrote.
+	SetupName = "setup.json"
+)
+
+func (p Paths) SessionsDir() string    { return filepath.Join(p.StateDir, SessionsName) }
+func (p Paths) ResumeCheck() string    { return filepath.Join(p.StateDir, ResumeCheckName) }
+func (p Paths) Journal() string        { return filepath.Join(p.StateDir, JournalName) }
+func (p Paths) JournalOff() string     { return filepath.Join(p.StateDir, JournalOffName) }
+func (p Paths) ResumeAllUntil() string { return filepath.Join(p.StateDir, ResumeAllUntilName) }
+func (p Paths) ResumeAuto() string     { return filepath.Join(p.StateDir, ResumeAutoName) }
+func (p Paths) ResumeKey() string      { return filepath.Join(p.StateDir, ResumeKeyName) }
+func (p Paths) AutosaveOff() string    { return filepath.Join(p.StateDir, AutosaveOffName) }
+func (p Paths) Setup() string          { return filepath.Join(p.StateDir, SetupName) }
+
+// Config is the user's settings (autosave, the ended-session offer, the
+// restore prompts' stagger).
+func (p Paths) Config() string           { return filepath.Join(p.ConfigDir, "config.json") }
 func (p Paths) UserAgents() string       { return filepath.Join(p.ConfigDir, "resume.json") }
 func (p Paths) UserTemplatesDir() string { return filepath.Join(p.ConfigDir, "templates") }
 

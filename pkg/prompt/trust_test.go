@@ -13,7 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/kittymux/kittymux/pkg/journal"
+	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/restorerec"
 )
 
@@ -98,7 +98,7 @@ func files(dirs ...string) []string {
 			}
 			// A resume's lease (state/kittymux/leases) is the prompt's own, and
 			// so is its outcome queued for the journal (restores).
-			if d := filepath.Base(filepath.Dir(p)); err == nil && !info.IsDir() && d != "leases" && d != journal.PendingDir {
+			if d := filepath.Base(filepath.Dir(p)); err == nil && !info.IsDir() && d != "leases" && d != paths.RestoresName {
 				out = append(out, p)
 			}
 			return nil

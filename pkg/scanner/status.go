@@ -14,12 +14,13 @@ import (
 	"github.com/gofrs/flock"
 	"github.com/google/renameio/v2"
 
+	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
 // Files of the running scanner, in the state directory.
-func LockPath(stateDir string) string   { return filepath.Join(stateDir, "scanner.lock") }
-func StatusPath(stateDir string) string { return filepath.Join(stateDir, "scanner-status.json") }
+func LockPath(stateDir string) string   { return filepath.Join(stateDir, paths.ScannerLockName) }
+func StatusPath(stateDir string) string { return filepath.Join(stateDir, paths.ScannerStatusName) }
 
 // ErrRunning: another scanner of this user holds the lock.
 var ErrRunning = errors.New("a scanner is already running")

@@ -32,7 +32,6 @@ const (
 	SettingsName = "kitty_watcher.json" // read by the watcher (SETTINGS there)
 	UnitName     = "kittymux-scanner.service"
 	BackupSuffix = ".kittymux-backup"
-	recordName   = "setup.json" // in the state directory
 )
 
 // QuitSession is the name the quit watcher publishes its save under: an
@@ -81,7 +80,7 @@ func (e Env) Unit() string {
 	return filepath.Join(filepath.Dir(e.Paths.ConfigDir), "systemd", "user", UnitName)
 }
 
-func (e Env) record() string { return filepath.Join(e.Paths.StateDir, recordName) }
+func (e Env) record() string { return e.Paths.Setup() }
 
 func (e Env) getenv(k string) string {
 	if e.Getenv == nil {

@@ -15,7 +15,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -55,7 +54,7 @@ func Interval(p paths.Paths, getenv func(string) string) (time.Duration, error) 
 		}
 		d = x
 	}
-	name := filepath.Join(p.ConfigDir, "config.json")
+	name := p.Config()
 	// Bounded and never blocking, as every reader of the user's files.
 	data, err := userfile.Read(name, 1<<20)
 	switch {
@@ -94,7 +93,7 @@ func Slot(stateDir, agent string, interval time.Duration, now time.Time) (time.T
 		return now, err
 	}
 	defer d.Close()
-	f, err := d.OpenLock("stagger-" + agent)
+	f, err := d.OpenLock(paths.StaggerPrefix + agent)
 	if err != nil {
 		return now, err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/history"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/statefile"
 	"github.com/kittymux/kittymux/pkg/store"
 )
@@ -219,7 +220,7 @@ func withoutClosed(f *factory.Factory, key string, info store.Info) (store.Info,
 	if err != nil || len(left) == 0 {
 		return info, nil
 	}
-	path := filepath.Join(f.Paths.SessionsDir(), ".restore", filepath.Base(info.Path))
+	path := filepath.Join(f.Paths.SessionsDir(), paths.RestoreCopiesName, filepath.Base(info.Path))
 	if err := statefile.WriteFile(f.Paths.StateDir, path, kept); err != nil {
 		fmt.Fprintf(f.IO.ErrOut, "kittymux: warning: %v; the windows closed by hand come back too\n", err)
 		return info, nil

@@ -17,6 +17,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/live"
+	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
 	"github.com/kittymux/kittymux/pkg/stagger"
@@ -195,7 +196,7 @@ func forNewKitty(f *factory.Factory, info store.Info) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		copyPath := filepath.Join(filepath.Dir(info.Path), ".new-kitty-"+filepath.Base(info.Path))
+		copyPath := filepath.Join(filepath.Dir(info.Path), paths.NewKittyPrefix+filepath.Base(info.Path))
 		if err := statefile.WriteFile(f.Paths.StateDir, copyPath, out); err != nil {
 			return "", err
 		}

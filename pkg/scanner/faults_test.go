@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/clock"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
@@ -31,7 +32,7 @@ func frame(body string) []byte {
 type faultRig struct {
 	fake    *kittytest.Fake
 	inst    kitty.Instance
-	clock   *fakeClock
+	clock   *clock.Fake
 	journal *journal.Journal
 	sc      *scanner.Scanner
 	saves   *recordingAutosave

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/clock"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/live"
@@ -56,7 +57,7 @@ type Options struct {
 	// Client talks to one kitty; default kitty.NewClient.
 	Client  func(kitty.Instance) KittyClient
 	Records live.Records
-	Clock   Clock
+	Clock   clock.Clock // nil: the system's
 	Logf    func(format string, args ...any)
 	// RequestTimeout bounds each request to a kitty, so a hung kitty costs
 	// one timeout per backoff step, not a stuck scanner.
@@ -164,9 +165,7 @@ func New(o Options) *Scanner {
 	if o.Client == nil {
 		o.Client = func(in kitty.Instance) KittyClient { return leanClient{kitty.NewClient(in.Addr)} }
 	}
-	if o.Clock == nil {
-		o.Clock = RealClock{}
-	}
+	o.Clock = clock.Or(o.Clock)
 	if o.Logf == nil {
 		o.Logf = func(string, ...any) {}
 	}

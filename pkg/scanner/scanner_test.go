@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/clock"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/live"
@@ -22,51 +23,7 @@ import (
 
 var t0 = time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 
-// fakeClock moves only when told to.
-type fakeClock struct {
-	mu      sync.Mutex
-	now     time.Time
-	waiters []waiter
-	added   chan struct{}
-}
-
-type waiter struct {
-	at time.Time
-	ch chan time.Time
-}
-
-func newClock() *fakeClock { return &fakeClock{now: t0, added: make(chan struct{}, 1000)} }
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) After(d time.Duration) <-chan time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	ch := make(chan time.Time, 1)
-	c.waiters = append(c.waiters, waiter{c.now.Add(d), ch})
-	c.added <- struct{}{}
-	return ch
-}
-
-// Advance moves the clock and fires the timers that are due.
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-	kept := c.waiters[:0]
-	for _, w := range c.waiters {
-		if !w.at.After(c.now) {
-			w.ch <- c.now
-		} else {
-			kept = append(kept, w)
-		}
-	}
-	c.waiters = kept
-}
+func newClock() *clock.Fake { return clock.NewFake(t0) }
 
 // fakeKitty answers ls with whatever the test sets.
 type fakeKitty struct {
@@ -132,7 +89,7 @@ func lsOf(ws ...win) []kitty.OSWindow {
 }
 
 type rig struct {
-	clock   *fakeClock
+	clock   *clock.Fake
 	kitty   *fakeKitty
 	inst    kitty.Instance
 	journal *journal.Journal
@@ -415,9 +372,9 @@ func TestLoop(t *testing.T) {
 		return scanner.Pass{}
 	}
 	tick := func() {
-		select {
-		case <-r.clock.added: // the loop waits on the clock
-		case <-time.After(10 * time.Second):
+		ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+		defer cancel()
+		if !r.clock.WaitArmed(ctx, 1) { // the loop waits on the clock
 			t.Fatal("the loop does not wait on its clock")
 		}
 		r.clock.Advance(2 * time.Second)
@@ -435,7 +392,7 @@ func TestLoop(t *testing.T) {
 	if diff := cmp.Diff([]time.Duration{60 * time.Second, 120 * time.Second}, written); diff != "" {
 		t.Errorf("heartbeat writes (-want +got):\n%s", diff)
 	}
-	<-r.clock.added
+	r.clock.WaitArmed(t.Context(), 1)
 	r.clock.Advance(5 * time.Second) // not a tick's worth of waiting: the loop is cancelled mid-wait
 	cancel()
 	if err := <-done; err != nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kittymux/kittymux/pkg/clock"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/paths"
@@ -40,7 +41,7 @@ func FuzzRun(f *testing.F) {
 		o := Options{
 			Paths:     paths.Paths{StateDir: filepath.Join(dir, "state"), ConfigDir: filepath.Join(dir, "config")},
 			Getenv:    func(k string) string { return env[k] },
-			Now:       func() time.Time { return now },
+			Clock:     clock.NewFake(now),
 			Ancestors: func(int) []Proc { return []Proc{{PID: 4242, Comm: agent}} },
 			SetUserVars: func(_ context.Context, _ kitty.Address, _ string, vars []string) error {
 				sent = vars

@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/clock"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/lease"
@@ -100,7 +101,7 @@ func Ancestors(stop int) []Proc {
 type Options struct {
 	Paths  paths.Paths
 	Getenv func(string) string
-	Now    func() time.Time
+	Clock  clock.Clock // nil: the system's
 	// Ancestors returns the hook's parent and its parents, nearest first,
 	// up to and not including stop (kitty), at most a few levels.
 	Ancestors func(stop int) []Proc
@@ -252,14 +253,14 @@ func record(ctx context.Context, o Options, res *Result, win where, pids, chain 
 		return nil
 	}
 	j := journal.New(o.Paths.Journal(), false)
-	j.Now = o.Now
+	j.Clock = o.Clock
 	wait := o.JournalWait
 	if wait == 0 {
 		wait = JournalWait
 	}
 	h := journal.HookRun{Agent: res.Agent, Socket: win.socket, KittyPID: win.kittyPID, WindowID: win.windowID,
 		AgentPID: res.AgentPID, PIDs: pids, Chain: chain, Nested: res.Nested,
-		Event: journal.HookEvent{ID: res.ID, State: res.State, Dir: dir, At: o.Now()}}
+		Event: journal.HookEvent{ID: res.ID, State: res.State, Dir: dir, At: clock.Or(o.Clock).Now()}}
 	out, err := j.AddHookRun(ctx, wait, h)
 	res.Key, res.Queued, res.Nested = out.Key, out.Queued, out.Nested
 	if err != nil {

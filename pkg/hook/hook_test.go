@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/kittymux/kittymux/pkg/clock"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
@@ -54,17 +55,13 @@ var payloads = map[string]map[string]string{
 	},
 }
 
-type clock struct{ t time.Time }
-
-func (c *clock) now() time.Time { return c.t }
-
 var t0 = time.Date(2026, 12, 1, 2, 0, 0, 0, time.UTC)
 
 // setup gives options for a hook in window 4 of kitty 777, run by agent
 // process 4242 through a shell (as claude runs a hook's command).
-func setup(t *testing.T, env map[string]string) (Options, *clock, *[][]string) {
+func setup(t *testing.T, env map[string]string) (Options, *clock.Fake, *[][]string) {
 	t.Helper()
-	c := &clock{t: t0}
+	c := clock.NewFake(t0)
 	base := map[string]string{"KITTY_WINDOW_ID": "4", "KITTY_PID": "777", "KITTY_LISTEN_ON": "unix:/tmp/kitty-777"}
 	for k, v := range env {
 		base[k] = v
@@ -74,7 +71,7 @@ func setup(t *testing.T, env map[string]string) (Options, *clock, *[][]string) {
 	o := Options{
 		Paths:  paths.Under(t.TempDir()),
 		Getenv: func(k string) string { return base[k] },
-		Now:    c.now,
+		Clock:  c,
 		Ancestors: func(stop int) []Proc {
 			return []Proc{{4300, "sh"}, {4242, "claude"}, {4000, "bash"}}
 		},
@@ -114,7 +111,7 @@ func TestEventsPerAgent(t *testing.T) {
 		t.Run(tc.agent, func(t *testing.T) {
 			o, c, calls := setup(t, nil)
 			for i, ev := range tc.events {
-				c.t = t0.Add(time.Duration(i) * time.Minute)
+				c.Set(t0.Add(time.Duration(i) * time.Minute))
 				if _, err := Run(context.Background(), o, tc.agent, ev, strings.NewReader(payloads[tc.agent][ev])); err != nil {
 					t.Fatalf("%s: %v", ev, err)
 				}
@@ -143,7 +140,7 @@ func TestEventsPerAgent(t *testing.T) {
 func TestClearStartsANewConversationInTheSameRecord(t *testing.T) {
 	o, c, _ := setup(t, nil)
 	for i, ev := range []string{"SessionStart", "UserPromptSubmit", "Stop", "clear"} {
-		c.t = t0.Add(time.Duration(i) * time.Minute)
+		c.Set(t0.Add(time.Duration(i) * time.Minute))
 		name := ev
 		if ev == "clear" {
 			name = "SessionStart"

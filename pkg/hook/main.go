@@ -30,7 +30,7 @@ const logWait = time.Second
 // not recorded.
 func Main(args []string, stdin io.Reader) int {
 	p := paths.FromEnv()
-	o := Options{Paths: p, Getenv: os.Getenv, Now: time.Now, Ancestors: Ancestors,
+	o := Options{Paths: p, Getenv: os.Getenv, Ancestors: Ancestors,
 		JournalOff: journal.IsOff(p.StateDir, os.Getenv)}
 	if len(args) < 2 {
 		Log(p, time.Now(), fmt.Sprintf("usage: kittymux hook AGENT EVENT (got %q)", args))

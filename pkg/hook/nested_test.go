@@ -29,7 +29,7 @@ func TestNestedRun(t *testing.T) {
 	run := func(ps []Proc, agent, in string) Result {
 		t.Helper()
 		procs = ps
-		clk.t = clk.t.Add(time.Minute)
+		clk.Advance(time.Minute)
 		res, err := Run(context.Background(), o, agent, "SessionStart", strings.NewReader(in))
 		if err != nil {
 			t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/kittymux/kittymux/pkg/clock"
 	"github.com/kittymux/kittymux/pkg/journal"
 )
 
@@ -32,7 +33,7 @@ func FuzzJournal(f *testing.F) {
 			t.Fatal(err)
 		}
 		j := journal.New(path, false)
-		j.Now = func() time.Time { return now }
+		j.Clock = clock.NewFake(now)
 		want, readErr := j.Read()
 		var ce *journal.CorruptError
 		switch {
@@ -116,7 +117,7 @@ func fuzzJournalSeeds(f *testing.F) [][]byte {
 	now := time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
 	path := filepath.Join(f.TempDir(), "agent-sessions.json")
 	j := journal.New(path, false)
-	j.Now = func() time.Time { return now }
+	j.Clock = clock.NewFake(now)
 	if _, err := j.Update(func(fl *journal.File) error {
 		fl.Upsert(journal.Record{Key: journal.Key("unix:/tmp/k-1", 1, 2, 3), Agent: "claude",
 			ID: "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73", Dir: "/home/u/p", Argv: []string{"claude", "--resume", "x"},

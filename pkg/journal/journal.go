@@ -26,6 +26,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/kittymux/kittymux/pkg/clock"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/statefile"
 	"github.com/kittymux/kittymux/pkg/userfile"
@@ -152,8 +153,8 @@ type Journal struct {
 	Path string
 	// Off: updates do nothing and return ErrOff.
 	Off bool
-	// Now is the clock bounds are measured with; time.Now by default.
-	Now func() time.Time
+	// Clock is what bounds are measured with; nil is the system's.
+	Clock clock.Clock
 
 	mu sync.Mutex
 	// cache holds the records of the last version this Journal read or
@@ -164,7 +165,7 @@ type Journal struct {
 // New returns the journal at path (paths.Paths.Journal). off is whether the
 // user turned it off: see IsOff.
 func New(path string, off bool) *Journal {
-	return &Journal{Path: path, Off: off, Now: time.Now}
+	return &Journal{Path: path, Off: off}
 }
 
 // IsOff reports whether the user turned the journal off: KITTYMUX_JOURNAL=0,
@@ -559,12 +560,7 @@ type Result struct {
 	MovedAside string
 }
 
-func (j *Journal) now() time.Time {
-	if j.Now == nil {
-		return time.Now()
-	}
-	return j.Now()
-}
+func (j *Journal) now() time.Time { return clock.Or(j.Clock).Now() }
 
 // CorruptCopies lists journals moved aside because they did not parse,
 // oldest first, for doctor.

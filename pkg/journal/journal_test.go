@@ -18,6 +18,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/kittymux/kittymux/pkg/clock"
 	"github.com/kittymux/kittymux/pkg/statefile"
 )
 
@@ -26,7 +27,7 @@ var t0 = time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 func newAt(t *testing.T, now time.Time) *Journal {
 	t.Helper()
 	j := New(filepath.Join(t.TempDir(), "state", "agent-sessions.json"), false)
-	j.Now = func() time.Time { return now }
+	j.Clock = clock.NewFake(now)
 	return j
 }
 
@@ -444,7 +445,7 @@ func BenchmarkLatestOf300(b *testing.B) {
 func TestUpdateUnchangedNotWritten(t *testing.T) {
 	j := newAt(t, t0)
 	other := New(j.Path, false)
-	other.Now = j.Now
+	other.Clock = j.Clock
 	up := func(j *Journal, fn func(*File)) {
 		t.Helper()
 		if _, err := j.Update(func(f *File) error { fn(f); return nil }); err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/kittymux/kittymux/pkg/clock"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/paths"
 )
@@ -19,7 +20,7 @@ import (
 func TestRestores(t *testing.T) {
 	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
 	j := journal.New(filepath.Join(t.TempDir(), "agent-sessions.json"), false)
-	j.Now = func() time.Time { return now }
+	j.Clock = clock.NewFake(now)
 	const id = "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73"
 	if _, err := j.Update(func(f *journal.File) error {
 		f.Upsert(journal.Record{Key: "k", Agent: "claude", ID: id, LastSeen: now.Add(-time.Hour), RunsFinished: 3})
@@ -70,7 +71,7 @@ func TestQueueRestore(t *testing.T) {
 	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
 	state := t.TempDir()
 	j := journal.New(filepath.Join(state, "agent-sessions.json"), false)
-	j.Now = func() time.Time { return now }
+	j.Clock = clock.NewFake(now)
 	queued := journal.Restore{At: now, Agent: "claude", Mode: "exact", ID: "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73",
 		Outcome: journal.OutcomeResumed, KittyPID: 10, WindowID: 3}
 	older := journal.Restore{At: now.Add(-time.Minute), Agent: "codex", Mode: "latest", Outcome: journal.OutcomeShell}

@@ -7,13 +7,14 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/kittymux/kittymux/pkg/clock"
 	"github.com/kittymux/kittymux/pkg/journal"
 )
 
 func TestJournalLine(t *testing.T) {
 	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 	j := journal.New(filepath.Join(t.TempDir(), "agent-sessions.json"), false)
-	j.Now = func() time.Time { return now }
+	j.Clock = clock.NewFake(now)
 	const id = "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73"
 	_, err := j.Update(func(f *journal.File) error {
 		f.Upsert(journal.Record{Key: "1", Agent: "claude", ID: id, LastSeen: now.Add(-12 * time.Minute), RunsFinished: 7,

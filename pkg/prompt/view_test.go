@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/kittymux/kittymux/pkg/clock"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/paths"
 )
@@ -32,7 +33,7 @@ func viewEnv(t *testing.T, env map[string]string) *Env {
 	state := filepath.Join(home, "state")
 	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 	j := journal.New(paths.Paths{StateDir: state}.Journal(), false)
-	j.Now = func() time.Time { return now }
+	j.Clock = clock.NewFake(now)
 	if _, err := j.Update(func(f *journal.File) error {
 		f.Upsert(journal.Record{Key: "1", Agent: "claude", ID: testID, LastSeen: now.Add(-12 * time.Minute),
 			RunsFinished: 7, WorkingSeconds: (80 * time.Minute).Seconds(), TabTitle: "api work"})

@@ -50,7 +50,7 @@ func newFaultRig(t *testing.T, dir string) *faultRig {
 	r.inst = kitty.Instance{Addr: r.fake.Addr, Socket: r.fake.Addr.String(), PID: 0, Version: r.fake.Version}
 	r.insts = func() []kitty.Instance { return []kitty.Instance{r.inst} }
 	r.journal = journal.New(filepath.Join(t.TempDir(), "agent-sessions.json"), false)
-	r.journal.Now = r.clock.Now
+	r.journal.Clock = r.clock
 	r.sc = scanner.New(scanner.Options{
 		Set:            set,
 		Journal:        r.journal,

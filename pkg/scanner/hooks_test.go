@@ -27,7 +27,7 @@ func (r *rig) runHook(t *testing.T, w int, agent, event, payload string, ancesto
 	o := hook.Options{
 		Paths:       paths.Paths{StateDir: filepath.Dir(r.journal.Path)},
 		Getenv:      func(k string) string { return env[k] },
-		Now:         r.clock.Now,
+		Clock:       r.clock,
 		Ancestors:   func(int) []hook.Proc { return ancestors },
 		SetUserVars: func(context.Context, kitty.Address, string, []string) error { return nil },
 	}

@@ -108,7 +108,7 @@ func newRig(t *testing.T, version kitty.Version) *rig {
 	r := &rig{clock: newClock(), kitty: &fakeKitty{}, proc: filepath.Join(dir, "proc"), claude: filepath.Join(dir, "claude")}
 	r.inst = kitty.Instance{Addr: kitty.Address{Path: "/tmp/kitty-7"}, Socket: "unix:/tmp/kitty-7", PID: 7, Version: version}
 	r.journal = journal.New(filepath.Join(dir, "state", "agent-sessions.json"), false)
-	r.journal.Now = r.clock.Now
+	r.journal.Clock = r.clock
 	r.sc = scanner.New(scanner.Options{
 		Set:      set,
 		Journal:  r.journal,

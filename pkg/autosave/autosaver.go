@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kittymux/kittymux/pkg/clock"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/rewrite"
 	"github.com/kittymux/kittymux/pkg/save"
@@ -21,9 +22,9 @@ type Autosaver struct {
 	// Take takes one save of a kitty (save.Take with --all).
 	Take func(ctx context.Context, in kitty.Instance) (*rewrite.Result, error)
 	// Off says why autosave is off now, or "" (autosave.Off).
-	Off  func() string
-	Now  func() time.Time
-	Logf func(format string, args ...any)
+	Off   func() string
+	Clock clock.Clock // nil: the system's
+	Logf  func(format string, args ...any)
 
 	mu      sync.Mutex
 	kitties map[string]*kittyAuto // by KittyKey
@@ -54,12 +55,7 @@ func SaveOptions(base save.Options) func(ctx context.Context, in kitty.Instance)
 	}
 }
 
-func (a *Autosaver) now() time.Time {
-	if a.Now != nil {
-		return a.Now()
-	}
-	return time.Now()
-}
+func (a *Autosaver) now() time.Time { return clock.Or(a.Clock).Now() }
 
 func (a *Autosaver) logf(format string, args ...any) {
 	if a.Logf != nil {

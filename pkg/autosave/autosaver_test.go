@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/kittymux/kittymux/pkg/clock"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/rewrite"
@@ -56,11 +57,11 @@ func TestAutosaverKeepsTheGoodSave(t *testing.T) {
 	var script []answer
 	calls := 0
 	t0 := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
-	now := t0
+	clk := clock.NewFake(t0)
 	a := &Autosaver{
 		Settings: Settings{Settle: 20 * time.Second, AtMostEvery: time.Minute, AtLeastEvery: 15 * time.Minute, Keep: 5},
 		Store:    Store{Paths: p, Keep: 5},
-		Now:      func() time.Time { return now },
+		Clock:    clk,
 		Take: func(context.Context, kitty.Instance) (*rewrite.Result, error) {
 			calls++
 			s := script[0]
@@ -79,12 +80,12 @@ func TestAutosaverKeepsTheGoodSave(t *testing.T) {
 		t.Helper()
 		script = append(script, s)
 		layout++
-		now = now.Add(time.Minute)
-		a.Polled(t.Context(), in, fmt.Sprint("layout", layout), windows, now)
-		now = now.Add(21 * time.Second)
-		a.Polled(t.Context(), in, fmt.Sprint("layout", layout), windows, now)
+		clk.Advance(time.Minute)
+		a.Polled(t.Context(), in, fmt.Sprint("layout", layout), windows, clk.Now())
+		clk.Advance(21 * time.Second)
+		a.Polled(t.Context(), in, fmt.Sprint("layout", layout), windows, clk.Now())
 		a.Wait()
-		return a.Polled(t.Context(), in, fmt.Sprint("layout", layout), windows, now)
+		return a.Polled(t.Context(), in, fmt.Sprint("layout", layout), windows, clk.Now())
 	}
 
 	step(answer{data: "good 1", windows: 3}, 3)
@@ -134,8 +135,8 @@ func TestAutosaverKeepsTheGoodSave(t *testing.T) {
 	key = KittyKey(in)
 	step(answer{data: "good 1", windows: 3}, 3)
 	step(answer{data: "fewer", windows: 2}, 2)
-	now = now.Add(2 * time.Second)
-	a.Polled(t.Context(), in, fmt.Sprint("layout", layout), 2, now)
+	clk.Advance(2 * time.Second)
+	a.Polled(t.Context(), in, fmt.Sprint("layout", layout), 2, clk.Now())
 	if diff := cmp.Diff([]string{"good 1", "fewer"}, saved(t, a.Store, key)); diff != "" {
 		t.Errorf("windows closed: (-want +got):\n%s", diff)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/autosave"
+	"github.com/kittymux/kittymux/pkg/clock"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/paths"
@@ -32,15 +33,14 @@ func TestAutosaveKittyFaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
-	clock := func() time.Time { return now }
+	clk := clock.NewFake(time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC))
 	a := &autosave.Autosaver{
 		Settings: autosave.Settings{Settle: 20 * time.Second, AtMostEvery: time.Minute, AtLeastEvery: 15 * time.Minute, Keep: 5},
 		Store:    autosave.Store{Paths: p, Keep: 5},
-		Now:      clock,
+		Clock:    clk,
 		Logf:     t.Logf,
 		Take: autosave.SaveOptions(save.Options{Agents: set, Paths: p, ResumeBin: "/usr/local/bin/kittymux-resume",
-			Getenv: func(string) string { return "" }, Now: clock}),
+			Getenv: func(string) string { return "" }, Clock: clk}),
 	}
 	in := kitty.Instance{Addr: fake.Addr, Socket: fake.Addr.String(), PID: 4242, Version: fake.Version}
 	key := autosave.KittyKey(in)
@@ -50,12 +50,12 @@ func TestAutosaveKittyFaults(t *testing.T) {
 		t.Helper()
 		layout++
 		l := "layout" + strings.Repeat("+", layout)
-		now = now.Add(time.Minute)
-		a.Polled(t.Context(), in, l, 6, now)
-		now = now.Add(21 * time.Second)
-		a.Polled(t.Context(), in, l, 6, now)
+		clk.Advance(time.Minute)
+		a.Polled(t.Context(), in, l, 6, clk.Now())
+		clk.Advance(21 * time.Second)
+		a.Polled(t.Context(), in, l, 6, clk.Now())
 		a.Wait()
-		return a.Polled(t.Context(), in, l, 6, now)
+		return a.Polled(t.Context(), in, l, 6, clk.Now())
 	}
 	names := func() []string {
 		n, err := a.Store.Names(key)

@@ -16,6 +16,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/clock"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/live"
@@ -56,8 +57,8 @@ type Options struct {
 	// Check probes the agents the save holds (`sessions check`); nil trusts
 	// the definitions.
 	Check func(agentNames []string) agents.Probes
-	// Now is the clock; nil is time.Now.
-	Now func() time.Time
+	// Clock is the clock; nil is the system's.
+	Clock clock.Clock
 }
 
 // ErrKittyTooOld: the kitty did not know a command the save needs (its
@@ -88,11 +89,7 @@ func Take(ctx context.Context, o Options) (*rewrite.Result, error) {
 	if err := o.Paths.EnsureState(); err != nil {
 		return nil, err
 	}
-	now := time.Now
-	if o.Now != nil {
-		now = o.Now
-	}
-	raw, err := kittySave(ctx, o.Kitty, o.Paths.SessionsDir(), o.Name, o.All, now())
+	raw, err := kittySave(ctx, o.Kitty, o.Paths.SessionsDir(), o.Name, o.All, clock.Or(o.Clock).Now())
 	if err != nil {
 		if kitty.IsUnknownCommand(err) {
 			return nil, tooOld(err)

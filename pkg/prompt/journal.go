@@ -52,9 +52,5 @@ func span(d time.Duration) string {
 }
 
 func (e *Env) journalFacts(r Record) (facts, tab string) {
-	now := time.Now
-	if e.Now != nil {
-		now = e.Now
-	}
-	return JournalFacts(journal.New(e.Paths.Journal(), journal.IsOff(e.Paths.StateDir, e.Getenv)), r, now())
+	return JournalFacts(journal.New(e.Paths.Journal(), journal.IsOff(e.Paths.StateDir, e.Getenv)), r, e.clk().Now())
 }

@@ -6,7 +6,6 @@ import (
 	"os"
 	"strconv"
 	"syscall"
-	"time"
 
 	"golang.org/x/term"
 
@@ -52,14 +51,10 @@ func (e *Env) resume(path string, r Record, asked bool) error {
 		e.outcome(r, journal.OutcomeResumed, "", asked)
 		return e.failed(r, e.exec(path, r.Argv, r.Env))
 	}
-	now := time.Now
-	if e.Now != nil {
-		now = e.Now
-	}
 	kpid, _ := strconv.Atoi(e.Getenv("KITTY_PID"))
 	wid, _ := strconv.Atoi(e.Getenv("KITTY_WINDOW_ID"))
 	l, other, err := lease.Take(e.Paths.StateDir, lease.Holder{Agent: r.Agent, ID: r.ID, PID: os.Getpid(),
-		KittyPID: kpid, KittySocket: e.Getenv("KITTY_LISTEN_ON"), WindowID: wid, Tab: r.Tab, Since: now()})
+		KittyPID: kpid, KittySocket: e.Getenv("KITTY_LISTEN_ON"), WindowID: wid, Tab: r.Tab, Since: e.clk().Now()})
 	switch {
 	case errors.Is(err, lease.ErrBusy):
 		return e.elsewhere(r, path, other.Where())

@@ -29,7 +29,7 @@ func Main(args []string) int {
 	r, err := restorerec.ParseArgs(args)
 	p := paths.FromEnv()
 	e := &Env{
-		In: os.Stdin, Out: os.Stderr, Getenv: os.Getenv, Now: time.Now, LookPath: exec.LookPath,
+		In: os.Stdin, Out: os.Stderr, Getenv: os.Getenv, LookPath: exec.LookPath,
 		Paths: p,
 		Exec: func(path string, argv, env []string) error {
 			return syscall.Exec(path, argv, mergeEnv(os.Environ(), env))
@@ -69,7 +69,7 @@ func Main(args []string) int {
 	}
 	e.Outcome = func(o journal.Restore) { recordOutcome(e, o) }
 	e.Slot = func(agent string) (time.Time, time.Duration) {
-		now := time.Now()
+		now := e.clk().Now()
 		interval, _ := stagger.Interval(p, os.Getenv)
 		at, err := stagger.Slot(p.StateDir, agent, interval, now)
 		if err != nil {

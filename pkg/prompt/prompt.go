@@ -15,6 +15,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/clock"
 	"github.com/kittymux/kittymux/pkg/ids"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/paths"
@@ -35,11 +36,12 @@ const (
 // Env is everything the prompt touches outside itself; Main fills it from
 // the process, tests replace parts.
 type Env struct {
-	In       *os.File // the terminal, when there is one
-	Out      io.Writer
-	Getenv   func(string) string
-	Paths    paths.Paths
-	Now      func() time.Time
+	In     *os.File // the terminal, when there is one
+	Out    io.Writer
+	Getenv func(string) string
+	Paths  paths.Paths
+	// Clock is the prompt's clock; nil is the system's.
+	Clock    clock.Clock
 	LookPath func(string) (string, error)
 	// Exec replaces the process with argv, its environment plus env; it
 	// returns only on failure.
@@ -70,8 +72,6 @@ type Env struct {
 	// Slot is when a start of agent that runs without asking may run, and
 	// the interval between them (stagger.go); nil: at once.
 	Slot func(agent string) (time.Time, time.Duration)
-	// Sleep waits; nil is time.Sleep.
-	Sleep func(time.Duration)
 
 	// convDir is the conversation's own directory where it is not the
 	// window's: the resume runs there.
@@ -85,6 +85,8 @@ type Env struct {
 
 // resumeAllFor is how long `a` keeps answering the other waiting windows.
 const resumeAllFor = 2 * time.Minute
+
+func (e *Env) clk() clock.Clock { return clock.Or(e.Clock) }
 
 // Run validates r, asks (or not), and execs the answer. It returns only when
 // nothing could be exec'd; the error says why.
@@ -173,7 +175,7 @@ func (e *Env) outcome(r Record, what, why string, asked bool) {
 	if e.Outcome == nil {
 		return
 	}
-	e.Outcome(journal.Restore{At: e.Now(), Agent: r.Agent, Mode: r.Mode, ID: r.ID, Tab: r.Tab, Outcome: what, Why: why, Asked: asked})
+	e.Outcome(journal.Restore{At: e.clk().Now(), Agent: r.Agent, Mode: r.Mode, ID: r.ID, Tab: r.Tab, Outcome: what, Why: why, Asked: asked})
 }
 
 // failed records that the command chosen could not be run (exec returned).
@@ -230,7 +232,7 @@ func (e *Env) resumeAllActive() bool {
 		return false
 	}
 	until, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
-	return err == nil && e.Now().Unix() < until
+	return err == nil && e.clk().Now().Unix() < until
 }
 
 // setResumeAll answers the other waiting windows for a while. Failing to
@@ -239,7 +241,7 @@ func (e *Env) setResumeAll() {
 	if e.Paths.EnsureState() != nil {
 		return
 	}
-	until := e.Now().Add(resumeAllFor).Unix()
+	until := e.clk().Now().Add(resumeAllFor).Unix()
 	_ = statefile.WriteFile(e.Paths.StateDir, e.Paths.ResumeAllUntil(), []byte(strconv.FormatInt(until, 10)+"\n"))
 }
 
@@ -485,7 +487,7 @@ func (e *Env) ask(r Record, sealed bool) (choice Choice, err error) {
 			}
 		}
 	}()
-	tick := time.NewTicker(250 * time.Millisecond)
+	tick := e.clk().NewTicker(250 * time.Millisecond)
 	defer tick.Stop()
 	for {
 		select {
@@ -496,7 +498,7 @@ func (e *Env) ask(r Record, sealed bool) (choice Choice, err error) {
 				fmt.Fprintf(e.Out, "\r\x1b[%dA\x1b[J", up)
 			}
 			draw()
-		case <-tick.C:
+		case <-tick.C():
 			// Another window's `a` answers only sealed records that need no check.
 			if sealed && !r.Confirm && e.resumeAllActive() {
 				e.byResumeAll = true
@@ -533,7 +535,7 @@ func (e *Env) ask(r Record, sealed bool) (choice Choice, err error) {
 			case 0x1b:
 				// A lone Esc is "shell"; Esc followed at once by more bytes
 				// is a key's escape sequence (arrows, ...): ignore it.
-				if !drainSequence(keys) {
+				if !drainSequence(e.clk(), keys) {
 					return ChoiceShell, nil
 				}
 			}
@@ -542,7 +544,7 @@ func (e *Env) ask(r Record, sealed bool) (choice Choice, err error) {
 }
 
 // drainSequence reads the rest of an escape sequence; false when none came.
-func drainSequence(keys <-chan byte) bool {
+func drainSequence(c clock.Clock, keys <-chan byte) bool {
 	got := false
 	for {
 		select {
@@ -551,7 +553,7 @@ func drainSequence(keys <-chan byte) bool {
 				return got
 			}
 			got = true
-		case <-time.After(40 * time.Millisecond):
+		case <-c.After(40 * time.Millisecond):
 			return got
 		}
 	}

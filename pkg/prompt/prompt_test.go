@@ -121,11 +121,22 @@ type run struct {
 // exec'd (a record in the fake agents' log) or the prompt exited.
 func (w *world) runPTY(args []string, keys string, wantPrompt bool) run {
 	w.t.Helper()
+	var shown func()
+	if wantPrompt {
+		shown = func() {}
+	}
+	return w.runPTYShown(args, keys, shown)
+}
+
+// runPTYShown is runPTY waiting for the prompt, running shown once it is
+// there (nil: not waiting for it).
+func (w *world) runPTYShown(args []string, keys string, shown func()) run {
+	w.t.Helper()
 	before := len(w.log.Records())
 	o := kittytest.PTYOptions{Path: w.bin, Args: args, Env: w.env(), Dir: w.cwd, Keys: kittytest.Keys(keys),
 		Done: func() bool { return len(w.log.Records()) > before }}
-	if wantPrompt {
-		o.WaitFor = "i commands"
+	if shown != nil {
+		o.WaitFor, o.Shown = "i commands", shown
 	}
 	p := kittytest.RunPTY(w.t, o)
 	return run{out: p.Out, exited: p.Exited, code: p.Code, records: w.log.Records()[before:]}
@@ -257,13 +268,11 @@ func TestResumeAll(t *testing.T) {
 func TestWaitingPromptJoinsResumeAll(t *testing.T) {
 	w := newWorld(t)
 	// A prompt already waiting notices another window's `a`.
-	go func() {
-		time.Sleep(700 * time.Millisecond)
+	r := w.runPTYShown(w.seal(claudeRecord()), "", func() {
 		os.MkdirAll(w.state, 0o700)
 		until := strconv.FormatInt(time.Now().Add(time.Minute).Unix(), 10)
 		os.WriteFile(filepath.Join(w.state, "resume-all-until"), []byte(until), 0o600)
-	}()
-	r := w.runPTY(w.seal(claudeRecord()), "", true)
+	})
 	if diff := cmp.Diff([]string{"claude", "--model", "sonnet", "--resume", uuid}, argvOf(r)); diff != "" {
 		t.Errorf("(-want +got):\n%s\n%s", diff, r.out)
 	}

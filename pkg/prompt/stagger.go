@@ -16,15 +16,11 @@ func (e *Env) waitTurn(r Record, asked bool) {
 		return
 	}
 	at, interval := e.Slot(r.Agent)
-	wait := at.Sub(e.Now())
+	wait := at.Sub(e.clk().Now())
 	if wait <= 0 {
 		return
 	}
 	e.say(plain, fmt.Sprintf("kittymux: starting %s in %s (one %s every %s: resume.interval)", r.Agent,
 		wait.Round(100*time.Millisecond), r.Agent, interval))
-	sleep := e.Sleep
-	if sleep == nil {
-		sleep = time.Sleep
-	}
-	sleep(wait)
+	e.clk().Sleep(wait)
 }

@@ -57,12 +57,10 @@ func TestResumeAllIsSpaced(t *testing.T) {
 	if out, err := w.runNoTerminal(first, nil); err != nil || strings.Contains(out, "starting claude in") {
 		t.Fatalf("the first start waited: %v\n%s", err, out)
 	}
-	go func() {
-		time.Sleep(700 * time.Millisecond)
+	r := w.runPTYShown(w.seal(claudeRecord()), "", func() {
 		until := strconv.FormatInt(time.Now().Add(time.Minute).Unix(), 10)
 		os.WriteFile(filepath.Join(w.state, "resume-all-until"), []byte(until), 0o600)
-	}()
-	r := w.runPTY(w.seal(claudeRecord()), "", true)
+	})
 	if !strings.Contains(r.out, "resuming (another window chose: resume all)") || !strings.Contains(flat(r.out), "(one claude every 3s: resume.interval)") {
 		t.Errorf("the window `a` answered did not wait its turn:\n%s", r.out)
 	}

@@ -51,7 +51,7 @@ func viewEnv(t *testing.T, env map[string]string) *Env {
 	return &Env{
 		Getenv: func(k string) string { return env[k] },
 		Paths:  paths.Paths{StateDir: state},
-		Now:    func() time.Time { return now },
+		Clock:  clock.NewFake(now),
 		NewArgv: func(r Record) ([]string, error) {
 			return []string{"claude", "--model", "sonnet"}, nil
 		},

@@ -20,6 +20,9 @@ type PTYOptions struct {
 	Dir  string
 	// WaitFor is text to wait for before typing Keys; empty types at once.
 	WaitFor string
+	// Shown, when set, runs once WaitFor has shown, before Keys are typed:
+	// what another window does while this one waits.
+	Shown func()
 	// Keys are written one element at a time, 80 ms apart: a key's escape
 	// sequence ("\x1b[A") arrives whole, a lone Esc alone.
 	Keys []string
@@ -102,6 +105,9 @@ func RunPTY(t TB, o PTYOptions) PTYRun {
 				t.Fatalf("%v: %s did not show %q; output:\n%s", bound, o.Path, o.WaitFor, output())
 			}
 			time.Sleep(10 * time.Millisecond)
+		}
+		if o.Shown != nil {
+			o.Shown()
 		}
 	}
 	for _, k := range o.Keys {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/kittymux/kittymux/pkg/clock"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/paths"
@@ -71,7 +72,7 @@ func TestOffererJournal(t *testing.T) {
 		t.Fatal(err)
 	}
 	l := &launches{}
-	o := &Offerer{Paths: p, Launch: l.launch, Alive: aliveSet(), Now: func() time.Time { return at(60) },
+	o := &Offerer{Paths: p, Launch: l.launch, Alive: aliveSet(), Clock: clock.NewFake(at(60)),
 		Started: func(int) time.Time { return at(59) }}
 	old := func(pid int) kitty.Instance {
 		in := instance(pid, "/k-old")

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/autosave"
+	"github.com/kittymux/kittymux/pkg/clock"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/paths"
@@ -34,7 +35,7 @@ type Offerer struct {
 	Alive Alive
 	// Started is when the kitty of a pid started; default: Started.
 	Started func(pid int) time.Time
-	Now     func() time.Time
+	Clock   clock.Clock // nil: the system's
 	Logf    func(format string, args ...any)
 
 	mu   sync.Mutex
@@ -95,12 +96,7 @@ func (o *Offerer) Seen(ctx context.Context, in kitty.Instance) {
 // errOld: the kitty did not just start.
 const errOld = "it did not just start"
 
-func (o *Offerer) now() time.Time {
-	if o.Now != nil {
-		return o.Now()
-	}
-	return time.Now()
-}
+func (o *Offerer) now() time.Time { return clock.Or(o.Clock).Now() }
 
 // Wait waits for the offers under way.
 func (o *Offerer) Wait() { o.wg.Wait() }

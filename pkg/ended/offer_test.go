@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/autosave"
+	"github.com/kittymux/kittymux/pkg/clock"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/store"
@@ -52,10 +53,11 @@ func (l *launches) launch(_ context.Context, in kitty.Instance, key string) erro
 func TestOffererConsider(t *testing.T) {
 	p := paths.Under(t.TempDir())
 	now := at(60)
+	clk := clock.NewFake(now)
 	publish(t, p, autosave.Name("101", at(10)), autosave.Name("202", at(20)), autosave.Name("303", at(50)))
 	l := &launches{}
 	off := ""
-	o := &Offerer{Paths: p, Launch: l.launch, Alive: aliveSet("202", "303", "404", "505"), Now: func() time.Time { return now },
+	o := &Offerer{Paths: p, Launch: l.launch, Alive: aliveSet("202", "303", "404", "505"), Clock: clk,
 		Started: func(pid int) time.Time {
 			return map[int]time.Time{303: at(59), 404: at(59), 505: at(59), 606: at(1)}[pid]
 		},
@@ -129,7 +131,7 @@ func TestOffererConsider(t *testing.T) {
 	// Past NewKittyAge a kitty is not considered any more.
 	publish(t, p, autosave.Name("909", at(7)))
 	first := now
-	now = first.Add(NewKittyAge + time.Second)
+	clk.Set(first.Add(NewKittyAge + time.Second))
 	o.Seen(ctx, instance(505, "/k-505"))
 	o.Wait()
 	if len(l.got) != 3 {

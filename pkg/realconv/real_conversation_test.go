@@ -687,7 +687,7 @@ func runConv(t *testing.T, c convCase) []string {
 		f := w.factory(out)
 		f.Discover = func(context.Context) ([]kitty.Instance, error) { return nil, nil }
 		err := sessions.Recover(t.Context(), &sessions.RecoverOptions{F: f, Since: time.Hour, Name: "recovered",
-			Now: time.Now, StartKitty: start})
+			StartKitty: start})
 		if err != nil || k2 == nil {
 			t.Fatalf("recover: %v\n%s", err, out)
 		}

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/clock"
 	"github.com/kittymux/kittymux/pkg/history"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
@@ -29,7 +30,7 @@ import (
 type Options struct {
 	Agents  *agents.Set
 	Journal *journal.File
-	Now     time.Time
+	Clock   clock.Clock // nil: the system's
 	// Since: conversations last active longer ago are left alone.
 	Since time.Duration
 	// Closed also recovers conversations whose window was closed on
@@ -148,7 +149,7 @@ func Build(o Options) (*Plan, error) {
 		plan.Skipped = append(plan.Skipped, Skipped{Agent: r.Agent, ID: r.ID, Dir: r.Dir, Key: r.Key, LastActive: r.LastSeen, Why: why})
 	}
 	var cands []candidate
-	for _, r := range latestPerConversation(o.Journal, o.Now.Add(-o.Since)) {
+	for _, r := range latestPerConversation(o.Journal, clock.Or(o.Clock).Now().Add(-o.Since)) {
 		if why := o.notRecoverable(r); why != "" {
 			skip(r, why)
 			continue

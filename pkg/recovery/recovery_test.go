@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/clock"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/live"
@@ -131,7 +132,7 @@ func TestBuild(t *testing.T) {
 		skipped: []string{"d", "p"},
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := Build(Options{Agents: set, Journal: &journal.File{Version: 1, Records: tc.recs}, Now: now,
+			p, err := Build(Options{Agents: set, Journal: &journal.File{Version: 1, Records: tc.recs}, Clock: clock.NewFake(now),
 				Since: 6 * time.Hour, Closed: tc.closed, Live: tc.live, ResumeBin: "/bin/kittymux-resume"})
 			if err != nil {
 				t.Fatal(err)
@@ -166,7 +167,7 @@ func TestBuildFile(t *testing.T) {
 	r := rec("a", "claude", idA, "/w/it's here", 5, "/opt/claude", "--model", "opus")
 	r.TabTitle = "-x `true` $HOME"
 	r.Exe = []string{"/opt/claude-2.1/claude"}
-	p, err := Build(Options{Agents: set, Journal: &journal.File{Version: 1, Records: []journal.Record{r}}, Now: now,
+	p, err := Build(Options{Agents: set, Journal: &journal.File{Version: 1, Records: []journal.Record{r}}, Clock: clock.NewFake(now),
 		Since: time.Hour, ResumeBin: "/bin/kittymux-resume", Key: key})
 	if err != nil {
 		t.Fatal(err)
@@ -217,7 +218,7 @@ func TestBuildUnseenProgram(t *testing.T) {
 	set, _ := agents.Load("")
 	key := bytes.Repeat([]byte{7}, restorerec.KeySize)
 	r := rec("a", "claude", idA, "/w", 5, "/repo/node_modules/.bin/claude", "--dangerously-skip-permissions")
-	p, err := Build(Options{Agents: set, Journal: &journal.File{Version: 1, Records: []journal.Record{r}}, Now: now,
+	p, err := Build(Options{Agents: set, Journal: &journal.File{Version: 1, Records: []journal.Record{r}}, Clock: clock.NewFake(now),
 		Since: time.Hour, ResumeBin: "/bin/kittymux-resume", Key: key})
 	if err != nil {
 		t.Fatal(err)
@@ -252,7 +253,7 @@ func TestBuildBothKittiesReadAlike(t *testing.T) {
 	title.Exe = []string{"/opt/claude"} // the scanner saw the process: sealed
 	dir := rec("d", "claude", idB, "/w/it's `x`", 5, "claude")
 	arg := rec("a", "claude", idC, "/w/web", 5, "claude", "--model", "it's `x`")
-	p, err := Build(Options{Agents: set, Journal: &journal.File{Version: 1, Records: []journal.Record{title, dir, arg}}, Now: now,
+	p, err := Build(Options{Agents: set, Journal: &journal.File{Version: 1, Records: []journal.Record{title, dir, arg}}, Clock: clock.NewFake(now),
 		Since: time.Hour, ResumeBin: "/bin/kittymux-resume", Key: key})
 	if err != nil {
 		t.Fatal(err)

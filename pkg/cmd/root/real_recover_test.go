@@ -195,7 +195,7 @@ func TestRealRecover(t *testing.T) {
 	// --dry-run --closed: docs too; other never.
 	out, errOut := &kittytest.Buffer{}, &kittytest.Buffer{}
 	if err := sessions.Recover(t.Context(), &sessions.RecoverOptions{F: newFactory(out, errOut), Since: time.Hour, DryRun: true,
-		Closed: true, JSON: true, Name: "rec", Now: time.Now}); err != nil {
+		Closed: true, JSON: true, Name: "rec"}); err != nil {
 		t.Fatalf("recover --dry-run --closed: %v\n%s", err, errOut)
 	}
 	var dry sessions.RecoverResult
@@ -217,7 +217,7 @@ func TestRealRecover(t *testing.T) {
 	k3Env := append(log.Env(), sharedState(t, home))
 	var k3 *kittytest.Real
 	out, errOut = &kittytest.Buffer{}, &kittytest.Buffer{}
-	err := sessions.Recover(t.Context(), &sessions.RecoverOptions{F: newFactory(out, errOut), Since: time.Hour, Name: "rec", Now: time.Now,
+	err := sessions.Recover(t.Context(), &sessions.RecoverOptions{F: newFactory(out, errOut), Since: time.Hour, Name: "rec",
 		StartKitty: func(kittyPath, session string) error {
 			k3 = kittytest.StartReal(t, kittytest.RealOptions{Env: k3Env, Session: session})
 			return nil
@@ -372,7 +372,7 @@ func TestRealRecoverQuoting(t *testing.T) {
 	f.Paths = p
 	f.Discover = func(context.Context) ([]kitty.Instance, error) { return nil, nil }
 	var k *kittytest.Real
-	err := sessions.Recover(t.Context(), &sessions.RecoverOptions{F: f, Since: time.Hour, Name: "rec", Now: time.Now,
+	err := sessions.Recover(t.Context(), &sessions.RecoverOptions{F: f, Since: time.Hour, Name: "rec",
 		StartKitty: func(_, session string) error {
 			k = kittytest.StartReal(t, kittytest.RealOptions{Env: append(log.Env(), sharedState(t, home)), Session: session})
 			return nil

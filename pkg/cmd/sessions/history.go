@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kittymux/kittymux/pkg/clock"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/history"
 	"github.com/kittymux/kittymux/pkg/journal"
@@ -21,12 +22,12 @@ type HistoryOptions struct {
 	F     *factory.Factory
 	Since time.Duration
 	JSON  bool
-	Now   func() time.Time
+	Clock clock.Clock // nil: the system's
 }
 
 // NewCmdHistory returns `sessions history`.
 func NewCmdHistory(f *factory.Factory, runF func(*HistoryOptions) error) *cobra.Command {
-	o := &HistoryOptions{F: f, Now: time.Now}
+	o := &HistoryOptions{F: f}
 	var since string
 	cmd := &cobra.Command{
 		Use:   "history [--since 7d] [--json]",
@@ -62,7 +63,7 @@ func History(o *HistoryOptions) error {
 	if err != nil {
 		return err
 	}
-	now := o.Now()
+	now := clock.Or(o.Clock).Now()
 	es := history.Entries(jf, now, o.Since)
 	markLost(f, jf, es)
 	if o.JSON {

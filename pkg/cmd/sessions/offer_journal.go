@@ -39,7 +39,7 @@ func offerJournal(ctx context.Context, o *OfferOptions) error {
 		fmt.Fprintf(out, "kittymux: nothing to offer: no conversation of %s is left to recover\n", o.Kitty)
 		return nil
 	}
-	plan, err := recoverPlan(ctx, f, now, false)
+	plan, err := recoverPlan(ctx, f, false)
 	if err != nil {
 		return err
 	}
@@ -71,7 +71,7 @@ func offerJournal(ctx context.Context, o *OfferOptions) error {
 // conversations came back as restored.
 func recoverHere(ctx context.Context, f *factory.Factory, jf *journal.File, offered string) error {
 	start := time.Now()
-	plan, err := recoverPlan(ctx, f, start, true)
+	plan, err := recoverPlan(ctx, f, true)
 	if err != nil {
 		return err
 	}
@@ -111,7 +111,7 @@ func recoverHere(ctx context.Context, f *factory.Factory, jf *journal.File, offe
 
 // recoverPlan is `sessions recover`'s plan with its defaults; seal makes
 // the records sealed (creating the key if need be), as a real recover does.
-func recoverPlan(ctx context.Context, f *factory.Factory, now time.Time, seal bool) (*recovery.Plan, error) {
+func recoverPlan(ctx context.Context, f *factory.Factory, seal bool) (*recovery.Plan, error) {
 	jf, err := journal.New(f.Paths.Journal(), false).Read()
 	if err != nil {
 		return nil, err
@@ -136,7 +136,7 @@ func recoverPlan(ctx context.Context, f *factory.Factory, now time.Time, seal bo
 	} else {
 		key, _ = restorerec.ReadKey(f.Paths.ResumeKey())
 	}
-	return recovery.Build(recovery.Options{Agents: set, Journal: jf, Now: now, Since: ended.RecoverSince,
+	return recovery.Build(recovery.Options{Agents: set, Journal: jf, Since: ended.RecoverSince,
 		Live: live, ResumeBin: bin, Key: key, Stat: statDir,
 		Check: func(names []string) agents.Probes { return f.Probes(ctx, set, names) }})
 }

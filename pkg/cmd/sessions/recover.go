@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/clock"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/history"
 	"github.com/kittymux/kittymux/pkg/ids"
@@ -34,14 +35,14 @@ type RecoverOptions struct {
 	Name   string
 	Closed bool
 	JSON   bool
-	Now    func() time.Time
+	Clock  clock.Clock // nil: the system's
 	// StartKitty starts a new kitty on a session file; tests replace it.
 	StartKitty func(kittyPath, session string) error
 }
 
 // NewCmdRecover returns `sessions recover`.
 func NewCmdRecover(f *factory.Factory, runF func(*RecoverOptions) error) *cobra.Command {
-	o := &RecoverOptions{F: f, Now: time.Now, StartKitty: startKitty}
+	o := &RecoverOptions{F: f, StartKitty: startKitty}
 	var since string
 	cmd := &cobra.Command{
 		Use:   "recover [--since 6h] [--dry-run] [--name N] [--closed]",
@@ -126,7 +127,7 @@ func Recover(ctx context.Context, o *RecoverOptions) error {
 	} else if key, err = restorerec.LoadOrCreateKey(f.Paths); err != nil {
 		return err
 	}
-	plan, err := recovery.Build(recovery.Options{Agents: set, Journal: jf, Now: o.Now(), Since: o.Since, Closed: o.Closed,
+	plan, err := recovery.Build(recovery.Options{Agents: set, Journal: jf, Clock: o.Clock, Since: o.Since, Closed: o.Closed,
 		Live: live, ResumeBin: bin, Key: key, Stat: statDir, Lost: lostIn(set, f.Getenv),
 		Check: func(names []string) agents.Probes { return f.Probes(ctx, set, names) }})
 	if err != nil {
@@ -181,7 +182,7 @@ func printRecovered(out, errOut io.Writer, o *RecoverOptions, r RecoverResult) {
 		io.WriteString(out, r.Session)
 		w = errOut
 	}
-	now := o.Now()
+	now := clock.Or(o.Clock).Now()
 	switch {
 	case len(r.Tabs) == 0:
 		fmt.Fprintf(w, "nothing to recover: no conversation active in the last %s is missing from the running kitties\n", history.Duration(o.Since))

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/clock"
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/logs"
 	"github.com/kittymux/kittymux/pkg/rewrite"
 	"github.com/kittymux/kittymux/pkg/save"
 )
@@ -24,7 +25,7 @@ type Autosaver struct {
 	// Off says why autosave is off now, or "" (autosave.Off).
 	Off   func() string
 	Clock clock.Clock // nil: the system's
-	Logf  func(format string, args ...any)
+	Logf  logs.Logf
 
 	mu      sync.Mutex
 	kitties map[string]*kittyAuto // by KittyKey
@@ -56,12 +57,6 @@ func SaveOptions(base save.Options) func(ctx context.Context, in kitty.Instance)
 }
 
 func (a *Autosaver) now() time.Time { return clock.Or(a.Clock).Now() }
-
-func (a *Autosaver) logf(format string, args ...any) {
-	if a.Logf != nil {
-		a.Logf(format, args...)
-	}
-}
 
 // Polled takes what a poll started at now saw of kitty in: its layout key
 // and window count. It may start a save, and returns the line the scanner's
@@ -118,7 +113,7 @@ func (a *Autosaver) finished(kk string, k *kittyAuto, layout Layout, res *rewrit
 	if res != nil {
 		o.Windows = res.Count
 		for _, w := range res.Warnings {
-			a.logf("autosave of kitty %s: warning: %s", kk, w)
+			a.Logf.Printf("autosave of kitty %s: warning: %s", kk, w)
 		}
 	}
 	if errors.Is(err, save.ErrKittyTooOld) {
@@ -131,10 +126,10 @@ func (a *Autosaver) finished(kk string, k *kittyAuto, layout Layout, res *rewrit
 	case Hold:
 		k.held, k.heldAt = res.Data, now
 		k.status = "holding a save: " + why
-		a.logf("autosave of kitty %s: %s", kk, why)
+		a.Logf.Printf("autosave of kitty %s: %s", kk, why)
 	default:
 		k.status = "not saved: " + why + a.lastGood(k)
-		a.logf("autosave of kitty %s: %s", kk, why)
+		a.Logf.Printf("autosave of kitty %s: %s", kk, why)
 	}
 }
 
@@ -142,12 +137,12 @@ func (a *Autosaver) publish(kk string, k *kittyAuto, data []byte, at time.Time) 
 	path, err := a.Store.Publish(kk, at, data)
 	if err != nil {
 		k.status = "not saved: " + err.Error() + a.lastGood(k)
-		a.logf("autosave of kitty %s: %v", kk, err)
+		a.Logf.Printf("autosave of kitty %s: %v", kk, err)
 		return
 	}
 	k.last = path
 	k.status = "saved " + at.Local().Format(time.TimeOnly) + " to " + path
-	a.logf("autosave of kitty %s: saved to %s", kk, path)
+	a.Logf.Printf("autosave of kitty %s: saved to %s", kk, path)
 }
 
 func (a *Autosaver) lastGood(k *kittyAuto) string {
@@ -165,7 +160,7 @@ func (a *Autosaver) Gone(in kitty.Instance) {
 	kk := KittyKey(in)
 	if k := a.kitties[kk]; k != nil {
 		if k.policy.Gone() {
-			a.logf("autosave of kitty %s: it went away; the save with fewer windows it took while closing is dropped", kk)
+			a.Logf.Printf("autosave of kitty %s: it went away; the save with fewer windows it took while closing is dropped", kk)
 		}
 		delete(a.kitties, kk)
 	}

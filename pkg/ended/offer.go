@@ -10,6 +10,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/clock"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/logs"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/store"
 )
@@ -36,7 +37,7 @@ type Offerer struct {
 	// Started is when the kitty of a pid started; default: Started.
 	Started func(pid int) time.Time
 	Clock   clock.Clock // nil: the system's
-	Logf    func(format string, args ...any)
+	Logf    logs.Logf
 
 	mu   sync.Mutex
 	seen map[string]*young
@@ -86,9 +87,9 @@ func (o *Offerer) Seen(ctx context.Context, in kitty.Instance) {
 		o.mu.Unlock()
 		switch {
 		case key != "":
-			o.logf("offered kitty %s's session in %s", key, in)
+			o.Logf.Printf("offered kitty %s's session in %s", key, in)
 		case why != "" && why != errOld:
-			o.logf("no offer in %s: %s", in, why)
+			o.Logf.Printf("no offer in %s: %s", in, why)
 		}
 	}()
 }
@@ -100,12 +101,6 @@ func (o *Offerer) now() time.Time { return clock.Or(o.Clock).Now() }
 
 // Wait waits for the offers under way.
 func (o *Offerer) Wait() { o.wg.Wait() }
-
-func (o *Offerer) logf(format string, args ...any) {
-	if o.Logf != nil {
-		o.Logf(format, args...)
-	}
-}
 
 // Consider offers in the kitty in the session of the kitty that ended last,
 // if there is one to offer; it returns the key of the kitty whose session
@@ -176,7 +171,7 @@ func (o *Offerer) Consider(ctx context.Context, in kitty.Instance) (key, why str
 	if err := o.Launch(ctx, in, k.Key); err != nil {
 		// Not shown: the next kitty that starts gets it.
 		if rerr := Release(o.Paths, k.Key, in.PID); rerr != nil {
-			o.logf("release the offer of kitty %s: %v", k.Key, rerr)
+			o.Logf.Printf("release the offer of kitty %s: %v", k.Key, rerr)
 		}
 		return "", "open the offer: " + err.Error()
 	}

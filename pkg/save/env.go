@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/logs"
 	"github.com/kittymux/kittymux/pkg/paths"
 )
 
@@ -37,7 +38,7 @@ type ProbeOptions struct {
 	LookPath func(string) (string, error)
 	// Timeout is the one deadline the probes that must run share.
 	Timeout time.Duration
-	Warnf   func(format string, args ...any)
+	Warnf   logs.Logf
 }
 
 // Probes checks the agents named for what the rules need: cached 12 h (a
@@ -56,9 +57,7 @@ func Probes(ctx context.Context, set *agents.Set, o ProbeOptions, names []string
 	}
 	rep, err := set.Check(ctx, opt)
 	if err != nil {
-		if o.Warnf != nil {
-			o.Warnf("checking agent CLIs: %v", err)
-		}
+		o.Warnf.Printf("checking agent CLIs: %v", err)
 		return nil
 	}
 	return rep.Probes()

@@ -47,13 +47,13 @@ func (s *Scanner) Loop(ctx context.Context, o LoopOptions) error {
 		now := s.o.Clock.Now()
 		if rescan || now.Sub(lastRescan) >= o.Rescan {
 			if err := s.Rescan(ctx); err != nil {
-				s.o.Logf("%v", err)
+				s.o.Logf.Printf("%v", err)
 			}
 			lastRescan, rescan = now, false
 		}
 		p, err := s.Poll(ctx)
 		if err != nil && ctx.Err() == nil {
-			s.o.Logf("poll: %v", err)
+			s.o.Logf.Printf("poll: %v", err)
 		}
 		if ctx.Err() == nil {
 			after(p)

@@ -20,6 +20,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/live"
+	"github.com/kittymux/kittymux/pkg/logs"
 	"github.com/kittymux/kittymux/pkg/uservars"
 )
 
@@ -58,7 +59,7 @@ type Options struct {
 	Client  func(kitty.Instance) KittyClient
 	Records live.Records
 	Clock   clock.Clock // nil: the system's
-	Logf    func(format string, args ...any)
+	Logf    logs.Logf
 	// RequestTimeout bounds each request to a kitty, so a hung kitty costs
 	// one timeout per backoff step, not a stuck scanner.
 	RequestTimeout time.Duration
@@ -166,9 +167,6 @@ func New(o Options) *Scanner {
 		o.Client = func(in kitty.Instance) KittyClient { return leanClient{kitty.NewClient(in.Addr)} }
 	}
 	o.Clock = clock.Or(o.Clock)
-	if o.Logf == nil {
-		o.Logf = func(string, ...any) {}
-	}
 	if o.RequestTimeout <= 0 {
 		o.RequestTimeout = DefaultRequestTimeout
 	}
@@ -255,7 +253,7 @@ func (s *Scanner) loadJournal(live map[string]bool, now time.Time) {
 	s.loaded = true
 	f, err := s.o.Journal.Read()
 	if err != nil {
-		s.o.Logf("journal: %v", err)
+		s.o.Logf.Printf("journal: %v", err)
 		return
 	}
 	for _, r := range f.Records {
@@ -399,7 +397,7 @@ func (s *Scanner) failed(k *kittyState, err error, now time.Time) {
 	gone := errors.Is(err, kitty.ErrNoSocket) ||
 		errors.Is(err, kitty.ErrRefused) && k.inst.PID > 0 && !processAlive(k.inst.PID)
 	if gone {
-		s.o.Logf("kitty %s went away: %v", k.status.Socket, err)
+		s.o.Logf.Printf("kitty %s went away: %v", k.status.Socket, err)
 		s.forget(id, now)
 		return
 	}
@@ -414,7 +412,7 @@ func (s *Scanner) failed(k *kittyState, err error, now time.Time) {
 	// not retry together, and the cap stays a cap.
 	wait -= time.Duration(float64(wait) * 0.2 * s.o.Jitter())
 	k.status.NextPoll = now.Add(wait)
-	s.o.Logf("kitty %s: %v (failure %d, next try in %v)", k.status.Socket, err, k.status.Failures, wait.Round(time.Millisecond))
+	s.o.Logf.Printf("kitty %s: %v (failure %d, next try in %v)", k.status.Socket, err, k.status.Failures, wait.Round(time.Millisecond))
 }
 
 func processAlive(pid int) bool {
@@ -578,7 +576,7 @@ func (s *Scanner) markWindow(ctx context.Context, k *kittyState, aw live.Window,
 	defer cancel()
 	vars := []string{uservars.Agent + "=" + r.Agent, uservars.Session + "=" + r.ID, uservars.PID + "=" + pid}
 	if err := k.client.SetUserVars(rctx, "id:"+strconv.Itoa(aw.Ref.Window.ID), vars); err != nil {
-		s.o.Logf("kitty %s: mark window %d: %v", k.status.Socket, aw.Ref.Window.ID, err)
+		s.o.Logf.Printf("kitty %s: mark window %d: %v", k.status.Socket, aw.Ref.Window.ID, err)
 	}
 }
 
@@ -621,11 +619,11 @@ func (s *Scanner) flush(now time.Time) Pass {
 	if err != nil {
 		// Kept dirty: the next pass tries again.
 		p.JournalError = err.Error()
-		s.o.Logf("journal: %v", err)
+		s.o.Logf.Printf("journal: %v", err)
 		return p
 	}
 	if res.MovedAside != "" {
-		s.o.Logf("journal was corrupt: moved aside to %s, a new one started", res.MovedAside)
+		s.o.Logf.Printf("journal was corrupt: moved aside to %s, a new one started", res.MovedAside)
 	}
 	p.Written = true
 	s.dropped = nil

@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/fsnotify/fsnotify"
+
+	"github.com/kittymux/kittymux/pkg/logs"
 )
 
 // Watcher wakes the loop when something appears in or leaves a socket
@@ -12,11 +14,11 @@ import (
 type Watcher struct {
 	w       *fsnotify.Watcher
 	watched map[string]bool
-	logf    func(string, ...any)
+	logf    logs.Logf
 }
 
 // Watch starts a watcher that sends on wake, never blocking, until ctx ends.
-func Watch(ctx context.Context, wake chan<- struct{}, logf func(string, ...any)) (*Watcher, error) {
+func Watch(ctx context.Context, wake chan<- struct{}, logf logs.Logf) (*Watcher, error) {
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
 		return nil, err
@@ -41,7 +43,7 @@ func Watch(ctx context.Context, wake chan<- struct{}, logf func(string, ...any))
 				if !ok {
 					return
 				}
-				logf("watch socket directories: %v", err)
+				logf.Printf("watch socket directories: %v", err)
 			}
 		}
 	}()

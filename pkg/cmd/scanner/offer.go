@@ -10,6 +10,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/ended"
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/logs"
 )
 
 // driven is what the scanner tells of each poll: autosave, and the offer
@@ -38,7 +39,7 @@ func (d *driven) Wait() {
 // leaving the window under it as it was. The offer runs this same binary
 // with the state and config directories the scanner uses, whatever kitty's
 // environment says.
-func newOfferer(f *factory.Factory, logf func(string, ...any)) *ended.Offerer {
+func newOfferer(f *factory.Factory, logf logs.Logf) *ended.Offerer {
 	return &ended.Offerer{
 		Paths: f.Paths,
 		Off:   func() string { return ended.OfferOff(f.Paths, f.Getenv) },

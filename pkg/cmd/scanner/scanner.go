@@ -23,6 +23,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/live"
+	"github.com/kittymux/kittymux/pkg/logs"
 	"github.com/kittymux/kittymux/pkg/save"
 	"github.com/kittymux/kittymux/pkg/scanner"
 )
@@ -78,7 +79,7 @@ Exit codes: 0 stopped cleanly or another scanner runs, 1 error.`,
 
 // build makes a Scanner from the factory; j may be nil. With autosave, it
 // also returns the Autosaver the scanner drives.
-func build(ctx context.Context, f *factory.Factory, j *journal.Journal, logf func(string, ...any), withAutosave bool) (*scanner.Scanner, *driven, error) {
+func build(ctx context.Context, f *factory.Factory, j *journal.Journal, logf logs.Logf, withAutosave bool) (*scanner.Scanner, *driven, error) {
 	set, err := agents.Load(f.Paths.UserAgents())
 	if set == nil {
 		return nil, nil, err
@@ -103,7 +104,7 @@ func build(ctx context.Context, f *factory.Factory, j *journal.Journal, logf fun
 
 // newAutosaver saves each kitty through the one save path, as `sessions
 // save --all` would.
-func newAutosaver(ctx context.Context, f *factory.Factory, set *agents.Set, logf func(string, ...any)) *autosave.Autosaver {
+func newAutosaver(ctx context.Context, f *factory.Factory, set *agents.Set, logf logs.Logf) *autosave.Autosaver {
 	settings, err := autosave.LoadSettings(f.Paths, f.Getenv)
 	if err != nil {
 		logf("autosave settings: %v", err)

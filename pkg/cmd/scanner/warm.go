@@ -6,6 +6,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/logs"
 )
 
 // warmProbes checks every agent CLI on PATH once, as the scanner starts,
@@ -16,7 +17,7 @@ import (
 // deadline is KITTYMUX_PROBE_TIMEOUT when that is longer. The returned
 // wait blocks until the warm-up is done or ctx ends; a save waits
 // for it before it probes.
-func warmProbes(ctx context.Context, f *factory.Factory, set *agents.Set, logf func(string, ...any)) (wait func()) {
+func warmProbes(ctx context.Context, f *factory.Factory, set *agents.Set, logf logs.Logf) (wait func()) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

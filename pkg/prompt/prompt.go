@@ -473,20 +473,7 @@ func (e *Env) ask(r Record, sealed bool) (choice Choice, err error) {
 	signal.Notify(winch, syscall.SIGWINCH)
 	defer signal.Stop(winch)
 
-	keys := make(chan byte, 16)
-	go func() {
-		buf := make([]byte, 64)
-		for {
-			n, err := e.In.Read(buf)
-			for _, c := range buf[:n] {
-				keys <- c
-			}
-			if err != nil {
-				close(keys)
-				return
-			}
-		}
-	}()
+	keys := readKeys(e.In)
 	tick := e.clk().NewTicker(250 * time.Millisecond)
 	defer tick.Stop()
 	for {
@@ -509,22 +496,10 @@ func (e *Env) ask(r Record, sealed bool) (choice Choice, err error) {
 			if !ok {
 				return "", errors.New("terminal closed")
 			}
+			if choice, ok := e.keyChoice(c, r); ok {
+				return choice, nil
+			}
 			switch c {
-			case '\r', '\n':
-				if r.Mode == "new" {
-					return ChoiceNew, nil
-				}
-				return ChoiceResume, nil
-			case 'n', 'N':
-				return ChoiceNew, nil
-			case 's', 'S', 3, 4: // Ctrl-C and Ctrl-D also mean "just a shell"
-				return ChoiceShell, nil
-			case 'a', 'A':
-				e.setResumeAll()
-				if r.Mode == "new" {
-					return ChoiceNew, nil
-				}
-				return ChoiceResume, nil
 			case 'i', 'I':
 				more := e.commands(r)
 				extra = append(extra, more...)
@@ -541,6 +516,45 @@ func (e *Env) ask(r Record, sealed bool) (choice Choice, err error) {
 			}
 		}
 	}
+}
+
+// readKeys reads the terminal's bytes, one at a time, until it fails.
+func readKeys(in io.Reader) <-chan byte {
+	keys := make(chan byte, 16)
+	go func() {
+		buf := make([]byte, 64)
+		for {
+			n, err := in.Read(buf)
+			for _, c := range buf[:n] {
+				keys <- c
+			}
+			if err != nil {
+				close(keys)
+				return
+			}
+		}
+	}()
+	return keys
+}
+
+// keyChoice is the answer a key gives, if it is one: Enter takes the
+// record's mode, `a` does so for the other waiting windows too.
+func (e *Env) keyChoice(c byte, r Record) (Choice, bool) {
+	switch c {
+	case 'a', 'A':
+		e.setResumeAll()
+		fallthrough
+	case '\r', '\n':
+		if r.Mode == "new" {
+			return ChoiceNew, true
+		}
+		return ChoiceResume, true
+	case 'n', 'N':
+		return ChoiceNew, true
+	case 's', 'S', 3, 4: // Ctrl-C and Ctrl-D also mean "just a shell"
+		return ChoiceShell, true
+	}
+	return "", false
 }
 
 // drainSequence reads the rest of an escape sequence; false when none came.

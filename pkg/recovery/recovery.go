@@ -145,42 +145,50 @@ func Build(o Options) (*Plan, error) {
 		return nil, errors.New("recover: no path for kittymux-resume")
 	}
 	plan := &Plan{Tabs: []Tab{}, Skipped: []Skipped{}}
-	skip := func(r journal.Record, why string) {
-		plan.Skipped = append(plan.Skipped, Skipped{Agent: r.Agent, ID: r.ID, Dir: r.Dir, Key: r.Key, LastActive: r.LastSeen, Why: why})
+	cands := o.candidates(plan)
+	ws, names := o.windows(cands)
+	var probes agents.Probes
+	if o.Check != nil && len(names) > 0 {
+		probes = o.Check(names)
 	}
+	var file strings.Builder
+	fmt.Fprintf(&file, "# kittymux sessions recover: a tab per conversation last active within %s that no kitty\n", history.Duration(o.Since))
+	file.WriteString("# runs now. Only the directives kitty 0.26.5 loads: new_tab, cd, launch.\n")
+	for _, d := range o.Agents.Decide(ws, probes) {
+		if d.WindowID > len(cands) {
+			continue
+		}
+		c := cands[d.WindowID-1]
+		lines, why, ok := o.tabOf(c, d)
+		if !ok {
+			plan.skip(c.rec, why)
+			continue
+		}
+		file.WriteString(lines)
+		plan.Tabs = append(plan.Tabs, Tab{Title: c.tab, Dir: c.dir, Agent: d.Agent, Mode: d.Mode, ID: d.ID, Argv: d.Argv,
+			Reason: d.Reason, Unsure: d.Unsure, Key: c.rec.Key, LastActive: c.rec.LastSeen})
+	}
+	if len(plan.Tabs) > 0 {
+		plan.Data = []byte(file.String())
+	}
+	return plan, nil
+}
+
+func (p *Plan) skip(r journal.Record, why string) {
+	p.Skipped = append(p.Skipped, Skipped{Agent: r.Agent, ID: r.ID, Dir: r.Dir, Key: r.Key, LastActive: r.LastSeen, Why: why})
+}
+
+// candidates are the journal's conversations that can come back, in the
+// order their windows were opened; the others are skipped in plan.
+func (o Options) candidates(plan *Plan) []candidate {
 	var cands []candidate
 	for _, r := range latestPerConversation(o.Journal, clock.Or(o.Clock).Now().Add(-o.Since)) {
-		if why := o.notRecoverable(r); why != "" {
-			skip(r, why)
+		c, why := o.candidate(r)
+		if why != "" {
+			plan.skip(r, why)
 			continue
 		}
-		if r.ID != "" && o.Lost != nil {
-			if why := o.Lost(r); why != "" {
-				skip(r, why)
-				continue
-			}
-		}
-		cmd, ok := o.Agents.RecognizeArgv(r.Argv)
-		if !ok || cmd.Agent != r.Agent {
-			skip(r, fmt.Sprintf("its command %s is not %s as the definitions know it now", agents.Quote(r.Argv), r.Agent))
-			continue
-		}
-		if why := sessionfile.DirProblem(r.Dir); why != "" {
-			skip(r, why)
-			continue
-		}
-		if o.Stat != nil {
-			if err := o.Stat(r.Dir); err != nil {
-				skip(r, fmt.Sprintf("its directory is gone: %v", err))
-				continue
-			}
-		}
-		cmd, ok = cmd.Placed(r.Dir)
-		if !ok {
-			skip(r, fmt.Sprintf("the program %q is a relative path", cmd.Program))
-			continue
-		}
-		cands = append(cands, candidate{rec: r, cmd: cmd, tab: title(r), dir: r.Dir})
+		cands = append(cands, c)
 	}
 	// The tabs come back in the order the windows were opened.
 	sort.SliceStable(cands, func(i, j int) bool {
@@ -190,12 +198,44 @@ func Build(o Options) (*Plan, error) {
 		}
 		return a.WindowID < b.WindowID
 	})
+	return cands
+}
 
-	// The rules see the recovered windows and every live agent window, so
-	// "latest" is never chosen where a running window may own the newest
-	// conversation. Live windows get ids after the recovered ones.
-	ws := make([]agents.Window, 0, len(cands))
-	var names []string
+// candidate is r as a window to recover, or why it is not one.
+func (o Options) candidate(r journal.Record) (candidate, string) {
+	if why := o.notRecoverable(r); why != "" {
+		return candidate{}, why
+	}
+	if r.ID != "" && o.Lost != nil {
+		if why := o.Lost(r); why != "" {
+			return candidate{}, why
+		}
+	}
+	cmd, ok := o.Agents.RecognizeArgv(r.Argv)
+	if !ok || cmd.Agent != r.Agent {
+		return candidate{}, fmt.Sprintf("its command %s is not %s as the definitions know it now", agents.Quote(r.Argv), r.Agent)
+	}
+	if why := sessionfile.DirProblem(r.Dir); why != "" {
+		return candidate{}, why
+	}
+	if o.Stat != nil {
+		if err := o.Stat(r.Dir); err != nil {
+			return candidate{}, fmt.Sprintf("its directory is gone: %v", err)
+		}
+	}
+	cmd, ok = cmd.Placed(r.Dir)
+	if !ok {
+		return candidate{}, fmt.Sprintf("the program %q is a relative path", cmd.Program)
+	}
+	return candidate{rec: r, cmd: cmd, tab: title(r), dir: r.Dir}, ""
+}
+
+// windows are what the rules see: the recovered windows and every live
+// agent window, so "latest" is never chosen where a running window may own
+// the newest conversation. Live windows get ids after the recovered ones.
+// names are the recovered windows' agents, to probe.
+func (o Options) windows(cands []candidate) (ws []agents.Window, names []string) {
+	ws = make([]agents.Window, 0, len(cands))
 	for i, c := range cands {
 		w := agents.Window{ID: i + 1, Cwd: c.dir, Cmd: c.cmd}
 		if c.rec.ID != "" {
@@ -213,50 +253,33 @@ func Build(o Options) (*Plan, error) {
 			ws = append(ws, w)
 		}
 	}
-	var probes agents.Probes
-	if o.Check != nil && len(names) > 0 {
-		probes = o.Check(names)
+	return ws, names
+}
+
+// tabOf is the session file's lines that bring c back as d decided, or
+// why it cannot come back (ok false).
+func (o Options) tabOf(c candidate, d agents.Decision) (lines, why string, ok bool) {
+	if d.Mode == agents.ModeAsSaved || len(d.Argv) == 0 {
+		return "", d.Reason, false
 	}
-	var file strings.Builder
-	fmt.Fprintf(&file, "# kittymux sessions recover: a tab per conversation last active within %s that no kitty\n", history.Duration(o.Since))
-	file.WriteString("# runs now. Only the directives kitty 0.26.5 loads: new_tab, cd, launch.\n")
-	for _, d := range o.Agents.Decide(ws, probes) {
-		if d.WindowID > len(cands) {
-			continue
-		}
-		c := cands[d.WindowID-1]
-		if d.Mode == agents.ModeAsSaved || len(d.Argv) == 0 {
-			skip(c.rec, d.Reason)
-			continue
-		}
-		// The files the journal's record says the agent process ran: a
-		// record without them (an older scanner's, one kittymux read from
-		// kitty's ls alone) is not sealed, and the prompt asks first.
-		rec := restorerec.Record{Agent: d.Agent, Mode: string(d.Mode), ID: d.ID, Confirm: d.Unsure != "" || len(c.rec.Exe) == 0,
-			Tab: c.tab, Dir: c.dir, Exe: c.rec.Exe, Argv: d.Argv}
-		key := o.Key
-		if len(c.rec.Exe) == 0 {
-			key = nil
-		}
-		args, err := rec.Written(key, o.Agents.Names())
-		if err != nil {
-			skip(c.rec, fmt.Sprintf("the restore prompt would refuse its record: %v", err))
-			continue
-		}
-		argv := append([]string{o.ResumeBin}, args...)
-		lines, err := tabLines(c.tab, c.dir, argv)
-		if err != nil {
-			skip(c.rec, err.Error())
-			continue
-		}
-		file.WriteString(lines)
-		plan.Tabs = append(plan.Tabs, Tab{Title: c.tab, Dir: c.dir, Agent: d.Agent, Mode: d.Mode, ID: d.ID, Argv: d.Argv,
-			Reason: d.Reason, Unsure: d.Unsure, Key: c.rec.Key, LastActive: c.rec.LastSeen})
+	// The files the journal's record says the agent process ran: a
+	// record without them (an older scanner's, one kittymux read from
+	// kitty's ls alone) is not sealed, and the prompt asks first.
+	rec := restorerec.Record{Agent: d.Agent, Mode: string(d.Mode), ID: d.ID, Confirm: d.Unsure != "" || len(c.rec.Exe) == 0,
+		Tab: c.tab, Dir: c.dir, Exe: c.rec.Exe, Argv: d.Argv}
+	key := o.Key
+	if len(c.rec.Exe) == 0 {
+		key = nil
 	}
-	if len(plan.Tabs) > 0 {
-		plan.Data = []byte(file.String())
+	args, err := rec.Written(key, o.Agents.Names())
+	if err != nil {
+		return "", fmt.Sprintf("the restore prompt would refuse its record: %v", err), false
 	}
-	return plan, nil
+	lines, err = tabLines(c.tab, c.dir, append([]string{o.ResumeBin}, args...))
+	if err != nil {
+		return "", err.Error(), false
+	}
+	return lines, "", true
 }
 
 // latestPerConversation returns, for each conversation active since cutoff,

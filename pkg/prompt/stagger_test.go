@@ -18,7 +18,10 @@ import (
 // not asserted: timings are not, in ordinary tests.)
 func TestStaggeredStarts(t *testing.T) {
 	w := newWorld(t)
-	w.extraEnv = []string{"KITTYMUX_RESUME_INTERVAL=200ms"}
+	// An interval longer than three processes take to start on a loaded
+	// machine: one that started after the previous one's slot had passed
+	// would rightly not wait.
+	w.extraEnv = []string{"KITTYMUX_RESUME_INTERVAL=3s"}
 	args := w.seal([]string{"--agent", "claude", "--mode", "new", "--direct", "--", "claude", "--model", "sonnet"})
 	outs := make([]string, 3)
 	var wg sync.WaitGroup
@@ -34,7 +37,7 @@ func TestStaggeredStarts(t *testing.T) {
 	wg.Wait()
 	waited := 0
 	for _, out := range outs {
-		if strings.Contains(out, "kittymux: starting claude in ") && strings.Contains(out, "(one claude every 200ms: resume.interval)") {
+		if strings.Contains(out, "kittymux: starting claude in ") && strings.Contains(out, "(one claude every 3s: resume.interval)") {
 			waited++
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/kittymux/kittymux/pkg/grammar"
 )
 
 // requiredRealCLIs are installed by CI (.ci/run): their absence fails the
@@ -40,17 +42,17 @@ func TestCapturedHelpIsCurrent(t *testing.T) {
 			_, _, version := a.cacheKey(path)
 			ctx, cancel := context.WithTimeout(context.Background(), DefaultProbeTimeout)
 			defer cancel()
-			var live Grammar
+			var live grammar.Grammar
 			for _, args := range append([][]string{nil}, cli.subs...) {
 				args = append(slices.Clone(args), "--help")
 				out, err := runProbe(ctx, path, args, env)
 				if err != nil && out == "" {
 					t.Fatalf("%s %s: %v", path, strings.Join(args, " "), err)
 				}
-				live.mergeHelp(cli.agent, args, out)
+				live.MergeHelp(cli.agent, args, out)
 			}
-			captured := cli.grammar(t).compile()
-			now := live.compile()
+			captured := compileGrammar(cli.grammar(t))
+			now := compileGrammar(&live)
 			for _, f := range definitionFlags(a) {
 				if captured.arity[f] != now.arity[f] {
 					t.Errorf("%s: arity %d in the captured help of %s, %d in the installed %s (%s)",
@@ -58,7 +60,7 @@ func TestCapturedHelpIsCurrent(t *testing.T) {
 				}
 			}
 			for f, ar := range now.arity {
-				if _, known := a.kinds[f]; !known && ar != ArityNone && !alwaysHelper[f] {
+				if _, known := a.kinds[f]; !known && ar != grammar.ArityNone && !alwaysHelper[f] {
 					t.Errorf("%s takes a value in the installed %s (%s) and the definition does not list it", f, version, path)
 				}
 			}

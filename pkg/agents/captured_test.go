@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/kittymux/kittymux/pkg/grammar"
 )
 
 // capturedCLI names help text captured from a real CLI installed from npm
@@ -49,14 +51,14 @@ func (c capturedCLI) read(t testing.TB, sub []string) string {
 }
 
 // grammar reads the captured helps as a probe reads the live ones.
-func (c capturedCLI) grammar(t testing.TB) *Grammar {
+func (c capturedCLI) grammar(t testing.TB) *grammar.Grammar {
 	t.Helper()
-	var g Grammar
-	if !g.mergeHelp(c.agent, []string{"--help"}, c.read(t, nil)) {
+	var g grammar.Grammar
+	if !g.MergeHelp(c.agent, []string{"--help"}, c.read(t, nil)) {
 		t.Fatalf("%s: no option in %s", c.agent, c.file(nil))
 	}
 	for _, sub := range c.subs {
-		g.mergeHelp(c.agent, append(slices.Clone(sub), "--help"), c.read(t, sub))
+		g.MergeHelp(c.agent, append(slices.Clone(sub), "--help"), c.read(t, sub))
 	}
 	return &g
 }
@@ -87,7 +89,7 @@ func TestDefinitionsAgreeWithHelp(t *testing.T) {
 		t.Run(cli.agent, func(t *testing.T) {
 			a := s.agents[cli.agent]
 			g := cli.grammar(t)
-			cg := g.compile()
+			cg := compileGrammar(g)
 			for f, k := range a.kinds {
 				ar, ok := cg.arity[f]
 				if !ok && k == kindSecret {
@@ -97,16 +99,16 @@ func TestDefinitionsAgreeWithHelp(t *testing.T) {
 					t.Errorf("%s is in the definition, not in the help", f)
 					continue
 				}
-				var want []Arity
+				var want []grammar.Arity
 				switch k {
 				case kindValue, kindStripValue, kindSecret, kindPrompt:
-					want = []Arity{ArityValue}
+					want = []grammar.Arity{grammar.ArityValue}
 				case kindOptionalValue, kindStripOptional:
-					want = []Arity{ArityOptional}
+					want = []grammar.Arity{grammar.ArityOptional}
 				case kindStrip, kindOneShot, kindSwitch:
-					want = []Arity{ArityNone}
+					want = []grammar.Arity{grammar.ArityNone}
 				case kindHelper:
-					want = []Arity{ArityNone, ArityValue, ArityOptional}
+					want = []grammar.Arity{grammar.ArityNone, grammar.ArityValue, grammar.ArityOptional}
 				}
 				if !slices.Contains(want, ar) {
 					t.Errorf("%s: the definition reads it as kind %d, the help gives arity %d", f, k, ar)

@@ -18,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kittymux/kittymux/pkg/grammar"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/statefile"
 	"github.com/kittymux/kittymux/pkg/userfile"
@@ -97,7 +98,7 @@ type AgentCheck struct {
 	// TimedOut: the probe did not answer within the deadline.
 	TimedOut bool `json:"timed_out,omitempty"`
 	// Grammar is the option syntax read from the CLI's help.
-	Grammar *Grammar `json:"grammar,omitempty"`
+	Grammar *grammar.Grammar `json:"grammar,omitempty"`
 	// CheckedAt is when the probes ran; older than now for a cached result.
 	CheckedAt time.Time `json:"checked_at"`
 	Cached    bool      `json:"cached,omitempty"`
@@ -365,7 +366,7 @@ func (a *agent) probe(ctx context.Context, res AgentCheck, opt CheckOptions) Age
 	wg.Wait()
 
 	res.OK = true
-	var g Grammar
+	var g grammar.Grammar
 	parsed := false
 	for i, p := range runs {
 		label := a.name + " " + strings.Join(p.Args, " ")
@@ -390,7 +391,7 @@ func (a *agent) probe(ctx context.Context, res AgentCheck, opt CheckOptions) Age
 		}
 		res.Missing = append(res.Missing, missing...)
 		if isHelp(p.Args) {
-			parsed = g.mergeHelp(filepath.Base(res.Path), p.Args, out) || parsed
+			parsed = g.MergeHelp(filepath.Base(res.Path), p.Args, out) || parsed
 		}
 	}
 	if parsed {
@@ -418,16 +419,12 @@ func firstLine(s string) string {
 	return s
 }
 
-// ansiRE matches CSI sequences, private ones too (mastracode ends its help
-// with ESC[?2004l ESC[<u ESC[>4;0m).
-var ansiRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\x1b\[[0-9;?<>=]*[ -/]*[@-~]`) })
-
 // helpShows reports whether help output shows tok. Flags are matched as
 // tokens, never whole lines, since wrapping follows the terminal width;
 // subcommand words must start a line or follow an alias ("plugin|plugins"),
 // so prose ("to resume") does not count.
 func helpShows(out, tok string) bool {
-	out = ansiRE().ReplaceAllString(out, "")
+	out = grammar.StripANSI(out)
 	var re *regexp.Regexp
 	if strings.HasPrefix(tok, "-") {
 		re = regexp.MustCompile(`(^|[^A-Za-z0-9_-])` + regexp.QuoteMeta(tok) + `($|[^A-Za-z0-9_-])`)
@@ -489,7 +486,7 @@ func (a *agent) cacheKey(path string) (key, real, version string) {
 	version = packageVersion(real)
 	probes, _ := json.Marshal(a.helpRuns())
 	sum := sha256.Sum256(probes)
-	key = fmt.Sprintf("%s|%d|%d|%s|%s|g%d", real, fi.Size(), fi.ModTime().UnixNano(), version, hex.EncodeToString(sum[:6]), grammarVersion)
+	key = fmt.Sprintf("%s|%d|%d|%s|%s|g%d", real, fi.Size(), fi.ModTime().UnixNano(), version, hex.EncodeToString(sum[:6]), grammar.Version)
 	return key, real, version
 }
 

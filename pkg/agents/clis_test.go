@@ -40,7 +40,7 @@ func runLines(t *testing.T, agent, id string, cases []lineCase) {
 	}
 	a := s.agents[agent]
 	g := capturedFor(t, agent).grammar(t)
-	cg := g.compile()
+	cg := compileGrammar(g)
 	probes := Probes{agent: {Agent: agent, Installed: true, OK: true, Grammar: g}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -326,7 +326,7 @@ func TestLostValues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cg := capturedFor(t, "copilot").grammar(t).compile()
+	cg := compileGrammar(capturedFor(t, "copilot").grammar(t))
 	args := w("--model", "gpt-5", "--agent=reviewer", "--yolo")
 	got := lostValues(s.agents["copilot"], cg, args, w("copilot", "--model", "--yolo", "--resume="+uid))
 	if diff := cmp.Diff(w("--model gpt-5", "--agent=reviewer"), got); diff != "" {

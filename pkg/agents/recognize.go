@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/kittymux/kittymux/pkg/grammar"
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -185,7 +186,7 @@ func (s *Set) Reparse(c Command, p Probes) Command {
 	if !ok {
 		return c
 	}
-	return a.reparse(c, r.Grammar.compile())
+	return a.reparse(c, compileGrammar(r.Grammar))
 }
 
 func (a *agent) reparse(c Command, g *compiledGrammar) Command {
@@ -207,7 +208,7 @@ func (s *Set) withGrammars(ws []Window, p Probes) []Window {
 		}
 		g, ok := compiled[a.name]
 		if !ok {
-			g = r.Grammar.compile()
+			g = compileGrammar(r.Grammar)
 			compiled[a.name] = g
 		}
 		out[i].Cmd = a.reparse(w.Cmd, g)
@@ -573,11 +574,11 @@ func (a *agent) kind(flag string, g *compiledGrammar) flagKind {
 	}
 	if g != nil {
 		switch g.arity[flag] {
-		case ArityValue:
+		case grammar.ArityValue:
 			return kindValue
-		case ArityOptional:
+		case grammar.ArityOptional:
 			return kindOptionalValue
-		case ArityNone:
+		case grammar.ArityNone:
 			return kindSwitch
 		}
 	}

@@ -1,4 +1,4 @@
-package agents
+package grammar
 
 import (
 	"testing"
@@ -196,8 +196,8 @@ options:
 // wins where both list one.
 func TestGrammarMerge(t *testing.T) {
 	var g Grammar
-	g.mergeHelp("droid", []string{"--help"}, "Options:\n  --fork <sessionId>  Fork\n\nCommands:\n  resume  Resume\n")
-	g.mergeHelp("droid", []string{"resume", "--help"}, "Options:\n  --fork  Fork\n  --last  Latest\n\nCommands:\n  sub  Sub\n")
+	g.MergeHelp("droid", []string{"--help"}, "Options:\n  --fork <sessionId>  Fork\n\nCommands:\n  resume  Resume\n")
+	g.MergeHelp("droid", []string{"resume", "--help"}, "Options:\n  --fork  Fork\n  --last  Latest\n\nCommands:\n  sub  Sub\n")
 	want := Grammar{Value: []string{"--fork"}, None: []string{"--last"}, Subcommands: []string{"resume"}}
 	if diff := cmp.Diff(want, g); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)

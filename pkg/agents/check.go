@@ -117,66 +117,10 @@ func (r Report) Probes() Probes {
 	return p
 }
 
-// refuse says why mode cannot be used for a given the probe results, or "".
-func (p Probes) refuse(a *agent, mode Mode) string {
-	if p == nil {
-		return ""
-	}
-	r, ok := p[a.name]
-	switch {
-	case !ok:
-		return fmt.Sprintf("probe: %s was not checked", a.name)
-	case !r.Installed:
-		// Not on PATH here, so not probed: no evidence against the
-		// definition. The restore prompt says so if the binary is still
-		// missing when the window comes back, and keeps the record.
-		return ""
-	case r.TimedOut:
-		return fmt.Sprintf("probe: %s (remembered %s; `kittymux sessions check` waits up to %s)", r.Error, FailureTTL, DefaultProbeTimeout)
-	case r.Error != "":
-		return "probe: " + r.Error
-	}
-	for _, tok := range a.needed(mode) {
-		if slices.Contains(r.Missing, tok) {
-			what := tok
-			if strings.HasPrefix(tok, "-") {
-				what = "flag " + tok
-			}
-			return fmt.Sprintf("probe: %s not in %s", what, a.probeLabel(tok))
-		}
-	}
-	return ""
-}
-
-// needed lists the probed tokens a mode's template relies on.
-func (a *agent) needed(mode Mode) []string {
-	var t []string
-	switch mode {
-	case ModeExact:
-		t = a.def.Exact
-	case ModeLatest:
-		t = a.def.Latest
-	case ModeNew:
-		t = a.def.New
-	}
-	var out []string
-	for _, w := range t {
-		w, _, _ = strings.Cut(w, "=")
-		if a.expects(w) {
-			out = append(out, w)
-		}
-	}
-	return out
-}
-
-// probeLabel names the probe that expects tok: "codex resume --help".
-func (a *agent) probeLabel(tok string) string {
-	for _, p := range a.probes {
-		if slices.Contains(p.Expect, tok) {
-			return a.name + " " + strings.Join(p.Args, " ")
-		}
-	}
-	return a.name
+// Grammar is the option grammar the probe of agent read from its help, nil
+// when there is none.
+func (p Probes) Grammar(agent string) *grammar.Grammar {
+	return p[agent].Grammar
 }
 
 // Installed maps each defined agent found by lookPath to its path.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/plan"
 )
 
 // TestCheckRealCLIs probes the real claude and codex found on PATH (CI puts
@@ -55,8 +56,8 @@ func TestCheckRealCLIs(t *testing.T) {
 		{ID: 2, Cwd: "/a", Cmd: recognised(t, s, "codex -m o3")},
 		{ID: 3, Cwd: "/b", Cmd: recognised(t, s, "codex resume "+codexID)},
 	}
-	for _, d := range s.Decide(ws, rep.Probes()) {
-		if d.Mode == agents.ModeAsSaved {
+	for _, d := range plan.Decide(s, ws, rep.Probes()) {
+		if d.Mode == plan.ModeAsSaved {
 			t.Errorf("window %d: as-saved: %s", d.WindowID, d.Reason)
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/plan"
 )
 
 // fakes is a directory of fake agent CLIs: shell scripts that print real help
@@ -171,11 +172,11 @@ func TestCheckMissingFlag(t *testing.T) {
 		{ID: 1, Cwd: "/a", Cmd: recognised(t, s, "claude")},
 		{ID: 2, Cwd: "/b", Cmd: recognised(t, s, "claude --resume "+uuid)},
 	}
-	got := s.Decide(ws, rep.Probes())
-	if got[0].Mode != agents.ModeAsSaved || got[0].Reason != "probe: flag --continue not in claude --help" {
+	got := plan.Decide(s, ws, rep.Probes())
+	if got[0].Mode != plan.ModeAsSaved || got[0].Reason != "probe: flag --continue not in claude --help" {
 		t.Errorf("window 1: %+v", got[0])
 	}
-	if got[1].Mode != agents.ModeExact {
+	if got[1].Mode != plan.ModeExact {
 		t.Errorf("window 2: %+v", got[1])
 	}
 }
@@ -408,7 +409,7 @@ func TestCheckTimeout(t *testing.T) {
 	if a := rep.Agents[0]; a.Cached || !a.OK {
 		t.Errorf("after FailureTTL: %+v", a)
 	}
-	got := s.Decide([]agents.Window{{ID: 1, Cwd: "/a", Cmd: recognised(t, s, "gemini")}}, agents.Probes{
+	got := plan.Decide(s, []agents.Window{{ID: 1, Cwd: "/a", Cmd: recognised(t, s, "gemini")}}, agents.Probes{
 		"gemini": {Agent: "gemini", Installed: true, Error: "gemini --help: no answer within 300ms", TimedOut: true},
 	})
 	if want := "probe: gemini --help: no answer within 300ms (remembered 5m0s; `kittymux sessions check` waits up to 20s)"; got[0].Reason != want {

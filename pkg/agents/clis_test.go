@@ -1,10 +1,14 @@
-package agents
+package agents_test
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/grammar"
+	"github.com/kittymux/kittymux/pkg/plan"
 )
 
 // Command lines as people type them for each real CLI, read with the grammar
@@ -30,25 +34,17 @@ type lineCase struct {
 	latest []string
 }
 
-func w(s ...string) []string { return s }
-
 func runLines(t *testing.T, agent, id string, cases []lineCase) {
 	t.Helper()
-	s, err := Load("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := s.agents[agent]
-	g := capturedFor(t, agent).grammar(t)
-	cg := compileGrammar(g)
-	probes := Probes{agent: {Agent: agent, Installed: true, OK: true, Grammar: g}}
+	s := loadShipped(t)
+	g := agents.CapturedGrammar(t, agent)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			plain, ok := s.RecognizeString(tc.line)
 			if !ok {
 				t.Fatalf("%q is not recognised", tc.line)
 			}
-			c := s.Reparse(plain, probes)
+			c := s.Reparse(plain, g)
 			if c.Unsure != "" {
 				t.Errorf("unsure with the help's grammar: %s", c.Unsure)
 			}
@@ -61,7 +57,7 @@ func runLines(t *testing.T, agent, id string, cases []lineCase) {
 			if c.OneShot || c.Helper {
 				t.Fatalf("kept as saved (%s%s), want a resume", c.OneShotWhy, c.HelperWhy)
 			}
-			got, err := s.ResumeArgv(c, ModeExact, id)
+			got, err := plan.ResumeArgv(s, c, plan.ModeExact, id)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -69,7 +65,7 @@ func runLines(t *testing.T, agent, id string, cases []lineCase) {
 				t.Errorf("exact (-want +got):\n%s", diff)
 			}
 			if tc.latest != nil {
-				lat, err := s.ResumeArgv(c, ModeLatest, "")
+				lat, err := plan.ResumeArgv(s, c, plan.ModeLatest, "")
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -77,18 +73,18 @@ func runLines(t *testing.T, agent, id string, cases []lineCase) {
 					t.Errorf("latest (-want +got):\n%s", diff)
 				}
 			}
-			argv, _, _ := literalCommand(tc.line)
-			for _, lost := range lostValues(a, cg, argv[1:], got) {
+			argv, _, _ := agents.LiteralCommand(tc.line)
+			for _, lost := range lostValues(s, agent, g, argv[1:], got) {
 				t.Errorf("the help says %s takes a value, and the resume argv lost it: %q", lost, got)
 			}
-			fallback, err := s.ResumeArgv(plain, ModeExact, id)
+			fallback, err := plan.ResumeArgv(s, plain, plan.ModeExact, id)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if diff := cmp.Diff(got, fallback); diff != "" {
 				t.Errorf("the definition alone builds another argv (-grammar +definition):\n%s", diff)
 			}
-			if err := s.Validate(agent, ModeExact, id, got); err != nil {
+			if err := plan.Validate(s, agent, plan.ModeExact, id, got); err != nil {
 				t.Errorf("the restore prompt would refuse it: %v", err)
 			}
 		})
@@ -97,7 +93,7 @@ func runLines(t *testing.T, agent, id string, cases []lineCase) {
 
 // lostValues lists the options of args the grammar says take a value and
 // the definition keeps, whose value is not beside them in out.
-func lostValues(a *agent, g *compiledGrammar, args, out []string) []string {
+func lostValues(s *agents.Set, agent string, g *grammar.Grammar, args, out []string) []string {
 	var lost []string
 	for i := 0; i < len(args); i++ {
 		w := args[i]
@@ -111,8 +107,7 @@ func lostValues(a *agent, g *compiledGrammar, args, out []string) []string {
 		if !strings.HasPrefix(w, "--") {
 			attached = false
 		}
-		k := a.kind(name, g)
-		if k != kindValue && k != kindOptionalValue {
+		if !s.KeepsValue(agent, name, g) {
 			continue
 		}
 		if attached || i+1 >= len(args) || strings.HasPrefix(args[i+1], "-") {
@@ -322,17 +317,14 @@ func TestCommandLinesQodercli(t *testing.T) {
 // TestLostValues: the check of the table tests notices a value a resume
 // argv lost, in either form.
 func TestLostValues(t *testing.T) {
-	s, err := Load("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cg := compileGrammar(capturedFor(t, "copilot").grammar(t))
+	s := loadShipped(t)
+	g := agents.CapturedGrammar(t, "copilot")
 	args := w("--model", "gpt-5", "--agent=reviewer", "--yolo")
-	got := lostValues(s.agents["copilot"], cg, args, w("copilot", "--model", "--yolo", "--resume="+uid))
+	got := lostValues(s, "copilot", g, args, w("copilot", "--model", "--yolo", "--resume="+uid))
 	if diff := cmp.Diff(w("--model gpt-5", "--agent=reviewer"), got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
-	if got := lostValues(s.agents["copilot"], cg, args, w("copilot", "--model", "gpt-5", "--agent=reviewer", "--yolo")); len(got) != 0 {
+	if got := lostValues(s, "copilot", g, args, w("copilot", "--model", "gpt-5", "--agent=reviewer", "--yolo")); len(got) != 0 {
 		t.Errorf("lost %v from a whole argv", got)
 	}
 }
@@ -376,10 +368,7 @@ func TestCommandLinesDroid(t *testing.T) {
 // TestCommandLinesNoResume: grok and mastracode have no conversation to
 // resume; their windows stay as saved whatever the flags.
 func TestCommandLinesNoResume(t *testing.T) {
-	s, err := Load("")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := loadShipped(t)
 	for _, tc := range []struct {
 		agent, line string
 		oneShot     bool
@@ -392,18 +381,18 @@ func TestCommandLinesNoResume(t *testing.T) {
 		{"mastracode", `mastracode "Fix the bug"`, true},
 	} {
 		t.Run(tc.line, func(t *testing.T) {
-			g := capturedFor(t, tc.agent).grammar(t)
+			g := agents.CapturedGrammar(t, tc.agent)
 			c, ok := s.RecognizeString(tc.line)
 			if !ok || c.Agent != tc.agent {
 				t.Fatalf("recognised %v as %q", ok, c.Agent)
 			}
-			probes := Probes{tc.agent: {Agent: tc.agent, Installed: true, OK: true, Grammar: g}}
-			c = s.Reparse(c, probes)
+			probes := agents.Probes{tc.agent: {Agent: tc.agent, Installed: true, OK: true, Grammar: g}}
+			c = s.Reparse(c, g)
 			if c.OneShot != tc.oneShot || c.Unsure != "" {
 				t.Errorf("one-shot %v (%s), unsure %q", c.OneShot, c.OneShotWhy, c.Unsure)
 			}
-			d := s.Decide([]Window{{ID: 1, Cwd: "/a", Cmd: c}}, probes)
-			if d[0].Mode != ModeAsSaved || d[0].Argv != nil {
+			d := plan.Decide(s, []agents.Window{{ID: 1, Cwd: "/a", Cmd: c}}, probes)
+			if d[0].Mode != plan.ModeAsSaved || d[0].Argv != nil {
 				t.Errorf("decided %+v", d[0])
 			}
 		})

@@ -51,8 +51,10 @@ const (
 	PositionalOneShot = "one_shot" // any positional makes the run one-shot (mastracode)
 )
 
-// idPlaceholder is replaced by the conversation id in the exact template.
-const idPlaceholder = "{id}"
+// IDPlaceholder is replaced by the conversation id in the exact template.
+const IDPlaceholder = "{id}"
+
+const idPlaceholder = IDPlaceholder
 
 // Definition is one agent's entry in resume-agents.json or resume.json. Field
 // names are stable: they are the user's configuration format.
@@ -944,4 +946,21 @@ func (s *Set) Definition(name string) (Definition, bool) {
 func (s *Set) CanResume(name string) bool {
 	a, ok := s.agents[name]
 	return ok && a.canResume
+}
+
+// IsIDFlag reports whether flag takes a conversation id of agentName: one
+// of its id_flags, or the flag before {id} in its exact template.
+func (s *Set) IsIDFlag(agentName, flag string) bool {
+	a, ok := s.agents[agentName]
+	return ok && a.idFlags[flag]
+}
+
+// ProbeRuns are the runs of agentName's CLI its definition expects tokens
+// from (probe, then probes).
+func (s *Set) ProbeRuns(agentName string) []Probe {
+	a, ok := s.agents[agentName]
+	if !ok {
+		return nil
+	}
+	return slices.Clone(a.probes)
 }

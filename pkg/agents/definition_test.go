@@ -13,6 +13,7 @@ import (
 	"github.com/kittymux/kittymux/assets"
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/plan"
 )
 
 func TestShippedDefinitionsLoad(t *testing.T) {
@@ -67,7 +68,7 @@ func TestLoadUserFile(t *testing.T) {
 	if diff := cmp.Diff(want, c, cmpCommand); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
-	argv, err := s.ResumeArgv(c, agents.ModeLatest, "")
+	argv, err := plan.ResumeArgv(s, c, plan.ModeLatest, "")
 	if err != nil || strings.Join(argv, " ") != "/opt/bin/myagent --fast --continue" {
 		t.Errorf("latest = %q, %v", argv, err)
 	}

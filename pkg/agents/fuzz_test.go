@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/plan"
 )
 
 // FuzzValidate: whatever an edited session file holds, a record that passes
@@ -31,14 +32,14 @@ func FuzzValidate(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, agent, mode, id, joined string) {
 		argv := strings.Split(joined, "\x00")
-		if set.Validate(agent, agents.Mode(mode), id, argv) != nil {
+		if plan.Validate(set, agent, plan.Mode(mode), id, argv) != nil {
 			return
 		}
 		c, ok := set.RecognizeArgv(argv)
 		if !ok || c.Agent != agent {
 			t.Fatalf("valid record whose argv is not %s: %q", agent, argv)
 		}
-		if mode == string(agents.ModeExact) {
+		if mode == string(plan.ModeExact) {
 			if id == "" || strings.HasPrefix(id, "-") || strings.ContainsFunc(id, func(r rune) bool {
 				return unicode.IsSpace(r) || unicode.IsControl(r) || strings.ContainsRune("$`;|&<>()'\"\\*?[]{}~", r)
 			}) {
@@ -53,7 +54,7 @@ func FuzzValidate(f *testing.F) {
 				t.Fatalf("valid record with a control character: %q", argv)
 			}
 		}
-		built, err := set.ResumeArgv(c, agents.Mode(mode), id)
+		built, err := plan.ResumeArgv(set, c, plan.Mode(mode), id)
 		if err != nil || !slices.Equal(built, argv) {
 			t.Fatalf("valid record is not what kittymux builds: %q, built %q (%v)", argv, built, err)
 		}

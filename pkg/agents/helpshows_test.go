@@ -34,21 +34,6 @@ func TestHelpShows(t *testing.T) {
 	}
 }
 
-func TestWindowDir(t *testing.T) {
-	tests := []struct{ cwd, flag, want string }{
-		{"/a/b/", "", "/a/b"},
-		{"/a", "../x", "/x"},
-		{"/a", "/y", "/y"},
-		{"", "rel", ""},
-		{"", "", ""},
-	}
-	for _, tc := range tests {
-		if got := windowDir(tc.cwd, tc.flag); got != tc.want {
-			t.Errorf("windowDir(%q, %q) = %q, want %q", tc.cwd, tc.flag, got, tc.want)
-		}
-	}
-}
-
 // TestDefinitionsMatchCapturedHelp: every flag and subcommand the claude and
 // codex definitions name is in the help text of the versions they were
 // written against (testdata/agents/help), so none is invented.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kittymux/kittymux/assets"
 	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/plan"
 )
 
 // FuzzLoad: the user's resume.json is theirs to edit. Whatever it holds,
@@ -59,16 +60,16 @@ func FuzzLoad(f *testing.F) {
 				continue
 			}
 			_ = set.TitleState(name, "✳ idle")
-			for _, mode := range []agents.Mode{agents.ModeExact, agents.ModeLatest, agents.ModeNew} {
+			for _, mode := range []plan.Mode{plan.ModeExact, plan.ModeLatest, plan.ModeNew} {
 				for _, id := range []string{"4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73", "ses_01", "x"} {
-					argv, err := set.ResumeArgv(c, mode, id)
+					argv, err := plan.ResumeArgv(set, c, mode, id)
 					if err != nil {
 						continue
 					}
-					if mode != agents.ModeExact {
+					if mode != plan.ModeExact {
 						id = ""
 					}
-					if err := set.Validate(name, mode, id, argv); err != nil {
+					if err := plan.Validate(set, name, mode, id, argv); err != nil {
 						t.Fatalf("%s %s: kittymux writes %q, which the prompt refuses: %v", name, mode, argv, err)
 					}
 				}

@@ -173,20 +173,16 @@ func (s *Set) RecognizeArgv(argv []string) (Command, bool) {
 	return c, true
 }
 
-// Reparse takes c apart again with the grammar its CLI's help gave (p, from
-// Check), which knows the CLI's options better than the definition does.
-// A command without its raw words (read back from JSON) or an agent without
-// a grammar is returned as it is.
-func (s *Set) Reparse(c Command, p Probes) Command {
-	r, ok := p[c.Agent]
-	if !ok || r.Grammar == nil || c.Raw == nil {
-		return c
-	}
+// Reparse takes c apart again with g, the grammar its CLI's help gave (from
+// a probe), which knows the CLI's options better than the definition does.
+// A command without its raw words (read back from JSON) or without a
+// grammar is returned as it is.
+func (s *Set) Reparse(c Command, g *grammar.Grammar) Command {
 	a, ok := s.agents[c.Agent]
-	if !ok {
+	if !ok || g == nil || c.Raw == nil {
 		return c
 	}
-	return a.reparse(c, compileGrammar(r.Grammar))
+	return a.reparse(c, compileGrammar(g))
 }
 
 func (a *agent) reparse(c Command, g *compiledGrammar) Command {
@@ -195,23 +191,25 @@ func (a *agent) reparse(c Command, g *compiledGrammar) Command {
 	return out
 }
 
-// withGrammars reparses each window's command with its agent's grammar.
-func (s *Set) withGrammars(ws []Window, p Probes) []Window {
+// ReparseWindows reparses each window's command with the grammar of its
+// agent, grammarOf(agent), where there is one.
+func (s *Set) ReparseWindows(ws []Window, grammarOf func(agent string) *grammar.Grammar) []Window {
 	compiled := map[string]*compiledGrammar{}
 	out := make([]Window, len(ws))
 	for i, w := range ws {
 		out[i] = w
-		r, ok := p[w.Cmd.Agent]
 		a := s.agents[w.Cmd.Agent]
-		if !ok || r.Grammar == nil || w.Cmd.Raw == nil || a == nil {
+		if a == nil || w.Cmd.Raw == nil {
 			continue
 		}
 		g, ok := compiled[a.name]
 		if !ok {
-			g = compileGrammar(r.Grammar)
+			g = compileGrammar(grammarOf(a.name))
 			compiled[a.name] = g
 		}
-		out[i].Cmd = a.reparse(w.Cmd, g)
+		if g != nil {
+			out[i].Cmd = a.reparse(w.Cmd, g)
+		}
 	}
 	return out
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/plan"
 )
 
 // Ids of each agent's form.
@@ -33,6 +34,15 @@ func loadShipped(t *testing.T) *agents.Set {
 		t.Fatalf("load shipped definitions: %v", err)
 	}
 	return s
+}
+
+func recognised(t *testing.T, s *agents.Set, line string) agents.Command {
+	t.Helper()
+	c, ok := s.RecognizeString(line)
+	if !ok {
+		t.Fatalf("%q not recognised", line)
+	}
+	return c
 }
 
 // cmpCommand ignores Raw: it is the input, kept for Reparse.
@@ -745,15 +755,15 @@ func TestRecognizeAndResumeArgv(t *testing.T) {
 				t.Errorf("command (-want +got):\n%s", diff)
 			}
 			for _, m := range []struct {
-				mode agents.Mode
+				mode plan.Mode
 				id   string
 				want []string
 			}{
-				{agents.ModeExact, sampleID[got.Agent], tc.exact},
-				{agents.ModeLatest, "", tc.latest},
-				{agents.ModeNew, "", tc.newArgv},
+				{plan.ModeExact, sampleID[got.Agent], tc.exact},
+				{plan.ModeLatest, "", tc.latest},
+				{plan.ModeNew, "", tc.newArgv},
 			} {
-				argv, err := s.ResumeArgv(got, m.mode, m.id)
+				argv, err := plan.ResumeArgv(s, got, m.mode, m.id)
 				if m.want == nil {
 					if err == nil {
 						t.Errorf("%s: got %q, want an error", m.mode, argv)
@@ -777,10 +787,10 @@ func TestRecognizeAndResumeArgv(t *testing.T) {
 				if diff := cmp.Diff(got.Flags, back.Flags, cmpCommand); diff != "" {
 					t.Errorf("%s argv %q reads back with other flags (-want +got):\n%s", m.mode, argv, diff)
 				}
-				if m.mode == agents.ModeExact && back.ID != m.id {
+				if m.mode == plan.ModeExact && back.ID != m.id {
 					t.Errorf("exact argv %q reads back with id %q", argv, back.ID)
 				}
-				if m.mode == agents.ModeLatest && !back.Latest {
+				if m.mode == plan.ModeLatest && !back.Latest {
 					t.Errorf("latest argv %q does not read back as latest", argv)
 				}
 			}
@@ -842,8 +852,8 @@ func TestResumeArgvCannotResume(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s not recognised", n)
 		}
-		for _, m := range []agents.Mode{agents.ModeExact, agents.ModeLatest, agents.ModeNew} {
-			if argv, err := s.ResumeArgv(c, m, uuid); err == nil {
+		for _, m := range []plan.Mode{plan.ModeExact, plan.ModeLatest, plan.ModeNew} {
+			if argv, err := plan.ResumeArgv(s, c, m, uuid); err == nil {
 				t.Errorf("%s %s: got %q, want an error", n, m, argv)
 			}
 		}
@@ -859,24 +869,24 @@ func TestResumeArgvRefusesHostileIDs(t *testing.T) {
 		"a>b", "*", "~root", "a'b", `a"b`, "a\\b", "a\tb", uuid + "\n", uuid + " --model x", "../../etc/passwd",
 		"4f9e2a51\u20103c1d-4b7a-9e0f-2d5c8a1b6e73", strings.Repeat("a", 300),
 	} {
-		if argv, err := s.ResumeArgv(c, agents.ModeExact, id); err == nil {
+		if argv, err := plan.ResumeArgv(s, c, plan.ModeExact, id); err == nil {
 			t.Errorf("claude id %q: got %q, want an error", id, argv)
 		}
-		if argv, err := s.ResumeArgv(hermes, agents.ModeExact, id); err == nil {
+		if argv, err := plan.ResumeArgv(s, hermes, plan.ModeExact, id); err == nil {
 			t.Errorf("hermes id %q: got %q, want an error", id, argv)
 		}
 	}
 	// An id of another agent's form is refused too.
-	if argv, err := s.ResumeArgv(c, agents.ModeExact, sesID); err == nil {
+	if argv, err := plan.ResumeArgv(s, c, plan.ModeExact, sesID); err == nil {
 		t.Errorf("claude with an opencode id: got %q", argv)
 	}
-	if _, err := s.ResumeArgv(c, agents.ModeAsSaved, ""); err == nil {
+	if _, err := plan.ResumeArgv(s, c, plan.ModeAsSaved, ""); err == nil {
 		t.Error("as-saved: want an error")
 	}
-	if _, err := s.ResumeArgv(c, "sideways", ""); err == nil {
+	if _, err := plan.ResumeArgv(s, c, "sideways", ""); err == nil {
 		t.Error("unknown mode: want an error")
 	}
-	if _, err := s.ResumeArgv(agents.Command{Agent: "nope", Program: []string{"nope"}}, agents.ModeNew, ""); err == nil {
+	if _, err := plan.ResumeArgv(s, agents.Command{Agent: "nope", Program: []string{"nope"}}, plan.ModeNew, ""); err == nil {
 		t.Error("unknown agent: want an error")
 	}
 }
@@ -1034,5 +1044,34 @@ func TestRecognizeProcesses(t *testing.T) {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestWrittenArgvValidates: whatever ResumeArgv writes for the recognition
+// table, the restore prompt's validation accepts.
+func TestWrittenArgvValidates(t *testing.T) {
+	s := loadShipped(t)
+	for _, tc := range cases {
+		c, ok := s.RecognizeArgv(tc.argv)
+		if tc.line != "" {
+			c, ok = s.RecognizeString(tc.line)
+		}
+		if !ok || c.OneShot || c.Helper || !s.CanResume(c.Agent) || c.PromptDropped || c.SecretDropped {
+			continue
+		}
+		for _, m := range []plan.Mode{plan.ModeExact, plan.ModeLatest, plan.ModeNew} {
+			id := ""
+			if m == plan.ModeExact {
+				id = sampleID[c.Agent]
+			}
+			argv, err := plan.ResumeArgv(s, c, m, id)
+			if err != nil {
+				t.Errorf("%s: %s: %v", tc.name, m, err)
+				continue
+			}
+			if err := plan.Validate(s, c.Agent, m, id, argv); err != nil {
+				t.Errorf("%s: written %s argv %q does not validate: %v", tc.name, m, argv, err)
+			}
+		}
 	}
 }

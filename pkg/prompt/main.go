@@ -14,6 +14,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/stagger"
 )
@@ -65,7 +66,7 @@ func Main(args []string) int {
 		if !ok {
 			return nil, fmt.Errorf("%s is not a known agent command", r.Argv[0])
 		}
-		return set.ResumeArgv(c, agents.ModeNew, "")
+		return plan.ResumeArgv(set, c, plan.ModeNew, "")
 	}
 	e.Outcome = func(o journal.Restore) { recordOutcome(e, o) }
 	e.Slot = func(agent string) (time.Time, time.Duration) {
@@ -90,7 +91,7 @@ func Main(args []string) int {
 // writes, its environment is plain unless sealed, and its program is the
 // agent as installed (or, sealed, as it ran in the saved window).
 func validate(set *agents.Set, lookPath func(string) (string, error), r Record, sealed bool) (string, error) {
-	if err := set.Validate(r.Agent, agents.Mode(r.Mode), r.ID, r.Argv); err != nil {
+	if err := plan.Validate(set, r.Agent, plan.Mode(r.Mode), r.ID, r.Argv); err != nil {
 		return "", err
 	}
 	if !sealed {

@@ -22,6 +22,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/live"
+	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
 )
@@ -98,14 +99,14 @@ func Live(set *agents.Set, answers []kitty.Answer, recs live.Records) []LiveKitt
 // Tab is one recovered conversation: a tab with one window. Field names
 // are stable (`recover --json`).
 type Tab struct {
-	Title  string      `json:"title"`
-	Dir    string      `json:"dir"`
-	Agent  string      `json:"agent"`
-	Mode   agents.Mode `json:"mode"`
-	ID     string      `json:"id,omitempty"`
-	Argv   []string    `json:"argv"`
-	Reason string      `json:"reason"`
-	Unsure string      `json:"unsure,omitempty"`
+	Title  string    `json:"title"`
+	Dir    string    `json:"dir"`
+	Agent  string    `json:"agent"`
+	Mode   plan.Mode `json:"mode"`
+	ID     string    `json:"id,omitempty"`
+	Argv   []string  `json:"argv"`
+	Reason string    `json:"reason"`
+	Unsure string    `json:"unsure,omitempty"`
 	// Key is the journal record the tab comes from.
 	Key        string    `json:"key"`
 	LastActive time.Time `json:"last_active"`
@@ -144,8 +145,8 @@ func Build(o Options) (*Plan, error) {
 	if o.ResumeBin == "" {
 		return nil, errors.New("recover: no path for kittymux-resume")
 	}
-	plan := &Plan{Tabs: []Tab{}, Skipped: []Skipped{}}
-	cands := o.candidates(plan)
+	out := &Plan{Tabs: []Tab{}, Skipped: []Skipped{}}
+	cands := o.candidates(out)
 	ws, names := o.windows(cands)
 	var probes agents.Probes
 	if o.Check != nil && len(names) > 0 {
@@ -154,24 +155,24 @@ func Build(o Options) (*Plan, error) {
 	var file strings.Builder
 	fmt.Fprintf(&file, "# kittymux sessions recover: a tab per conversation last active within %s that no kitty\n", history.Duration(o.Since))
 	file.WriteString("# runs now. Only the directives kitty 0.26.5 loads: new_tab, cd, launch.\n")
-	for _, d := range o.Agents.Decide(ws, probes) {
+	for _, d := range plan.Decide(o.Agents, ws, probes) {
 		if d.WindowID > len(cands) {
 			continue
 		}
 		c := cands[d.WindowID-1]
 		lines, why, ok := o.tabOf(c, d)
 		if !ok {
-			plan.skip(c.rec, why)
+			out.skip(c.rec, why)
 			continue
 		}
 		file.WriteString(lines)
-		plan.Tabs = append(plan.Tabs, Tab{Title: c.tab, Dir: c.dir, Agent: d.Agent, Mode: d.Mode, ID: d.ID, Argv: d.Argv,
+		out.Tabs = append(out.Tabs, Tab{Title: c.tab, Dir: c.dir, Agent: d.Agent, Mode: d.Mode, ID: d.ID, Argv: d.Argv,
 			Reason: d.Reason, Unsure: d.Unsure, Key: c.rec.Key, LastActive: c.rec.LastSeen})
 	}
-	if len(plan.Tabs) > 0 {
-		plan.Data = []byte(file.String())
+	if len(out.Tabs) > 0 {
+		out.Data = []byte(file.String())
 	}
-	return plan, nil
+	return out, nil
 }
 
 func (p *Plan) skip(r journal.Record, why string) {
@@ -258,8 +259,8 @@ func (o Options) windows(cands []candidate) (ws []agents.Window, names []string)
 
 // tabOf is the session file's lines that bring c back as d decided, or
 // why it cannot come back (ok false).
-func (o Options) tabOf(c candidate, d agents.Decision) (lines, why string, ok bool) {
-	if d.Mode == agents.ModeAsSaved || len(d.Argv) == 0 {
+func (o Options) tabOf(c candidate, d plan.Decision) (lines, why string, ok bool) {
+	if d.Mode == plan.ModeAsSaved || len(d.Argv) == 0 {
 		return "", d.Reason, false
 	}
 	// The files the journal's record says the agent process ran: a

@@ -13,6 +13,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/live"
+	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
 )
@@ -48,7 +49,7 @@ func TestBuild(t *testing.T) {
 	}
 	type row struct {
 		Title string
-		Mode  agents.Mode
+		Mode  plan.Mode
 		Argv  string
 	}
 	for _, tc := range []struct {
@@ -68,7 +69,7 @@ func TestBuild(t *testing.T) {
 				return r
 			}(),
 		},
-		want: []row{{"api work", agents.ModeExact, "claude --model opus --resume " + idA}},
+		want: []row{{"api work", plan.ModeExact, "claude --model opus --resume " + idA}},
 	}, {
 		name: "older than --since, or an id left by /clear, stays",
 		recs: []journal.Record{
@@ -80,16 +81,16 @@ func TestBuild(t *testing.T) {
 			}(),
 			rec("left", "claude", idB, "/w/web", 6, "claude"),
 		},
-		want: []row{{"web", agents.ModeExact, "claude --resume " + idC}},
+		want: []row{{"web", plan.ModeExact, "claude --resume " + idC}},
 	}, {
 		name: "two codex without ids in one directory: each a new conversation",
 		recs: []journal.Record{rec("c1", "codex", "", "/w/cli", 5, "codex"), rec("c2", "codex", "", "/w/cli", 6, "codex", "-m", "o3")},
-		want: []row{{"cli", agents.ModeNew, "codex"}, {"cli", agents.ModeNew, "codex -m o3"}},
+		want: []row{{"cli", plan.ModeNew, "codex"}, {"cli", plan.ModeNew, "codex -m o3"}},
 	}, {
 		name: "a live codex in the directory makes latest unsafe",
 		recs: []journal.Record{rec("c1", "codex", "", "/w/cli", 5, "codex")},
 		live: []LiveKitty{{Socket: "unix:/tmp/other", PID: 20, Agents: []live.Window{liveWindow(3, 300, "/w/cli", "codex")}}},
-		want: []row{{"cli", agents.ModeNew, "codex"}},
+		want: []row{{"cli", plan.ModeNew, "codex"}},
 	}, {
 		name: "running in a live kitty, or waiting at a restore prompt there: not recovered",
 		recs: []journal.Record{rec("a", "claude", idA, "/w/api", 5, "claude"), rec("b", "claude", idB, "/w/rev", 5, "claude"),
@@ -97,7 +98,7 @@ func TestBuild(t *testing.T) {
 		live: []LiveKitty{{Socket: "unix:/tmp/other", PID: 20,
 			Agents:  []live.Window{liveWindow(3, 300, "/w/api", "claude", "--resume", idA)},
 			Waiting: []Conversation{{"claude", idB}}}},
-		want:    []row{{"doc", agents.ModeExact, "claude --resume " + idC}},
+		want:    []row{{"doc", plan.ModeExact, "claude --resume " + idC}},
 		skipped: []string{"a", "b"},
 	}, {
 		name: "closed by hand: only with --closed; gone with a kitty that lives on: only with --closed",
@@ -125,7 +126,7 @@ func TestBuild(t *testing.T) {
 			}(),
 		},
 		closed: true,
-		want:   []row{{"api", agents.ModeExact, "claude --resume " + idA}},
+		want:   []row{{"api", plan.ModeExact, "claude --resume " + idA}},
 	}, {
 		name:    "a directory kitty versions read differently, a one-shot run: not recovered",
 		recs:    []journal.Record{rec("d", "claude", idA, "/w/$HOME", 5, "claude"), rec("p", "claude", "", "/w/x", 5, "claude", "-p")},

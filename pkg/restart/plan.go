@@ -12,6 +12,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/live"
+	"github.com/kittymux/kittymux/pkg/plan"
 )
 
 // Outcomes of one window.
@@ -36,7 +37,7 @@ type Target struct {
 	Agent    live.Window
 	// State is the agent's state as the journal (or its title) has it.
 	State    string
-	Decision agents.Decision
+	Decision plan.Decision
 	// Skip says why the window is left alone; "" to restart it.
 	Skip string
 }
@@ -81,13 +82,13 @@ func Plan(kitties []Kitty, o PlanOptions) []Target {
 	if o.Probes != nil && len(names) > 0 {
 		probes = o.Probes(names)
 	}
-	for _, d := range o.Agents.Decide(ws, probes) {
+	for _, d := range plan.Decide(o.Agents, ws, probes) {
 		t := &ts[d.WindowID-1]
 		t.Decision = d
 		t.Decision.WindowID = t.Window.ID
 		switch {
 		case t.Skip != "":
-		case d.Mode != agents.ModeExact || d.ID == "":
+		case d.Mode != plan.ModeExact || d.ID == "":
 			t.Skip = "no exact conversation id: " + d.Reason
 		case d.Unsure != "":
 			t.Skip = "its command keeps a word that may be a prompt (" + d.Unsure + "): restart it by hand"

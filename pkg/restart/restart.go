@@ -13,6 +13,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/restorerec"
 )
 
@@ -147,7 +148,7 @@ func (r *Runner) prepare(t Target) (prepared, error) {
 		p.shell = sh
 	}
 	cmd := t.Agent.Agent.Cmd
-	rec := restorerec.Record{Agent: t.Decision.Agent, Mode: string(agents.ModeExact), ID: t.Decision.ID, Direct: true,
+	rec := restorerec.Record{Agent: t.Decision.Agent, Mode: string(plan.ModeExact), ID: t.Decision.ID, Direct: true,
 		FromShell: !direct, Tab: t.TabTitle, Dir: t.Agent.Agent.Cwd, Env: cmd.Env, Exe: t.Agent.Agent.Seen,
 		Argv: t.Decision.Argv}
 	args, err := rec.Written(r.Key, r.Agents.Names())

@@ -14,6 +14,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
 	"github.com/kittymux/kittymux/pkg/uservars"
@@ -63,12 +64,12 @@ type Options struct {
 
 // Window is what the rewrite did with one agent window.
 type Window struct {
-	WindowID int         `json:"window_id"`
-	Agent    string      `json:"agent"`
-	Mode     agents.Mode `json:"mode"`
-	ID       string      `json:"id,omitempty"`
-	Argv     []string    `json:"argv,omitempty"`
-	Reason   string      `json:"reason"`
+	WindowID int       `json:"window_id"`
+	Agent    string    `json:"agent"`
+	Mode     plan.Mode `json:"mode"`
+	ID       string    `json:"id,omitempty"`
+	Argv     []string  `json:"argv,omitempty"`
+	Reason   string    `json:"reason"`
 	// Unsure: the command keeps a word that may be a prompt, so the restore
 	// prompt shows it and waits for a key even in auto mode.
 	Unsure string `json:"unsure,omitempty"`
@@ -262,7 +263,7 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 			}
 			if !ok && !sealed {
 				if c, known := o.Agents.RecognizeArgv(rec.Argv); known {
-					unsealed = append(unsealed, Window{WindowID: id, Agent: c.Agent, Mode: agents.ModeAsSaved,
+					unsealed = append(unsealed, Window{WindowID: id, Agent: c.Agent, Mode: plan.ModeAsSaved,
 						Reason: "its restore record is not sealed by kittymux: kept as it is", Cwd: ref.Cwd, Tab: ref.TabTitle})
 				}
 			}
@@ -320,7 +321,7 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 			}
 		}
 		if cmd, ok = cmd.Placed(ref.Cwd); !ok {
-			unsealed = append(unsealed, Window{WindowID: id, Agent: cmd.Agent, Mode: agents.ModeAsSaved,
+			unsealed = append(unsealed, Window{WindowID: id, Agent: cmd.Agent, Mode: plan.ModeAsSaved,
 				Reason: fmt.Sprintf("the program %q is a relative path and the window's directory is unknown", cmd.Program), Tab: ref.TabTitle})
 			continue
 		}
@@ -360,7 +361,7 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 		probes = o.Check(names)
 	}
 	res := &Result{Count: len(refs), Warnings: warnings}
-	for _, d := range o.Agents.Decide(ws, probes) {
+	for _, d := range plan.Decide(o.Agents, ws, probes) {
 		fd, inFile := byID[d.WindowID]
 		if !inFile {
 			continue
@@ -368,7 +369,7 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 		res.Windows = append(res.Windows, Window{WindowID: d.WindowID, Agent: d.Agent, Mode: d.Mode, ID: d.ID,
 			Argv: d.Argv, Reason: d.Reason, Unsure: d.Unsure, Cwd: fd.ref.Cwd, Tab: fd.ref.TabTitle})
 		last := &res.Windows[len(res.Windows)-1]
-		if d.Mode == agents.ModeAsSaved || len(d.Argv) == 0 {
+		if d.Mode == plan.ModeAsSaved || len(d.Argv) == 0 {
 			fd.keptAsSaved(last)
 			continue
 		}
@@ -387,7 +388,7 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 		args, err := rec.Written(key, o.Agents.Names())
 		if err != nil {
 			// The prompt would refuse this record: keep the window as saved.
-			last.Mode = agents.ModeAsSaved
+			last.Mode = plan.ModeAsSaved
 			last.Reason = err.Error()
 			fd.keptAsSaved(last)
 			continue

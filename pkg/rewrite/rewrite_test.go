@@ -16,6 +16,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
+	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/rewrite"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
@@ -269,7 +270,7 @@ func TestRewriteTypedEnv(t *testing.T) {
 			t.Errorf("rewritten windows (-want +got):\n%s\n%s", diff, res.Data)
 		}
 		for _, w := range res.Windows[:2] {
-			if w.Mode != agents.ModeAsSaved || !strings.Contains(w.Reason, "no key to seal") {
+			if w.Mode != plan.ModeAsSaved || !strings.Contains(w.Reason, "no key to seal") {
 				t.Errorf("window %d result = %+v", w.WindowID, w)
 			}
 		}
@@ -383,7 +384,7 @@ func TestRewriteProgram(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(records(t, res.Data)) != 0 || len(res.Windows) != 1 || res.Windows[0].Mode != agents.ModeAsSaved {
+		if len(records(t, res.Data)) != 0 || len(res.Windows) != 1 || res.Windows[0].Mode != plan.ModeAsSaved {
 			t.Errorf("windows %+v\n%s", res.Windows, res.Data)
 		}
 	})
@@ -393,7 +394,7 @@ func TestRewriteProgram(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(records(t, res.Data)) != 0 || len(res.Windows) != 1 || res.Windows[0].Mode != agents.ModeAsSaved {
+		if len(records(t, res.Data)) != 0 || len(res.Windows) != 1 || res.Windows[0].Mode != plan.ModeAsSaved {
 			t.Errorf("windows %+v\n%s", res.Windows, res.Data)
 		}
 	})
@@ -504,11 +505,11 @@ func TestRewriteCountsWindowsLeftOut(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		live []agents.Window
-		want agents.Mode
+		want plan.Mode
 	}{
-		{"alone", []agents.Window{{ID: 1, Cwd: "/srv", Cmd: mine}}, agents.ModeLatest},
-		{"another claude there, not saved", []agents.Window{{ID: 1, Cwd: "/srv", Cmd: mine}, {ID: 7, Cwd: "/srv", Cmd: other}}, agents.ModeNew},
-		{"another claude elsewhere", []agents.Window{{ID: 1, Cwd: "/srv", Cmd: mine}, {ID: 7, Cwd: "/home", Cmd: other}}, agents.ModeLatest},
+		{"alone", []agents.Window{{ID: 1, Cwd: "/srv", Cmd: mine}}, plan.ModeLatest},
+		{"another claude there, not saved", []agents.Window{{ID: 1, Cwd: "/srv", Cmd: mine}, {ID: 7, Cwd: "/srv", Cmd: other}}, plan.ModeNew},
+		{"another claude elsewhere", []agents.Window{{ID: 1, Cwd: "/srv", Cmd: mine}, {ID: 7, Cwd: "/home", Cmd: other}}, plan.ModeLatest},
 	} {
 		res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, ResumeBin: bin, Live: c.live})
 		if err != nil {
@@ -571,7 +572,7 @@ func TestRewriteAgentDirectory(t *testing.T) {
 	}
 	out := string(res.Data)
 	got := map[int]string{}
-	modes := map[int]agents.Mode{}
+	modes := map[int]plan.Mode{}
 	for _, w := range res.Windows {
 		got[w.WindowID], modes[w.WindowID] = w.Cwd, w.Mode
 	}
@@ -580,7 +581,7 @@ func TestRewriteAgentDirectory(t *testing.T) {
 	}
 	// Two claudes in /srv/web: neither may take the latest there; the one in
 	// /usr/bin may.
-	if diff := cmp.Diff(map[int]agents.Mode{1: agents.ModeNew, 2: agents.ModeNew, 3: agents.ModeLatest}, modes); diff != "" {
+	if diff := cmp.Diff(map[int]plan.Mode{1: plan.ModeNew, 2: plan.ModeNew, 3: plan.ModeLatest}, modes); diff != "" {
 		t.Errorf("modes (-want +got):\n%s", diff)
 	}
 	f, err := sessionfile.Parse(res.Data)
@@ -649,7 +650,7 @@ func TestRewriteAsSavedReport(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(res.Windows) != 1 || res.Windows[0].Mode != agents.ModeAsSaved {
+			if len(res.Windows) != 1 || res.Windows[0].Mode != plan.ModeAsSaved {
 				t.Fatalf("windows %+v", res.Windows)
 			}
 			if got := bytes.Contains(res.Data, []byte(c.line)); got != c.kept {

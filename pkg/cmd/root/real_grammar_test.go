@@ -14,10 +14,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/cmd/sessions"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
+	"github.com/kittymux/kittymux/pkg/plan"
 )
 
 // TestRealValueFlags: agents typed with value flags and a prompt into the
@@ -125,7 +125,7 @@ func TestRealValueFlags(t *testing.T) {
 			if w.Unsure == "" || !strings.Contains(w.Reason, "--frobnicate") {
 				t.Errorf("window %d: %q is not said to be unsure: %+v", w.WindowID, want.line, w)
 			}
-		} else if w.Unsure != "" || w.Mode == agents.ModeAsSaved {
+		} else if w.Unsure != "" || w.Mode == plan.ModeAsSaved {
 			t.Errorf("window %d: %s: %s", w.WindowID, w.Mode, w.Reason)
 		}
 	}

@@ -16,10 +16,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/cmd/sessions"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
+	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
 )
 
@@ -129,7 +129,7 @@ func TestRealSaveRestore(t *testing.T) {
 	xdgState := filepath.Join(env["HOME"], "xdg-state")
 	env["XDG_STATE_HOME"] = xdgState
 	type row struct {
-		Mode agents.Mode
+		Mode plan.Mode
 		Argv []string
 	}
 	// save runs `sessions save NAME --all --json` and returns each agent
@@ -159,7 +159,7 @@ func TestRealSaveRestore(t *testing.T) {
 	// stick to the window (kittymux_session is set by that save).
 	typeAt(k1, typedWin, "claude --resume "+oldUUID)
 	first := waitRuns(t, log, 4, 30*time.Second)
-	if _, rows := save("before"); rows["web"].Mode != agents.ModeExact {
+	if _, rows := save("before"); rows["web"].Mode != plan.ModeExact {
 		t.Errorf("web with claude --resume: %+v", rows["web"])
 	}
 	for _, r := range first {
@@ -178,10 +178,10 @@ func TestRealSaveRestore(t *testing.T) {
 
 	saved, rows := save("work")
 	wantRows := map[string]row{
-		"api": {agents.ModeExact, []string{"claude", "--model", "sonnet", "--resume", uuid}},
-		"web": {agents.ModeLatest, []string{"claude", "--model", "opus", "--continue"}},
-		"cli": {agents.ModeLatest, []string{"codex", "resume", "--last"}},
-		"rev": {agents.ModeExact, []string{"claude", "--resume", revUUID}},
+		"api": {plan.ModeExact, []string{"claude", "--model", "sonnet", "--resume", uuid}},
+		"web": {plan.ModeLatest, []string{"claude", "--model", "opus", "--continue"}},
+		"cli": {plan.ModeLatest, []string{"codex", "resume", "--last"}},
+		"rev": {plan.ModeExact, []string{"claude", "--resume", revUUID}},
 	}
 	if diff := cmp.Diff(wantRows, rows); diff != "" {
 		t.Errorf("save work --json windows (-want +got):\n%s\n%+v", diff, saved)
@@ -349,7 +349,7 @@ func TestRealSaveRestore(t *testing.T) {
 	env["KITTY_LISTEN_ON"] = k2.Addr.String()
 	env["KITTY_PID"] = strconv.Itoa(k2.PID)
 	saved, rows = save("again")
-	wantRows["rev"] = row{agents.ModeLatest, []string{"claude", "--continue"}}
+	wantRows["rev"] = row{plan.ModeLatest, []string{"claude", "--continue"}}
 	if diff := cmp.Diff(wantRows, rows); diff != "" {
 		t.Errorf("save again --json windows (-want +got):\n%s\n%+v", diff, saved)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/scanner"
 	"github.com/kittymux/kittymux/pkg/uservars"
 )
@@ -126,7 +127,7 @@ func TestRealScannerUserVarsSave(t *testing.T) {
 				continue
 			}
 			argv := append([]string{filepath.Base(w.Argv[0])}, w.Argv[1:]...)
-			if w.Mode != agents.ModeExact || w.ID != recID || strings.Join(argv, " ") != "claude --model opus --resume "+recID {
+			if w.Mode != plan.ModeExact || w.ID != recID || strings.Join(argv, " ") != "claude --model opus --resume "+recID {
 				t.Errorf("window %d saved as %s %q %q: %s", win, w.Mode, w.ID, argv, w.Reason)
 			}
 			got = append(got, w.Reason)
@@ -135,7 +136,7 @@ func TestRealScannerUserVarsSave(t *testing.T) {
 			t.Fatalf("window %d not in the save: %+v", win, saved)
 		}
 		for _, w := range saved.Windows {
-			if w.WindowID == codexWin && (w.Mode != agents.ModeExact || w.ID != rolloutID) {
+			if w.WindowID == codexWin && (w.Mode != plan.ModeExact || w.ID != rolloutID) {
 				t.Errorf("codex saved as %s %q %q: %s", w.Mode, w.ID, w.Argv, w.Reason)
 			}
 		}

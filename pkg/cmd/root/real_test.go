@@ -24,6 +24,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/plan"
 )
 
 // kittymux runs the command in-process with the environment env, as if
@@ -191,7 +192,7 @@ func TestRealSessionsList(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	type row struct {
-		Mode agents.Mode
+		Mode plan.Mode
 		Argv []string
 	}
 	rows := map[int]row{}
@@ -203,11 +204,11 @@ func TestRealSessionsList(t *testing.T) {
 		rows[w.WindowID] = row{w.Mode, argv}
 	}
 	want := map[int]row{
-		exact:  {agents.ModeExact, []string{"claude", "--resume", uuid}},
-		new1:   {agents.ModeNew, []string{"claude"}},
-		new2:   {agents.ModeNew, []string{"claude"}},
-		latest: {agents.ModeLatest, []string{"codex", "resume", "--last"}},
-		typed:  {agents.ModeLatest, []string{"opencode", "-m", "x", "--continue"}},
+		exact:  {plan.ModeExact, []string{"claude", "--resume", uuid}},
+		new1:   {plan.ModeNew, []string{"claude"}},
+		new2:   {plan.ModeNew, []string{"claude"}},
+		latest: {plan.ModeLatest, []string{"codex", "resume", "--last"}},
+		typed:  {plan.ModeLatest, []string{"opencode", "-m", "x", "--continue"}},
 	}
 	if diff := cmp.Diff(want, rows); diff != "" {
 		t.Errorf("sessions list (-want +got):\n%s\n%s", diff, out)
@@ -284,11 +285,11 @@ func TestRealCLIsSessionsCheck(t *testing.T) {
 		// exact and latest are both confirmed: Decide keeps them with these probes.
 		cmd, _ := set.RecognizeArgv([]string{name})
 		const id = "0199a213-81c0-7800-8aa1-bbab2a035a53"
-		ds := set.Decide([]agents.Window{
+		ds := plan.Decide(set, []agents.Window{
 			{ID: 1, Cwd: "/a", Cmd: cmd, KnownID: id},
 			{ID: 2, Cwd: "/b", Cmd: cmd},
 		}, rep.Probes())
-		if len(ds) != 2 || ds[0].Mode != agents.ModeExact || ds[1].Mode != agents.ModeLatest {
+		if len(ds) != 2 || ds[0].Mode != plan.ModeExact || ds[1].Mode != plan.ModeLatest {
 			t.Errorf("%s with its probe: %+v", name, ds)
 		}
 		t.Logf("%s %s: confirmed %s", name, c.Version, c.Path)

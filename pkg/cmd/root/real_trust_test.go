@@ -22,6 +22,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/live"
+	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/scanner"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
@@ -247,7 +248,7 @@ func TestRealForgedText(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, w := range listed.Windows {
-		if w.WindowID == win["vars"] && (w.Mode != agents.ModeExact || w.ID != realID) {
+		if w.WindowID == win["vars"] && (w.Mode != plan.ModeExact || w.ID != realID) {
 			t.Errorf("list: the vars window is %s %q from %q, want exact %s", w.Mode, w.ID, w.IDSource, realID)
 		}
 	}

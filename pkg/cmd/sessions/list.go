@@ -12,6 +12,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/live"
+	"github.com/kittymux/kittymux/pkg/plan"
 )
 
 // ListOptions of `sessions list`.
@@ -45,16 +46,16 @@ Exit codes: 0 listed, 1 no kitty reachable.`,
 
 // ListedWindow is one row of `sessions list --json`.
 type ListedWindow struct {
-	Kitty    string      `json:"kitty"`
-	WindowID int         `json:"window_id"`
-	Tab      string      `json:"tab"`
-	Cwd      string      `json:"cwd"`
-	Agent    string      `json:"agent"`
-	Mode     agents.Mode `json:"mode"`
-	ID       string      `json:"id,omitempty"`
-	Argv     []string    `json:"argv,omitempty"`
-	Command  string      `json:"command,omitempty"`
-	Reason   string      `json:"reason"`
+	Kitty    string    `json:"kitty"`
+	WindowID int       `json:"window_id"`
+	Tab      string    `json:"tab"`
+	Cwd      string    `json:"cwd"`
+	Agent    string    `json:"agent"`
+	Mode     plan.Mode `json:"mode"`
+	ID       string    `json:"id,omitempty"`
+	Argv     []string  `json:"argv,omitempty"`
+	Command  string    `json:"command,omitempty"`
+	Reason   string    `json:"reason"`
 	// Unsure: the command keeps a word that may be a prompt; the restore
 	// asks before running it, even in auto mode.
 	Unsure string `json:"unsure,omitempty"`
@@ -139,7 +140,7 @@ func List(ctx context.Context, o *ListOptions) error {
 		names = append(names, r.w.Agent.Cmd.Agent)
 	}
 	out := []ListedWindow{}
-	for _, d := range set.Decide(ws, f.Probes(ctx, set, names)) {
+	for _, d := range plan.Decide(set, ws, f.Probes(ctx, set, names)) {
 		r := rows[d.WindowID-1]
 		lw := ListedWindow{Kitty: r.inst.Socket, WindowID: r.w.Ref.Window.ID, Tab: r.w.Ref.Tab.Title, Cwd: r.w.Agent.Cwd,
 			Agent: d.Agent, Mode: d.Mode, ID: d.ID, Argv: d.Argv, Reason: d.Reason, Unsure: d.Unsure, State: r.state,

@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/cmd/sessions"
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/plan"
 )
 
 // TestPublishHungProbe: a CLI whose --help never answers costs a publish of
@@ -71,7 +71,7 @@ func TestPublishHungProbe(t *testing.T) {
 			t.Fatalf("run %d: %d windows, want 30", run, len(res.Windows))
 		}
 		for _, w := range res.Windows {
-			if w.Mode != agents.ModeAsSaved || !strings.Contains(w.Reason, "gemini --help: no answer within 1s") {
+			if w.Mode != plan.ModeAsSaved || !strings.Contains(w.Reason, "gemini --help: no answer within 1s") {
 				t.Errorf("run %d window %d: %s: %q", run, w.WindowID, w.Mode, w.Reason)
 				break
 			}

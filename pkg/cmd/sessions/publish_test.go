@@ -10,10 +10,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/cmd/sessions"
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/rewrite"
 )
 
@@ -68,9 +68,9 @@ func TestPublishLargeSave(t *testing.T) {
 	wantNew := fmt.Sprintf("%d claude windows in /home/u/code/api, windows 1, 3, 5, 7, 9 and %d more have ids: --continue could attach another window's conversation, new conversation", n, n/2-5)
 	for i, w := range res.Windows {
 		switch {
-		case i%2 == 0 && (w.Mode != agents.ModeExact || w.ID != fmt.Sprintf("4f9e2a51-3c1d-4b7a-9e0f-%012d", i+1)):
+		case i%2 == 0 && (w.Mode != plan.ModeExact || w.ID != fmt.Sprintf("4f9e2a51-3c1d-4b7a-9e0f-%012d", i+1)):
 			t.Fatalf("window %d: %s %s, want exact", w.WindowID, w.Mode, w.ID)
-		case i%2 == 1 && (w.Mode != agents.ModeNew || !strings.HasPrefix(w.Reason, wantNew)):
+		case i%2 == 1 && (w.Mode != plan.ModeNew || !strings.HasPrefix(w.Reason, wantNew)):
 			t.Fatalf("window %d: %s %q, want new: %q", w.WindowID, w.Mode, w.Reason, wantNew)
 		}
 	}

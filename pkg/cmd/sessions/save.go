@@ -11,6 +11,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/rewrite"
 	"github.com/kittymux/kittymux/pkg/save"
 	"github.com/kittymux/kittymux/pkg/store"
@@ -125,7 +126,7 @@ func printWarnings(w io.Writer, warnings []string) {
 func printWindows(w io.Writer, ws []rewrite.Window) {
 	for _, x := range ws {
 		cmd := "(kept as saved)"
-		if x.Mode != agents.ModeAsSaved {
+		if x.Mode != plan.ModeAsSaved {
 			cmd = agents.Quote(x.Argv)
 		}
 		// The argv and the reason hold what ran in kitty's windows.

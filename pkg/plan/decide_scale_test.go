@@ -1,4 +1,4 @@
-package agents
+package plan
 
 import (
 	stdcmp "cmp"
@@ -10,13 +10,15 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/ids"
 )
 
 // decideQuadratic is Decide as it was before windows were grouped: every
 // window compared with every other. It stays as the oracle the grouped
 // Decide must agree with.
-func decideQuadratic(s *Set, ws []Window, probes Probes) []Decision {
+func decideQuadratic(s *agents.Set, ws []agents.Window, probes agents.Probes) []Decision {
+	cat := &catalog{s: s, agents: map[string]*agent{}}
 	var es []*entry
 	out := make([]Decision, 0, len(ws))
 	for _, w := range ws {
@@ -30,7 +32,7 @@ func decideQuadratic(s *Set, ws []Window, probes Probes) []Decision {
 		if w.Cmd.Agent == "" {
 			continue
 		}
-		e := &entry{i: i, w: w, a: s.agents[w.Cmd.Agent], d: &out[i]}
+		e := &entry{i: i, w: w, a: cat.get(w.Cmd.Agent), d: &out[i]}
 		e.where = e.dir()
 		i++
 		es = append(es, e)
@@ -46,7 +48,7 @@ func decideQuadratic(s *Set, ws []Window, probes Probes) []Decision {
 			e.d.Mode, e.d.Reason = ModeAsSaved, fmt.Sprintf("%s %s is a helper, not a conversation", e.a.name, c.HelperWhy)
 		case !e.a.canResume:
 			e.d.Mode, e.d.Reason = ModeAsSaved, fmt.Sprintf("%s cannot resume a conversation", e.a.name)
-		case w.KnownID != "" && e.a.checkID(w.KnownID) == nil:
+		case w.KnownID != "" && s.CheckID(e.a.name, w.KnownID) == nil:
 			e.id, e.src = w.KnownID, stdcmp.Or(w.KnownIDFrom, "the recorded id")
 		case c.ID != "":
 			e.id, e.src = c.ID, c.IDFrom
@@ -87,7 +89,7 @@ func decideQuadratic(s *Set, ws []Window, probes Probes) []Decision {
 			continue
 		}
 		latest := strings.Join(a.def.Latest, " ")
-		if a.def.LatestScope == ScopeCwd && e.where != "" {
+		if a.def.LatestScope == agents.ScopeCwd && e.where != "" {
 			dir := e.where
 			var same, withID []*entry
 			for _, o := range es {
@@ -120,13 +122,13 @@ func decideQuadratic(s *Set, ws []Window, probes Probes) []Decision {
 			}
 		}
 		switch {
-		case len(all) == 1 && a.def.LatestScope == ScopeCwd:
+		case len(all) == 1 && a.def.LatestScope == agents.ScopeCwd:
 			e.d.Mode = ModeLatest
 			e.d.Reason = fmt.Sprintf("only %s window (directory unknown)", a.name)
 		case len(all) == 1:
 			e.d.Mode = ModeLatest
 			e.d.Reason = fmt.Sprintf("only %s window: %s is not per directory", a.name, latest)
-		case a.def.LatestScope == ScopeCwd:
+		case a.def.LatestScope == agents.ScopeCwd:
 			e.d.Mode = ModeNew
 			e.d.Reason = fmt.Sprintf("%d %s windows and the directory is unknown: new conversation", len(all), a.name)
 		default:
@@ -140,11 +142,11 @@ func decideQuadratic(s *Set, ws []Window, probes Probes) []Decision {
 		if d.Mode == ModeAsSaved || e.a == nil {
 			continue
 		}
-		if why := probes.refuse(e.a, d.Mode); why != "" {
+		if why := refuse(probes, e.a, d.Mode); why != "" {
 			d.Mode, d.ID, d.Reason = ModeAsSaved, "", why
 			continue
 		}
-		argv, err := s.ResumeArgv(e.w.Cmd, d.Mode, d.ID)
+		argv, err := ResumeArgv(s, e.w.Cmd, d.Mode, d.ID)
 		if err != nil {
 			d.Mode, d.ID, d.Reason = ModeAsSaved, "", err.Error()
 			continue
@@ -172,8 +174,8 @@ var (
 	knownIDs = []string{"", "", "", "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73", "11111111-2222-4333-8444-555555555555", "--bad"}
 )
 
-func randomWindows(t testing.TB, s *Set, r *rand.Rand, n int) []Window {
-	ws := make([]Window, n)
+func randomWindows(t testing.TB, s *agents.Set, r *rand.Rand, n int) []agents.Window {
+	ws := make([]agents.Window, n)
 	for i := range ws {
 		line := windowLines[r.IntN(len(windowLines))]
 		c, ok := s.RecognizeString(line)
@@ -181,28 +183,28 @@ func randomWindows(t testing.TB, s *Set, r *rand.Rand, n int) []Window {
 			t.Fatalf("%q not recognised", line)
 		}
 		if r.IntN(10) == 0 {
-			c = Command{} // not an agent
+			c = agents.Command{} // not an agent
 		}
-		ws[i] = Window{ID: r.IntN(2 * n), Cwd: cwds[r.IntN(len(cwds))], Cmd: c, KnownID: knownIDs[r.IntN(len(knownIDs))]}
+		ws[i] = agents.Window{ID: r.IntN(2 * n), Cwd: cwds[r.IntN(len(cwds))], Cmd: c, KnownID: knownIDs[r.IntN(len(knownIDs))]}
 	}
 	return ws
 }
 
 // Grouping the windows changes no decision.
 func TestDecideMatchesPairwise(t *testing.T) {
-	s, err := Load("")
+	s, err := agents.Load("")
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := rand.New(rand.NewPCG(1, 2))
-	probes := Probes{"claude": {Agent: "claude", Installed: true, OK: true}, "codex": {Agent: "codex", Installed: true, Missing: []string{"--last"}}}
+	probes := agents.Probes{"claude": {Agent: "claude", Installed: true, OK: true}, "codex": {Agent: "codex", Installed: true, Missing: []string{"--last"}}}
 	for round := range 2000 {
 		ws := randomWindows(t, s, r, 1+r.IntN(12))
-		var p Probes
+		var p agents.Probes
 		if round%2 == 0 {
 			p = probes
 		}
-		if diff := cmp.Diff(decideQuadratic(s, ws, p), s.Decide(ws, p)); diff != "" {
+		if diff := cmp.Diff(decideQuadratic(s, ws, p), Decide(s, ws, p)); diff != "" {
 			t.Fatalf("windows %+v: (-pairwise +grouped):\n%s", ws, diff)
 		}
 	}
@@ -211,23 +213,23 @@ func TestDecideMatchesPairwise(t *testing.T) {
 // BenchmarkDecide shows Decide's cost per window staying flat as the
 // windows of one agent in one directory grow.
 func BenchmarkDecide(b *testing.B) {
-	s, err := Load("")
+	s, err := agents.Load("")
 	if err != nil {
 		b.Fatal(err)
 	}
 	for _, n := range []int{100, 1000, 10000, 100000} {
-		ws := make([]Window, n)
+		ws := make([]agents.Window, n)
 		for i := range ws {
 			line := "claude --model opus"
 			if i%2 == 0 {
 				line = fmt.Sprintf("claude --resume 4f9e2a51-3c1d-4b7a-9e0f-%012d", i)
 			}
 			c, _ := s.RecognizeString(line)
-			ws[i] = Window{ID: i + 1, Cwd: "/home/u/code/api", Cmd: c}
+			ws[i] = agents.Window{ID: i + 1, Cwd: "/home/u/code/api", Cmd: c}
 		}
 		b.Run(fmt.Sprintf("windows=%d", n), func(b *testing.B) {
 			for b.Loop() {
-				s.Decide(ws, nil)
+				Decide(s, ws, nil)
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/window")
 		})

@@ -1,4 +1,4 @@
-package agents_test
+package plan_test
 
 import (
 	"encoding/json"
@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/plan"
 )
 
 // TestNoSessionIDBesideResume: claude 2.1.197 refuses --session-id beside
@@ -27,10 +28,10 @@ func TestNoSessionIDBesideResume(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s not recognised", agent)
 		}
-		for _, mode := range []agents.Mode{agents.ModeExact, agents.ModeLatest} {
-			argv, err := set.ResumeArgv(c, mode, b)
+		for _, mode := range []plan.Mode{plan.ModeExact, plan.ModeLatest} {
+			argv, err := plan.ResumeArgv(set, c, mode, b)
 			if err != nil {
-				if mode == agents.ModeLatest {
+				if mode == plan.ModeLatest {
 					continue // an agent with no latest
 				}
 				t.Fatalf("%s %s: %v", agent, mode, err)
@@ -60,10 +61,10 @@ func TestNoSessionIDBesideResume(t *testing.T) {
 	if diff := cmp.Diff([]string{"--session-id", a}, c.Flags); diff != "" {
 		t.Fatalf("the user's definition keeps the flag (-want +got):\n%s", diff)
 	}
-	if argv, err := mine.ResumeArgv(c, agents.ModeExact, b); !errors.Is(err, agents.ErrRefusedCombination) {
+	if argv, err := plan.ResumeArgv(mine, c, plan.ModeExact, b); !errors.Is(err, plan.ErrRefusedCombination) {
 		t.Errorf("resume argv %q, %v; want it refused", argv, err)
 	}
-	if argv, err := mine.ResumeArgv(c, agents.ModeNew, ""); err != nil || !slices.Contains(argv, "--session-id") {
+	if argv, err := plan.ResumeArgv(mine, c, plan.ModeNew, ""); err != nil || !slices.Contains(argv, "--session-id") {
 		t.Errorf("a new conversation keeps what the user chose: %q %v", argv, err)
 	}
 }

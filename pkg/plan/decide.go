@@ -1,17 +1,19 @@
-package agents
+// Package plan decides how each agent window comes back after a restart
+// (Decide: the rules of design.md), builds the resume argv of a decision,
+// and validates a resume record read back from an editable session file.
+// It reads the definitions and recognition of pkg/agents and the probe
+// results of pkg/probe.
+package plan
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
-	"mvdan.cc/sh/v3/syntax"
-
+	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/ids"
 )
 
@@ -24,177 +26,6 @@ const (
 	ModeNew     Mode = "new"      // a new conversation with the same flags
 	ModeAsSaved Mode = "as-saved" // not rewritten: the saved command stays
 )
-
-// Sentinel errors of resume argv building and validation.
-var (
-	ErrUnknownAgent = errors.New("unknown agent")
-	ErrNoResume     = errors.New("agent cannot resume a conversation")
-	ErrBadID        = errors.New("not a plain conversation id")
-)
-
-func (a *agent) checkID(id string) error {
-	switch {
-	case id == "":
-		return fmt.Errorf("%w: the id is empty", ErrBadID)
-	case strings.HasPrefix(id, "-"):
-		return fmt.Errorf("%w: %q starts with '-', so %s would read it as an option", ErrBadID, id, a.name)
-	case strings.ContainsAny(id, " \t\n\r\v\f"):
-		return fmt.Errorf("%w: %q holds whitespace", ErrBadID, id)
-	case !isPlainToken(id):
-		return fmt.Errorf("%w: %q holds characters other than letters, digits, '.', '_' and '-'", ErrBadID, id)
-	case a.idRE != nil && !a.idRE().MatchString(id):
-		return fmt.Errorf("%w: %q does not match the id form of %s (%s)", ErrBadID, id, a.name, a.def.IDPattern)
-	}
-	return nil
-}
-
-// ResumeArgv builds the argv that brings c back in mode: the program, the
-// kept flags and the template of the mode. A flag-style template goes after
-// the kept flags (before a "--"), a subcommand-style one right after the
-// program. The old resume flags were stripped when c was recognised, so none
-// is doubled, and prompts were dropped then, so none is replayed. Env is not
-// part of the argv.
-func (s *Set) ResumeArgv(c Command, mode Mode, id string) ([]string, error) {
-	a, ok := s.agents[c.Agent]
-	if !ok {
-		return nil, fmt.Errorf("%w %q", ErrUnknownAgent, c.Agent)
-	}
-	if !a.canResume {
-		return nil, fmt.Errorf("%s: %w", a.name, ErrNoResume)
-	}
-	if len(c.Program) == 0 {
-		return nil, fmt.Errorf("%s: the command has no program", a.name)
-	}
-	var tmpl []string
-	switch mode {
-	case ModeExact:
-		if err := a.checkID(id); err != nil {
-			return nil, err
-		}
-		for _, w := range a.def.Exact {
-			tmpl = append(tmpl, strings.Replace(w, idPlaceholder, id, 1))
-		}
-	case ModeLatest:
-		if len(a.def.Latest) == 0 {
-			return nil, fmt.Errorf("%s has no way to resume its latest conversation", a.name)
-		}
-		tmpl = a.def.Latest
-	case ModeNew:
-		tmpl = a.def.New
-	case ModeAsSaved:
-		return nil, errors.New("as-saved keeps the saved command: there is no resume argv to build")
-	default:
-		return nil, fmt.Errorf("unknown mode %q", mode)
-	}
-	if err := a.refusedBeside(c.Flags, mode); err != nil {
-		return nil, err
-	}
-	return assemble(c.Program, c.Flags, tmpl), nil
-}
-
-func assemble(program, flags, tmpl []string) []string {
-	out := slices.Clone(program)
-	if len(tmpl) > 0 && !strings.HasPrefix(tmpl[0], "-") {
-		return slices.Concat(out, tmpl, flags)
-	}
-	at := slices.Index(flags, "--")
-	if at < 0 {
-		at = len(flags)
-	}
-	return slices.Concat(out, flags[:at], tmpl, flags[at:])
-}
-
-// Validate checks a resume record read from an editable session file before
-// the restore prompt runs it. It is valid only when argv is exactly what
-// kittymux writes for that agent, mode and id: a changed program, an id that
-// is an option, words after the id, an env or sh -c wrapper, a prompt or a
-// secret all fail.
-func (s *Set) Validate(agentName string, mode Mode, id string, argv []string) error {
-	a, ok := s.agents[agentName]
-	if !ok {
-		return fmt.Errorf("%w %q", ErrUnknownAgent, agentName)
-	}
-	if !a.canResume {
-		return fmt.Errorf("%s: %w", a.name, ErrNoResume)
-	}
-	switch mode {
-	case ModeExact, ModeLatest, ModeNew:
-	case ModeAsSaved:
-		return errors.New("mode as-saved has no resume command to check")
-	default:
-		return fmt.Errorf("unknown mode %q", mode)
-	}
-	if mode == ModeExact {
-		if err := a.checkID(id); err != nil {
-			return err
-		}
-	} else if id != "" {
-		return fmt.Errorf("mode %s takes no id, got %q", mode, id)
-	}
-	if len(argv) == 0 {
-		return errors.New("the command is empty")
-	}
-	for i, w := range argv {
-		if w == "" {
-			return fmt.Errorf("word %d of the command is empty", i+1)
-		}
-		if strings.ContainsFunc(w, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
-			return fmt.Errorf("word %d of the command holds a control character", i+1)
-		}
-	}
-	c, ok := s.RecognizeArgv(argv)
-	if !ok {
-		return fmt.Errorf("program %q is not a known agent", argv[0])
-	}
-	if c.Agent != a.name {
-		return fmt.Errorf("program %q is %s, not %s", argv[0], c.Agent, a.name)
-	}
-	switch {
-	case c.OneShot:
-		return fmt.Errorf("the command is a one-shot run (%s), not a conversation", c.OneShotWhy)
-	case c.Helper:
-		return fmt.Errorf("the command is a helper (%s), not a conversation", c.HelperWhy)
-	case c.PromptDropped:
-		return errors.New("the command holds a prompt argument")
-	case c.SecretDropped:
-		return errors.New("the command holds a secret flag")
-	}
-	want, err := s.ResumeArgv(c, mode, id)
-	if err != nil {
-		return err
-	}
-	if !slices.Equal(want, argv) {
-		return fmt.Errorf("the command is not what kittymux writes for %s %s: got %q, want %q", a.name, mode, argv, want)
-	}
-	return nil
-}
-
-// Window is one agent window as the scanner or the rewriter sees it.
-type Window struct {
-	ID  int
-	Cwd string
-	Cmd Command
-	// KnownID is the conversation id reported for the window's agent
-	// process (its own records, its hook, kittymux's journal; never a user
-	// var alone). It wins over an id in argv:
-	// the agent reports the id it is in now, which changes after /clear or
-	// /resume, while argv keeps the one it started with.
-	KnownID string
-	// KnownIDFrom names the source of KnownID for reasons ("journal").
-	KnownIDFrom string
-	// Seen are the files the window's agent process ran (its executable
-	// and, for an interpreter, the agent's script), symlinks resolved, as
-	// read from the OS: what a sealed record may name as its program.
-	Seen []string
-	// Unverified says why Cmd rests on kitty's word rather than on the
-	// process read from the OS (no /proc, a process that could not be
-	// read); a record made from it is not sealed and asks first.
-	Unverified string
-	// ProcEnv is the agent process's environment as read from the OS: an
-	// environment a restore record set is kept only where the process
-	// holds it.
-	ProcEnv []string
-}
 
 // Decision is what a window's agent comes back as.
 type Decision struct {
@@ -222,8 +53,9 @@ type Decision struct {
 //     probe failed stay as saved.
 //
 // probes nil means not checked: the definitions are trusted.
-func (s *Set) Decide(ws []Window, probes Probes) []Decision {
-	ws = s.withGrammars(ws, probes)
+func Decide(s *agents.Set, ws []agents.Window, probes agents.Probes) []Decision {
+	ws = s.ReparseWindows(ws, probes.Grammar)
+	cat := &catalog{s: s, agents: map[string]*agent{}}
 	var es []*entry
 	out := make([]Decision, 0, len(ws))
 	for _, w := range ws {
@@ -237,7 +69,7 @@ func (s *Set) Decide(ws []Window, probes Probes) []Decision {
 		if w.Cmd.Agent == "" {
 			continue
 		}
-		e := &entry{i: i, w: w, a: s.agents[w.Cmd.Agent], d: &out[i]}
+		e := &entry{i: i, w: w, a: cat.get(w.Cmd.Agent), d: &out[i]}
 		i++
 		es = append(es, e)
 		if e.a == nil {
@@ -252,7 +84,7 @@ func (s *Set) Decide(ws []Window, probes Probes) []Decision {
 			e.d.Mode, e.d.Reason = ModeAsSaved, fmt.Sprintf("%s %s is a helper, not a conversation", e.a.name, c.HelperWhy)
 		case !e.a.canResume:
 			e.d.Mode, e.d.Reason = ModeAsSaved, fmt.Sprintf("%s cannot resume a conversation", e.a.name)
-		case w.KnownID != "" && e.a.checkID(w.KnownID) == nil:
+		case w.KnownID != "" && s.CheckID(e.a.name, w.KnownID) == nil:
 			e.id, e.src = w.KnownID, cmp.Or(w.KnownIDFrom, "the recorded id")
 		case c.ID != "":
 			e.id, e.src = c.ID, c.IDFrom
@@ -312,7 +144,7 @@ func (s *Set) Decide(ws []Window, probes Probes) []Decision {
 			continue
 		}
 		latest := strings.Join(a.def.Latest, " ")
-		if a.def.LatestScope == ScopeCwd && e.where != "" {
+		if a.def.LatestScope == agents.ScopeCwd && e.where != "" {
 			dir := e.where
 			// Undecided windows are conversational: the group holds e.
 			g, u := byDir[dirKey{a, dir}], groupOf(unknownDir, a)
@@ -337,13 +169,13 @@ func (s *Set) Decide(ws []Window, probes Probes) []Decision {
 		}
 		all := len(byAgent[a].all)
 		switch {
-		case all == 1 && a.def.LatestScope == ScopeCwd:
+		case all == 1 && a.def.LatestScope == agents.ScopeCwd:
 			e.d.Mode = ModeLatest
 			e.d.Reason = fmt.Sprintf("only %s window (directory unknown)", a.name)
 		case all == 1:
 			e.d.Mode = ModeLatest
 			e.d.Reason = fmt.Sprintf("only %s window: %s is not per directory", a.name, latest)
-		case a.def.LatestScope == ScopeCwd:
+		case a.def.LatestScope == agents.ScopeCwd:
 			e.d.Mode = ModeNew
 			e.d.Reason = fmt.Sprintf("%d %s windows and the directory is unknown: new conversation", all, a.name)
 		default:
@@ -357,11 +189,11 @@ func (s *Set) Decide(ws []Window, probes Probes) []Decision {
 		if d.Mode == ModeAsSaved || e.a == nil {
 			continue
 		}
-		if why := probes.refuse(e.a, d.Mode); why != "" {
+		if why := refuse(probes, e.a, d.Mode); why != "" {
 			d.Mode, d.ID, d.Reason = ModeAsSaved, "", why
 			continue
 		}
-		argv, err := s.ResumeArgv(e.w.Cmd, d.Mode, d.ID)
+		argv, err := ResumeArgv(s, e.w.Cmd, d.Mode, d.ID)
 		if err != nil {
 			d.Mode, d.ID, d.Reason = ModeAsSaved, "", err.Error()
 			continue
@@ -381,7 +213,7 @@ func (s *Set) Decide(ws []Window, probes Probes) []Decision {
 // entry is a window under decision.
 type entry struct {
 	i     int // its place in the windows decided
-	w     Window
+	w     agents.Window
 	a     *agent
 	id    string // the id it resumes, if any
 	src   string // where the id came from
@@ -467,18 +299,4 @@ func windowDir(cwd, flagDir string) string {
 	default:
 		return filepath.Join(cwd, flagDir)
 	}
-}
-
-// Quote renders argv for people to read, each word shell-quoted where it
-// needs it. Nothing runs what it returns.
-func Quote(argv []string) string {
-	parts := make([]string, len(argv))
-	for i, a := range argv {
-		q, err := syntax.Quote(a, syntax.LangBash)
-		if err != nil {
-			q = strconv.Quote(a)
-		}
-		parts[i] = q
-	}
-	return strings.Join(parts, " ")
 }

@@ -1,8 +1,10 @@
-package agents
+package plan
 
 import (
 	"fmt"
 	"strings"
+
+	"github.com/kittymux/kittymux/pkg/agents"
 )
 
 // ErrRefusedCombination: the argv would combine flags the agent refuses
@@ -25,7 +27,7 @@ const upFront = "--session-id"
 // definition's id flags, and one kept all the same (a definition that
 // does not list it, a grammar that reads it as a value flag) makes the
 // resume refused, and the window is kept as saved.
-func (a *agent) refusedBeside(flags []string, mode Mode) error {
+func refusedBeside(s *agents.Set, agentName string, flags []string, mode Mode) error {
 	if mode != ModeExact && mode != ModeLatest {
 		return nil
 	}
@@ -34,9 +36,9 @@ func (a *agent) refusedBeside(flags []string, mode Mode) error {
 			break
 		}
 		name, _, _ := strings.Cut(f, "=")
-		if name == upFront || a.idFlags[name] {
+		if name == upFront || s.IsIDFlag(agentName, name) {
 			return fmt.Errorf("%s: %w: %s beside a resume (claude refuses it without --fork-session, which would fork the conversation)",
-				a.name, ErrRefusedCombination, name)
+				agentName, ErrRefusedCombination, name)
 		}
 	}
 	return nil

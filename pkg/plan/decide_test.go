@@ -1,4 +1,4 @@
-package agents_test
+package plan_test
 
 import (
 	"encoding/json"
@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/plan"
 )
 
 // fixtureWindows reads kitty's ls output and recognises each window the way
@@ -63,26 +64,26 @@ func TestDecideKitty0482Fixture(t *testing.T) {
 	s := loadShipped(t)
 	ws := fixtureWindows(t, s, "0.48.2/ls.json")
 	const api, web = "/home/u/code/api", "/home/u/code/web"
-	want := []agents.Decision{
+	want := []plan.Decision{
 		{
-			WindowID: 1, Agent: "claude", Mode: agents.ModeLatest,
+			WindowID: 1, Agent: "claude", Mode: plan.ModeLatest,
 			Argv:   w("claude", "--model", "opus", "--dangerously-skip-permissions", "--continue"),
 			Reason: "only claude window in " + api + ": --continue is per directory",
 		},
 		{
-			WindowID: 2, Agent: "codex", Mode: agents.ModeExact, ID: codexID,
+			WindowID: 2, Agent: "codex", Mode: plan.ModeExact, ID: codexID,
 			Argv:   w("/home/u/.local/bin/codex", "resume", codexID),
 			Reason: "id bbab2a035a53 from resume",
 		},
 		{
-			WindowID: 4, Agent: "claude", Mode: agents.ModeExact, ID: uuid,
+			WindowID: 4, Agent: "claude", Mode: plan.ModeExact, ID: uuid,
 			Argv:   w("claude", "--model", "sonnet", "--resume", uuid),
 			Reason: "id 4f9e2a51 from --resume",
 		},
 		{
 			// Window 4 is claude in the same directory: --continue could
 			// pick its conversation.
-			WindowID: 5, Agent: "claude", Mode: agents.ModeNew,
+			WindowID: 5, Agent: "claude", Mode: plan.ModeNew,
 			Argv:   w("claude"),
 			Reason: "2 claude windows in " + web + ", window 4 has an id: --continue could attach another window's conversation, new conversation",
 		},
@@ -90,12 +91,12 @@ func TestDecideKitty0482Fixture(t *testing.T) {
 			// opencode does not say --continue is per directory, so latest
 			// is safe only for the single opencode window at all, which
 			// window 6 is. The prompt "fix the tests" is dropped.
-			WindowID: 6, Agent: "opencode", Mode: agents.ModeLatest,
+			WindowID: 6, Agent: "opencode", Mode: plan.ModeLatest,
 			Argv:   w("opencode", "-m", "anthropic/claude", "--continue"),
 			Reason: "only opencode window: --continue is not per directory; prompt dropped",
 		},
 	}
-	got := s.Decide(ws, nil)
+	got := plan.Decide(s, ws, nil)
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
@@ -107,9 +108,9 @@ func TestDecideKitty0482Fixture(t *testing.T) {
 			ws[i].KnownID, ws[i].KnownIDFrom = known, "kittymux_session"
 		}
 	}
-	got = s.Decide(ws, nil)
-	want[3] = agents.Decision{
-		WindowID: 5, Agent: "claude", Mode: agents.ModeExact, ID: known,
+	got = plan.Decide(s, ws, nil)
+	want[3] = plan.Decision{
+		WindowID: 5, Agent: "claude", Mode: plan.ModeExact, ID: known,
 		Argv:   w("claude", "--resume", known),
 		Reason: "id 9a8b7c6d from kittymux_session",
 	}
@@ -121,19 +122,19 @@ func TestDecideKitty0482Fixture(t *testing.T) {
 func TestDecideKitty0265Fixture(t *testing.T) {
 	s := loadShipped(t)
 	ws := fixtureWindows(t, s, "0.26.5-ls.json")
-	want := []agents.Decision{
+	want := []plan.Decision{
 		{
-			WindowID: 2, Agent: "claude", Mode: agents.ModeLatest,
+			WindowID: 2, Agent: "claude", Mode: plan.ModeLatest,
 			Argv:   w("/home/u/.local/bin/claude", "--model", "opus", "--continue"),
 			Reason: "only claude window in /home/u/code/api: --continue is per directory",
 		},
 		{
-			WindowID: 3, Agent: "codex", Mode: agents.ModeExact, ID: codexID,
+			WindowID: 3, Agent: "codex", Mode: plan.ModeExact, ID: codexID,
 			Argv:   w("/home/u/.local/bin/codex", "resume", codexID),
 			Reason: "id bbab2a035a53 from resume",
 		},
 	}
-	if diff := cmp.Diff(want, s.Decide(ws, nil)); diff != "" {
+	if diff := cmp.Diff(want, plan.Decide(s, ws, nil)); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
@@ -155,7 +156,7 @@ func TestDecideRules(t *testing.T) {
 		name   string
 		ws     []agents.Window
 		probes agents.Probes
-		want   []agents.Decision
+		want   []plan.Decision
 	}{
 		{
 			name: "two plain claude in one directory: new each",
@@ -163,9 +164,9 @@ func TestDecideRules(t *testing.T) {
 				{ID: 7, Cwd: "/d", Cmd: c("claude")},
 				{ID: 8, Cwd: "/d/", Cmd: c("claude --continue")},
 			},
-			want: []agents.Decision{
-				{WindowID: 7, Agent: "claude", Mode: agents.ModeNew, Argv: w("claude"), Reason: "2 claude windows in /d and no ids: new conversation each"},
-				{WindowID: 8, Agent: "claude", Mode: agents.ModeNew, Argv: w("claude"), Reason: "2 claude windows in /d and no ids: new conversation each"},
+			want: []plan.Decision{
+				{WindowID: 7, Agent: "claude", Mode: plan.ModeNew, Argv: w("claude"), Reason: "2 claude windows in /d and no ids: new conversation each"},
+				{WindowID: 8, Agent: "claude", Mode: plan.ModeNew, Argv: w("claude"), Reason: "2 claude windows in /d and no ids: new conversation each"},
 			},
 		},
 		{
@@ -174,9 +175,9 @@ func TestDecideRules(t *testing.T) {
 				{ID: 1, Cwd: "/a", Cmd: c("claude")},
 				{ID: 2, Cwd: "/b", Cmd: c("claude")},
 			},
-			want: []agents.Decision{
-				{WindowID: 1, Agent: "claude", Mode: agents.ModeLatest, Argv: w("claude", "--continue"), Reason: "only claude window in /a: --continue is per directory"},
-				{WindowID: 2, Agent: "claude", Mode: agents.ModeLatest, Argv: w("claude", "--continue"), Reason: "only claude window in /b: --continue is per directory"},
+			want: []plan.Decision{
+				{WindowID: 1, Agent: "claude", Mode: plan.ModeLatest, Argv: w("claude", "--continue"), Reason: "only claude window in /a: --continue is per directory"},
+				{WindowID: 2, Agent: "claude", Mode: plan.ModeLatest, Argv: w("claude", "--continue"), Reason: "only claude window in /b: --continue is per directory"},
 			},
 		},
 		{
@@ -185,9 +186,9 @@ func TestDecideRules(t *testing.T) {
 				{ID: 9, Cwd: "/a", Cmd: c("claude --resume " + uuid)},
 				{ID: 3, Cwd: "/b", Cmd: c("claude"), KnownID: uuid, KnownIDFrom: "the journal"},
 			},
-			want: []agents.Decision{
-				{WindowID: 9, Agent: "claude", Mode: agents.ModeNew, Argv: w("claude"), Reason: "id 4f9e2a51 is resumed in window 3: new conversation"},
-				{WindowID: 3, Agent: "claude", Mode: agents.ModeExact, ID: uuid, Argv: w("claude", "--resume", uuid), Reason: "id 4f9e2a51 from the journal"},
+			want: []plan.Decision{
+				{WindowID: 9, Agent: "claude", Mode: plan.ModeNew, Argv: w("claude"), Reason: "id 4f9e2a51 is resumed in window 3: new conversation"},
+				{WindowID: 3, Agent: "claude", Mode: plan.ModeExact, ID: uuid, Argv: w("claude", "--resume", uuid), Reason: "id 4f9e2a51 from the journal"},
 			},
 		},
 		{
@@ -195,8 +196,8 @@ func TestDecideRules(t *testing.T) {
 			ws: []agents.Window{
 				{ID: 1, Cwd: "/a", Cmd: c("claude --resume " + uuid), KnownID: other},
 			},
-			want: []agents.Decision{
-				{WindowID: 1, Agent: "claude", Mode: agents.ModeExact, ID: other, Argv: w("claude", "--resume", other), Reason: "id 0f0e0d0c from the recorded id"},
+			want: []plan.Decision{
+				{WindowID: 1, Agent: "claude", Mode: plan.ModeExact, ID: other, Argv: w("claude", "--resume", other), Reason: "id 0f0e0d0c from the recorded id"},
 			},
 		},
 		{
@@ -204,8 +205,8 @@ func TestDecideRules(t *testing.T) {
 			ws: []agents.Window{
 				{ID: 1, Cwd: "/a", Cmd: c("claude --resume " + uuid), KnownID: "--dangerously-skip-permissions"},
 			},
-			want: []agents.Decision{
-				{WindowID: 1, Agent: "claude", Mode: agents.ModeExact, ID: uuid, Argv: w("claude", "--resume", uuid), Reason: "id 4f9e2a51 from --resume"},
+			want: []plan.Decision{
+				{WindowID: 1, Agent: "claude", Mode: plan.ModeExact, ID: uuid, Argv: w("claude", "--resume", uuid), Reason: "id 4f9e2a51 from --resume"},
 			},
 		},
 		{
@@ -214,9 +215,9 @@ func TestDecideRules(t *testing.T) {
 				{ID: 1, Cwd: "/a", Cmd: c("opencode")},
 				{ID: 2, Cwd: "/b", Cmd: c("opencode")},
 			},
-			want: []agents.Decision{
-				{WindowID: 1, Agent: "opencode", Mode: agents.ModeNew, Argv: w("opencode"), Reason: "2 opencode windows and --continue is not per directory: new conversation"},
-				{WindowID: 2, Agent: "opencode", Mode: agents.ModeNew, Argv: w("opencode"), Reason: "2 opencode windows and --continue is not per directory: new conversation"},
+			want: []plan.Decision{
+				{WindowID: 1, Agent: "opencode", Mode: plan.ModeNew, Argv: w("opencode"), Reason: "2 opencode windows and --continue is not per directory: new conversation"},
+				{WindowID: 2, Agent: "opencode", Mode: plan.ModeNew, Argv: w("opencode"), Reason: "2 opencode windows and --continue is not per directory: new conversation"},
 			},
 		},
 		{
@@ -224,8 +225,8 @@ func TestDecideRules(t *testing.T) {
 			ws: []agents.Window{
 				{ID: 1, Cwd: "/a", Cmd: c("gemini --model pro")},
 			},
-			want: []agents.Decision{
-				{WindowID: 1, Agent: "gemini", Mode: agents.ModeLatest, Argv: w("gemini", "--model", "pro", "--resume", "latest"), Reason: "only gemini window: --resume latest is not per directory"},
+			want: []plan.Decision{
+				{WindowID: 1, Agent: "gemini", Mode: plan.ModeLatest, Argv: w("gemini", "--model", "pro", "--resume", "latest"), Reason: "only gemini window: --resume latest is not per directory"},
 			},
 		},
 		{
@@ -235,10 +236,10 @@ func TestDecideRules(t *testing.T) {
 				{ID: 2, Cwd: "/b", Cmd: c("codex --cd ../x")},
 				{ID: 3, Cwd: "/x", Cmd: c("codex exec hi")},
 			},
-			want: []agents.Decision{
-				{WindowID: 1, Agent: "codex", Mode: agents.ModeNew, Argv: w("codex", "-C", "/x"), Reason: "3 codex windows in /x and no ids: new conversation each"},
-				{WindowID: 2, Agent: "codex", Mode: agents.ModeNew, Argv: w("codex", "--cd", "../x"), Reason: "3 codex windows in /x and no ids: new conversation each"},
-				{WindowID: 3, Agent: "codex", Mode: agents.ModeAsSaved, Reason: "one-shot run (exec), not a conversation"},
+			want: []plan.Decision{
+				{WindowID: 1, Agent: "codex", Mode: plan.ModeNew, Argv: w("codex", "-C", "/x"), Reason: "3 codex windows in /x and no ids: new conversation each"},
+				{WindowID: 2, Agent: "codex", Mode: plan.ModeNew, Argv: w("codex", "--cd", "../x"), Reason: "3 codex windows in /x and no ids: new conversation each"},
+				{WindowID: 3, Agent: "codex", Mode: plan.ModeAsSaved, Reason: "one-shot run (exec), not a conversation"},
 			},
 		},
 		{
@@ -249,11 +250,11 @@ func TestDecideRules(t *testing.T) {
 				{ID: 3, Cwd: "/a", Cmd: c("mastracode")},
 				{ID: 4, Cwd: "/a", Cmd: c("aider")},
 			},
-			want: []agents.Decision{
-				{WindowID: 1, Agent: "claude", Mode: agents.ModeAsSaved, Reason: "one-shot run (-p), not a conversation"},
-				{WindowID: 2, Agent: "claude", Mode: agents.ModeAsSaved, Reason: "claude mcp is a helper, not a conversation"},
-				{WindowID: 3, Agent: "mastracode", Mode: agents.ModeAsSaved, Reason: "mastracode cannot resume a conversation"},
-				{WindowID: 4, Agent: "aider", Mode: agents.ModeAsSaved, Reason: "aider cannot resume a conversation"},
+			want: []plan.Decision{
+				{WindowID: 1, Agent: "claude", Mode: plan.ModeAsSaved, Reason: "one-shot run (-p), not a conversation"},
+				{WindowID: 2, Agent: "claude", Mode: plan.ModeAsSaved, Reason: "claude mcp is a helper, not a conversation"},
+				{WindowID: 3, Agent: "mastracode", Mode: plan.ModeAsSaved, Reason: "mastracode cannot resume a conversation"},
+				{WindowID: 4, Agent: "aider", Mode: plan.ModeAsSaved, Reason: "aider cannot resume a conversation"},
 			},
 		},
 		{
@@ -264,11 +265,11 @@ func TestDecideRules(t *testing.T) {
 				{ID: 3, Cwd: "/b", Cmd: c("claude doctor")},
 				{ID: 4, Cwd: "/b", Cmd: c("claude")},
 			},
-			want: []agents.Decision{
-				{WindowID: 1, Agent: "claude", Mode: agents.ModeAsSaved, Reason: "one-shot run (-p), not a conversation"},
-				{WindowID: 2, Agent: "claude", Mode: agents.ModeNew, Argv: w("claude"), Reason: "2 claude windows in /a and no ids: new conversation each"},
-				{WindowID: 3, Agent: "claude", Mode: agents.ModeAsSaved, Reason: "claude doctor is a helper, not a conversation"},
-				{WindowID: 4, Agent: "claude", Mode: agents.ModeLatest, Argv: w("claude", "--continue"), Reason: "only claude window in /b: --continue is per directory"},
+			want: []plan.Decision{
+				{WindowID: 1, Agent: "claude", Mode: plan.ModeAsSaved, Reason: "one-shot run (-p), not a conversation"},
+				{WindowID: 2, Agent: "claude", Mode: plan.ModeNew, Argv: w("claude"), Reason: "2 claude windows in /a and no ids: new conversation each"},
+				{WindowID: 3, Agent: "claude", Mode: plan.ModeAsSaved, Reason: "claude doctor is a helper, not a conversation"},
+				{WindowID: 4, Agent: "claude", Mode: plan.ModeLatest, Argv: w("claude", "--continue"), Reason: "only claude window in /b: --continue is per directory"},
 			},
 		},
 		{
@@ -278,66 +279,66 @@ func TestDecideRules(t *testing.T) {
 				{ID: 2, Cwd: "/b", Cmd: c("claude --resume " + uuid)},
 			},
 			probes: agents.Probes{"claude": {Agent: "claude", Installed: true, Missing: []string{"--continue"}}},
-			want: []agents.Decision{
-				{WindowID: 1, Agent: "claude", Mode: agents.ModeAsSaved, Reason: "probe: flag --continue not in claude --help"},
-				{WindowID: 2, Agent: "claude", Mode: agents.ModeExact, ID: uuid, Argv: w("claude", "--resume", uuid), Reason: "id 4f9e2a51 from --resume"},
+			want: []plan.Decision{
+				{WindowID: 1, Agent: "claude", Mode: plan.ModeAsSaved, Reason: "probe: flag --continue not in claude --help"},
+				{WindowID: 2, Agent: "claude", Mode: plan.ModeExact, ID: uuid, Argv: w("claude", "--resume", uuid), Reason: "id 4f9e2a51 from --resume"},
 			},
 		},
 		{
 			name:   "probe missing --resume",
 			ws:     []agents.Window{{ID: 2, Cwd: "/b", Cmd: c("claude --resume " + uuid)}},
 			probes: agents.Probes{"claude": {Agent: "claude", Installed: true, Missing: []string{"--resume", "--continue"}}},
-			want: []agents.Decision{
-				{WindowID: 2, Agent: "claude", Mode: agents.ModeAsSaved, Reason: "probe: flag --resume not in claude --help"},
+			want: []plan.Decision{
+				{WindowID: 2, Agent: "claude", Mode: plan.ModeAsSaved, Reason: "probe: flag --resume not in claude --help"},
 			},
 		},
 		{
 			name:   "codex subcommand probe",
 			ws:     []agents.Window{{ID: 1, Cwd: "/a", Cmd: c("codex")}},
 			probes: agents.Probes{"codex": {Agent: "codex", Installed: true, Missing: []string{"--last"}}},
-			want: []agents.Decision{
-				{WindowID: 1, Agent: "codex", Mode: agents.ModeAsSaved, Reason: "probe: flag --last not in codex resume --help"},
+			want: []plan.Decision{
+				{WindowID: 1, Agent: "codex", Mode: plan.ModeAsSaved, Reason: "probe: flag --last not in codex resume --help"},
 			},
 		},
 		{
 			name:   "probe failed, not installed, not checked",
 			ws:     []agents.Window{{ID: 1, Cwd: "/a", Cmd: c("claude")}, {ID: 2, Cwd: "/a", Cmd: c("codex")}, {ID: 3, Cwd: "/a", Cmd: c("gemini")}},
 			probes: agents.Probes{"claude": {Agent: "claude", Installed: true, Error: "claude --help: timed out after 20s"}, "codex": {Agent: "codex"}},
-			want: []agents.Decision{
-				{WindowID: 1, Agent: "claude", Mode: agents.ModeAsSaved, Reason: "probe: claude --help: timed out after 20s"},
+			want: []plan.Decision{
+				{WindowID: 1, Agent: "claude", Mode: plan.ModeAsSaved, Reason: "probe: claude --help: timed out after 20s"},
 				// Not installed here: not probed, so the definition is trusted.
-				{WindowID: 2, Agent: "codex", Mode: agents.ModeLatest, Argv: w("codex", "resume", "--last"), Reason: "only codex window in /a: resume --last is per directory"},
-				{WindowID: 3, Agent: "gemini", Mode: agents.ModeAsSaved, Reason: "probe: gemini was not checked"},
+				{WindowID: 2, Agent: "codex", Mode: plan.ModeLatest, Argv: w("codex", "resume", "--last"), Reason: "only codex window in /a: resume --last is per directory"},
+				{WindowID: 3, Agent: "gemini", Mode: plan.ModeAsSaved, Reason: "probe: gemini was not checked"},
 			},
 		},
 		{
 			name:   "probe OK",
 			ws:     []agents.Window{{ID: 1, Cwd: "/a", Cmd: c("claude")}},
 			probes: agents.Probes{"claude": {Agent: "claude", Installed: true, OK: true}},
-			want: []agents.Decision{
-				{WindowID: 1, Agent: "claude", Mode: agents.ModeLatest, Argv: w("claude", "--continue"), Reason: "only claude window in /a: --continue is per directory"},
+			want: []plan.Decision{
+				{WindowID: 1, Agent: "claude", Mode: plan.ModeLatest, Argv: w("claude", "--continue"), Reason: "only claude window in /a: --continue is per directory"},
 			},
 		},
 		{
 			name: "unrecognised windows are skipped",
 			ws:   []agents.Window{{ID: 1, Cwd: "/a"}, {ID: 2, Cwd: "/a", Cmd: c("amp")}},
-			want: []agents.Decision{
-				{WindowID: 2, Agent: "amp", Mode: agents.ModeLatest, Argv: w("amp", "threads", "continue", "--last"), Reason: "only amp window: threads continue --last is not per directory"},
+			want: []plan.Decision{
+				{WindowID: 2, Agent: "amp", Mode: plan.ModeLatest, Argv: w("amp", "threads", "continue", "--last"), Reason: "only amp window: threads continue --last is not per directory"},
 			},
 		},
 		{
 			name: "no directory: it may be any directory",
 			ws:   []agents.Window{{ID: 1, Cmd: c("claude")}, {ID: 2, Cwd: "/b", Cmd: c("claude")}, {ID: 3, Cmd: c("pi")}},
-			want: []agents.Decision{
-				{WindowID: 1, Agent: "claude", Mode: agents.ModeNew, Argv: w("claude"), Reason: "2 claude windows and the directory is unknown: new conversation"},
-				{WindowID: 2, Agent: "claude", Mode: agents.ModeNew, Argv: w("claude"), Reason: "2 claude windows in /b and no ids: new conversation each"},
-				{WindowID: 3, Agent: "pi", Mode: agents.ModeLatest, Argv: w("pi", "--continue"), Reason: "only pi window (directory unknown)"},
+			want: []plan.Decision{
+				{WindowID: 1, Agent: "claude", Mode: plan.ModeNew, Argv: w("claude"), Reason: "2 claude windows and the directory is unknown: new conversation"},
+				{WindowID: 2, Agent: "claude", Mode: plan.ModeNew, Argv: w("claude"), Reason: "2 claude windows in /b and no ids: new conversation each"},
+				{WindowID: 3, Agent: "pi", Mode: plan.ModeLatest, Argv: w("pi", "--continue"), Reason: "only pi window (directory unknown)"},
 			},
 		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := s.Decide(tc.ws, tc.probes)
+			got := plan.Decide(s, tc.ws, tc.probes)
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}

@@ -1,0 +1,27 @@
+package agents
+
+import (
+	"testing"
+
+	"github.com/kittymux/kittymux/pkg/grammar"
+)
+
+// Hooks for the external tests (package agents_test), which check
+// recognition together with the resume plan of pkg/plan.
+
+// CapturedGrammar reads agent's captured helps as a probe reads the live
+// ones.
+func CapturedGrammar(t testing.TB, agent string) *grammar.Grammar {
+	t.Helper()
+	return capturedFor(t, agent).grammar(t)
+}
+
+// LiteralCommand is literalCommand.
+var LiteralCommand = literalCommand
+
+// KeepsValue reports whether agent keeps flag with a value (as recognition
+// reads it with g): a flag whose value a resume argv must not lose.
+func (s *Set) KeepsValue(agent, flag string, g *grammar.Grammar) bool {
+	k := s.agents[agent].kind(flag, compileGrammar(g))
+	return k == kindValue || k == kindOptionalValue
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/grammar"
 	"github.com/kittymux/kittymux/pkg/plan"
+	"github.com/kittymux/kittymux/pkg/probe"
 )
 
 // Command lines as people type them for each real CLI, read with the grammar
@@ -386,7 +387,7 @@ func TestCommandLinesNoResume(t *testing.T) {
 			if !ok || c.Agent != tc.agent {
 				t.Fatalf("recognised %v as %q", ok, c.Agent)
 			}
-			probes := agents.Probes{tc.agent: {Agent: tc.agent, Installed: true, OK: true, Grammar: g}}
+			probes := probe.Probes{tc.agent: {Agent: tc.agent, Installed: true, OK: true, Grammar: g}}
 			c = s.Reparse(c, g)
 			if c.OneShot != tc.oneShot || c.Unsure != "" {
 				t.Errorf("one-shot %v (%s), unsure %q", c.OneShot, c.OneShotWhy, c.Unsure)

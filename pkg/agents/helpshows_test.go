@@ -5,34 +5,9 @@ import (
 	"path/filepath"
 	"regexp"
 	"testing"
-)
 
-func TestHelpShows(t *testing.T) {
-	tests := []struct {
-		out, tok string
-		want     bool
-	}{
-		{"  -r, --resume [value]   Resume", "--resume", true},
-		{"  -r, --resume [value]   Resume", "-r", true},
-		{"  --resume-session <id>", "--resume", false},
-		{"  --no-resume", "--resume", false},
-		{"use --resume or --continue)", "--continue", true},
-		{"  --resume[=sessionId]", "--resume", true},
-		{"(--last)", "--last", true},
-		{"\x1b[1m--last\x1b[0m  Continue", "--last", true},
-		{"x--last", "--last", false},
-		{"  resume            Resume a previous session", "resume", true},
-		{"  plugin|plugins    Manage", "plugins", true},
-		{"Use this to resume work", "resume", false},
-		{"  resumed   something", "resume", false},
-		{"", "--resume", false},
-	}
-	for _, tc := range tests {
-		if got := helpShows(tc.out, tc.tok); got != tc.want {
-			t.Errorf("helpShows(%q, %q) = %v, want %v", tc.out, tc.tok, got, tc.want)
-		}
-	}
-}
+	"github.com/kittymux/kittymux/pkg/grammar"
+)
 
 // TestDefinitionsMatchCapturedHelp: every flag and subcommand the claude and
 // codex definitions name is in the help text of the versions they were
@@ -67,7 +42,7 @@ func TestDefinitionsMatchCapturedHelp(t *testing.T) {
 		words = append(words, templateFlags(a.def.Latest)...)
 		for _, w := range words {
 			alias := regexp.MustCompile(`\[aliases: ([^\]]*, )?` + regexp.QuoteMeta(w) + `[,\]]`)
-			if !helpShows(text, w) && !alias.MatchString(text) {
+			if !grammar.Shows(text, w) && !alias.MatchString(text) {
 				t.Errorf("%s: %q is not in %v", name, w, files)
 			}
 		}

@@ -36,15 +36,6 @@ func loadShipped(t *testing.T) *agents.Set {
 	return s
 }
 
-func recognised(t *testing.T, s *agents.Set, line string) agents.Command {
-	t.Helper()
-	c, ok := s.RecognizeString(line)
-	if !ok {
-		t.Fatalf("%q not recognised", line)
-	}
-	return c
-}
-
 // cmpCommand ignores Raw: it is the input, kept for Reparse.
 var cmpCommand = cmp.Options{cmpopts.EquateEmpty(), cmpopts.IgnoreFields(agents.Command{}, "Raw")}
 

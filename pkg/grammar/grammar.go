@@ -342,3 +342,18 @@ var ansiRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\
 
 // StripANSI removes the terminal escapes a CLI's help may hold.
 func StripANSI(s string) string { return ansiRE().ReplaceAllString(s, "") }
+
+// Shows reports whether help output shows tok. Flags are matched as
+// tokens, never whole lines, since wrapping follows the terminal width;
+// subcommand words must start a line or follow an alias ("plugin|plugins"),
+// so prose ("to resume") does not count.
+func Shows(out, tok string) bool {
+	out = StripANSI(out)
+	var re *regexp.Regexp
+	if strings.HasPrefix(tok, "-") {
+		re = regexp.MustCompile(`(^|[^A-Za-z0-9_-])` + regexp.QuoteMeta(tok) + `($|[^A-Za-z0-9_-])`)
+	} else {
+		re = regexp.MustCompile(`(?m)(^[ \t]*|[|,][ \t]*)` + regexp.QuoteMeta(tok) + `($|[ \t,|])`)
+	}
+	return re.MatchString(out)
+}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/ids"
+	"github.com/kittymux/kittymux/pkg/probe"
 )
 
 // Mode is how a window's agent comes back.
@@ -53,7 +54,7 @@ type Decision struct {
 //     probe failed stay as saved.
 //
 // probes nil means not checked: the definitions are trusted.
-func Decide(s *agents.Set, ws []agents.Window, probes agents.Probes) []Decision {
+func Decide(s *agents.Set, ws []agents.Window, probes probe.Probes) []Decision {
 	ws = s.ReparseWindows(ws, probes.Grammar)
 	cat := &catalog{s: s, agents: map[string]*agent{}}
 	var es []*entry

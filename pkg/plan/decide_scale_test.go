@@ -12,12 +12,13 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/ids"
+	"github.com/kittymux/kittymux/pkg/probe"
 )
 
 // decideQuadratic is Decide as it was before windows were grouped: every
 // window compared with every other. It stays as the oracle the grouped
 // Decide must agree with.
-func decideQuadratic(s *agents.Set, ws []agents.Window, probes agents.Probes) []Decision {
+func decideQuadratic(s *agents.Set, ws []agents.Window, probes probe.Probes) []Decision {
 	cat := &catalog{s: s, agents: map[string]*agent{}}
 	var es []*entry
 	out := make([]Decision, 0, len(ws))
@@ -197,10 +198,10 @@ func TestDecideMatchesPairwise(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := rand.New(rand.NewPCG(1, 2))
-	probes := agents.Probes{"claude": {Agent: "claude", Installed: true, OK: true}, "codex": {Agent: "codex", Installed: true, Missing: []string{"--last"}}}
+	probes := probe.Probes{"claude": {Agent: "claude", Installed: true, OK: true}, "codex": {Agent: "codex", Installed: true, Missing: []string{"--last"}}}
 	for round := range 2000 {
 		ws := randomWindows(t, s, r, 1+r.IntN(12))
-		var p agents.Probes
+		var p probe.Probes
 		if round%2 == 0 {
 			p = probes
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/plan"
+	"github.com/kittymux/kittymux/pkg/probe"
 )
 
 // fixtureWindows reads kitty's ls output and recognises each window the way
@@ -155,7 +156,7 @@ func TestDecideRules(t *testing.T) {
 	tests := []struct {
 		name   string
 		ws     []agents.Window
-		probes agents.Probes
+		probes probe.Probes
 		want   []plan.Decision
 	}{
 		{
@@ -278,7 +279,7 @@ func TestDecideRules(t *testing.T) {
 				{ID: 1, Cwd: "/a", Cmd: c("claude")},
 				{ID: 2, Cwd: "/b", Cmd: c("claude --resume " + uuid)},
 			},
-			probes: agents.Probes{"claude": {Agent: "claude", Installed: true, Missing: []string{"--continue"}}},
+			probes: probe.Probes{"claude": {Agent: "claude", Installed: true, Missing: []string{"--continue"}}},
 			want: []plan.Decision{
 				{WindowID: 1, Agent: "claude", Mode: plan.ModeAsSaved, Reason: "probe: flag --continue not in claude --help"},
 				{WindowID: 2, Agent: "claude", Mode: plan.ModeExact, ID: uuid, Argv: w("claude", "--resume", uuid), Reason: "id 4f9e2a51 from --resume"},
@@ -287,7 +288,7 @@ func TestDecideRules(t *testing.T) {
 		{
 			name:   "probe missing --resume",
 			ws:     []agents.Window{{ID: 2, Cwd: "/b", Cmd: c("claude --resume " + uuid)}},
-			probes: agents.Probes{"claude": {Agent: "claude", Installed: true, Missing: []string{"--resume", "--continue"}}},
+			probes: probe.Probes{"claude": {Agent: "claude", Installed: true, Missing: []string{"--resume", "--continue"}}},
 			want: []plan.Decision{
 				{WindowID: 2, Agent: "claude", Mode: plan.ModeAsSaved, Reason: "probe: flag --resume not in claude --help"},
 			},
@@ -295,7 +296,7 @@ func TestDecideRules(t *testing.T) {
 		{
 			name:   "codex subcommand probe",
 			ws:     []agents.Window{{ID: 1, Cwd: "/a", Cmd: c("codex")}},
-			probes: agents.Probes{"codex": {Agent: "codex", Installed: true, Missing: []string{"--last"}}},
+			probes: probe.Probes{"codex": {Agent: "codex", Installed: true, Missing: []string{"--last"}}},
 			want: []plan.Decision{
 				{WindowID: 1, Agent: "codex", Mode: plan.ModeAsSaved, Reason: "probe: flag --last not in codex resume --help"},
 			},
@@ -303,7 +304,7 @@ func TestDecideRules(t *testing.T) {
 		{
 			name:   "probe failed, not installed, not checked",
 			ws:     []agents.Window{{ID: 1, Cwd: "/a", Cmd: c("claude")}, {ID: 2, Cwd: "/a", Cmd: c("codex")}, {ID: 3, Cwd: "/a", Cmd: c("gemini")}},
-			probes: agents.Probes{"claude": {Agent: "claude", Installed: true, Error: "claude --help: timed out after 20s"}, "codex": {Agent: "codex"}},
+			probes: probe.Probes{"claude": {Agent: "claude", Installed: true, Error: "claude --help: timed out after 20s"}, "codex": {Agent: "codex"}},
 			want: []plan.Decision{
 				{WindowID: 1, Agent: "claude", Mode: plan.ModeAsSaved, Reason: "probe: claude --help: timed out after 20s"},
 				// Not installed here: not probed, so the definition is trusted.
@@ -314,7 +315,7 @@ func TestDecideRules(t *testing.T) {
 		{
 			name:   "probe OK",
 			ws:     []agents.Window{{ID: 1, Cwd: "/a", Cmd: c("claude")}},
-			probes: agents.Probes{"claude": {Agent: "claude", Installed: true, OK: true}},
+			probes: probe.Probes{"claude": {Agent: "claude", Installed: true, OK: true}},
 			want: []plan.Decision{
 				{WindowID: 1, Agent: "claude", Mode: plan.ModeLatest, Argv: w("claude", "--continue"), Reason: "only claude window in /a: --continue is per directory"},
 			},

@@ -5,11 +5,11 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/probe"
 )
 
 // refuse says why mode cannot be used for a given the probe results, or "".
-func refuse(p agents.Probes, a *agent, mode Mode) string {
+func refuse(p probe.Probes, a *agent, mode Mode) string {
 	if p == nil {
 		return ""
 	}
@@ -23,7 +23,7 @@ func refuse(p agents.Probes, a *agent, mode Mode) string {
 		// missing when the window comes back, and keeps the record.
 		return ""
 	case r.TimedOut:
-		return fmt.Sprintf("probe: %s (remembered %s; `kittymux sessions check` waits up to %s)", r.Error, agents.FailureTTL, agents.DefaultProbeTimeout)
+		return fmt.Sprintf("probe: %s (remembered %s; `kittymux sessions check` waits up to %s)", r.Error, probe.FailureTTL, probe.DefaultProbeTimeout)
 	case r.Error != "":
 		return "probe: " + r.Error
 	}

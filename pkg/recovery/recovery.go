@@ -23,6 +23,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/plan"
+	"github.com/kittymux/kittymux/pkg/probe"
 	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
 )
@@ -46,7 +47,7 @@ type Options struct {
 	Key []byte
 	// Check probes the agents the conversations ran (cached); nil trusts
 	// the definitions.
-	Check func(agentNames []string) agents.Probes
+	Check func(agentNames []string) probe.Probes
 	// Stat says whether a directory is still there; nil does not look.
 	Stat func(string) error
 	// Lost says why the agent's own files no longer hold a conversation
@@ -148,7 +149,7 @@ func Build(o Options) (*Plan, error) {
 	out := &Plan{Tabs: []Tab{}, Skipped: []Skipped{}}
 	cands := o.candidates(out)
 	ws, names := o.windows(cands)
-	var probes agents.Probes
+	var probes probe.Probes
 	if o.Check != nil && len(names) > 0 {
 		probes = o.Check(names)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/plan"
+	"github.com/kittymux/kittymux/pkg/probe"
 )
 
 // Outcomes of one window.
@@ -53,7 +54,7 @@ type PlanOptions struct {
 	// Read reads a process from the OS; nil is live.ReadProc.
 	Read live.ProcReader
 	// Probes checks the agents named (sessions check, cached).
-	Probes func(names []string) agents.Probes
+	Probes func(names []string) probe.Probes
 	// Agent keeps only the windows of that agent when not "".
 	Agent string
 	// Working also restarts agents the journal says are working.
@@ -78,7 +79,7 @@ func Plan(kitties []Kitty, o PlanOptions) []Target {
 		ws[i].ID = i + 1
 		names = append(names, t.Agent.Agent.Cmd.Agent)
 	}
-	var probes agents.Probes
+	var probes probe.Probes
 	if o.Probes != nil && len(names) > 0 {
 		probes = o.Probes(names)
 	}

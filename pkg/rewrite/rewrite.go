@@ -15,6 +15,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/plan"
+	"github.com/kittymux/kittymux/pkg/probe"
 	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
 	"github.com/kittymux/kittymux/pkg/uservars"
@@ -25,7 +26,7 @@ type Options struct {
 	Agents *agents.Set
 	// Check probes the agents the file holds (`sessions check`, cached) once
 	// they are known; nil trusts the definitions.
-	Check func(agentNames []string) agents.Probes
+	Check func(agentNames []string) probe.Probes
 	// IDs are conversation ids known from elsewhere (the journal), by the
 	// window id kitty-unserialize-data carries.
 	IDs map[int]string
@@ -356,7 +357,7 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 			ws = append(ws, w)
 		}
 	}
-	var probes agents.Probes
+	var probes probe.Probes
 	if o.Check != nil {
 		probes = o.Check(names)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/plan"
+	"github.com/kittymux/kittymux/pkg/probe"
 	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/rewrite"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
@@ -527,9 +528,9 @@ func TestRewriteProbes(t *testing.T) {
 	raw := kittytest.Fixture(t, "0.48.2/save_as_session-use-foreground-process.kitty-session")
 	var asked [][]string
 	res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: shipped(t), ResumeBin: bin,
-		Check: func(names []string) agents.Probes {
+		Check: func(names []string) probe.Probes {
 			asked = append(asked, names)
-			return agents.Probes{
+			return probe.Probes{
 				"claude":   {Agent: "claude", Installed: true, Missing: []string{"--resume", "--continue"}},
 				"codex":    {Agent: "codex", Installed: true, OK: true},
 				"opencode": {Agent: "opencode", Installed: true, OK: true},

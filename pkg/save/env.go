@@ -10,6 +10,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/logs"
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/probe"
 )
 
 // ResumeBin is the restore prompt binary put into published files:
@@ -44,18 +45,18 @@ type ProbeOptions struct {
 // Probes checks the agents named for what the rules need: cached 12 h (a
 // failure 5 min), and the probes that must run share one short deadline so
 // a CLI whose --help hangs never stalls a save.
-func Probes(ctx context.Context, set *agents.Set, o ProbeOptions, names []string) agents.Probes {
+func Probes(ctx context.Context, set *agents.Set, o ProbeOptions, names []string) probe.Probes {
 	if len(names) == 0 {
-		return agents.Probes{}
+		return probe.Probes{}
 	}
-	opt := agents.CheckOptionsFor(o.Paths)
+	opt := probe.CheckOptionsFor(o.Paths)
 	opt.LookPath = o.LookPath
 	opt.Agents = uniq(names)
 	opt.Timeout = o.Timeout
 	if opt.Timeout <= 0 {
-		opt.Timeout = agents.CommandProbeTimeout
+		opt.Timeout = probe.CommandProbeTimeout
 	}
-	rep, err := set.Check(ctx, opt)
+	rep, err := probe.Check(ctx, set, opt)
 	if err != nil {
 		o.Warnf.Printf("checking agent CLIs: %v", err)
 		return nil

@@ -21,6 +21,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/probe"
 	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/rewrite"
 	"github.com/kittymux/kittymux/pkg/store"
@@ -56,7 +57,7 @@ type Options struct {
 	Getenv func(string) string
 	// Check probes the agents the save holds (`sessions check`); nil trusts
 	// the definitions.
-	Check func(agentNames []string) agents.Probes
+	Check func(agentNames []string) probe.Probes
 	// Clock is the clock; nil is the system's.
 	Clock clock.Clock
 }

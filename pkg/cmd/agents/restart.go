@@ -17,6 +17,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/live"
+	"github.com/kittymux/kittymux/pkg/probe"
 	"github.com/kittymux/kittymux/pkg/restart"
 	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/save"
@@ -129,7 +130,7 @@ func Restart(ctx context.Context, o *RestartOptions) error {
 	}
 	jf, _ := journal.New(f.Paths.Journal(), false).Read()
 	ts := restart.Plan(kitties, restart.PlanOptions{Agents: set, Journal: jf, Records: live.Records{Getenv: f.Getenv},
-		Probes: func(names []string) agents.Probes { return f.Probes(ctx, set, names) }, Agent: o.Agent, Working: o.All})
+		Probes: func(names []string) probe.Probes { return f.Probes(ctx, set, names) }, Agent: o.Agent, Working: o.All})
 	r, err := runner(f, set)
 	if err != nil {
 		return err

@@ -20,6 +20,7 @@ import (
 	integrationcmd "github.com/kittymux/kittymux/pkg/cmd/integration"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/live"
+	"github.com/kittymux/kittymux/pkg/probe"
 	"github.com/kittymux/kittymux/pkg/scanner"
 	"github.com/kittymux/kittymux/pkg/setup"
 )
@@ -72,7 +73,7 @@ type Report struct {
 // AgentsReport is the agent CLIs found on PATH.
 type AgentsReport struct {
 	// Installed are the defined agents found on PATH, with their probe.
-	Installed []agents.AgentCheck `json:"installed"`
+	Installed []probe.AgentCheck `json:"installed"`
 	// Failing are installed agents whose probe failed or lacks a flag:
 	// their windows are saved as they were.
 	Failing []string `json:"failing"`
@@ -197,7 +198,7 @@ func kittyReport(a kitty.Answer) KittyReport {
 }
 
 func checkAgents(ctx context.Context, f *factory.Factory) AgentsReport {
-	ar := AgentsReport{Installed: []agents.AgentCheck{}, Failing: []string{}, Undefined: []string{}}
+	ar := AgentsReport{Installed: []probe.AgentCheck{}, Failing: []string{}, Undefined: []string{}}
 	set, err := agents.Load(f.Paths.UserAgents())
 	if err != nil {
 		ar.DefinitionsError = err.Error()
@@ -206,11 +207,11 @@ func checkAgents(ctx context.Context, f *factory.Factory) AgentsReport {
 		return ar
 	}
 	ar.Undefined = append(ar.Undefined, set.UndefinedAgents(filepath.SplitList(f.Getenv("PATH")))...)
-	opt := agents.CheckOptionsFor(f.Paths)
+	opt := probe.CheckOptionsFor(f.Paths)
 	opt.LookPath = f.LookPath
 	// doctor must not stall on a hung CLI either; `sessions check` waits longer.
-	opt.Timeout = agents.CommandProbeTimeout
-	rep, err := set.Check(ctx, opt)
+	opt.Timeout = probe.CommandProbeTimeout
+	rep, err := probe.Check(ctx, set, opt)
 	if err != nil {
 		ar.DefinitionsError = err.Error()
 		return ar
@@ -237,7 +238,7 @@ func checkAgents(ctx context.Context, f *factory.Factory) AgentsReport {
 
 // probeAge says when an agent's probe ran: now, or how long ago its cached
 // result was taken.
-func probeAge(now time.Time, a agents.AgentCheck) string {
+func probeAge(now time.Time, a probe.AgentCheck) string {
 	if !a.Cached || now.IsZero() {
 		return "probed now"
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/journal"
+	"github.com/kittymux/kittymux/pkg/probe"
 )
 
 // RetentionReport is how long an agent keeps its conversations against
@@ -28,7 +29,7 @@ var journalDays = int(journal.MaxAge / (24 * time.Hour))
 
 // checkRetention looks at each installed agent that deletes old
 // conversations on its own.
-func checkRetention(f *factory.Factory, installed []agents.AgentCheck) []RetentionReport {
+func checkRetention(f *factory.Factory, installed []probe.AgentCheck) []RetentionReport {
 	out := []RetentionReport{}
 	set, _ := agents.Load(f.Paths.UserAgents())
 	if set == nil {

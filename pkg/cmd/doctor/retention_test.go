@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/probe"
 )
 
 // TestRetention: claude deletes transcripts older than cleanupPeriodDays
@@ -22,7 +22,7 @@ func TestRetention(t *testing.T) {
 		return ""
 	}
 	settings := filepath.Join(home, ".claude", "settings.json")
-	installed := []agents.AgentCheck{{Agent: "claude", Installed: true}, {Agent: "codex", Installed: true}}
+	installed := []probe.AgentCheck{{Agent: "claude", Installed: true}, {Agent: "codex", Installed: true}}
 	for _, c := range []struct {
 		name, file string
 		ok         bool

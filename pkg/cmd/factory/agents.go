@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/probe"
 	"github.com/kittymux/kittymux/pkg/save"
 )
 
@@ -24,8 +25,8 @@ func (f *Factory) Agents() (*agents.Set, error) {
 
 // Probes checks the agents named (save.Probes), with KITTYMUX_PROBE_TIMEOUT
 // as the deadline when it is set.
-func (f *Factory) Probes(ctx context.Context, set *agents.Set, names []string) agents.Probes {
-	timeout := agents.CommandProbeTimeout
+func (f *Factory) Probes(ctx context.Context, set *agents.Set, names []string) probe.Probes {
+	timeout := probe.CommandProbeTimeout
 	if v := f.Getenv("KITTYMUX_PROBE_TIMEOUT"); v != "" {
 		if d, err := time.ParseDuration(v); err == nil && d > 0 {
 			timeout = d

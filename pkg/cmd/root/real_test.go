@@ -25,6 +25,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/plan"
+	"github.com/kittymux/kittymux/pkg/probe"
 )
 
 // kittymux runs the command in-process with the environment env, as if
@@ -266,13 +267,13 @@ func TestRealCLIsSessionsCheck(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}
-	var rep agents.Report
+	var rep probe.Report
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	set, _ := agents.Load("")
 	for _, name := range []string{"claude", "codex"} {
-		var c *agents.AgentCheck
+		var c *probe.AgentCheck
 		for i := range rep.Agents {
 			if rep.Agents[i].Agent == name {
 				c = &rep.Agents[i]

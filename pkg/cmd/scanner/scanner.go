@@ -24,6 +24,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/logs"
+	"github.com/kittymux/kittymux/pkg/probe"
 	"github.com/kittymux/kittymux/pkg/save"
 	"github.com/kittymux/kittymux/pkg/scanner"
 )
@@ -110,13 +111,13 @@ func newAutosaver(ctx context.Context, f *factory.Factory, set *agents.Set, logf
 		logf("autosave settings: %v", err)
 	}
 	bin, binErr := save.ResumeBin(f.Getenv, f.Executable, f.LookPath)
-	probe := save.ProbeOptions{Paths: f.Paths, LookPath: f.LookPath, Warnf: logf}
+	probeOpt := save.ProbeOptions{Paths: f.Paths, LookPath: f.LookPath, Warnf: logf}
 	warm := warmProbes(ctx, f, set, logf)
 	return &autosave.Autosaver{
 		Settings: settings,
 		Store:    autosave.Store{Paths: f.Paths, Keep: settings.Keep},
 		Take: autosave.SaveOptions(save.Options{Agents: set, Paths: f.Paths, ResumeBin: bin, Getenv: f.Getenv,
-			Check: func(names []string) agents.Probes { warm(); return save.Probes(ctx, set, probe, names) }}),
+			Check: func(names []string) probe.Probes { warm(); return save.Probes(ctx, set, probeOpt, names) }}),
 		Off: func() string {
 			if binErr != nil {
 				return binErr.Error()

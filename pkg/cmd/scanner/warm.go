@@ -7,6 +7,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/logs"
+	"github.com/kittymux/kittymux/pkg/probe"
 )
 
 // warmProbes checks every agent CLI on PATH once, as the scanner starts,
@@ -21,14 +22,14 @@ func warmProbes(ctx context.Context, f *factory.Factory, set *agents.Set, logf l
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		opt := agents.CheckOptionsFor(f.Paths)
+		opt := probe.CheckOptionsFor(f.Paths)
 		opt.LookPath = f.LookPath
 		opt.RetryFailures = true
-		opt.Timeout = agents.DefaultProbeTimeout
+		opt.Timeout = probe.DefaultProbeTimeout
 		if d, err := time.ParseDuration(f.Getenv("KITTYMUX_PROBE_TIMEOUT")); err == nil && d > opt.Timeout {
 			opt.Timeout = d
 		}
-		if _, err := set.Check(ctx, opt); err != nil && ctx.Err() == nil {
+		if _, err := probe.Check(ctx, set, opt); err != nil && ctx.Err() == nil {
 			logf("checking agent CLIs: %v", err)
 		}
 	}()

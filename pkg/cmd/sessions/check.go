@@ -8,8 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/probe"
 )
 
 // CheckOptions of `sessions check`.
@@ -55,11 +55,11 @@ func Check(ctx context.Context, o *CheckOptions) error {
 	if err != nil {
 		return err
 	}
-	opt := agents.CheckOptionsFor(o.F.Paths)
+	opt := probe.CheckOptionsFor(o.F.Paths)
 	opt.Refresh = o.Refresh
 	opt.RetryFailures = true
 	opt.LookPath = o.F.LookPath
-	rep, err := set.Check(ctx, opt)
+	rep, err := probe.Check(ctx, set, opt)
 	if err != nil {
 		return err
 	}

@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/ended"
 	"github.com/kittymux/kittymux/pkg/history"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/probe"
 	"github.com/kittymux/kittymux/pkg/recovery"
 	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
@@ -138,7 +138,7 @@ func recoverPlan(ctx context.Context, f *factory.Factory, seal bool) (*recovery.
 	}
 	return recovery.Build(recovery.Options{Agents: set, Journal: jf, Since: ended.RecoverSince,
 		Live: live, ResumeBin: bin, Key: key, Stat: statDir,
-		Check: func(names []string) agents.Probes { return f.Probes(ctx, set, names) }})
+		Check: func(names []string) probe.Probes { return f.Probes(ctx, set, names) }})
 }
 
 // launchTabs opens each window of a basic session file (recover's: new_tab,

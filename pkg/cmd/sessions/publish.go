@@ -9,9 +9,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/journal"
+	"github.com/kittymux/kittymux/pkg/probe"
 	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/rewrite"
 	"github.com/kittymux/kittymux/pkg/store"
@@ -111,7 +111,7 @@ func Publish(ctx context.Context, o *PublishOptions) error {
 	}
 	res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, ResumeBin: bin, Direct: o.Direct,
 		Key: key, Journal: jf, KittyPID: o.KittyPID,
-		Check: func(names []string) agents.Probes { return f.Probes(ctx, set, names) }})
+		Check: func(names []string) probe.Probes { return f.Probes(ctx, set, names) }})
 	if err != nil {
 		return fmt.Errorf("%s: %w; nothing was written", o.Raw, err)
 	}

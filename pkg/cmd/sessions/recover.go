@@ -19,6 +19,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/live"
+	"github.com/kittymux/kittymux/pkg/probe"
 	"github.com/kittymux/kittymux/pkg/recovery"
 	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/store"
@@ -129,7 +130,7 @@ func Recover(ctx context.Context, o *RecoverOptions) error {
 	}
 	plan, err := recovery.Build(recovery.Options{Agents: set, Journal: jf, Clock: o.Clock, Since: o.Since, Closed: o.Closed,
 		Live: live, ResumeBin: bin, Key: key, Stat: statDir, Lost: lostIn(set, f.Getenv),
-		Check: func(names []string) agents.Probes { return f.Probes(ctx, set, names) }})
+		Check: func(names []string) probe.Probes { return f.Probes(ctx, set, names) }})
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/plan"
+	"github.com/kittymux/kittymux/pkg/probe"
 	"github.com/kittymux/kittymux/pkg/rewrite"
 	"github.com/kittymux/kittymux/pkg/save"
 	"github.com/kittymux/kittymux/pkg/store"
@@ -96,7 +97,7 @@ func Save(ctx context.Context, o *SaveOptions) error {
 	}
 	path, res, err := save.Save(ctx, save.Options{Kitty: kitty.NewClient(in.Addr), Instance: in, Agents: set, Paths: f.Paths,
 		ResumeBin: bin, Name: o.Name, All: o.All, Direct: o.Direct, Getenv: f.Getenv,
-		Check: func(names []string) agents.Probes { return f.Probes(ctx, set, names) }})
+		Check: func(names []string) probe.Probes { return f.Probes(ctx, set, names) }})
 	if err != nil {
 		return err
 	}

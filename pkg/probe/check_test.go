@@ -1,4 +1,4 @@
-package agents_test
+package probe_test
 
 import (
 	"context"
@@ -17,6 +17,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/plan"
+	"github.com/kittymux/kittymux/pkg/probe"
 )
 
 // fakes is a directory of fake agent CLIs: shell scripts that print real help
@@ -98,24 +99,24 @@ var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 func at(t time.Time) func() time.Time { return func() time.Time { return t } }
 
 // cmpCheck leaves the grammar to the grammar tests.
-var cmpCheck = cmpopts.IgnoreFields(agents.AgentCheck{}, "Path", "RealPath", "CheckedAt", "Grammar")
+var cmpCheck = cmpopts.IgnoreFields(probe.AgentCheck{}, "Path", "RealPath", "CheckedAt", "Grammar")
 
 func TestCheckRealHelpText(t *testing.T) {
 	s := loadShipped(t)
 	f := newFakes(t)
 	f.installRealHelp()
-	rep, err := s.Check(context.Background(), agents.CheckOptions{Now: at(t0), LookPath: f.lookPath})
+	rep, err := probe.Check(context.Background(), s, probe.CheckOptions{Now: at(t0), LookPath: f.lookPath})
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := map[string]agents.AgentCheck{}
+	got := map[string]probe.AgentCheck{}
 	for _, a := range rep.Agents {
 		got[a.Agent] = a
 	}
 	if len(rep.Agents) != len(s.Names()) {
 		t.Errorf("report has %d agents, want every defined one (%d)", len(rep.Agents), len(s.Names()))
 	}
-	want := map[string]agents.AgentCheck{
+	want := map[string]probe.AgentCheck{
 		"claude": {Agent: "claude", Installed: true, OK: true},
 		"codex":  {Agent: "codex", Installed: true, OK: true},
 		"gemini": {Agent: "gemini"},
@@ -159,11 +160,11 @@ func TestCheckMissingFlag(t *testing.T) {
 	}
 	// An older claude without --continue; "--continue-later" must not count.
 	f.writeText("claude", strings.ReplaceAll(string(help), "--continue", "--continue-later"))
-	rep, err := s.Check(context.Background(), agents.CheckOptions{Now: at(t0), LookPath: f.lookPath, Agents: []string{"claude"}})
+	rep, err := probe.Check(context.Background(), s, probe.CheckOptions{Now: at(t0), LookPath: f.lookPath, Agents: []string{"claude"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []agents.AgentCheck{{Agent: "claude", Installed: true, OK: false, Missing: []string{"--continue"}}}
+	want := []probe.AgentCheck{{Agent: "claude", Installed: true, OK: false, Missing: []string{"--continue"}}}
 	if diff := cmp.Diff(want, rep.Agents, cmpCheck); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
@@ -188,11 +189,11 @@ func TestCheckExitStatus(t *testing.T) {
 	f.write("claude", fmt.Sprintf("cat '%s'; exit 1", helpFile(t, "claude-2.1.197.txt")))
 	// A failing run without the tokens is an error.
 	f.write("codex", "echo 'error: unexpected argument' >&2; exit 3")
-	rep, err := s.Check(context.Background(), agents.CheckOptions{Now: at(t0), LookPath: f.lookPath, Agents: []string{"claude", "codex"}})
+	rep, err := probe.Check(context.Background(), s, probe.CheckOptions{Now: at(t0), LookPath: f.lookPath, Agents: []string{"claude", "codex"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []agents.AgentCheck{
+	want := []probe.AgentCheck{
 		{Agent: "claude", Installed: true, OK: true},
 		{Agent: "codex", Installed: true, Error: "codex --help: exit status 3: error: unexpected argument"},
 	}
@@ -206,12 +207,12 @@ func TestCheckCache(t *testing.T) {
 	f := newFakes(t)
 	f.installRealHelp()
 	cache := filepath.Join(t.TempDir(), "state", "resume-check.json")
-	opt := agents.CheckOptions{CachePath: cache, Now: at(t0), LookPath: f.lookPath, Agents: []string{"claude", "codex"}}
-	check := func(now time.Time, refresh bool) agents.Report {
+	opt := probe.CheckOptions{CachePath: cache, Now: at(t0), LookPath: f.lookPath, Agents: []string{"claude", "codex"}}
+	check := func(now time.Time, refresh bool) probe.Report {
 		t.Helper()
 		o := opt
 		o.Now, o.Refresh = at(now), refresh
-		rep, err := s.Check(context.Background(), o)
+		rep, err := probe.Check(context.Background(), s, o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -239,7 +240,7 @@ func TestCheckCache(t *testing.T) {
 		if !a.Cached || !a.OK || !a.CheckedAt.Equal(t0) {
 			t.Errorf("cached result %+v", a)
 		}
-		if diff := cmp.Diff(first.Agents[i], a, cmpopts.IgnoreFields(agents.AgentCheck{}, "Cached")); diff != "" {
+		if diff := cmp.Diff(first.Agents[i], a, cmpopts.IgnoreFields(probe.AgentCheck{}, "Cached")); diff != "" {
 			t.Errorf("cached result differs (-first +cached):\n%s", diff)
 		}
 	}
@@ -302,8 +303,8 @@ func TestCheckCacheKeyFollowsSymlinkAndPackageVersion(t *testing.T) {
 		t.Fatal(err)
 	}
 	cache := filepath.Join(t.TempDir(), "resume-check.json")
-	opt := agents.CheckOptions{CachePath: cache, Now: at(t0), LookPath: f.lookPath, Agents: []string{"codex"}}
-	rep, err := s.Check(context.Background(), opt)
+	opt := probe.CheckOptions{CachePath: cache, Now: at(t0), LookPath: f.lookPath, Agents: []string{"codex"}}
+	rep, err := probe.Check(context.Background(), s, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,7 +314,7 @@ func TestCheckCacheKeyFollowsSymlinkAndPackageVersion(t *testing.T) {
 	// Same script, new package version: probed again.
 	writePkg("0.172.0")
 	opt.Now = at(t0.Add(time.Minute))
-	rep, err = s.Check(context.Background(), opt)
+	rep, err = probe.Check(context.Background(), s, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -335,7 +336,7 @@ func TestCheckTimeout(t *testing.T) {
 	f.installRealHelp()
 	cache := filepath.Join(t.TempDir(), "resume-check.json")
 	start := time.Now()
-	rep, err := s.Check(context.Background(), agents.CheckOptions{
+	rep, err := probe.Check(context.Background(), s, probe.CheckOptions{
 		CachePath: cache, Now: at(t0), LookPath: f.lookPath, Timeout: 300 * time.Millisecond,
 		Agents: []string{"gemini", "claude"},
 	})
@@ -345,7 +346,7 @@ func TestCheckTimeout(t *testing.T) {
 	if el := time.Since(start); el > 10*time.Second {
 		t.Errorf("check took %v", el)
 	}
-	want := []agents.AgentCheck{
+	want := []probe.AgentCheck{
 		{Agent: "gemini", Installed: true, Error: "gemini --help: no answer within 300ms", TimedOut: true},
 		{Agent: "claude", Installed: true, OK: true},
 	}
@@ -357,7 +358,7 @@ func TestCheckTimeout(t *testing.T) {
 	if err := os.WriteFile(answer, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	rep, err = s.Check(context.Background(), agents.CheckOptions{
+	rep, err = probe.Check(context.Background(), s, probe.CheckOptions{
 		CachePath: cache, Now: at(t0.Add(time.Minute)), LookPath: f.lookPath, Agents: []string{"gemini"},
 	})
 	if err != nil {
@@ -371,7 +372,7 @@ func TestCheckTimeout(t *testing.T) {
 	}
 	// `sessions check` (RetryFailures) tries a remembered failure again at
 	// once; a cached success it leaves alone.
-	rep, err = s.Check(context.Background(), agents.CheckOptions{
+	rep, err = probe.Check(context.Background(), s, probe.CheckOptions{
 		CachePath: cache, Now: at(t0.Add(2 * time.Minute)), LookPath: f.lookPath, Agents: []string{"gemini", "claude"},
 		RetryFailures: true,
 	})
@@ -391,7 +392,7 @@ func TestCheckTimeout(t *testing.T) {
 	if err := os.Remove(answer); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Check(context.Background(), agents.CheckOptions{
+	if _, err := probe.Check(context.Background(), s, probe.CheckOptions{
 		CachePath: cache, Now: at(t0.Add(3 * time.Minute)), LookPath: f.lookPath, Agents: []string{"gemini"},
 		Timeout: 300 * time.Millisecond, Refresh: true,
 	}); err != nil {
@@ -400,8 +401,8 @@ func TestCheckTimeout(t *testing.T) {
 	if err := os.WriteFile(answer, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	rep, err = s.Check(context.Background(), agents.CheckOptions{
-		CachePath: cache, Now: at(t0.Add(agents.FailureTTL + 4*time.Minute)), LookPath: f.lookPath, Agents: []string{"gemini"},
+	rep, err = probe.Check(context.Background(), s, probe.CheckOptions{
+		CachePath: cache, Now: at(t0.Add(probe.FailureTTL + 4*time.Minute)), LookPath: f.lookPath, Agents: []string{"gemini"},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -409,7 +410,7 @@ func TestCheckTimeout(t *testing.T) {
 	if a := rep.Agents[0]; a.Cached || !a.OK {
 		t.Errorf("after FailureTTL: %+v", a)
 	}
-	got := plan.Decide(s, []agents.Window{{ID: 1, Cwd: "/a", Cmd: recognised(t, s, "gemini")}}, agents.Probes{
+	got := plan.Decide(s, []agents.Window{{ID: 1, Cwd: "/a", Cmd: recognised(t, s, "gemini")}}, probe.Probes{
 		"gemini": {Agent: "gemini", Installed: true, Error: "gemini --help: no answer within 300ms", TimedOut: true},
 	})
 	if want := "probe: gemini --help: no answer within 300ms (remembered 5m0s; `kittymux sessions check` waits up to 20s)"; got[0].Reason != want {
@@ -423,7 +424,7 @@ func TestCheckCancelled(t *testing.T) {
 	f.installRealHelp()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	rep, err := s.Check(ctx, agents.CheckOptions{Now: at(t0), LookPath: f.lookPath, Agents: []string{"claude"}})
+	rep, err := probe.Check(ctx, s, probe.CheckOptions{Now: at(t0), LookPath: f.lookPath, Agents: []string{"claude"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -434,7 +435,7 @@ func TestCheckCancelled(t *testing.T) {
 
 func TestCheckUnknownAgent(t *testing.T) {
 	s := loadShipped(t)
-	if _, err := s.Check(context.Background(), agents.CheckOptions{Agents: []string{"nope"}}); !errors.Is(err, agents.ErrUnknownAgent) {
+	if _, err := probe.Check(context.Background(), s, probe.CheckOptions{Agents: []string{"nope"}}); !errors.Is(err, agents.ErrUnknownAgent) {
 		t.Errorf("err = %v", err)
 	}
 }
@@ -472,8 +473,8 @@ func TestCheckWritesOnlyChanges(t *testing.T) {
 	f := newFakes(t)
 	f.installRealHelp()
 	cache := filepath.Join(t.TempDir(), "resume-check.json")
-	opt := agents.CheckOptions{CachePath: cache, Now: at(t0), LookPath: f.lookPath}
-	if _, err := s.Check(context.Background(), opt); err != nil {
+	opt := probe.CheckOptions{CachePath: cache, Now: at(t0), LookPath: f.lookPath}
+	if _, err := probe.Check(context.Background(), s, opt); err != nil {
 		t.Fatal(err)
 	}
 	before, err := os.Stat(cache)
@@ -481,7 +482,7 @@ func TestCheckWritesOnlyChanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	opt.Now = at(t0.Add(time.Hour))
-	rep, err := s.Check(context.Background(), opt)
+	rep, err := probe.Check(context.Background(), s, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -515,8 +516,8 @@ func TestCheckCacheRefusesLinkedState(t *testing.T) {
 	if err := os.Symlink(target, state); err != nil {
 		t.Fatal(err)
 	}
-	opt := agents.CheckOptions{CachePath: filepath.Join(state, "resume-check.json"), StateDir: state, Now: at(t0), LookPath: f.lookPath}
-	if _, err := s.Check(context.Background(), opt); err == nil || !strings.Contains(err.Error(), state) {
+	opt := probe.CheckOptions{CachePath: filepath.Join(state, "resume-check.json"), StateDir: state, Now: at(t0), LookPath: f.lookPath}
+	if _, err := probe.Check(context.Background(), s, opt); err == nil || !strings.Contains(err.Error(), state) {
 		t.Errorf("err = %v, want a refusal naming %s", err, state)
 	}
 	entries, err := os.ReadDir(target)

@@ -1,4 +1,4 @@
-package agents_test
+package probe_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/plan"
+	"github.com/kittymux/kittymux/pkg/probe"
 )
 
 // TestCheckRealCLIs probes the real claude and codex found on PATH (CI puts
@@ -40,7 +41,7 @@ func TestCheckRealCLIs(t *testing.T) {
 		env = append(env, kv)
 	}
 	env = append(env, "HOME="+home)
-	rep, err := s.Check(context.Background(), agents.CheckOptions{Env: env, Agents: []string{"claude", "codex"}})
+	rep, err := probe.Check(context.Background(), s, probe.CheckOptions{Env: env, Agents: []string{"claude", "codex"}})
 	if err != nil {
 		t.Fatal(err)
 	}

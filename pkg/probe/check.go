@@ -1,4 +1,7 @@
-package agents
+// Package probe runs the installed agent CLIs to confirm the flags their
+// definitions rely on (Check), reads each one's option grammar from its
+// --help (pkg/grammar), and caches the results by binary.
+package probe
 
 import (
 	"bytes"
@@ -11,13 +14,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/grammar"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/statefile"
@@ -46,6 +48,19 @@ const CommandProbeTimeout = 6 * time.Second
 
 // maxProbeOutput caps what a probe may print; help text is a few kilobytes.
 const maxProbeOutput = 1 << 20
+
+// Caps of the files a probe reads: its cache, and an npm package's
+// package.json, which a cloned repository's node_modules can hold.
+const (
+	maxCacheFile   = 4 << 20
+	maxPackageJSON = 1 << 20
+)
+
+// agent is what a probe reads of one agent's definition.
+type agent struct {
+	name   string
+	probes []agents.Probe // the definition's runs
+}
 
 // CheckOptions configure Check.
 type CheckOptions struct {
@@ -123,29 +138,6 @@ func (p Probes) Grammar(agent string) *grammar.Grammar {
 	return p[agent].Grammar
 }
 
-// Installed maps each defined agent found by lookPath to its path.
-func (s *Set) Installed(lookPath func(string) (string, error)) map[string]string {
-	if lookPath == nil {
-		lookPath = exec.LookPath
-	}
-	out := map[string]string{}
-	for _, n := range s.names {
-		if p, ok := s.agents[n].find(lookPath); ok {
-			out[n] = p
-		}
-	}
-	return out
-}
-
-func (a *agent) find(lookPath func(string) (string, error)) (string, bool) {
-	for _, prog := range a.def.Programs {
-		if p, err := lookPath(prog); err == nil {
-			return p, true
-		}
-	}
-	return "", false
-}
-
 type cacheFile struct {
 	Version int                   `json:"version"`
 	Agents  map[string]cacheEntry `json:"agents"`
@@ -169,7 +161,7 @@ const cacheVersion = 2
 // or a failure, so the next command does not wait again. The cache is
 // written only when a result changed. The report is returned even when the
 // cache cannot be written.
-func (s *Set) Check(ctx context.Context, opt CheckOptions) (Report, error) {
+func Check(ctx context.Context, s *agents.Set, opt CheckOptions) (Report, error) {
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
@@ -179,12 +171,12 @@ func (s *Set) Check(ctx context.Context, opt CheckOptions) (Report, error) {
 	if opt.Timeout <= 0 {
 		opt.Timeout = DefaultProbeTimeout
 	}
-	names := s.names
+	names := s.Names()
 	if len(opt.Agents) > 0 {
 		names = nil
 		for _, n := range opt.Agents {
-			if _, ok := s.agents[n]; !ok {
-				return Report{}, fmt.Errorf("check %s: %w", n, ErrUnknownAgent)
+			if _, ok := s.Definition(n); !ok {
+				return Report{}, fmt.Errorf("check %s: %w", n, agents.ErrUnknownAgent)
 			}
 			names = append(names, n)
 		}
@@ -198,9 +190,9 @@ func (s *Set) Check(ctx context.Context, opt CheckOptions) (Report, error) {
 	keys := make([]string, len(names))
 	var wg sync.WaitGroup
 	for i, n := range names {
-		a := s.agents[n]
+		a := &agent{name: n, probes: s.ProbeRuns(n)}
 		res := AgentCheck{Agent: n, CheckedAt: now}
-		path, ok := a.find(opt.LookPath)
+		path, ok := s.LookPath(n, opt.LookPath)
 		if !ok {
 			results[i] = res
 			continue
@@ -269,11 +261,11 @@ func (e cacheEntry) fresh(now time.Time) bool {
 
 // helpRuns are the runs of a probe: the definition's probes, with the root
 // --help first so its grammar (and its subcommands) is always read.
-func (a *agent) helpRuns() []Probe {
+func (a *agent) helpRuns() []agents.Probe {
 	if len(a.probes) == 0 {
 		return nil
 	}
-	runs := []Probe{{Args: []string{"--help"}}}
+	runs := []agents.Probe{{Args: []string{"--help"}}}
 	for _, p := range a.probes {
 		if slices.Equal(p.Args, runs[0].Args) {
 			runs[0].Expect = append(runs[0].Expect, p.Expect...)
@@ -324,7 +316,7 @@ func (a *agent) probe(ctx context.Context, res AgentCheck, opt CheckOptions) Age
 		}
 		var missing []string
 		for _, tok := range p.Expect {
-			if !helpShows(out, tok) {
+			if !grammar.Shows(out, tok) {
 				missing = append(missing, tok)
 			}
 		}
@@ -361,21 +353,6 @@ func firstLine(s string) string {
 		s = s[:120] + "…"
 	}
 	return s
-}
-
-// helpShows reports whether help output shows tok. Flags are matched as
-// tokens, never whole lines, since wrapping follows the terminal width;
-// subcommand words must start a line or follow an alias ("plugin|plugins"),
-// so prose ("to resume") does not count.
-func helpShows(out, tok string) bool {
-	out = grammar.StripANSI(out)
-	var re *regexp.Regexp
-	if strings.HasPrefix(tok, "-") {
-		re = regexp.MustCompile(`(^|[^A-Za-z0-9_-])` + regexp.QuoteMeta(tok) + `($|[^A-Za-z0-9_-])`)
-	} else {
-		re = regexp.MustCompile(`(?m)(^[ \t]*|[|,][ \t]*)` + regexp.QuoteMeta(tok) + `($|[ \t,|])`)
-	}
-	return re.MatchString(out)
 }
 
 type limitedBuffer struct {
@@ -466,7 +443,7 @@ func readCache(path string) cacheFile {
 	if path == "" {
 		return c
 	}
-	data, err := userfile.Read(path, maxUserFile)
+	data, err := userfile.Read(path, maxCacheFile)
 	if err != nil {
 		return c
 	}
@@ -489,39 +466,4 @@ func writeCache(stateDir, path string, c cacheFile) error {
 		return fmt.Errorf("write probe cache %s: %w", path, err)
 	}
 	return nil
-}
-
-// knownAgentBinaries are names of agent CLIs that doctor looks for on
-// PATH, of which those with no definition are reported: the agent CLIs
-// kittymux has no definition for, and each agent's own (its Code's
-// Binaries). A defined agent's programs are its definition's.
-func knownAgentBinaries() []string {
-	out := []string{"auggie", "cline", "cn", "codebuff", "continue", "gptme", "iflow", "kiro-cli", "openhands", "plandex", "qwen"}
-	for _, c := range Codes() {
-		out = append(out, c.Binaries...)
-	}
-	return out
-}
-
-// UndefinedAgents lists agent CLIs found in pathDirs that have no definition,
-// so doctor can say kittymux will leave their windows as saved.
-func (s *Set) UndefinedAgents(pathDirs []string) []string {
-	var out []string
-	for _, name := range knownAgentBinaries() {
-		if _, defined := s.byProgram[name]; defined {
-			continue
-		}
-		for _, d := range pathDirs {
-			if d == "" {
-				continue
-			}
-			fi, err := os.Stat(filepath.Join(d, name))
-			if err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
-				out = append(out, name)
-				break
-			}
-		}
-	}
-	sort.Strings(out)
-	return out
 }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package agents
+package probe
 
 import (
 	"os/exec"

@@ -56,48 +56,63 @@ type Decision struct {
 // probes nil means not checked: the definitions are trusted.
 func Decide(s *agents.Set, ws []agents.Window, probes probe.Probes) []Decision {
 	ws = s.ReparseWindows(ws, probes.Grammar)
+	out, es := entries(s, ws)
+	decideExact(es)
+	decideLatest(es, groupWindows(es))
+	for _, e := range es {
+		finish(s, e, probes)
+	}
+	return out
+}
+
+// entries makes a decision for each agent window, in window order, and
+// decides those that stay as saved whatever the other windows are; the
+// others get the id they would resume, if any.
+func entries(s *agents.Set, ws []agents.Window) ([]Decision, []*entry) {
 	cat := &catalog{s: s, agents: map[string]*agent{}}
-	var es []*entry
 	out := make([]Decision, 0, len(ws))
 	for _, w := range ws {
-		if w.Cmd.Agent == "" {
-			continue
+		if w.Cmd.Agent != "" {
+			out = append(out, Decision{WindowID: w.ID, Agent: w.Cmd.Agent})
 		}
-		out = append(out, Decision{WindowID: w.ID, Agent: w.Cmd.Agent})
 	}
-	i := 0
+	es := make([]*entry, 0, len(out))
 	for _, w := range ws {
 		if w.Cmd.Agent == "" {
 			continue
 		}
+		i := len(es)
 		e := &entry{i: i, w: w, a: cat.get(w.Cmd.Agent), d: &out[i]}
-		i++
+		e.where = e.dir()
 		es = append(es, e)
-		if e.a == nil {
-			e.d.Mode, e.d.Reason = ModeAsSaved, fmt.Sprintf("no definition for %s", w.Cmd.Agent)
-			continue
-		}
-		c := w.Cmd
-		switch {
-		case c.OneShot:
-			e.d.Mode, e.d.Reason = ModeAsSaved, fmt.Sprintf("one-shot run (%s), not a conversation", c.OneShotWhy)
-		case c.Helper:
-			e.d.Mode, e.d.Reason = ModeAsSaved, fmt.Sprintf("%s %s is a helper, not a conversation", e.a.name, c.HelperWhy)
-		case !e.a.canResume:
-			e.d.Mode, e.d.Reason = ModeAsSaved, fmt.Sprintf("%s cannot resume a conversation", e.a.name)
-		case w.KnownID != "" && s.CheckID(e.a.name, w.KnownID) == nil:
-			e.id, e.src = w.KnownID, cmp.Or(w.KnownIDFrom, "the recorded id")
-		case c.ID != "":
-			e.id, e.src = c.ID, c.IDFrom
-		}
+		e.classify(s)
 	}
+	return out, es
+}
 
-	// Windows of one agent that can hold a conversation, for the "latest"
-	// and "twice" rules. Helpers never hold one; one-shot runs may have
-	// written the directory's most recent conversation, so they count.
-	conversational := func(e *entry) bool { return e.a != nil && !e.w.Cmd.Helper }
+// classify keeps e as saved when it holds no conversation to resume, or
+// notes the id it would resume.
+func (e *entry) classify(s *agents.Set) {
+	w, c := e.w, e.w.Cmd
+	switch {
+	case e.a == nil:
+		e.d.Mode, e.d.Reason = ModeAsSaved, fmt.Sprintf("no definition for %s", c.Agent)
+	case c.OneShot:
+		e.d.Mode, e.d.Reason = ModeAsSaved, fmt.Sprintf("one-shot run (%s), not a conversation", c.OneShotWhy)
+	case c.Helper:
+		e.d.Mode, e.d.Reason = ModeAsSaved, fmt.Sprintf("%s %s is a helper, not a conversation", e.a.name, c.HelperWhy)
+	case !e.a.canResume:
+		e.d.Mode, e.d.Reason = ModeAsSaved, fmt.Sprintf("%s cannot resume a conversation", e.a.name)
+	case w.KnownID != "" && s.CheckID(e.a.name, w.KnownID) == nil:
+		e.id, e.src = w.KnownID, cmp.Or(w.KnownIDFrom, "the recorded id")
+	case c.ID != "":
+		e.id, e.src = c.ID, c.IDFrom
+	}
+}
 
-	// Exact ids, lowest window id first.
+// decideExact resumes each id in the lowest window holding it; the other
+// windows with that id start a new conversation.
+func decideExact(es []*entry) {
 	byID := map[string][]*entry{}
 	for _, e := range es {
 		if e.d.Mode == "" && e.id != "" {
@@ -115,100 +130,117 @@ func Decide(s *agents.Set, ws []agents.Window, probes probe.Probes) []Decision {
 			e.d.Reason = fmt.Sprintf("id %s is resumed in window %d: new conversation", ids.Short(e.id), first.w.ID)
 		}
 	}
+}
 
-	// The "latest" rules look at every window of the agent, or of the agent
-	// in the window's directory: grouped once here, so that a save of many
-	// windows of one agent in one directory stays linear.
-	byAgent := map[*agent]*group{}
-	byDir := map[dirKey]*group{}
-	unknownDir := map[*agent]*group{} // may be in any directory of the agent
+// groups are the windows that may hold a conversation, by agent and by the
+// agent's directory: the "latest" rules look at every window of the agent,
+// or of the agent in the window's directory, grouped once so that a save of
+// many windows of one agent in one directory stays linear.
+type groups struct {
+	byAgent    map[*agent]*group
+	byDir      map[dirKey]*group
+	unknownDir map[*agent]*group // may be in any directory of the agent
+}
+
+// groupWindows groups the windows that can hold a conversation. Helpers
+// never hold one; one-shot runs may have written the directory's most
+// recent conversation, so they count.
+func groupWindows(es []*entry) *groups {
+	gs := &groups{byAgent: map[*agent]*group{}, byDir: map[dirKey]*group{}, unknownDir: map[*agent]*group{}}
 	for _, e := range es {
-		e.where = e.dir()
-		if !conversational(e) {
+		if e.a == nil || e.w.Cmd.Helper {
 			continue
 		}
-		groupOf(byAgent, e.a).add(e)
+		groupOf(gs.byAgent, e.a).add(e)
 		if e.where == "" {
-			groupOf(unknownDir, e.a).add(e)
+			groupOf(gs.unknownDir, e.a).add(e)
 		} else {
-			groupOf(byDir, dirKey{e.a, e.where}).add(e)
+			groupOf(gs.byDir, dirKey{e.a, e.where}).add(e)
 		}
 	}
+	return gs
+}
 
+// decideLatest decides the windows without an id: the agent's latest
+// conversation where it cannot be another window's, else a new one.
+func decideLatest(es []*entry, gs *groups) {
 	for _, e := range es {
-		if e.d.Mode != "" {
-			continue
-		}
-		a := e.a
-		if len(a.def.Latest) == 0 {
-			e.d.Mode, e.d.Reason = ModeNew, fmt.Sprintf("no id and %s has no latest: new conversation", a.name)
-			continue
-		}
-		latest := strings.Join(a.def.Latest, " ")
-		if a.def.LatestScope == agents.ScopeCwd && e.where != "" {
-			dir := e.where
-			// Undecided windows are conversational: the group holds e.
-			g, u := byDir[dirKey{a, dir}], groupOf(unknownDir, a)
-			if g.mode == "" {
-				// A window whose directory is unknown may be in this one.
-				same, withID := len(g.all)+len(u.all), len(g.withID)+len(u.withID)
-				switch {
-				case same == 1:
-					g.mode = ModeLatest
-					g.reason = fmt.Sprintf("only %s window in %s: %s is per directory", a.name, dir, latest)
-				case withID == 0:
-					g.mode = ModeNew
-					g.reason = fmt.Sprintf("%d %s windows in %s and no ids: new conversation each", same, a.name, dir)
-				default:
-					g.mode = ModeNew
-					g.reason = fmt.Sprintf("%d %s windows in %s, %s: %s could attach another window's conversation, new conversation",
-						same, a.name, dir, windowsWithIDs(g.withID, u.withID), latest)
-				}
-			}
-			e.d.Mode, e.d.Reason = g.mode, g.reason
-			continue
-		}
-		all := len(byAgent[a].all)
 		switch {
-		case all == 1 && a.def.LatestScope == agents.ScopeCwd:
-			e.d.Mode = ModeLatest
-			e.d.Reason = fmt.Sprintf("only %s window (directory unknown)", a.name)
-		case all == 1:
-			e.d.Mode = ModeLatest
-			e.d.Reason = fmt.Sprintf("only %s window: %s is not per directory", a.name, latest)
-		case a.def.LatestScope == agents.ScopeCwd:
-			e.d.Mode = ModeNew
-			e.d.Reason = fmt.Sprintf("%d %s windows and the directory is unknown: new conversation", all, a.name)
+		case e.d.Mode != "":
+		case len(e.a.def.Latest) == 0:
+			e.d.Mode, e.d.Reason = ModeNew, fmt.Sprintf("no id and %s has no latest: new conversation", e.a.name)
+		case e.a.def.LatestScope == agents.ScopeCwd && e.where != "":
+			g := gs.byDir[dirKey{e.a, e.where}]
+			g.decideDir(e.a, e.where, groupOf(gs.unknownDir, e.a))
+			e.d.Mode, e.d.Reason = g.mode, g.reason
 		default:
-			e.d.Mode = ModeNew
-			e.d.Reason = fmt.Sprintf("%d %s windows and %s is not per directory: new conversation", all, a.name, latest)
+			e.d.Mode, e.d.Reason = latestAnywhere(e.a, len(gs.byAgent[e.a].all))
 		}
 	}
+}
 
-	for _, e := range es {
-		d := e.d
-		if d.Mode == ModeAsSaved || e.a == nil {
-			continue
-		}
-		if why := refuse(probes, e.a, d.Mode); why != "" {
-			d.Mode, d.ID, d.Reason = ModeAsSaved, "", why
-			continue
-		}
-		argv, err := ResumeArgv(s, e.w.Cmd, d.Mode, d.ID)
-		if err != nil {
-			d.Mode, d.ID, d.Reason = ModeAsSaved, "", err.Error()
-			continue
-		}
-		d.Argv = argv
-		if e.w.Cmd.PromptDropped {
-			d.Reason += "; prompt dropped"
-		}
-		if e.w.Cmd.Unsure != "" {
-			d.Unsure = e.w.Cmd.Unsure
-			d.Reason += "; " + e.w.Cmd.Unsure + ", so the restore asks first"
-		}
+// decideDir decides, once for all of them, the undecided windows of a in
+// dir (g holds them: undecided windows are conversational); u are a's
+// windows whose directory is unknown, which may be in this one.
+func (g *group) decideDir(a *agent, dir string, u *group) {
+	if g.mode != "" {
+		return
 	}
-	return out
+	latest := strings.Join(a.def.Latest, " ")
+	same, withID := len(g.all)+len(u.all), len(g.withID)+len(u.withID)
+	switch {
+	case same == 1:
+		g.mode = ModeLatest
+		g.reason = fmt.Sprintf("only %s window in %s: %s is per directory", a.name, dir, latest)
+	case withID == 0:
+		g.mode = ModeNew
+		g.reason = fmt.Sprintf("%d %s windows in %s and no ids: new conversation each", same, a.name, dir)
+	default:
+		g.mode = ModeNew
+		g.reason = fmt.Sprintf("%d %s windows in %s, %s: %s could attach another window's conversation, new conversation",
+			same, a.name, dir, windowsWithIDs(g.withID, u.withID), latest)
+	}
+}
+
+// latestAnywhere decides a window of a whose latest is not per directory,
+// or whose directory is unknown, among all conversational windows of a.
+func latestAnywhere(a *agent, all int) (Mode, string) {
+	latest := strings.Join(a.def.Latest, " ")
+	switch {
+	case all == 1 && a.def.LatestScope == agents.ScopeCwd:
+		return ModeLatest, fmt.Sprintf("only %s window (directory unknown)", a.name)
+	case all == 1:
+		return ModeLatest, fmt.Sprintf("only %s window: %s is not per directory", a.name, latest)
+	case a.def.LatestScope == agents.ScopeCwd:
+		return ModeNew, fmt.Sprintf("%d %s windows and the directory is unknown: new conversation", all, a.name)
+	}
+	return ModeNew, fmt.Sprintf("%d %s windows and %s is not per directory: new conversation", all, a.name, latest)
+}
+
+// finish builds the argv of e's decision, or keeps e as saved when the
+// probes refuse its mode or no argv can be built.
+func finish(s *agents.Set, e *entry, probes probe.Probes) {
+	d := e.d
+	if d.Mode == ModeAsSaved || e.a == nil {
+		return
+	}
+	if why := refuse(probes, e.a, d.Mode); why != "" {
+		d.Mode, d.ID, d.Reason = ModeAsSaved, "", why
+		return
+	}
+	argv, err := ResumeArgv(s, e.w.Cmd, d.Mode, d.ID)
+	if err != nil {
+		d.Mode, d.ID, d.Reason = ModeAsSaved, "", err.Error()
+		return
+	}
+	d.Argv = argv
+	if e.w.Cmd.PromptDropped {
+		d.Reason += "; prompt dropped"
+	}
+	if e.w.Cmd.Unsure != "" {
+		d.Unsure = e.w.Cmd.Unsure
+		d.Reason += "; " + e.w.Cmd.Unsure + ", so the restore asks first"
+	}
 }
 
 // entry is a window under decision.

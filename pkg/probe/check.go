@@ -162,24 +162,10 @@ const cacheVersion = 2
 // written only when a result changed. The report is returned even when the
 // cache cannot be written.
 func Check(ctx context.Context, s *agents.Set, opt CheckOptions) (Report, error) {
-	if opt.Now == nil {
-		opt.Now = time.Now
-	}
-	if opt.LookPath == nil {
-		opt.LookPath = exec.LookPath
-	}
-	if opt.Timeout <= 0 {
-		opt.Timeout = DefaultProbeTimeout
-	}
-	names := s.Names()
-	if len(opt.Agents) > 0 {
-		names = nil
-		for _, n := range opt.Agents {
-			if _, ok := s.Definition(n); !ok {
-				return Report{}, fmt.Errorf("check %s: %w", n, agents.ErrUnknownAgent)
-			}
-			names = append(names, n)
-		}
+	opt = opt.withDefaults()
+	names, err := checked(s, opt.Agents)
+	if err != nil {
+		return Report{}, err
 	}
 	now := opt.Now()
 	cache := readCache(opt.CachePath)
@@ -201,45 +187,16 @@ func Check(ctx context.Context, s *agents.Set, opt CheckOptions) (Report, error)
 		key, real, version := a.cacheKey(path)
 		res.RealPath, res.Version = real, version
 		keys[i] = key
-		if e, hit := cache.Agents[n]; hit && !opt.Refresh && key != "" && e.Key == key && e.fresh(now) &&
-			!(opt.RetryFailures && e.Result.Error != "") {
-			res = e.Result
-			res.Cached = true
-			results[i] = res
+		if r, hit := cache.lookup(n, key, now, opt); hit {
+			results[i] = r
 			continue
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			results[i] = a.probe(ctx, res, opt)
-		}()
+		wg.Go(func() { results[i] = a.probe(ctx, res, opt) })
 	}
 	wg.Wait()
 
 	report := Report{CheckedAt: now, Agents: results}
-	if opt.CachePath == "" {
-		return report, nil
-	}
-	if cache.Agents == nil {
-		cache.Agents = map[string]cacheEntry{}
-	}
-	dirty := false
-	for i, r := range results {
-		_, had := cache.Agents[r.Agent]
-		switch {
-		case r.Cached:
-		case !r.Installed || keys[i] == "":
-			if had {
-				delete(cache.Agents, r.Agent)
-				dirty = true
-			}
-		default:
-			r.Cached = false
-			cache.Agents[r.Agent] = cacheEntry{Key: keys[i], Result: r}
-			dirty = true
-		}
-	}
-	if !dirty {
+	if opt.CachePath == "" || !cache.update(results, keys) {
 		// Nothing new: a command that changes nothing writes nothing.
 		return report, nil
 	}
@@ -247,6 +204,73 @@ func Check(ctx context.Context, s *agents.Set, opt CheckOptions) (Report, error)
 		return report, err
 	}
 	return report, nil
+}
+
+func (opt CheckOptions) withDefaults() CheckOptions {
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	if opt.LookPath == nil {
+		opt.LookPath = exec.LookPath
+	}
+	if opt.Timeout <= 0 {
+		opt.Timeout = DefaultProbeTimeout
+	}
+	return opt
+}
+
+// checked are the agents a check probes: only (each defined), or all.
+func checked(s *agents.Set, only []string) ([]string, error) {
+	if len(only) == 0 {
+		return s.Names(), nil
+	}
+	var names []string
+	for _, n := range only {
+		if _, ok := s.Definition(n); !ok {
+			return nil, fmt.Errorf("check %s: %w", n, agents.ErrUnknownAgent)
+		}
+		names = append(names, n)
+	}
+	return names, nil
+}
+
+// lookup returns the cached result of agent when it may still be used: the
+// same build and probes (key), fresh at now, and not a failure a check that
+// retries failures runs again.
+func (c cacheFile) lookup(agent, key string, now time.Time, opt CheckOptions) (AgentCheck, bool) {
+	e, hit := c.Agents[agent]
+	if !hit || opt.Refresh || key == "" || e.Key != key || !e.fresh(now) || (opt.RetryFailures && e.Result.Error != "") {
+		return AgentCheck{}, false
+	}
+	res := e.Result
+	res.Cached = true
+	return res, true
+}
+
+// update records the results that are new in c (keys[i] is the cache key
+// of results[i]) and drops agents no longer installed; it reports whether
+// anything changed.
+func (c *cacheFile) update(results []AgentCheck, keys []string) bool {
+	if c.Agents == nil {
+		c.Agents = map[string]cacheEntry{}
+	}
+	dirty := false
+	for i, r := range results {
+		_, had := c.Agents[r.Agent]
+		switch {
+		case r.Cached:
+		case !r.Installed || keys[i] == "":
+			if had {
+				delete(c.Agents, r.Agent)
+				dirty = true
+			}
+		default:
+			r.Cached = false
+			c.Agents[r.Agent] = cacheEntry{Key: keys[i], Result: r}
+			dirty = true
+		}
+	}
+	return dirty
 }
 
 // fresh reports whether a cached result may still be used at now.

@@ -463,11 +463,31 @@ func matchesEmpty(re *syntax.Regexp) bool {
 	return false
 }
 
-// build validates a definition and compiles it.
+// build validates a definition and compiles it, step by step: each step
+// checks the fields it compiles, so an error names the first wrong field.
 func build(file, name string, d Definition) (*agent, error) {
-	bad := func(field, format string, args ...any) (*agent, error) {
-		return nil, fieldErr(file, name, field, format, args...)
+	b := &builder{file: file, a: newAgent(name, d)}
+	for _, step := range []func(Definition) error{
+		b.programs, b.flagLists, b.flagRoles, b.positionals, b.subcommands, b.idPattern, b.templates, b.probes,
+	} {
+		if err := step(d); err != nil {
+			return nil, err
+		}
 	}
+	return b.a, nil
+}
+
+// builder compiles one definition of file into a.
+type builder struct {
+	file string
+	a    *agent
+}
+
+func (b *builder) bad(field, format string, args ...any) error {
+	return fieldErr(b.file, b.a.name, field, format, args...)
+}
+
+func newAgent(name string, d Definition) *agent {
 	a := &agent{
 		name:          name,
 		def:           d,
@@ -484,32 +504,41 @@ func build(file, name string, d Definition) (*agent, error) {
 	if len(a.def.Programs) == 0 {
 		a.def.Programs = []string{name}
 	}
-	for _, p := range a.def.Programs {
+	return a
+}
+
+// programs checks the program and package names, the title patterns and
+// where the conversations are kept.
+func (b *builder) programs(d Definition) error {
+	for _, p := range b.a.def.Programs {
 		if !isProgram(p) {
-			return bad("programs", "%q is not a plain executable name", p)
+			return b.bad("programs", "%q is not a plain executable name", p)
 		}
 		if what := launcher(p); what != "" {
 			field := "programs"
 			if len(d.Programs) == 0 {
 				field = "" // the agent's own name stands for its program
 			}
-			return bad(field, "%q is %s, not an agent: refused, since the restore prompt would run whatever it is given", p, what)
+			return b.bad(field, "%q is %s, not an agent: refused, since the restore prompt would run whatever it is given", p, what)
 		}
 	}
 	for _, p := range d.Packages {
 		if !isPackage(p) {
-			return bad("packages", "%q is not an npm package name", p)
+			return b.bad("packages", "%q is not an npm package name", p)
 		}
 	}
-	if err := checkTitles(file, name, d); err != nil {
-		return nil, err
+	if err := checkTitles(b.file, b.a.name, d); err != nil {
+		return err
 	}
 	if field, msg := checkStore(d.Conversations); msg != "" {
-		return bad(field, "%s", msg)
+		return b.bad(field, "%s", msg)
 	}
+	return nil
+}
 
-	// Flag lists: each flag has one kind, so a definition cannot both keep
-	// and strip a flag.
+// flagLists gives each flag of the lists its kind. Each flag has one kind,
+// so a definition cannot both keep and strip a flag.
+func (b *builder) flagLists(d Definition) error {
 	lists := []struct {
 		field string
 		flags []string
@@ -529,75 +558,94 @@ func build(file, name string, d Definition) (*agent, error) {
 	for _, l := range lists {
 		for _, f := range l.flags {
 			if !isFlag(f) {
-				return bad(l.field, "%q is not a flag (one word starting with '-', no '=')", f)
+				return b.bad(l.field, "%q is not a flag (one word starting with '-', no '=')", f)
 			}
 			if prev, dup := fieldOf[f]; dup {
-				return bad(l.field, "flag %q is also in %q", f, prev)
+				return b.bad(l.field, "flag %q is also in %q", f, prev)
 			}
 			fieldOf[f] = l.field
-			a.kinds[f] = l.kind
+			b.a.kinds[f] = l.kind
 		}
 	}
+	return b.oneShotFlags(d, fieldOf)
+}
+
+// oneShotFlags: a one-shot flag is a switch of its own or a kept value
+// flag; fieldOf names the list each listed flag is in.
+func (b *builder) oneShotFlags(d Definition, fieldOf map[string]string) error {
+	a := b.a
 	for _, f := range d.OneShotFlags {
 		if !isFlag(f) {
-			return bad("one_shot_flags", "%q is not a flag", f)
+			return b.bad("one_shot_flags", "%q is not a flag", f)
 		}
 		switch a.kinds[f] {
 		case kindUnknown:
 			a.kinds[f] = kindOneShot
 		case kindValue, kindOptionalValue:
 		default:
-			return bad("one_shot_flags", "flag %q is also in %q", f, fieldOf[f])
+			return b.bad("one_shot_flags", "flag %q is also in %q", f, fieldOf[f])
 		}
 		a.oneShot[f] = true
 	}
 	for f, vals := range d.OneShotValues {
 		if a.kinds[f] != kindValue {
-			return bad("one_shot_values", "flag %q must be in \"value_flags\"", f)
+			return b.bad("one_shot_values", "flag %q must be in \"value_flags\"", f)
 		}
 		if len(vals) == 0 {
-			return bad("one_shot_values", "flag %q has no values", f)
+			return b.bad("one_shot_values", "flag %q has no values", f)
 		}
 		a.oneShotValues[f] = vals
 	}
-	for _, f := range d.VariadicFlags {
-		if k := a.kinds[f]; k != kindValue && k != kindOptionalValue {
-			return bad("variadic_flags", "flag %q must be in \"value_flags\" or \"optional_value_flags\"", f)
-		}
-		a.variadic[f] = true
+	return nil
+}
+
+// flagRoles checks the flags given a role on top of their kind (variadic,
+// cwd, id, latest) against their kind.
+func (b *builder) flagRoles(d Definition) error {
+	a := b.a
+	roles := []struct {
+		field, must string
+		flags       []string
+		set         map[string]bool
+		kinds       []flagKind
+	}{
+		{"variadic_flags", `"value_flags" or "optional_value_flags"`, d.VariadicFlags, a.variadic, []flagKind{kindValue, kindOptionalValue}},
+		{"cwd_flags", `"value_flags"`, d.CwdFlags, a.cwdFlags, []flagKind{kindValue}},
+		{"id_flags", `"strip_with_value" or "strip_optional_value"`, d.IDFlags, a.idFlags, []flagKind{kindStripValue, kindStripOptional}},
+		{"latest_flags", `"strip" or "strip_optional_value"`, d.LatestFlags, a.latestFlags, []flagKind{kindStrip, kindStripOptional}},
 	}
-	for _, f := range d.CwdFlags {
-		if a.kinds[f] != kindValue {
-			return bad("cwd_flags", "flag %q must be in \"value_flags\"", f)
+	for _, r := range roles {
+		for _, f := range r.flags {
+			if !slices.Contains(r.kinds, a.kinds[f]) {
+				return b.bad(r.field, "flag %q must be in %s", f, r.must)
+			}
+			r.set[f] = true
 		}
-		a.cwdFlags[f] = true
-	}
-	for _, f := range d.IDFlags {
-		if k := a.kinds[f]; k != kindStripValue && k != kindStripOptional {
-			return bad("id_flags", "flag %q must be in \"strip_with_value\" or \"strip_optional_value\"", f)
-		}
-		a.idFlags[f] = true
-	}
-	for _, f := range d.LatestFlags {
-		if k := a.kinds[f]; k != kindStrip && k != kindStripOptional {
-			return bad("latest_flags", "flag %q must be in \"strip\" or \"strip_optional_value\"", f)
-		}
-		a.latestFlags[f] = true
 	}
 	for _, v := range d.LatestValues {
 		if !isSubword(v) {
-			return bad("latest_values", "%q is not a plain word", v)
+			return b.bad("latest_values", "%q is not a plain word", v)
 		}
 		a.latestValues[v] = true
 	}
+	return nil
+}
+
+func (b *builder) positionals(d Definition) error {
 	switch d.Positionals {
 	case "":
-		a.def.Positionals = PositionalPrompt
+		b.a.def.Positionals = PositionalPrompt
 	case PositionalPrompt, PositionalPath, PositionalOneShot:
 	default:
-		return bad("positionals", "must be %q, %q or %q, not %q", PositionalPrompt, PositionalPath, PositionalOneShot, d.Positionals)
+		return b.bad("positionals", "must be %q, %q or %q, not %q", PositionalPrompt, PositionalPath, PositionalOneShot, d.Positionals)
 	}
+	return nil
+}
 
+// subcommands compiles the subcommand paths, each in one list only,
+// longest first so "session list" (a helper) wins over "session".
+func (b *builder) subcommands(d Definition) error {
+	a := b.a
 	subs := []struct {
 		field string
 		paths []string
@@ -612,122 +660,156 @@ func build(file, name string, d Definition) (*agent, error) {
 		for _, p := range s.paths {
 			words := strings.Fields(p)
 			if len(words) == 0 {
-				return bad(s.field, "empty subcommand")
+				return b.bad(s.field, "empty subcommand")
 			}
 			for _, w := range words {
 				if !isSubword(w) {
-					return bad(s.field, "%q is not a subcommand", p)
+					return b.bad(s.field, "%q is not a subcommand", p)
 				}
 			}
 			key := strings.Join(words, " ")
 			if prev, dup := seenSub[key]; dup {
-				return bad(s.field, "subcommand %q is also in %q", key, prev)
+				return b.bad(s.field, "subcommand %q is also in %q", key, prev)
 			}
 			seenSub[key] = s.field
 			a.subcommands = append(a.subcommands, subcommand{words: words, kind: s.kind})
 		}
 	}
-	// Longest first, so "session list" (a helper) wins over "session".
 	sort.SliceStable(a.subcommands, func(i, j int) bool {
 		return len(a.subcommands[i].words) > len(a.subcommands[j].words)
 	})
+	return nil
+}
 
-	if d.IDPattern != "" {
-		p, err := compileID(d.IDPattern)
-		if err != nil {
-			return bad("id_pattern", "does not compile: %v", err)
-		}
-		if p.empty {
-			return bad("id_pattern", "matches an empty id")
-		}
-		a.idRE = p.re
+func (b *builder) idPattern(d Definition) error {
+	if d.IDPattern == "" {
+		return nil
 	}
+	p, err := compileID(d.IDPattern)
+	if err != nil {
+		return b.bad("id_pattern", "does not compile: %v", err)
+	}
+	if p.empty {
+		return b.bad("id_pattern", "matches an empty id")
+	}
+	b.a.idRE = p.re
+	return nil
+}
 
-	if !a.canResume {
+// templates checks the resume templates: none for an agent that does not
+// resume, an exact one with {id} and a scoped latest one for one that does.
+func (b *builder) templates(d Definition) error {
+	if !b.a.canResume {
 		for field, t := range map[string][]string{"exact": d.Exact, "latest": d.Latest, "new": d.New} {
 			if len(t) > 0 {
-				return bad(field, "must be empty when \"resume\" is false")
+				return b.bad(field, "must be empty when \"resume\" is false")
 			}
 		}
 		if d.LatestScope != "" {
-			return bad("latest_scope", "must be empty when \"resume\" is false")
+			return b.bad("latest_scope", "must be empty when \"resume\" is false")
 		}
-	} else {
-		if len(d.Exact) == 0 {
-			return bad("exact", "must contain %q", idPlaceholder)
-		}
-		if err := a.checkTemplate("exact", d.Exact, true); err != nil {
-			return nil, fieldErr(file, name, "exact", "%v", err)
-		}
-		if len(d.Latest) > 0 {
-			if err := a.checkTemplate("latest", d.Latest, false); err != nil {
-				return nil, fieldErr(file, name, "latest", "%v", err)
-			}
-			switch d.LatestScope {
-			case ScopeCwd, ScopeProject, ScopeCheckout, ScopeUnstated, ScopeGlobal:
-			case "":
-				return bad("latest_scope", "required with \"latest\" (cwd, project, checkout, unstated or global)")
-			default:
-				return bad("latest_scope", "unknown scope %q (cwd, project, checkout, unstated or global)", d.LatestScope)
-			}
-		} else if d.LatestScope != "" {
-			return bad("latest_scope", "set without \"latest\"")
-		}
-		for _, w := range d.New {
-			if !isSubword(w) {
-				return bad("new", "%q is not a subcommand word", w)
-			}
-		}
-		if len(d.New) > 0 && !a.isSession(d.New) {
-			return bad("new", "%q must be in \"session_subcommands\" so a saved one is stripped", strings.Join(d.New, " "))
-		}
-		// The flag before {id} is an id flag, the flags of latest are latest
-		// flags, without repeating them in id_flags and latest_flags.
-		if f := a.exactIDFlag(); f != "" {
-			a.idFlags[f] = true
-		}
-		for _, w := range d.Latest {
-			if isFlag(w) && a.kinds[w] == kindStrip {
-				a.latestFlags[w] = true
-			}
+		return nil
+	}
+	if len(d.Exact) == 0 {
+		return b.bad("exact", "must contain %q", idPlaceholder)
+	}
+	if err := b.a.checkTemplate("exact", d.Exact, true); err != nil {
+		return b.bad("exact", "%v", err)
+	}
+	if err := b.latest(d); err != nil {
+		return err
+	}
+	if err := b.newTemplate(d); err != nil {
+		return err
+	}
+	// The flag before {id} is an id flag, the flags of latest are latest
+	// flags, without repeating them in id_flags and latest_flags.
+	if f := b.a.exactIDFlag(); f != "" {
+		b.a.idFlags[f] = true
+	}
+	for _, w := range d.Latest {
+		if isFlag(w) && b.a.kinds[w] == kindStrip {
+			b.a.latestFlags[w] = true
 		}
 	}
+	return nil
+}
 
+// latest checks the latest template and its scope, which go together.
+func (b *builder) latest(d Definition) error {
+	if len(d.Latest) == 0 {
+		if d.LatestScope != "" {
+			return b.bad("latest_scope", "set without \"latest\"")
+		}
+		return nil
+	}
+	if err := b.a.checkTemplate("latest", d.Latest, false); err != nil {
+		return b.bad("latest", "%v", err)
+	}
+	switch d.LatestScope {
+	case ScopeCwd, ScopeProject, ScopeCheckout, ScopeUnstated, ScopeGlobal:
+	case "":
+		return b.bad("latest_scope", "required with \"latest\" (cwd, project, checkout, unstated or global)")
+	default:
+		return b.bad("latest_scope", "unknown scope %q (cwd, project, checkout, unstated or global)", d.LatestScope)
+	}
+	return nil
+}
+
+// newTemplate: a new conversation's words are a session subcommand, so a
+// saved one is stripped.
+func (b *builder) newTemplate(d Definition) error {
+	for _, w := range d.New {
+		if !isSubword(w) {
+			return b.bad("new", "%q is not a subcommand word", w)
+		}
+	}
+	if len(d.New) > 0 && !b.a.isSession(d.New) {
+		return b.bad("new", "%q must be in \"session_subcommands\" so a saved one is stripped", strings.Join(d.New, " "))
+	}
+	return nil
+}
+
+// probes checks the probe runs, and that an agent that resumes has one
+// expecting every flag of its templates.
+func (b *builder) probes(d Definition) error {
+	a := b.a
 	if d.Probe != nil {
 		a.probes = append(a.probes, *d.Probe)
 	}
 	a.probes = append(a.probes, d.Probes...)
 	for _, p := range a.probes {
 		if len(p.Args) == 0 {
-			return bad("probes", "a probe needs args")
+			return b.bad("probes", "a probe needs args")
 		}
 		for _, w := range p.Args {
 			if !isTemplateWord(w) {
-				return bad("probes", "argument %q is not a plain word", w)
+				return b.bad("probes", "argument %q is not a plain word", w)
 			}
 		}
 		for _, tok := range p.Expect {
 			if tok == "" || strings.ContainsAny(tok, " \t\n") {
-				return bad("probes", "expected token %q must be one word", tok)
+				return b.bad("probes", "expected token %q must be one word", tok)
 			}
 		}
 	}
-	if a.canResume {
-		if len(a.probes) == 0 {
-			return bad("probes", "an agent that resumes needs a probe confirming its flags")
-		}
-		for _, t := range []struct {
-			field string
-			words []string
-		}{{"exact", d.Exact}, {"latest", d.Latest}} {
-			for _, tok := range templateFlags(t.words) {
-				if !a.expects(tok) {
-					return bad("probes", "flag %q of %q is not expected by any probe", tok, t.field)
-				}
+	if !a.canResume {
+		return nil
+	}
+	if len(a.probes) == 0 {
+		return b.bad("probes", "an agent that resumes needs a probe confirming its flags")
+	}
+	for _, t := range []struct {
+		field string
+		words []string
+	}{{"exact", d.Exact}, {"latest", d.Latest}} {
+		for _, tok := range templateFlags(t.words) {
+			if !a.expects(tok) {
+				return b.bad("probes", "flag %q of %q is not expected by any probe", tok, t.field)
 			}
 		}
 	}
-	return a, nil
+	return nil
 }
 
 // checkTemplate validates a resume template. Every flag of it must be

@@ -357,207 +357,266 @@ func hasUnquotedSpecial(lit string) bool {
 // parse takes an agent's arguments apart into c. g, the grammar of the
 // installed CLI's help, may be nil: the definition's lists are the fallback.
 func (a *agent) parse(c *Command, args []string, g *compiledGrammar) {
-	args = slices.Clone(args)
-	keep := func(w ...string) { c.Flags = append(c.Flags, w...) }
-	firstPositional := true
-	idNext := "" // the session subcommand just passed: the id may follow
-	dashdash, dashdashKept := false, false
-
-	// next returns the word after i when it is not an option.
-	next := func(i int) (string, bool) {
-		if i+1 < len(args) && !isOption(args[i+1]) {
-			return args[i+1], true
-		}
-		return "", false
-	}
-
-	for i := 0; i < len(args); i++ {
-		w := args[i]
-		if dashdash || !isOption(w) {
-			if firstPositional && !dashdash {
-				firstPositional = false
-				if sub, n := a.matchSubcommand(args[i:]); n > 0 {
-					path := strings.Join(sub.words, " ")
-					switch sub.kind {
-					case subHelper:
-						c.Helper, c.HelperWhy = true, path
-						return
-					case subOneShot:
-						c.OneShot, c.OneShotWhy = true, path
-						return
-					case subSession:
-						i += n - 1
-						idNext = path
-						continue
-					}
-				}
-				if g != nil && g.subs[w] {
-					// A subcommand of the CLI the definition does not know
-					// (codex fork): not a conversation kittymux can resume.
-					c.Helper, c.HelperWhy = true, w+" (a subcommand in its help)"
-					return
-				}
-			}
-			if from := idNext; from != "" {
-				idNext = ""
-				if a.isID(w) {
-					a.noteID(c, from, w)
-					continue
-				}
-			}
-			switch a.def.Positionals {
-			case PositionalPath:
-				if looksLikePath(w) {
-					if dashdash && !dashdashKept {
-						keep("--")
-						dashdashKept = true
-					}
-					keep(w)
-				} else {
-					c.PromptDropped = true
-				}
-			case PositionalOneShot:
-				c.OneShot, c.OneShotWhy = true, "a positional argument"
-				return
-			default:
-				c.PromptDropped = true
-			}
-			continue
-		}
-		if w == "--" {
-			dashdash = true
-			continue
-		}
-
-		name, value, attached := w, "", false
-		if strings.HasPrefix(w, "--") {
-			name, value, attached = strings.Cut(w, "=")
-		}
-		kind := a.kind(name, g)
-		if kind == kindUnknown && !strings.HasPrefix(w, "--") && len(w) > 2 {
-			// -mopus is -m opus; -cd is -c -d when both are known.
-			if k := a.kind(w[:2], g); k.takesValue() || k == kindOptionalValue || k == kindStripOptional {
-				name, value, attached, kind = w[:2], w[2:], true, k
-			} else if split, ok := a.splitCluster(w, g); ok {
-				args = slices.Concat(args[:i], split, args[i+1:])
-				i--
-				continue
-			}
-		}
-
-		if alwaysHelper[name] || kind == kindHelper {
-			c.Helper, c.HelperWhy = true, name
-			return
-		}
-		if a.oneShot[name] {
-			c.OneShot, c.OneShotWhy = true, name
-			return
-		}
-		if vals, ok := a.oneShotValues[name]; ok {
-			v := value
-			if !attached {
-				v, _ = next(i)
-			}
-			if slices.Contains(vals, v) {
-				c.OneShot, c.OneShotWhy = true, name+" "+v
-				return
-			}
-		}
-		if kind == kindUnknown && strings.HasPrefix(name, "--") && genericSecretRE().MatchString(name) {
-			kind = kindSecret
-		}
-
-		switch kind {
-		case kindSecret, kindPrompt:
-			// The value goes whatever it looks like: a prompt or a key
-			// must never be replayed, even one starting with "-".
-			if !attached && i+1 < len(args) {
-				i++
-			}
-			if kind == kindSecret {
-				c.SecretDropped = true
-			} else {
-				c.PromptDropped = true
-			}
-		case kindStripValue:
-			if !attached {
-				if v, ok := next(i); ok {
-					value, attached = v, true
-					i++
-				}
-			}
-			if attached && a.idFlags[name] {
-				a.noteID(c, name, value)
-			}
-		case kindStripOptional:
-			if !attached {
-				if v, ok := next(i); ok && (a.latestValues[v] || (a.idFlags[name] && a.isID(v))) {
-					value, attached = v, true
-					i++
-				}
-			}
-			switch {
-			case attached && a.idFlags[name]:
-				a.noteID(c, name, value)
-			case !attached && a.latestFlags[name]:
-				a.noteLatest(c, name)
-			}
-		case kindStrip:
-			if a.latestFlags[name] {
-				a.noteLatest(c, name)
-			}
-		case kindValue:
-			keep(w)
-			if !attached {
-				if v, ok := next(i); ok {
-					keep(v)
-					value = v
-					i++
-					for a.variadic[name] || (g != nil && g.variadic[name]) {
-						v, ok := next(i)
-						if !ok {
-							break
-						}
-						keep(v)
-						i++
-					}
-				}
-			}
-			if a.cwdFlags[name] {
-				c.Dir = value
-			}
-		case kindOptionalValue:
-			keep(w)
-			if !attached {
-				if v, ok := next(i); ok {
-					keep(v)
-					i++
-					// copilot --allow-tool [<tools>...]
-					for a.variadic[name] || (g != nil && g.variadic[name]) {
-						v, ok := next(i)
-						if !ok {
-							break
-						}
-						keep(v)
-						i++
-					}
-				}
-			}
-		case kindSwitch:
-			keep(w)
+	p := &parser{a: a, c: c, g: g, args: slices.Clone(args), firstPositional: true}
+	for p.i = 0; p.i < len(p.args); p.i++ {
+		w := p.args[p.i]
+		var done bool
+		switch {
+		case p.dashdash || !isOption(w):
+			done = p.positional(w)
+		case w == "--":
+			p.dashdash = true
 		default:
-			// In no grammar: the next word may be its value or a prompt.
-			// Never separate them, and let the user see the command.
-			keep(w)
-			if !attached {
-				if v, ok := next(i); ok {
-					keep(v)
-					i++
-					if c.Unsure == "" {
-						c.Unsure = fmt.Sprintf("%s is in no grammar of %s, so %q after it may be its value or a prompt: kept as its value", name, a.name, v)
-					}
-				}
+			done = p.option(w)
+		}
+		if done {
+			return
+		}
+	}
+}
+
+// parser is one command line being taken apart: args[i] is the word at
+// hand. A step that reports done has found the line is not a conversation
+// (a helper, a one-shot run) and the rest is not read.
+type parser struct {
+	a    *agent
+	c    *Command
+	g    *compiledGrammar
+	args []string
+	i    int
+
+	firstPositional bool
+	idNext          string // the session subcommand just passed: the id may follow
+	dashdash        bool   // after "--": every word is a positional
+	dashdashKept    bool   // the "--" is in c.Flags
+}
+
+func (p *parser) keep(w ...string) { p.c.Flags = append(p.c.Flags, w...) }
+
+// next returns the word after the one at hand when it is not an option.
+func (p *parser) next() (string, bool) {
+	if p.i+1 < len(p.args) && !isOption(p.args[p.i+1]) {
+		return p.args[p.i+1], true
+	}
+	return "", false
+}
+
+// positional places a word that is not an option: a subcommand (the
+// first), the id after a session subcommand, a kept path or a prompt.
+func (p *parser) positional(w string) bool {
+	if p.firstPositional && !p.dashdash {
+		p.firstPositional = false
+		if done, handled := p.subcommand(w); handled {
+			return done
+		}
+	}
+	if from := p.idNext; from != "" {
+		p.idNext = ""
+		if p.a.isID(w) {
+			p.a.noteID(p.c, from, w)
+			return false
+		}
+	}
+	switch p.a.def.Positionals {
+	case PositionalPath:
+		if !looksLikePath(w) {
+			p.c.PromptDropped = true
+			return false
+		}
+		if p.dashdash && !p.dashdashKept {
+			p.keep("--")
+			p.dashdashKept = true
+		}
+		p.keep(w)
+	case PositionalOneShot:
+		p.c.OneShot, p.c.OneShotWhy = true, "a positional argument"
+		return true
+	default:
+		p.c.PromptDropped = true
+	}
+	return false
+}
+
+// subcommand reads the subcommand the first positional w starts, if any
+// (handled): a helper or one-shot one ends the line (done), a session one
+// is stripped and may be followed by the id.
+func (p *parser) subcommand(w string) (done, handled bool) {
+	if sub, n := p.a.matchSubcommand(p.args[p.i:]); n > 0 {
+		path := strings.Join(sub.words, " ")
+		switch sub.kind {
+		case subHelper:
+			p.c.Helper, p.c.HelperWhy = true, path
+			return true, true
+		case subOneShot:
+			p.c.OneShot, p.c.OneShotWhy = true, path
+			return true, true
+		case subSession:
+			p.i += n - 1
+			p.idNext = path
+			return false, true
+		}
+	}
+	if p.g != nil && p.g.subs[w] {
+		// A subcommand of the CLI the definition does not know
+		// (codex fork): not a conversation kittymux can resume.
+		p.c.Helper, p.c.HelperWhy = true, w+" (a subcommand in its help)"
+		return true, true
+	}
+	return false, false
+}
+
+// option reads the option w and the words it takes.
+func (p *parser) option(w string) bool {
+	a, c := p.a, p.c
+	name, value, attached := w, "", false
+	if strings.HasPrefix(w, "--") {
+		name, value, attached = strings.Cut(w, "=")
+	}
+	kind := a.kind(name, p.g)
+	if kind == kindUnknown && !strings.HasPrefix(w, "--") && len(w) > 2 {
+		// -mopus is -m opus; -cd is -c -d when both are known.
+		if k := a.kind(w[:2], p.g); k.takesValue() || k == kindOptionalValue || k == kindStripOptional {
+			name, value, attached, kind = w[:2], w[2:], true, k
+		} else if split, ok := a.splitCluster(w, p.g); ok {
+			p.args = slices.Concat(p.args[:p.i], split, p.args[p.i+1:])
+			p.i--
+			return false
+		}
+	}
+	if p.endsLine(name, value, attached, kind) {
+		return true
+	}
+	if kind == kindUnknown && strings.HasPrefix(name, "--") && genericSecretRE().MatchString(name) {
+		kind = kindSecret
+	}
+	switch kind {
+	case kindSecret, kindPrompt:
+		// The value goes whatever it looks like: a prompt or a key
+		// must never be replayed, even one starting with "-".
+		if !attached && p.i+1 < len(p.args) {
+			p.i++
+		}
+		if kind == kindSecret {
+			c.SecretDropped = true
+		} else {
+			c.PromptDropped = true
+		}
+	case kindStripValue, kindStripOptional, kindStrip:
+		p.strip(name, value, attached, kind)
+	case kindValue, kindOptionalValue, kindSwitch:
+		p.keepOption(w, name, value, attached, kind)
+	default:
+		p.unknown(w, name, attached)
+	}
+	return false
+}
+
+// endsLine reports whether option name makes the line a helper or a
+// one-shot run, and notes why.
+func (p *parser) endsLine(name, value string, attached bool, kind flagKind) bool {
+	a, c := p.a, p.c
+	if alwaysHelper[name] || kind == kindHelper {
+		c.Helper, c.HelperWhy = true, name
+		return true
+	}
+	if a.oneShot[name] {
+		c.OneShot, c.OneShotWhy = true, name
+		return true
+	}
+	if vals, ok := a.oneShotValues[name]; ok {
+		v := value
+		if !attached {
+			v, _ = p.next()
+		}
+		if slices.Contains(vals, v) {
+			c.OneShot, c.OneShotWhy = true, name+" "+v
+			return true
+		}
+	}
+	return false
+}
+
+// strip drops a resume flag, with its value where it takes one, noting the
+// id or the "latest" it gives.
+func (p *parser) strip(name, value string, attached bool, kind flagKind) {
+	a, c := p.a, p.c
+	switch kind {
+	case kindStripValue:
+		if !attached {
+			if v, ok := p.next(); ok {
+				value, attached = v, true
+				p.i++
 			}
+		}
+		if attached && a.idFlags[name] {
+			a.noteID(c, name, value)
+		}
+	case kindStripOptional:
+		if !attached {
+			if v, ok := p.next(); ok && (a.latestValues[v] || (a.idFlags[name] && a.isID(v))) {
+				value, attached = v, true
+				p.i++
+			}
+		}
+		switch {
+		case attached && a.idFlags[name]:
+			a.noteID(c, name, value)
+		case !attached && a.latestFlags[name]:
+			a.noteLatest(c, name)
+		}
+	case kindStrip:
+		if a.latestFlags[name] {
+			a.noteLatest(c, name)
+		}
+	}
+}
+
+// keepOption keeps a flag the grammar or the definition knows, with the
+// value it takes: a value flag's always, an optional one's when a word that
+// is not an option follows, a variadic flag's every such word.
+func (p *parser) keepOption(w, name, value string, attached bool, kind flagKind) {
+	p.keep(w)
+	if kind != kindSwitch && !attached {
+		if v, ok := p.next(); ok {
+			p.keep(v)
+			p.i++
+			value = v
+			p.moreValues(name)
+		}
+	}
+	if kind == kindValue && p.a.cwdFlags[name] {
+		p.c.Dir = value
+	}
+}
+
+// moreValues keeps the further values of a variadic flag, up to the next
+// option: claude --add-dir a b, copilot --allow-tool [<tools>...].
+func (p *parser) moreValues(name string) {
+	if !p.a.variadic[name] && (p.g == nil || !p.g.variadic[name]) {
+		return
+	}
+	for {
+		v, ok := p.next()
+		if !ok {
+			return
+		}
+		p.keep(v)
+		p.i++
+	}
+}
+
+// unknown keeps an option that is in no grammar. The next word may be its
+// value or a prompt: never separate them, and let the user see the command.
+func (p *parser) unknown(w, name string, attached bool) {
+	p.keep(w)
+	if attached {
+		return
+	}
+	if v, ok := p.next(); ok {
+		p.keep(v)
+		p.i++
+		if p.c.Unsure == "" {
+			p.c.Unsure = fmt.Sprintf("%s is in no grammar of %s, so %q after it may be its value or a prompt: kept as its value", name, p.a.name, v)
 		}
 	}
 }

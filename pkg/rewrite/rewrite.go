@@ -196,219 +196,274 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 	if len(refs) == 0 {
 		return nil, ErrEmpty
 	}
-	live := make(map[int]agents.Window, len(o.Live))
+	rw := &rewriter{o: o, live: make(map[int]agents.Window, len(o.Live)), byID: map[int]found{}}
 	for _, w := range o.Live {
-		live[w.ID] = w
+		rw.live[w.ID] = w
 	}
-	var (
-		ws       []agents.Window
-		names    []string // the agents in the file, the ones worth probing
-		byID     = map[int]found{}
-		unsealed []Window // kept as saved before any decision
-	)
 	for _, ref := range refs {
-		l := ref.Line.Launch
-		if l.Unserialize == nil {
-			continue // a hand-written launch: not from save_as_session
-		}
-		id := l.Unserialize.ID()
-		var (
-			cmd       agents.Command
-			ok        bool
-			fromShell bool
-		)
-		// kittymux_pid names a process of the kitty that saved: restored, the
-		// window's processes are others. kitty writes it as --var=K=V. It
-		// is read first: a hint to the window's journal record.
-		vars := l.Vars()
-		l.Options = slices.DeleteFunc(l.Options, func(opt sessionfile.Option) bool {
-			k, _, _ := strings.Cut(opt.Value, "=")
-			return opt.Name == "--var" && opt.HasValue && k == uservars.PID
-		})
-		var argv []string
-		switch c := l.Unserialize.CmdAtShellStartup; {
-		case c.Set && c.IsList:
-			argv, fromShell = c.List, true
-		case c.Set:
-			cmd, ok = o.Agents.RecognizeString(c.String)
-			fromShell = true
-		default:
-			argv = l.Argv
-		}
-		var (
-			exe           []string
-			askWhy        string
-			env           []string
-			jr            *journal.Record
-			reportDiffers bool
-		)
-		lw, isLive := live[id]
-		if rec, isRec := promptRecord(argv, o.ResumeBin); isRec {
-			// A window restored by an earlier save. Its record is carried
-			// over only if kittymux sealed it: sealing an edited record
-			// again would make it kittymux's. The agent running there now
-			// is what kittymux sees, whatever the record said.
-			sealed := rec.VerifyIn(o.Key, ref.Cwd) == nil
-			cmd, ok = lw.Cmd, isLive
-			if ok && sealed {
-				// The prompt set the record's environment for the agent:
-				// kept where the process still holds it.
-				env = seenEnv(rec.Env, lw.ProcEnv)
-			}
-			if !ok && sealed {
-				cmd, ok = o.Agents.RecognizeArgv(rec.Argv)
-				exe, env = rec.Exe, rec.Env
-				if rec.Confirm {
-					askWhy = "its sealed record asked first"
-				}
-			}
-			if !ok && !sealed {
-				if c, known := o.Agents.RecognizeArgv(rec.Argv); known {
-					unsealed = append(unsealed, Window{WindowID: id, Agent: c.Agent, Mode: plan.ModeAsSaved,
-						Reason: "its restore record is not sealed by kittymux: kept as it is", Cwd: ref.Cwd, Tab: ref.TabTitle})
-				}
-			}
-		} else {
-			if len(argv) > 0 {
-				cmd, ok = o.Agents.RecognizeArgv(argv)
-			}
-			if isLive {
-				// The agent process kittymux saw is what comes back: what
-				// kitty saved (the line a terminal reported, a wrapper
-				// script, `export X=1; claude`) only says the window's kind.
-				sc := l.Unserialize.CmdAtShellStartup
-				reportDiffers = sc.Set && !sc.IsList && !(ok && sameCommand(cmd, lw.Cmd))
-				cmd, ok = lw.Cmd, true
-			} else if ok {
-				// No live process: kittymux's journal may have seen it.
-				env = cmd.Env
-				if jr = o.journalRecord(id, cmd.Agent, vars); jr != nil {
-					if jc, known := o.Agents.RecognizeArgv(jr.Argv); known && jc.Agent == cmd.Agent {
-						cmd, exe, env = jc, jr.Exe, jr.Env
-					} else {
-						askWhy, jr = onlyKitty, nil
-					}
-				} else {
-					askWhy = onlyKitty
-				}
-			}
-		}
-		if isLive {
-			if env == nil {
-				env = lw.Cmd.Env
-			}
-			exe, askWhy = lw.Seen, lw.Unverified
-		}
-		if askWhy != "" {
-			// Unsealed, the prompt refuses what only a seal may set.
-			env = slices.DeleteFunc(slices.Clone(env), func(kv string) bool { return restorerec.EnvNeedsSeal(kv, o.Agents.Names()) != "" })
-		}
-		if !ok {
-			continue
-		}
-		cmd.Env = env
-		// kitty writes the directory of the window's foreground process at
-		// the moment of the save, which can be a short-lived child of the
-		// agent (copilot runs helpers in /usr/bin): the agent's own
-		// directory, as ls showed it, is where it must come back, whatever
-		// the file's lines say (a directory name can add a `cd`). One
-		// that kitty would read differently (sessionfile.DirProblem)
-		// comes back as its nearest safe parent.
-		if lw, isLive := live[id]; isLive && lw.Cmd.Agent == cmd.Agent && filepath.IsAbs(lw.Cwd) {
-			if dir := sessionfile.SafeDir(lw.Cwd); dir != ref.Cwd {
-				if err := l.SetOption("--cwd", dir); err == nil {
-					ref.Cwd = dir
-				}
-			}
-		}
-		if cmd, ok = cmd.Placed(ref.Cwd); !ok {
-			unsealed = append(unsealed, Window{WindowID: id, Agent: cmd.Agent, Mode: plan.ModeAsSaved,
-				Reason: fmt.Sprintf("the program %q is a relative path and the window's directory is unknown", cmd.Program), Tab: ref.TabTitle})
-			continue
-		}
-		// The conversation: a live window's is what kittymux read for its
-		// process. A kittymux_session user var is a hint any program can
-		// set: it counts only when kittymux's journal holds the same id for
-		// this window and process.
-		w := agents.Window{ID: id, Cwd: ref.Cwd, Cmd: cmd}
-		switch {
-		case isLive:
-			w.KnownID, w.KnownIDFrom = lw.KnownID, lw.KnownIDFrom
-		case jr != nil && jr.ID != "" && vars[uservars.Session] == jr.ID && vars[uservars.Agent] == cmd.Agent &&
-			!strings.HasPrefix(jr.IDFrom, "kitty user var"):
-			w.KnownID, w.KnownIDFrom = jr.ID, "journal"
-		case o.IDs[id] != "":
-			w.KnownID, w.KnownIDFrom = o.IDs[id], "journal"
-		}
-		if v := vars[uservars.Session]; v != "" && v != w.KnownID && v != cmd.ID {
-			// An id nothing confirmed is not carried into the restored
-			// window, where it could pass for kittymux's mark.
-			l.Options = slices.DeleteFunc(l.Options, func(opt sessionfile.Option) bool {
-				k, _, _ := strings.Cut(opt.Value, "=")
-				return opt.Name == "--var" && opt.HasValue && k == uservars.Session
-			})
-		}
-		ws = append(ws, w)
-		names = append(names, cmd.Agent)
-		byID[id] = found{ref: ref, fromShell: fromShell, env: cmd.Env, exe: exe, askWhy: askWhy, reportDiffers: reportDiffers}
+		rw.read(ref)
 	}
+	ws := rw.ws
 	for _, w := range o.Live {
-		if _, inFile := byID[w.ID]; !inFile {
+		if _, inFile := rw.byID[w.ID]; !inFile {
 			ws = append(ws, w)
 		}
 	}
 	var probes probe.Probes
 	if o.Check != nil {
-		probes = o.Check(names)
+		probes = o.Check(rw.names)
 	}
 	res := &Result{Count: len(refs), Warnings: warnings}
 	for _, d := range plan.Decide(o.Agents, ws, probes) {
-		fd, inFile := byID[d.WindowID]
-		if !inFile {
-			continue
-		}
-		res.Windows = append(res.Windows, Window{WindowID: d.WindowID, Agent: d.Agent, Mode: d.Mode, ID: d.ID,
-			Argv: d.Argv, Reason: d.Reason, Unsure: d.Unsure, Cwd: fd.ref.Cwd, Tab: fd.ref.TabTitle})
-		last := &res.Windows[len(res.Windows)-1]
-		if d.Mode == plan.ModeAsSaved || len(d.Argv) == 0 {
-			fd.keptAsSaved(last)
-			continue
-		}
-		key := o.Key
-		if fd.askWhy != "" {
-			// Not what kittymux saw run: unsealed, the prompt shows the
-			// whole command and asks.
-			key = nil
-			last.Reason += "; not sealed, the restore asks first: " + fd.askWhy
-		}
-		rec := restorerec.Record{Agent: d.Agent, Mode: string(d.Mode), ID: d.ID, Direct: o.Direct,
-			FromShell: fd.fromShell, Confirm: d.Unsure != "" || fd.askWhy != "", Tab: fd.ref.TabTitle, Dir: fd.ref.Cwd, Env: fd.env, Exe: fd.exe, Argv: d.Argv}
-		if key == nil {
-			rec.Exe = nil
-		}
-		args, err := rec.Written(key, o.Agents.Names())
-		if err != nil {
-			// The prompt would refuse this record: keep the window as saved.
-			last.Mode = plan.ModeAsSaved
-			last.Reason = err.Error()
-			fd.keptAsSaved(last)
-			continue
-		}
-		argv := append([]string{o.ResumeBin}, args...)
-		l := fd.ref.Line.Launch
-		if fd.fromShell {
-			err = l.SetCmdAtShellStartupList(argv)
-		} else {
-			err = l.SetArgv(argv)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("rewrite window %s: %w", strconv.Itoa(d.WindowID), err)
+		if err := rw.apply(res, d); err != nil {
+			return nil, err
 		}
 	}
-	res.Windows = append(res.Windows, unsealed...)
+	res.Windows = append(res.Windows, rw.unsealed...)
 	res.Data, err = f.Encode()
 	if err != nil {
 		return nil, fmt.Errorf("write session: %w", err)
 	}
 	return res, nil
+}
+
+// rewriter is what a rewrite learns of the file's windows.
+type rewriter struct {
+	o        Options
+	live     map[int]agents.Window
+	ws       []agents.Window // the agent windows of the file, to decide
+	names    []string        // the agents in the file, the ones worth probing
+	byID     map[int]found
+	unsealed []Window // kept as saved before any decision
+}
+
+// saved is one window of kitty's save as the rewrite reads it.
+type saved struct {
+	found
+	id   int
+	l    *sessionfile.Launch
+	vars map[string]string
+	argv []string // the saved argv, when kitty saved one
+	cmd  agents.Command
+	ok   bool // cmd is an agent's
+	jr   *journal.Record
+	lw   agents.Window
+	live bool
+}
+
+// read reads one window of kitty's save: the agent it runs, if any, from
+// the live process, a sealed record of an earlier rewrite, kittymux's
+// journal or the saved command, in that order of trust.
+func (rw *rewriter) read(ref sessionfile.WindowRef) {
+	l := ref.Line.Launch
+	if l.Unserialize == nil {
+		return // a hand-written launch: not from save_as_session
+	}
+	sw := &saved{found: found{ref: ref}, id: l.Unserialize.ID(), l: l}
+	sw.lw, sw.live = rw.live[sw.id]
+	sw.savedCommand(rw.o.Agents)
+	if rec, isRec := promptRecord(sw.argv, rw.o.ResumeBin); isRec {
+		rw.fromRecord(sw, rec)
+	} else {
+		rw.fromSave(sw)
+	}
+	if sw.live {
+		if sw.env == nil {
+			sw.env = sw.lw.Cmd.Env
+		}
+		sw.exe, sw.askWhy = sw.lw.Seen, sw.lw.Unverified
+	}
+	if sw.askWhy != "" {
+		// Unsealed, the prompt refuses what only a seal may set.
+		sw.env = slices.DeleteFunc(slices.Clone(sw.env), func(kv string) bool { return restorerec.EnvNeedsSeal(kv, rw.o.Agents.Names()) != "" })
+	}
+	if !sw.ok {
+		return
+	}
+	sw.cmd.Env = sw.env
+	rw.place(sw)
+	var ok bool
+	if sw.cmd, ok = sw.cmd.Placed(sw.ref.Cwd); !ok {
+		rw.unsealed = append(rw.unsealed, Window{WindowID: sw.id, Agent: sw.cmd.Agent, Mode: plan.ModeAsSaved,
+			Reason: fmt.Sprintf("the program %q is a relative path and the window's directory is unknown", sw.cmd.Program), Tab: sw.ref.TabTitle})
+		return
+	}
+	w := sw.window(rw.o.IDs)
+	rw.ws = append(rw.ws, w)
+	rw.names = append(rw.names, sw.cmd.Agent)
+	sw.found.env = sw.cmd.Env
+	rw.byID[sw.id] = sw.found
+}
+
+// savedCommand reads the command kitty saved for the window: an argv, or
+// a line its shell integration reported. kittymux_pid names a process of
+// the kitty that saved: restored, the window's processes are others. kitty
+// writes it as --var=K=V. It is read first: a hint to the window's journal
+// record.
+func (sw *saved) savedCommand(set *agents.Set) {
+	l := sw.l
+	sw.vars = l.Vars()
+	l.Options = slices.DeleteFunc(l.Options, func(opt sessionfile.Option) bool {
+		k, _, _ := strings.Cut(opt.Value, "=")
+		return opt.Name == "--var" && opt.HasValue && k == uservars.PID
+	})
+	switch c := l.Unserialize.CmdAtShellStartup; {
+	case c.Set && c.IsList:
+		sw.argv, sw.fromShell = c.List, true
+	case c.Set:
+		sw.cmd, sw.ok = set.RecognizeString(c.String)
+		sw.fromShell = true
+	default:
+		sw.argv = l.Argv
+	}
+}
+
+// fromRecord reads a window restored by an earlier save. Its record is
+// carried over only if kittymux sealed it: sealing an edited record again
+// would make it kittymux's. The agent running there now is what kittymux
+// sees, whatever the record said.
+func (rw *rewriter) fromRecord(sw *saved, rec restorerec.Record) {
+	sealed := rec.VerifyIn(rw.o.Key, sw.ref.Cwd) == nil
+	sw.cmd, sw.ok = sw.lw.Cmd, sw.live
+	switch {
+	case sw.ok && sealed:
+		// The prompt set the record's environment for the agent: kept
+		// where the process still holds it.
+		sw.env = seenEnv(rec.Env, sw.lw.ProcEnv)
+	case sealed:
+		sw.cmd, sw.ok = rw.o.Agents.RecognizeArgv(rec.Argv)
+		sw.exe, sw.env = rec.Exe, rec.Env
+		if rec.Confirm {
+			sw.askWhy = "its sealed record asked first"
+		}
+	case !sw.ok:
+		if c, known := rw.o.Agents.RecognizeArgv(rec.Argv); known {
+			rw.unsealed = append(rw.unsealed, Window{WindowID: sw.id, Agent: c.Agent, Mode: plan.ModeAsSaved,
+				Reason: "its restore record is not sealed by kittymux: kept as it is", Cwd: sw.ref.Cwd, Tab: sw.ref.TabTitle})
+		}
+	}
+}
+
+// fromSave reads a window whose saved command is not a restore record.
+func (rw *rewriter) fromSave(sw *saved) {
+	if len(sw.argv) > 0 {
+		sw.cmd, sw.ok = rw.o.Agents.RecognizeArgv(sw.argv)
+	}
+	if sw.live {
+		// The agent process kittymux saw is what comes back: what kitty
+		// saved (the line a terminal reported, a wrapper script,
+		// `export X=1; claude`) only says the window's kind.
+		sc := sw.l.Unserialize.CmdAtShellStartup
+		sw.reportDiffers = sc.Set && !sc.IsList && !(sw.ok && sameCommand(sw.cmd, sw.lw.Cmd))
+		sw.cmd, sw.ok = sw.lw.Cmd, true
+		return
+	}
+	if !sw.ok {
+		return
+	}
+	// No live process: kittymux's journal may have seen it.
+	sw.env = sw.cmd.Env
+	if sw.jr = rw.o.journalRecord(sw.id, sw.cmd.Agent, sw.vars); sw.jr == nil {
+		sw.askWhy = onlyKitty
+		return
+	}
+	if jc, known := rw.o.Agents.RecognizeArgv(sw.jr.Argv); known && jc.Agent == sw.cmd.Agent {
+		sw.cmd, sw.exe, sw.env = jc, sw.jr.Exe, sw.jr.Env
+	} else {
+		sw.askWhy, sw.jr = onlyKitty, nil
+	}
+}
+
+// place sets the window's directory. kitty writes the directory of the
+// window's foreground process at the moment of the save, which can be a
+// short-lived child of the agent (copilot runs helpers in /usr/bin): the
+// agent's own directory, as ls showed it, is where it must come back,
+// whatever the file's lines say (a directory name can add a `cd`). One that
+// kitty would read differently (sessionfile.DirProblem) comes back as its
+// nearest safe parent.
+func (rw *rewriter) place(sw *saved) {
+	lw, isLive := rw.live[sw.id]
+	if !isLive || lw.Cmd.Agent != sw.cmd.Agent || !filepath.IsAbs(lw.Cwd) {
+		return
+	}
+	if dir := sessionfile.SafeDir(lw.Cwd); dir != sw.ref.Cwd {
+		if err := sw.l.SetOption("--cwd", dir); err == nil {
+			sw.ref.Cwd = dir
+		}
+	}
+}
+
+// window is the agent window to decide, with its conversation: a live
+// window's is what kittymux read for its process. A kittymux_session user
+// var is a hint any program can set: it counts only when kittymux's journal
+// holds the same id for this window and process.
+func (sw *saved) window(ids map[int]string) agents.Window {
+	w := agents.Window{ID: sw.id, Cwd: sw.ref.Cwd, Cmd: sw.cmd}
+	vars, jr := sw.vars, sw.jr
+	switch {
+	case sw.live:
+		w.KnownID, w.KnownIDFrom = sw.lw.KnownID, sw.lw.KnownIDFrom
+	case jr != nil && jr.ID != "" && vars[uservars.Session] == jr.ID && vars[uservars.Agent] == sw.cmd.Agent &&
+		!strings.HasPrefix(jr.IDFrom, "kitty user var"):
+		w.KnownID, w.KnownIDFrom = jr.ID, "journal"
+	case ids[sw.id] != "":
+		w.KnownID, w.KnownIDFrom = ids[sw.id], "journal"
+	}
+	if v := vars[uservars.Session]; v != "" && v != w.KnownID && v != sw.cmd.ID {
+		// An id nothing confirmed is not carried into the restored
+		// window, where it could pass for kittymux's mark.
+		sw.l.Options = slices.DeleteFunc(sw.l.Options, func(opt sessionfile.Option) bool {
+			k, _, _ := strings.Cut(opt.Value, "=")
+			return opt.Name == "--var" && opt.HasValue && k == uservars.Session
+		})
+	}
+	return w
+}
+
+// apply writes decision d into the window's launch line: the restore
+// prompt with a record, sealed when kittymux saw what ran.
+func (rw *rewriter) apply(res *Result, d plan.Decision) error {
+	fd, inFile := rw.byID[d.WindowID]
+	if !inFile {
+		return nil
+	}
+	res.Windows = append(res.Windows, Window{WindowID: d.WindowID, Agent: d.Agent, Mode: d.Mode, ID: d.ID,
+		Argv: d.Argv, Reason: d.Reason, Unsure: d.Unsure, Cwd: fd.ref.Cwd, Tab: fd.ref.TabTitle})
+	last := &res.Windows[len(res.Windows)-1]
+	if d.Mode == plan.ModeAsSaved || len(d.Argv) == 0 {
+		fd.keptAsSaved(last)
+		return nil
+	}
+	o := rw.o
+	key := o.Key
+	if fd.askWhy != "" {
+		// Not what kittymux saw run: unsealed, the prompt shows the
+		// whole command and asks.
+		key = nil
+		last.Reason += "; not sealed, the restore asks first: " + fd.askWhy
+	}
+	rec := restorerec.Record{Agent: d.Agent, Mode: string(d.Mode), ID: d.ID, Direct: o.Direct,
+		FromShell: fd.fromShell, Confirm: d.Unsure != "" || fd.askWhy != "", Tab: fd.ref.TabTitle, Dir: fd.ref.Cwd, Env: fd.env, Exe: fd.exe, Argv: d.Argv}
+	if key == nil {
+		rec.Exe = nil
+	}
+	args, err := rec.Written(key, o.Agents.Names())
+	if err != nil {
+		// The prompt would refuse this record: keep the window as saved.
+		last.Mode = plan.ModeAsSaved
+		last.Reason = err.Error()
+		fd.keptAsSaved(last)
+		return nil
+	}
+	argv := append([]string{o.ResumeBin}, args...)
+	l := fd.ref.Line.Launch
+	if fd.fromShell {
+		err = l.SetCmdAtShellStartupList(argv)
+	} else {
+		err = l.SetArgv(argv)
+	}
+	if err != nil {
+		return fmt.Errorf("rewrite window %s: %w", strconv.Itoa(d.WindowID), err)
+	}
+	return nil
 }

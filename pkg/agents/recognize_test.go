@@ -8,16 +8,17 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/agents/agentstest"
 	"github.com/kittymux/kittymux/pkg/plan"
 )
 
 // Ids of each agent's form.
 const (
-	uuid    = "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73"
-	codexID = "0199a213-81c0-7800-8aa1-bbab2a035a53" // uuid v7, as codex makes them
-	sesID   = "ses_6Jb3kX9qP2"
-	ampID   = "T-4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73"
-	tokenID = "20250301_3"
+	uuid    = agentstest.UUID
+	codexID = agentstest.CodexID
+	sesID   = agentstest.SesID
+	ampID   = agentstest.AmpID
+	tokenID = agentstest.TokenID
 )
 
 // sampleID is the id the table resumes with in exact mode, per agent.
@@ -27,14 +28,7 @@ var sampleID = map[string]string{
 	"kimi": uuid, "hermes": tokenID, "goose": tokenID, "omp": uuid,
 }
 
-func loadShipped(t *testing.T) *agents.Set {
-	t.Helper()
-	s, err := agents.Load("")
-	if err != nil {
-		t.Fatalf("load shipped definitions: %v", err)
-	}
-	return s
-}
+var loadShipped = agentstest.Shipped
 
 // cmpCommand ignores Raw: it is the input, kept for Reparse.
 var cmpCommand = cmp.Options{cmpopts.EquateEmpty(), cmpopts.IgnoreFields(agents.Command{}, "Raw")}

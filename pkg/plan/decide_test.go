@@ -140,13 +140,23 @@ func TestDecideKitty0265Fixture(t *testing.T) {
 	}
 }
 
-func recognised(t *testing.T, s *agents.Set, line string) agents.Command {
-	t.Helper()
-	c, ok := s.RecognizeString(line)
-	if !ok {
-		t.Fatalf("%q not recognised", line)
+// alike is decision d for each of the windows ids.
+func alike(d plan.Decision, ids ...int) []plan.Decision {
+	out := make([]plan.Decision, len(ids))
+	for i, id := range ids {
+		out[i] = d
+		out[i].WindowID = id
 	}
-	return c
+	return out
+}
+
+// inDir are windows 1, 2, ... in dir running cmds.
+func inDir(dir string, cmds ...agents.Command) []agents.Window {
+	out := make([]agents.Window, len(cmds))
+	for i, c := range cmds {
+		out[i] = agents.Window{ID: i + 1, Cwd: dir, Cmd: c}
+	}
+	return out
 }
 
 func TestDecideRules(t *testing.T) {
@@ -161,14 +171,8 @@ func TestDecideRules(t *testing.T) {
 	}{
 		{
 			name: "two plain claude in one directory: new each",
-			ws: []agents.Window{
-				{ID: 7, Cwd: "/d", Cmd: c("claude")},
-				{ID: 8, Cwd: "/d/", Cmd: c("claude --continue")},
-			},
-			want: []plan.Decision{
-				{WindowID: 7, Agent: "claude", Mode: plan.ModeNew, Argv: w("claude"), Reason: "2 claude windows in /d and no ids: new conversation each"},
-				{WindowID: 8, Agent: "claude", Mode: plan.ModeNew, Argv: w("claude"), Reason: "2 claude windows in /d and no ids: new conversation each"},
-			},
+			ws:   []agents.Window{{ID: 7, Cwd: "/d", Cmd: c("claude")}, {ID: 8, Cwd: "/d/", Cmd: c("claude --continue")}},
+			want: alike(plan.Decision{Agent: "claude", Mode: plan.ModeNew, Argv: w("claude"), Reason: "2 claude windows in /d and no ids: new conversation each"}, 7, 8),
 		},
 		{
 			name: "claude in two directories: latest each",
@@ -212,14 +216,8 @@ func TestDecideRules(t *testing.T) {
 		},
 		{
 			name: "global scope: two opencode windows in different directories are new",
-			ws: []agents.Window{
-				{ID: 1, Cwd: "/a", Cmd: c("opencode")},
-				{ID: 2, Cwd: "/b", Cmd: c("opencode")},
-			},
-			want: []plan.Decision{
-				{WindowID: 1, Agent: "opencode", Mode: plan.ModeNew, Argv: w("opencode"), Reason: "2 opencode windows and --continue is not per directory: new conversation"},
-				{WindowID: 2, Agent: "opencode", Mode: plan.ModeNew, Argv: w("opencode"), Reason: "2 opencode windows and --continue is not per directory: new conversation"},
-			},
+			ws:   []agents.Window{{ID: 1, Cwd: "/a", Cmd: c("opencode")}, {ID: 2, Cwd: "/b", Cmd: c("opencode")}},
+			want: alike(plan.Decision{Agent: "opencode", Mode: plan.ModeNew, Argv: w("opencode"), Reason: "2 opencode windows and --continue is not per directory: new conversation"}, 1, 2),
 		},
 		{
 			name: "gemini per project is treated as global",
@@ -245,12 +243,7 @@ func TestDecideRules(t *testing.T) {
 		},
 		{
 			name: "one-shot, helper and no-resume agents stay as saved",
-			ws: []agents.Window{
-				{ID: 1, Cwd: "/a", Cmd: c(`claude -p "hi"`)},
-				{ID: 2, Cwd: "/a", Cmd: c("claude mcp list")},
-				{ID: 3, Cwd: "/a", Cmd: c("mastracode")},
-				{ID: 4, Cwd: "/a", Cmd: c("aider")},
-			},
+			ws:   inDir("/a", c(`claude -p "hi"`), c("claude mcp list"), c("mastracode"), c("aider")),
 			want: []plan.Decision{
 				{WindowID: 1, Agent: "claude", Mode: plan.ModeAsSaved, Reason: "one-shot run (-p), not a conversation"},
 				{WindowID: 2, Agent: "claude", Mode: plan.ModeAsSaved, Reason: "claude mcp is a helper, not a conversation"},

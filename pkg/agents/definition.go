@@ -1,10 +1,10 @@
-// Package agents knows the AI coding agent CLIs: how each one is recognised in
-// a process list or a typed line, which flags to keep and which to strip, how
-// it resumes a conversation, and whether the installed CLI still has those
-// flags. The knowledge is data (assets/resume-agents.json, overridable per
-// agent by the user's resume.json); this package interprets it. What data
-// cannot say of an agent is its Code, in a file of its own (claude.go,
-// codex.go, ...).
+// Package agents knows the AI coding agent CLIs: their definitions, and how
+// each one is recognised in a process list or a typed line, which flags to
+// keep and which to strip. The knowledge is data (assets/resume-agents.json,
+// overridable per agent by the user's resume.json); this package interprets
+// it. What data cannot say of an agent is its Code, in a file of its own
+// (claude.go, codex.go, ...). Whether the installed CLI still has the flags
+// is pkg/probe's; how a window's agent comes back, pkg/plan's.
 package agents
 
 import (

@@ -205,6 +205,17 @@ func parseLaunch(words []word) (*Launch, error) {
 	return l, nil
 }
 
+// Command is what the window runs: the argv kitty saved, or the list a
+// shell runs at startup when there is one.
+func (l *Launch) Command() []string {
+	if l.Unserialize != nil {
+		if c := l.Unserialize.CmdAtShellStartup; c.Set && c.IsList {
+			return c.List
+		}
+	}
+	return l.Argv
+}
+
 // Modified reports whether the launch line differs from what was parsed.
 func (l *Launch) Modified() bool {
 	return l.Unserialize != l.orig.unserialize ||

@@ -1,7 +1,6 @@
 package ended
 
 import (
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -87,15 +86,5 @@ func WithoutClosed(data []byte, jf *journal.File, kittyPID int) ([]byte, []LeftO
 
 // resumeRecord is the restore prompt's record of an agent window.
 func resumeRecord(l *sessionfile.Launch) (restorerec.Record, bool) {
-	argv := l.Argv
-	if l.Unserialize != nil {
-		if c := l.Unserialize.CmdAtShellStartup; c.Set && c.IsList {
-			argv = c.List
-		}
-	}
-	if len(argv) == 0 || filepath.Base(argv[0]) != "kittymux-resume" {
-		return restorerec.Record{}, false
-	}
-	r, err := restorerec.ParseArgs(argv[1:])
-	return r, err == nil
+	return restorerec.FromCommandLine(l.Command(), "")
 }

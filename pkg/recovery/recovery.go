@@ -85,10 +85,8 @@ func Live(set *agents.Set, answers []kitty.Answer, recs live.Records) []LiveKitt
 		recs.ReadIDs(lk.Agents)
 		for _, ref := range kitty.Windows(a.LS) {
 			for _, p := range ref.Window.ForegroundProcesses {
-				if len(p.Cmdline) > 1 && filepath.Base(p.Cmdline[0]) == "kittymux-resume" {
-					if r, err := restorerec.ParseArgs(p.Cmdline[1:]); err == nil && r.ID != "" {
-						lk.Waiting = append(lk.Waiting, Conversation{Agent: r.Agent, ID: r.ID})
-					}
+				if r, ok := restorerec.FromCommandLine(p.Cmdline, ""); ok && r.ID != "" {
+					lk.Waiting = append(lk.Waiting, Conversation{Agent: r.Agent, ID: r.ID})
 				}
 			}
 		}
@@ -273,11 +271,11 @@ func (o Options) tabOf(c candidate, d plan.Decision) (lines, why string, ok bool
 	if len(c.rec.Exe) == 0 {
 		key = nil
 	}
-	args, err := rec.Written(key, o.Agents.Names())
+	argv, err := rec.CommandLine(o.ResumeBin, key, o.Agents.Names())
 	if err != nil {
 		return "", fmt.Sprintf("the restore prompt would refuse its record: %v", err), false
 	}
-	lines, err = tabLines(c.tab, c.dir, append([]string{o.ResumeBin}, args...))
+	lines, err = tabLines(c.tab, c.dir, argv)
 	if err != nil {
 		return "", err.Error(), false
 	}

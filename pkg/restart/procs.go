@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"time"
+
+	"github.com/kittymux/kittymux/pkg/restorerec"
 )
 
 // OS is Procs for this machine's processes.
@@ -27,7 +29,7 @@ func (OS) Alive(pid int) bool {
 // once it ends. argv is kittymux's own (the restore prompt and its
 // record), never text from a terminal; only kittymux-resume is run.
 func WaitExec(ctx context.Context, pid int, argv []string, timeout time.Duration) error {
-	if len(argv) == 0 || !filepath.IsAbs(argv[0]) || filepath.Base(argv[0]) != "kittymux-resume" {
+	if len(argv) == 0 || !filepath.IsAbs(argv[0]) || filepath.Base(argv[0]) != restorerec.Program {
 		return fmt.Errorf("wait-exec runs only kittymux-resume by its absolute path, not %q", argv)
 	}
 	deadline := time.Now().Add(timeout)

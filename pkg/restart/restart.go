@@ -151,11 +151,11 @@ func (r *Runner) prepare(t Target) (prepared, error) {
 	rec := restorerec.Record{Agent: t.Decision.Agent, Mode: string(plan.ModeExact), ID: t.Decision.ID, Direct: true,
 		FromShell: !direct, Tab: t.TabTitle, Dir: t.Agent.Agent.Cwd, Env: cmd.Env, Exe: t.Agent.Agent.Seen,
 		Argv: t.Decision.Argv}
-	args, err := rec.Written(r.Key, r.Agents.Names())
+	argv, err := rec.CommandLine(r.ResumeBin, r.Key, r.Agents.Names())
 	if err != nil {
 		return p, fmt.Errorf("its restore record: %w", err)
 	}
-	p.argv = append([]string{r.ResumeBin}, args...)
+	p.argv = argv
 	if p.shell != "" {
 		// Checked now: a line the shell could misread is never typed.
 		if _, err := typeLine(p.shell, t.Agent.Agent.Cwd, p.argv); err != nil {

@@ -88,16 +88,6 @@ type Result struct {
 	Warnings []string
 }
 
-// promptRecord reads argv as the restore prompt's command line, as an earlier
-// rewrite wrote it.
-func promptRecord(argv []string, bin string) (restorerec.Record, bool) {
-	if len(argv) == 0 || (argv[0] != bin && filepath.Base(argv[0]) != "kittymux-resume") {
-		return restorerec.Record{}, false
-	}
-	r, err := restorerec.ParseArgs(argv[1:])
-	return r, err == nil
-}
-
 // ErrEmpty: the raw save holds no window; publishing it would replace a good
 // save with nothing.
 var ErrEmpty = errors.New("the save holds no windows")
@@ -262,7 +252,8 @@ func (rw *rewriter) read(ref sessionfile.WindowRef) {
 	sw := &saved{found: found{ref: ref}, id: l.Unserialize.ID(), l: l}
 	sw.lw, sw.live = rw.live[sw.id]
 	sw.savedCommand(rw.o.Agents)
-	if rec, isRec := promptRecord(sw.argv, rw.o.ResumeBin); isRec {
+	// A window restored by an earlier rewrite runs the prompt.
+	if rec, isRec := restorerec.FromCommandLine(sw.argv, rw.o.ResumeBin); isRec {
 		rw.fromRecord(sw, rec)
 	} else {
 		rw.fromSave(sw)
@@ -447,7 +438,7 @@ func (rw *rewriter) apply(res *Result, d plan.Decision) error {
 	if key == nil {
 		rec.Exe = nil
 	}
-	args, err := rec.Written(key, o.Agents.Names())
+	argv, err := rec.CommandLine(o.ResumeBin, key, o.Agents.Names())
 	if err != nil {
 		// The prompt would refuse this record: keep the window as saved.
 		last.Mode = plan.ModeAsSaved
@@ -455,7 +446,6 @@ func (rw *rewriter) apply(res *Result, d plan.Decision) error {
 		fd.keptAsSaved(last)
 		return nil
 	}
-	argv := append([]string{o.ResumeBin}, args...)
 	l := fd.ref.Line.Launch
 	if fd.fromShell {
 		err = l.SetCmdAtShellStartupList(argv)

@@ -3,6 +3,7 @@ package store
 import (
 	"path/filepath"
 
+	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
 )
 
@@ -17,13 +18,7 @@ func Count(data []byte) (windows, agents int, err error) {
 	for _, ref := range f.Windows() {
 		windows++
 		l := ref.Line.Launch
-		argv := l.Argv
-		if l.Unserialize != nil {
-			if c := l.Unserialize.CmdAtShellStartup; c.Set && c.IsList {
-				argv = c.List
-			}
-		}
-		if len(argv) > 0 && filepath.Base(argv[0]) == "kittymux-resume" {
+		if argv := l.Command(); len(argv) > 0 && filepath.Base(argv[0]) == restorerec.Program {
 			agents++
 		}
 	}

@@ -32,18 +32,9 @@ func AgentWindows(data []byte, key []byte, auto bool) ([]Restored, error) {
 	var out []Restored
 	for _, ref := range f.Windows() {
 		l := ref.Line.Launch
-		argv := l.Argv
-		if l.Unserialize != nil {
-			if c := l.Unserialize.CmdAtShellStartup; c.Set && c.IsList {
-				argv = c.List
-			}
-		}
-		if len(argv) == 0 || filepath.Base(argv[0]) != "kittymux-resume" {
-			continue
-		}
-		r, err := restorerec.ParseArgs(argv[1:])
-		if err != nil {
-			continue // the prompt will open a shell: nothing to wait for
+		r, ok := restorerec.FromCommandLine(l.Command(), "")
+		if !ok {
+			continue // not the prompt, or one that will open a shell: nothing to wait for
 		}
 		sealed := r.VerifyIn(key, ref.Cwd) == nil
 		out = append(out, Restored{Record: r, Dir: ref.Cwd, Auto: sealed && !r.Confirm && (r.Direct || auto)})

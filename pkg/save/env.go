@@ -11,6 +11,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/logs"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/probe"
+	"github.com/kittymux/kittymux/pkg/restorerec"
 )
 
 // ResumeBin is the restore prompt binary put into published files:
@@ -21,12 +22,12 @@ func ResumeBin(getenv func(string) string, executable string, lookPath func(stri
 		return filepath.Abs(p)
 	}
 	if executable != "" {
-		p := filepath.Join(filepath.Dir(executable), "kittymux-resume")
+		p := filepath.Join(filepath.Dir(executable), restorerec.Program)
 		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
 			return p, nil
 		}
 	}
-	p, err := lookPath("kittymux-resume")
+	p, err := lookPath(restorerec.Program)
 	if err != nil {
 		return "", fmt.Errorf("kittymux-resume is neither beside kittymux nor on PATH; install both with `go install ./cmd/...`")
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/agents/agentstest"
 	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/probe"
 )
@@ -72,13 +73,13 @@ func TestDecideKitty0482Fixture(t *testing.T) {
 			Reason: "only claude window in " + api + ": --continue is per directory",
 		},
 		{
-			WindowID: 2, Agent: "codex", Mode: plan.ModeExact, ID: codexID,
-			Argv:   w("/home/u/.local/bin/codex", "resume", codexID),
+			WindowID: 2, Agent: "codex", Mode: plan.ModeExact, ID: agentstest.CodexID,
+			Argv:   w("/home/u/.local/bin/codex", "resume", agentstest.CodexID),
 			Reason: "id bbab2a035a53 from resume",
 		},
 		{
-			WindowID: 4, Agent: "claude", Mode: plan.ModeExact, ID: uuid,
-			Argv:   w("claude", "--model", "sonnet", "--resume", uuid),
+			WindowID: 4, Agent: "claude", Mode: plan.ModeExact, ID: agentstest.UUID,
+			Argv:   w("claude", "--model", "sonnet", "--resume", agentstest.UUID),
 			Reason: "id 4f9e2a51 from --resume",
 		},
 		{
@@ -130,8 +131,8 @@ func TestDecideKitty0265Fixture(t *testing.T) {
 			Reason: "only claude window in /home/u/code/api: --continue is per directory",
 		},
 		{
-			WindowID: 3, Agent: "codex", Mode: plan.ModeExact, ID: codexID,
-			Argv:   w("/home/u/.local/bin/codex", "resume", codexID),
+			WindowID: 3, Agent: "codex", Mode: plan.ModeExact, ID: agentstest.CodexID,
+			Argv:   w("/home/u/.local/bin/codex", "resume", agentstest.CodexID),
 			Reason: "id bbab2a035a53 from resume",
 		},
 	}
@@ -188,18 +189,18 @@ func TestDecideRules(t *testing.T) {
 		{
 			name: "the same id in two windows: the lowest window id keeps it",
 			ws: []agents.Window{
-				{ID: 9, Cwd: "/a", Cmd: c("claude --resume " + uuid)},
-				{ID: 3, Cwd: "/b", Cmd: c("claude"), KnownID: uuid, KnownIDFrom: "the journal"},
+				{ID: 9, Cwd: "/a", Cmd: c("claude --resume " + agentstest.UUID)},
+				{ID: 3, Cwd: "/b", Cmd: c("claude"), KnownID: agentstest.UUID, KnownIDFrom: "the journal"},
 			},
 			want: []plan.Decision{
 				{WindowID: 9, Agent: "claude", Mode: plan.ModeNew, Argv: w("claude"), Reason: "id 4f9e2a51 is resumed in window 3: new conversation"},
-				{WindowID: 3, Agent: "claude", Mode: plan.ModeExact, ID: uuid, Argv: w("claude", "--resume", uuid), Reason: "id 4f9e2a51 from the journal"},
+				{WindowID: 3, Agent: "claude", Mode: plan.ModeExact, ID: agentstest.UUID, Argv: w("claude", "--resume", agentstest.UUID), Reason: "id 4f9e2a51 from the journal"},
 			},
 		},
 		{
 			name: "a known id wins over the id in argv",
 			ws: []agents.Window{
-				{ID: 1, Cwd: "/a", Cmd: c("claude --resume " + uuid), KnownID: other},
+				{ID: 1, Cwd: "/a", Cmd: c("claude --resume " + agentstest.UUID), KnownID: other},
 			},
 			want: []plan.Decision{
 				{WindowID: 1, Agent: "claude", Mode: plan.ModeExact, ID: other, Argv: w("claude", "--resume", other), Reason: "id 0f0e0d0c from the recorded id"},
@@ -208,10 +209,10 @@ func TestDecideRules(t *testing.T) {
 		{
 			name: "a known id that is not an id is ignored",
 			ws: []agents.Window{
-				{ID: 1, Cwd: "/a", Cmd: c("claude --resume " + uuid), KnownID: "--dangerously-skip-permissions"},
+				{ID: 1, Cwd: "/a", Cmd: c("claude --resume " + agentstest.UUID), KnownID: "--dangerously-skip-permissions"},
 			},
 			want: []plan.Decision{
-				{WindowID: 1, Agent: "claude", Mode: plan.ModeExact, ID: uuid, Argv: w("claude", "--resume", uuid), Reason: "id 4f9e2a51 from --resume"},
+				{WindowID: 1, Agent: "claude", Mode: plan.ModeExact, ID: agentstest.UUID, Argv: w("claude", "--resume", agentstest.UUID), Reason: "id 4f9e2a51 from --resume"},
 			},
 		},
 		{
@@ -270,17 +271,17 @@ func TestDecideRules(t *testing.T) {
 			name: "probe missing the latest flag: as saved; exact still fine",
 			ws: []agents.Window{
 				{ID: 1, Cwd: "/a", Cmd: c("claude")},
-				{ID: 2, Cwd: "/b", Cmd: c("claude --resume " + uuid)},
+				{ID: 2, Cwd: "/b", Cmd: c("claude --resume " + agentstest.UUID)},
 			},
 			probes: probe.Probes{"claude": {Agent: "claude", Installed: true, Missing: []string{"--continue"}}},
 			want: []plan.Decision{
 				{WindowID: 1, Agent: "claude", Mode: plan.ModeAsSaved, Reason: "probe: flag --continue not in claude --help"},
-				{WindowID: 2, Agent: "claude", Mode: plan.ModeExact, ID: uuid, Argv: w("claude", "--resume", uuid), Reason: "id 4f9e2a51 from --resume"},
+				{WindowID: 2, Agent: "claude", Mode: plan.ModeExact, ID: agentstest.UUID, Argv: w("claude", "--resume", agentstest.UUID), Reason: "id 4f9e2a51 from --resume"},
 			},
 		},
 		{
 			name:   "probe missing --resume",
-			ws:     []agents.Window{{ID: 2, Cwd: "/b", Cmd: c("claude --resume " + uuid)}},
+			ws:     []agents.Window{{ID: 2, Cwd: "/b", Cmd: c("claude --resume " + agentstest.UUID)}},
 			probes: probe.Probes{"claude": {Agent: "claude", Installed: true, Missing: []string{"--resume", "--continue"}}},
 			want: []plan.Decision{
 				{WindowID: 2, Agent: "claude", Mode: plan.ModeAsSaved, Reason: "probe: flag --resume not in claude --help"},

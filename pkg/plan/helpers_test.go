@@ -8,12 +8,3 @@ var (
 )
 
 func w(s ...string) []string { return s }
-
-// Ids of each agent's form.
-const (
-	uuid    = agentstest.UUID
-	codexID = agentstest.CodexID
-	sesID   = agentstest.SesID
-	ampID   = agentstest.AmpID
-	tokenID = agentstest.TokenID
-)

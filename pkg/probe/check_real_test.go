@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/agents/agentstest"
 	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/probe"
 )
@@ -55,7 +56,7 @@ func TestCheckRealCLIs(t *testing.T) {
 	ws := []agents.Window{
 		{ID: 1, Cwd: "/a", Cmd: recognised(t, s, "claude --model opus")},
 		{ID: 2, Cwd: "/a", Cmd: recognised(t, s, "codex -m o3")},
-		{ID: 3, Cwd: "/b", Cmd: recognised(t, s, "codex resume "+codexID)},
+		{ID: 3, Cwd: "/b", Cmd: recognised(t, s, "codex resume "+agentstest.CodexID)},
 	}
 	for _, d := range plan.Decide(s, ws, rep.Probes()) {
 		if d.Mode == plan.ModeAsSaved {

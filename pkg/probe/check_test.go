@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/agents/agentstest"
 	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/probe"
 )
@@ -171,7 +172,7 @@ func TestCheckMissingFlag(t *testing.T) {
 	// Decide follows the report: latest is refused, exact is fine.
 	ws := []agents.Window{
 		{ID: 1, Cwd: "/a", Cmd: recognised(t, s, "claude")},
-		{ID: 2, Cwd: "/b", Cmd: recognised(t, s, "claude --resume "+uuid)},
+		{ID: 2, Cwd: "/b", Cmd: recognised(t, s, "claude --resume "+agentstest.UUID)},
 	}
 	got := plan.Decide(s, ws, rep.Probes())
 	if got[0].Mode != plan.ModeAsSaved || got[0].Reason != "probe: flag --continue not in claude --help" {

@@ -6,9 +6,3 @@ var (
 	loadShipped = agentstest.Shipped
 	recognised  = agentstest.Recognised
 )
-
-// Ids of each agent's form.
-const (
-	uuid    = agentstest.UUID
-	codexID = agentstest.CodexID
-)

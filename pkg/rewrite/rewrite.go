@@ -269,6 +269,7 @@ func (rw *rewriter) read(ref sessionfile.WindowRef) {
 		sw.env = slices.DeleteFunc(slices.Clone(sw.env), func(kv string) bool { return restorerec.EnvNeedsSeal(kv, rw.o.Agents.Names()) != "" })
 	}
 	if !sw.ok {
+		sw.dropMarks()
 		return
 	}
 	sw.cmd.Env = sw.env
@@ -382,6 +383,17 @@ func (rw *rewriter) place(sw *saved) {
 			sw.ref.Cwd = dir
 		}
 	}
+}
+
+// dropMarks removes kittymux's marks (the agent and conversation user
+// vars) from a window that runs no agent: kittymux marks only agent
+// windows, so these are text a program printed (OSC 1337 SetUserVar), and
+// restored they could pass for kittymux's. The window's other vars stay.
+func (sw *saved) dropMarks() {
+	sw.l.Options = slices.DeleteFunc(sw.l.Options, func(opt sessionfile.Option) bool {
+		k, _, _ := strings.Cut(opt.Value, "=")
+		return opt.Name == "--var" && opt.HasValue && (k == uservars.Agent || k == uservars.Session)
+	})
 }
 
 // window is the agent window to decide, with its conversation: a live

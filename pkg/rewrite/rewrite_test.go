@@ -209,6 +209,35 @@ func TestRewriteUserVars(t *testing.T) {
 	}
 }
 
+// TestRewriteDropsMarksOfOtherWindows: a window that runs no agent keeps
+// its own user vars but not kittymux's marks, which only a program printing
+// SetUserVar can have put there (window 3 of the fixture runs a shell).
+func TestRewriteDropsMarksOfOtherWindows(t *testing.T) {
+	base := kittytest.Fixture(t, "0.48.2/save_as_session-use-foreground-process.kitty-session")
+	const forged = "0a1b2c3d-0000-4000-8000-000000000000"
+	raw := bytes.Replace(base, []byte(`--var=project=web`),
+		[]byte(`--var=project=web --var=kittymux_agent=claude --var=kittymux_session=`+forged), 1)
+	if bytes.Equal(raw, base) {
+		t.Fatal("the fixture's window 3 changed")
+	}
+	res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: shipped(t), ResumeBin: bin, Key: testKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var line string
+	for l := range strings.SplitSeq(string(res.Data), "\n") {
+		if strings.Contains(l, `"id": 3}`) {
+			line = l
+		}
+	}
+	if !strings.Contains(line, "--var=project=web") || strings.Contains(line, "kittymux_") {
+		t.Errorf("window 3's launch line: %s", line)
+	}
+	if bytes.Contains(res.Data, []byte(forged)) {
+		t.Errorf("the forged id is in the rewritten file:\n%s", res.Data)
+	}
+}
+
 // testKey seals records in tests.
 var testKey = bytes.Repeat([]byte{7}, restorerec.KeySize)
 

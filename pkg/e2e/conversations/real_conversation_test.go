@@ -1,6 +1,6 @@
 //go:build linux
 
-package realconv_test
+package conversations_test
 
 import (
 	"context"

@@ -5,7 +5,6 @@ package e2e_test
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -14,7 +13,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest/modelstub"
 	"github.com/kittymux/kittymux/pkg/restart"
@@ -29,25 +27,8 @@ import (
 func TestRealAgentsRestartClaude(t *testing.T) {
 	t.Parallel()
 	kittytest.NeedReal(t)
-	if _, err := exec.LookPath("claude"); err != nil {
-		if os.Getenv("KITTYMUX_E2E") == "require" {
-			t.Fatalf("claude is not on PATH; .ci/run installs it from npm")
-		}
-		t.Skip("claude is not on PATH (KITTYMUX_E2E=require makes this fatal)")
-	}
-	for _, tc := range []struct {
-		name string
-		need kitty.Version
-	}{{name: "kitty on PATH"}, {name: "kitty 0.43", need: kitty.VersionSaveAsSession}} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			var bin string
-			if !tc.need.IsZero() {
-				bin = kittytest.NeedKitty(t, tc.need)
-			}
-			testRestartClaude(t, bin)
-		})
-	}
+	needCLI(t, "claude")
+	onBothKitties(t, testRestartClaude)
 }
 
 func testRestartClaude(t *testing.T, kittyBin string) {
@@ -154,18 +135,9 @@ func testRestartClaude(t *testing.T, kittyBin string) {
 		answered(id, q)
 	}
 
-	// The layout is as it was. Titles are claude's own, which a new turn
-	// changes: they are compared as they were before the new questions.
-	after := shapeOf(t, k)
-	for i := range after {
-		for j := range after[i].Windows {
-			after[i].Windows[j].Title, before[i].Windows[j].Title = "", ""
-		}
-		after[i].Title, before[i].Title = "", ""
-	}
-	if diff := cmp.Diff(renumbered(before, nil), renumbered(after, nil)); diff != "" {
-		t.Errorf("layout (-before +after):\n%s", diff)
-	}
+	// The layout is as it was (titles aside: claude's own, which a new
+	// turn changes).
+	sameLayout(t, k, before)
 }
 
 // waitClaudeBusy waits until claude's record in home says the claude in dir

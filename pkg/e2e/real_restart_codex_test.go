@@ -4,16 +4,12 @@ package e2e_test
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
-
-	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest/modelstub"
 	"github.com/kittymux/kittymux/pkg/restart"
@@ -28,25 +24,8 @@ import (
 func TestRealAgentsRestartCodex(t *testing.T) {
 	t.Parallel()
 	kittytest.NeedReal(t)
-	if _, err := exec.LookPath("codex"); err != nil {
-		if os.Getenv("KITTYMUX_E2E") == "require" {
-			t.Fatalf("codex is not on PATH; .ci/run installs it from npm")
-		}
-		t.Skip("codex is not on PATH (KITTYMUX_E2E=require makes this fatal)")
-	}
-	for _, tc := range []struct {
-		name string
-		need kitty.Version
-	}{{name: "kitty on PATH"}, {name: "kitty 0.43", need: kitty.VersionSaveAsSession}} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			var bin string
-			if !tc.need.IsZero() {
-				bin = kittytest.NeedKitty(t, tc.need)
-			}
-			testRestartCodex(t, bin)
-		})
-	}
+	needCLI(t, "codex")
+	onBothKitties(t, testRestartCodex)
 }
 
 // codexReady is what codex 0.171.0 shows under its composer once it takes
@@ -118,14 +97,5 @@ func testRestartCodex(t *testing.T, kittyBin string) {
 			}
 		}
 	}
-	after := shapeOf(t, k)
-	for i := range after {
-		for j := range after[i].Windows {
-			after[i].Windows[j].Title, before[i].Windows[j].Title = "", ""
-		}
-		after[i].Title, before[i].Title = "", ""
-	}
-	if diff := cmp.Diff(renumbered(before, nil), renumbered(after, nil)); diff != "" {
-		t.Errorf("layout (-before +after):\n%s", diff)
-	}
+	sameLayout(t, k, before)
 }

@@ -248,6 +248,58 @@ func shellWindow(t *testing.T, k *kittytest.Real, dir string, env []string, line
 
 func winMatch(id int) string { return "id:" + strconv.Itoa(id) }
 
+// onBothKitties runs test on kitty on PATH and on kitty 0.43 (NeedKitty's),
+// at once.
+func onBothKitties(t *testing.T, test func(t *testing.T, kittyBin string)) {
+	for _, tc := range []struct {
+		name string
+		need kitty.Version
+	}{{name: "kitty on PATH"}, {name: "kitty 0.43", need: kitty.VersionSaveAsSession}} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var bin string
+			if !tc.need.IsZero() {
+				bin = kittytest.NeedKitty(t, tc.need)
+			}
+			test(t, bin)
+		})
+	}
+}
+
+// needCLI skips the test when the agent CLI name is not on PATH, or fails
+// it under KITTYMUX_E2E=require.
+func needCLI(t *testing.T, name string) {
+	t.Helper()
+	if _, err := exec.LookPath(name); err != nil {
+		if os.Getenv("KITTYMUX_E2E") == "require" {
+			t.Fatalf("%s is not on PATH; .ci/run installs it from npm", name)
+		}
+		t.Skipf("%s is not on PATH (KITTYMUX_E2E=require makes this fatal)", name)
+	}
+}
+
+// sameLayout reports where k's layout differs from before, titles aside:
+// the agents' own, which a new turn changes.
+func sameLayout(t *testing.T, k *kittytest.Real, before []shapeTab) {
+	t.Helper()
+	after := shapeOf(t, k)
+	for i := range after {
+		for j := range after[i].Windows {
+			after[i].Windows[j].Title = ""
+		}
+		after[i].Title = ""
+	}
+	for i := range before {
+		for j := range before[i].Windows {
+			before[i].Windows[j].Title = ""
+		}
+		before[i].Title = ""
+	}
+	if diff := cmp.Diff(renumbered(before, nil), renumbered(after, nil)); diff != "" {
+		t.Errorf("layout (-before +after):\n%s", diff)
+	}
+}
+
 // flatText joins a screen's lines: a long line a TUI wrapped reads whole.
 func flatText(s string) string { return strings.Join(strings.Fields(s), " ") }
 
@@ -272,19 +324,7 @@ func runsOf(log *kittytest.AgentLog, name string, args ...string) []kittytest.Ag
 func TestRealAgentsRestartFakes(t *testing.T) {
 	t.Parallel()
 	kittytest.NeedReal(t)
-	for _, tc := range []struct {
-		name string
-		need kitty.Version
-	}{{name: "kitty on PATH"}, {name: "kitty 0.43", need: kitty.VersionSaveAsSession}} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			var bin string
-			if !tc.need.IsZero() {
-				bin = kittytest.NeedKitty(t, tc.need)
-			}
-			testRestartFakes(t, bin)
-		})
-	}
+	onBothKitties(t, testRestartFakes)
 }
 
 func testRestartFakes(t *testing.T, kittyBin string) {

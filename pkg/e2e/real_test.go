@@ -252,14 +252,8 @@ func TestRealSaveRefused(t *testing.T) {
 // TestRealCLIsSessionsCheck: `sessions check` on the real claude and codex
 // from npm (CI installs them): both confirmed for exact and latest.
 func TestRealCLIsSessionsCheck(t *testing.T) {
-	for _, name := range []string{"claude", "codex"} {
-		if _, err := exec.LookPath(name); err != nil {
-			if os.Getenv("KITTYMUX_E2E") == "require" {
-				t.Fatalf("%s is not on PATH; .ci/run installs it from npm", name)
-			}
-			t.Skipf("%s is not on PATH (KITTYMUX_E2E=require makes this fatal)", name)
-		}
-	}
+	needCLI(t, "claude")
+	needCLI(t, "codex")
 	home := t.TempDir()
 	t.Setenv("HOME", home) // the CLIs write under HOME on --help
 	env := map[string]string{"HOME": home, "PATH": os.Getenv("PATH")}

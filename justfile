@@ -12,7 +12,7 @@ build:
 test:
     go test -timeout 30m ./...
 
-# Only the tests against a real kitty under Xvfb; they fail when kitty or Xvfb is missing.
+# Only the tests against a real kitty under Xvfb (most in pkg/e2e); they fail when kitty or Xvfb is missing.
 # Those that need kitty 0.43 or newer run $KITTYMUX_KITTY (default: kitty on PATH), the
 # others kitty on PATH; see .ci/kitty-sid for a kitty 0.48.2 on Debian 12.
 e2e:

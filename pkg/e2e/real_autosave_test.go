@@ -19,6 +19,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	cmdscanner "github.com/kittymux/kittymux/pkg/cmd/scanner"
 	"github.com/kittymux/kittymux/pkg/cmd/sessions"
+	"github.com/kittymux/kittymux/pkg/e2e/e2etest"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
@@ -38,7 +39,7 @@ func TestRealAutosave(t *testing.T) {
 	kittyBin := kittytest.NeedKitty(t, kitty.VersionSaveAsSession)
 	binDir, log := kittytest.FakeAgents(t, "claude", "codex")
 	resume := resumeBin(t)
-	d := workDirs(t, "api", "cli")
+	d := e2etest.WorkDirs(t, "api", "cli")
 	api, cli, work := d[0], d[1], filepath.Dir(d[0])
 	const uuid = "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73"
 

@@ -18,6 +18,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	cmdscanner "github.com/kittymux/kittymux/pkg/cmd/scanner"
 	"github.com/kittymux/kittymux/pkg/cmd/sessions"
+	"github.com/kittymux/kittymux/pkg/e2e/e2etest"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
@@ -37,7 +38,7 @@ func TestRealHostileDirectories(t *testing.T) {
 	kittyBin := kittytest.NeedKitty(t, kitty.VersionSaveAsSession)
 	binDir, log := kittytest.FakeAgents(t, "claude")
 	resume := resumeBin(t)
-	base := workDirs(t, "base")[0]
+	base := e2etest.WorkDirs(t, "base")[0]
 	markers := filepath.Join(filepath.Dir(base), "markers")
 	if err := os.Mkdir(markers, 0o700); err != nil {
 		t.Fatal(err)

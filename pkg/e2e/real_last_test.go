@@ -23,6 +23,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/cmd/root"
 	cmdscanner "github.com/kittymux/kittymux/pkg/cmd/scanner"
+	"github.com/kittymux/kittymux/pkg/e2e/e2etest"
 	"github.com/kittymux/kittymux/pkg/ended"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
@@ -229,7 +230,7 @@ func (r *lastRig) plantEnded(name string) string {
 func TestRealCrashRestoreLast(t *testing.T) {
 	t.Parallel()
 	r := newLastRig(t, "claude")
-	d := workDirs(t, "api", "cli", "gone")
+	d := e2etest.WorkDirs(t, "api", "cli", "gone")
 	api, cli, gone, work := d[0], d[1], d[2], filepath.Dir(d[0])
 	// Ids no other test uses.
 	const idAPI, idCLI, idGone = "0c1e5a7b-2d3f-4e6a-8b9c-1d2e3f4a5b61", "0c1e5a7b-2d3f-4e6a-8b9c-1d2e3f4a5b62", "0c1e5a7b-2d3f-4e6a-8b9c-1d2e3f4a5b68"
@@ -301,7 +302,7 @@ func TestRealCrashRestoreLast(t *testing.T) {
 func TestRealTwoKittiesOneKilled(t *testing.T) {
 	t.Parallel()
 	r := newLastRig(t, "claude")
-	d := workDirs(t, "api", "web")
+	d := e2etest.WorkDirs(t, "api", "web")
 	api, web := d[0], d[1]
 	const idAPI, idWeb = "0c1e5a7b-2d3f-4e6a-8b9c-1d2e3f4a5b63", "0c1e5a7b-2d3f-4e6a-8b9c-1d2e3f4a5b64"
 	r.scanner(false)
@@ -360,7 +361,7 @@ func TestRealTwoKittiesOneKilled(t *testing.T) {
 func TestRealOfferOnStart(t *testing.T) {
 	t.Parallel()
 	r := newLastRig(t, "claude")
-	d := workDirs(t, "api", "cli")
+	d := e2etest.WorkDirs(t, "api", "cli")
 	api, cli := d[0], d[1]
 	const idAPI, idCLI = "0c1e5a7b-2d3f-4e6a-8b9c-1d2e3f4a5b65", "0c1e5a7b-2d3f-4e6a-8b9c-1d2e3f4a5b66"
 	r.scanner(true)
@@ -483,7 +484,7 @@ func TestRealOfferOldKitty(t *testing.T) {
 	t.Parallel()
 	kittytest.NeedReal(t)
 	r := newRig(t, "", "claude")
-	d := workDirs(t, "api")
+	d := e2etest.WorkDirs(t, "api")
 	api := d[0]
 	const idAPI = "0c1e5a7b-2d3f-4e6a-8b9c-1d2e3f4a5b67"
 	r.scanner(true)

@@ -20,6 +20,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	cmdscanner "github.com/kittymux/kittymux/pkg/cmd/scanner"
 	"github.com/kittymux/kittymux/pkg/cmd/sessions"
+	"github.com/kittymux/kittymux/pkg/e2e/e2etest"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
@@ -102,7 +103,7 @@ func TestRealRecover(t *testing.T) {
 	kittytest.NeedReal(t)
 	binDir, log := kittytest.FakeAgents(t, "claude", "codex")
 	resume := resumeBin(t)
-	d := workDirs(t, "api", "web", "cli", "docs", "other")
+	d := e2etest.WorkDirs(t, "api", "web", "cli", "docs", "other")
 	api, web, cli, docs, other := d[0], d[1], d[2], d[3], d[4]
 	// Ids no other test uses: recover asks every kitty of the user whether a
 	// conversation still runs, and the real tests run in parallel.
@@ -273,7 +274,7 @@ func TestRealRecoverGotoSession(t *testing.T) {
 	kittyBin := kittytest.NeedKitty(t, kitty.VersionSaveAsSession)
 	binDir, log := kittytest.FakeAgents(t, "claude", "codex")
 	resume := resumeBin(t)
-	d := workDirs(t, "api", "cli")
+	d := e2etest.WorkDirs(t, "api", "cli")
 	api, cli, work := d[0], d[1], filepath.Dir(d[0])
 	// An id no other test uses: recover asks every kitty of the user whether
 	// a conversation still runs, and the real tests run in parallel.
@@ -337,7 +338,7 @@ func TestRealRecoverQuoting(t *testing.T) {
 	kittytest.NeedReal(t)
 	binDir, log := kittytest.FakeAgents(t, "claude")
 	resume := resumeBin(t)
-	d := workDirs(t, "a`b\\c", "d$HOME", "it's `x`")
+	d := e2etest.WorkDirs(t, "a`b\\c", "d$HOME", "it's `x`")
 	odd, dollar, quoted := d[0], d[1], d[2]
 	const (
 		id       = "2e4f6a8c-1b3d-4f5e-9a7b-6c5d4e3f2a1b"

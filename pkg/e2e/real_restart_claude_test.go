@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/kittymux/kittymux/pkg/e2e/e2etest"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest/modelstub"
 	"github.com/kittymux/kittymux/pkg/restart"
@@ -27,7 +28,7 @@ import (
 func TestRealAgentsRestartClaude(t *testing.T) {
 	t.Parallel()
 	kittytest.NeedReal(t)
-	needCLI(t, "claude")
+	e2etest.NeedCLI(t, "claude")
 	onBothKitties(t, testRestartClaude)
 }
 
@@ -45,7 +46,7 @@ func testRestartClaude(t *testing.T, kittyBin string) {
 	if err := os.Mkdir(home, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	dirs := workDirs(t, "api", "web", "lab")
+	dirs := e2etest.WorkDirs(t, "api", "web", "lab")
 	agentEnv := stub.ClaudeHome(t, home, dirs...)
 	k := kittytest.StartReal(t, kittytest.RealOptions{Kitty: kittyBin, Env: append([]string{"HOME=" + home}, agentEnv...)})
 

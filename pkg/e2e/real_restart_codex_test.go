@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kittymux/kittymux/pkg/e2e/e2etest"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest/modelstub"
 	"github.com/kittymux/kittymux/pkg/restart"
@@ -24,7 +25,7 @@ import (
 func TestRealAgentsRestartCodex(t *testing.T) {
 	t.Parallel()
 	kittytest.NeedReal(t)
-	needCLI(t, "codex")
+	e2etest.NeedCLI(t, "codex")
 	onBothKitties(t, testRestartCodex)
 }
 
@@ -40,7 +41,7 @@ func testRestartCodex(t *testing.T, kittyBin string) {
 	if err := os.Mkdir(home, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	dirs := workDirs(t, "api", "web")
+	dirs := e2etest.WorkDirs(t, "api", "web")
 	agentEnv := stub.CodexHome(t, home, dirs...)
 	k := kittytest.StartReal(t, kittytest.RealOptions{Kitty: kittyBin, Env: append([]string{"HOME=" + home}, agentEnv...)})
 

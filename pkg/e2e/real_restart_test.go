@@ -20,6 +20,7 @@ import (
 	agentscmd "github.com/kittymux/kittymux/pkg/cmd/agents"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/cmd/root"
+	"github.com/kittymux/kittymux/pkg/e2e/e2etest"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/paths"
@@ -266,18 +267,6 @@ func onBothKitties(t *testing.T, test func(t *testing.T, kittyBin string)) {
 	}
 }
 
-// needCLI skips the test when the agent CLI name is not on PATH, or fails
-// it under KITTYMUX_E2E=require.
-func needCLI(t *testing.T, name string) {
-	t.Helper()
-	if _, err := exec.LookPath(name); err != nil {
-		if os.Getenv("KITTYMUX_E2E") == "require" {
-			t.Fatalf("%s is not on PATH; .ci/run installs it from npm", name)
-		}
-		t.Skipf("%s is not on PATH (KITTYMUX_E2E=require makes this fatal)", name)
-	}
-}
-
 // sameLayout reports where k's layout differs from before, titles aside:
 // the agents' own, which a new turn changes.
 func sameLayout(t *testing.T, k *kittytest.Real, before []shapeTab) {
@@ -331,7 +320,7 @@ func testRestartFakes(t *testing.T, kittyBin string) {
 	binDir, log := kittytest.FakeAgents(t, "claude", "codex")
 	k := kittytest.StartReal(t, kittytest.RealOptions{Kitty: kittyBin,
 		Env: append(log.Env(), "FAKEAGENT_TITLE=fake agent", "FAKEAGENT_QUIT=/quit")})
-	dirs := workDirs(t, "api", "web", "cli", "docs", "ops", "lab")
+	dirs := e2etest.WorkDirs(t, "api", "web", "cli", "docs", "ops", "lab")
 	const (
 		u1 = "21a00001-1111-4111-8111-111111111111"
 		u2 = "21a00002-2222-4222-8222-222222222222"

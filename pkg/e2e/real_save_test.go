@@ -17,6 +17,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kittymux/kittymux/pkg/cmd/sessions"
+	"github.com/kittymux/kittymux/pkg/e2e/e2etest"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/plan"
@@ -75,7 +76,7 @@ func TestRealSaveRestore(t *testing.T) {
 	// kittymux-resume: it runs prompt.Main.
 	resume := resumeBin(t)
 
-	d := workDirs(t, "api", "web", "cli", "rev", "docs")
+	d := e2etest.WorkDirs(t, "api", "web", "cli", "rev", "docs")
 	api, web, cli, rev, docs := d[0], d[1], d[2], d[3], d[4]
 	const (
 		uuid    = "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73" // api's claude

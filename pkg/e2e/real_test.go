@@ -21,6 +21,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/cmd/root"
 	"github.com/kittymux/kittymux/pkg/cmd/sessions"
+	"github.com/kittymux/kittymux/pkg/e2e/e2etest"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/paths"
@@ -63,21 +64,6 @@ func resumeBin(t *testing.T) string {
 		t.Fatalf("kittymux-resume is not on PATH; testscript.Main puts it there: %v", err)
 	}
 	return resume
-}
-
-// workDirs makes a directory of each name under one temp directory: the
-// projects the agents of a test run in.
-func workDirs(t *testing.T, names ...string) []string {
-	t.Helper()
-	work := t.TempDir()
-	dirs := make([]string, len(names))
-	for i, name := range names {
-		dirs[i] = filepath.Join(work, name)
-		if err := os.Mkdir(dirs[i], 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dirs
 }
 
 func realEnv(t *testing.T, k *kittytest.Real) map[string]string {
@@ -252,8 +238,8 @@ func TestRealSaveRefused(t *testing.T) {
 // TestRealCLIsSessionsCheck: `sessions check` on the real claude and codex
 // from npm (CI installs them): both confirmed for exact and latest.
 func TestRealCLIsSessionsCheck(t *testing.T) {
-	needCLI(t, "claude")
-	needCLI(t, "codex")
+	e2etest.NeedCLI(t, "claude")
+	e2etest.NeedCLI(t, "codex")
 	home := t.TempDir()
 	t.Setenv("HOME", home) // the CLIs write under HOME on --help
 	env := map[string]string{"HOME": home, "PATH": os.Getenv("PATH")}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/cmd/sessions"
+	"github.com/kittymux/kittymux/pkg/e2e/e2etest"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
@@ -70,7 +71,7 @@ func TestRealForgedText(t *testing.T) {
 	kittyBin := kittytest.NeedKitty(t, kitty.VersionSaveAsSession)
 	binDir, log := kittytest.FakeAgents(t, "claude")
 	resumeProg := resumeBin(t)
-	d := workDirs(t, "url", "env", "child", "beside", "vars")
+	d := e2etest.WorkDirs(t, "url", "env", "child", "beside", "vars")
 	dirs := map[string]string{"url": d[0], "env": d[1], "child": d[2], "beside": d[3], "vars": d[4]}
 	const (
 		realID   = "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73" // the vars window's conversation

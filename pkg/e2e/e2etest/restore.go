@@ -1,0 +1,236 @@
+//go:build linux
+
+package e2etest
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/kittymux/kittymux/pkg/autosave"
+	"github.com/kittymux/kittymux/pkg/cmd/root"
+	"github.com/kittymux/kittymux/pkg/cmd/sessions"
+	"github.com/kittymux/kittymux/pkg/journal"
+	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
+)
+
+var shortID = regexp.MustCompile(`resume session ([0-9a-f]{8})`)
+
+// restoredWindow is a window of the restored kitty with a restore prompt.
+type restoredWindow struct {
+	id    int
+	dir   string
+	short string // the conversation its prompt offered, "" when none by id
+	used  bool
+}
+
+// answerPrompts waits in each window of k in one of dirs for the restore
+// prompt, reads the conversation it offers, presses Enter, and waits for
+// the agent.
+func (w *world) answerPrompts(k *kittytest.Real, dirs map[string]int) []*restoredWindow {
+	t := w.t
+	t.Helper()
+	var rws []*restoredWindow
+	k.WaitFor(func(ls []kitty.OSWindow) bool {
+		rws = rws[:0]
+		n := map[string]int{}
+		for _, r := range kitty.Windows(ls) {
+			if dirs[r.Window.Cwd] > 0 {
+				rws = append(rws, &restoredWindow{id: r.Window.ID, dir: r.Window.Cwd})
+				n[r.Window.Cwd]++
+			}
+		}
+		for d, want := range dirs {
+			if n[d] < want {
+				return false
+			}
+		}
+		return true
+	}, 30*time.Second)
+	for _, rw := range rws {
+		s := k.WaitForText(windowMatch(rw.id), func(s string) bool { return strings.Contains(s, "i commands") }, 60*time.Second)
+		if m := shortID.FindStringSubmatch(s); m != nil {
+			rw.short = m[1]
+		}
+		if err := k.Client.SendText(t.Context(), windowMatch(rw.id), "\r"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, rw := range rws {
+		w.waitReady(k, rw.id)
+	}
+	return rws
+}
+
+// restoredAs is the restored window that took over cw: the one whose prompt
+// offered cw's conversation, else one in its directory that offered none.
+// codex's ids (UUIDv7) begin with their time, so threads started within
+// a minute share the 8 digits a prompt shows: among those, the first not
+// yet taken, as kitty restores windows in their saved order.
+func restoredAs(cw *convWindow, rws []*restoredWindow) *restoredWindow {
+	for _, rw := range rws {
+		if !rw.used && rw.short != "" && cw.conv != "" && strings.HasPrefix(cw.conv, rw.short) {
+			rw.used = true
+			return rw
+		}
+	}
+	for _, rw := range rws {
+		if !rw.used && rw.short == "" && rw.dir == cw.dir {
+			rw.used = true
+			return rw
+		}
+	}
+	return nil
+}
+
+// waitAutosave waits for an autosave of k written after since that holds
+// every one of convs and a restore prompt for each of n windows, and
+// returns its name. (Without exact ids, convs is empty: an autosave
+// written before the scanner saw every agent would do but for n.)
+func (w *world) waitAutosave(k *kittytest.Real, since time.Time, convs []string, n int) string {
+	w.t.Helper()
+	store := autosave.Store{Paths: w.p}
+	bound := kittytest.NewBound(w.t, fmt.Sprintf("an autosave since %v holding %v and %d restore prompts", since, convs, n), 60*time.Second)
+	for {
+		names, _ := store.Names(strconv.Itoa(k.PID))
+		if len(names) > 0 {
+			newest := names[len(names)-1]
+			fi, err := os.Stat(w.p.Session(newest))
+			data, _ := os.ReadFile(w.p.Session(newest))
+			prompts := 0
+			for line := range strings.Lines(string(data)) {
+				if strings.Contains(line, w.env["KITTYMUX_RESUME_BIN"]) {
+					prompts++
+				}
+			}
+			if err == nil && !fi.ModTime().Before(since) && prompts >= n &&
+				!slices.ContainsFunc(convs, func(c string) bool { return !strings.Contains(string(data), c) }) {
+				return newest
+			}
+		}
+		if bound.Over() {
+			w.t.Fatalf("%v (%v); scanner log:\n%s", bound, names, w.scanLog)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// kill ends kitty with SIGKILL, as a crash does, and waits until the
+// scanner has seen it go and its agents have gone with it.
+func (w *world) kill(k *kittytest.Real) {
+	w.t.Helper()
+	if err := syscall.Kill(k.PID, syscall.SIGKILL); err != nil {
+		w.t.Fatal(err)
+	}
+	bound := kittytest.NewBound(w.t, "the scanner to see the killed kitty go", 30*time.Second)
+	for !strings.Contains(w.scanLog.String(), "went away") && !bound.Over() {
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// waitJournal waits until the scanner's journal has each window of k with
+// the conversation it holds where it is to come back exactly, and the quit
+// agent's record closed.
+func (w *world) waitJournal(k *kittytest.Real, ws []*convWindow, want map[string]Want) {
+	t := w.t
+	t.Helper()
+	bound := kittytest.NewBound(t, "the journal to hold every window's conversation", 60*time.Second)
+	for {
+		missing := w.journalLacks(k, ws, want)
+		if len(missing) == 0 {
+			return
+		}
+		if bound.Over() {
+			jf, _ := os.ReadFile(w.p.Journal())
+			t.Fatalf("%v; it lacks:\n%s\nscanner log:\n%s\njournal:\n%s\nhook.log:\n%s",
+				bound, strings.Join(missing, "\n"), w.scanLog, jf, w.hookLog())
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// journalLacks says what the journal lacks of what waitJournal waits for.
+func (w *world) journalLacks(k *kittytest.Real, ws []*convWindow, want map[string]Want) []string {
+	var missing []string
+	f, err := journal.New(w.p.Journal(), false).Read()
+	if err != nil {
+		missing = append(missing, err.Error())
+	}
+	open := map[int]journal.Record{}
+	closed := 0
+	if f != nil {
+		for _, r := range f.Records {
+			switch {
+			case r.KittyPID == k.PID && r.Open:
+				open[r.WindowID] = r
+			case r.KittyPID == k.PID && r.CloseReason != "":
+				closed++
+			}
+		}
+	}
+	for _, cw := range ws {
+		if r, ok := open[cw.id]; !ok || want[cw.name].Mode == "exact" && r.ID != cw.conv {
+			missing = append(missing, fmt.Sprintf("%s: %+v", cw.name, r))
+		}
+	}
+	if closed == 0 {
+		missing = append(missing, "the quit agent's record is not closed")
+	}
+	return missing
+}
+
+// hookLog is what the hooks logged in kittymux's state directory.
+func (w *world) hookLog() string {
+	b, _ := os.ReadFile(filepath.Join(w.p.StateDir, "hook.log"))
+	return string(b)
+}
+
+// list runs `sessions list --json` on k, from inside it (KITTY_LISTEN_ON,
+// KITTY_PID) or from outside (--to), and returns its rows by window.
+func (w *world) list(k *kittytest.Real, inside bool) map[int]sessions.ListedWindow {
+	t := w.t
+	t.Helper()
+	out := &kittytest.Buffer{}
+	f := w.factory(out)
+	args := []string{"--to", k.Addr.String(), "sessions", "list", "--json"}
+	if inside {
+		env := maps.Clone(w.env)
+		env["KITTY_LISTEN_ON"], env["KITTY_PID"] = k.Addr.String(), strconv.Itoa(k.PID)
+		f.Getenv = func(k string) string { return env[k] }
+		args = args[2:]
+	}
+	if code := root.Main(f, args); code != 0 {
+		t.Fatalf("sessions list: exit %d\n%s", code, out)
+	}
+	var got struct{ Windows []sessions.ListedWindow }
+	if err := json.Unmarshal([]byte(out.String()), &got); err != nil {
+		t.Fatalf("sessions list: %v\n%s", err, out)
+	}
+	rows := map[int]sessions.ListedWindow{}
+	for _, r := range got.Windows {
+		rows[r.WindowID] = r
+	}
+	return rows
+}
+
+// checkHookLog: the hooks ran and logged no error but marking the window
+// (set-user-vars, which kitty before 0.30 lacks and a busy kitty may
+// answer late, past the hook's bound of 0.2 s: the journal has the id all
+// the same).
+func (w *world) checkHookLog() {
+	w.t.Helper()
+	for line := range strings.Lines(w.hookLog()) {
+		if !strings.Contains(line, ": set user vars (kitty ≥ 0.30): ") {
+			w.t.Errorf("hook.log: %s", line)
+		}
+	}
+}

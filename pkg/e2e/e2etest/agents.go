@@ -34,6 +34,10 @@ type Agent struct {
 	// newConv starts a new conversation inside the running agent; quit
 	// leaves it, back to the shell.
 	newConv, quit string
+	// newConvClears: the TUI shows a fresh screen once newConv took
+	// effect, without the conversation before it (codex's). The harness
+	// then waits for that, not only for the text to show.
+	newConvClears bool
 	// conv returns the conversations whose own files (the agent's) hold
 	// word.
 	conv func(w *world, word string) []string
@@ -65,13 +69,15 @@ var Claude = Agent{
 
 // Codex is codex 0.171.0, typed plainly: its TUI reads kitty's keyboard
 // protocol (Enter is CSI 13 u), and it runs through an app-server daemon
-// that outlives it (the harness ends it).
+// that outlives it (the harness ends it). Under load its TUI may drop the
+// Enter of a typed /new: the harness waits for the fresh screen.
 var Codex = Agent{
-	name:    "codex",
-	ready:   "? for shortcuts",
-	enter:   "\x1b[13u",
-	newConv: "/new",
-	quit:    "/quit",
+	name:          "codex",
+	ready:         "? for shortcuts",
+	enter:         "\x1b[13u",
+	newConv:       "/new",
+	newConvClears: true,
+	quit:          "/quit",
 	home: func(t *testing.T, s *modelstub.Server, home string, dirs ...string) []string {
 		return s.CodexHome(t, home, dirs...)
 	},

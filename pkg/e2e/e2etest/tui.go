@@ -145,12 +145,31 @@ func carriedWithin(s *modelstub.Server, word string, d time.Duration) bool {
 	return false
 }
 
-// newConversation starts a new conversation inside the agent of cw.
+// newConversation starts a new conversation inside the agent of cw, whose
+// conversation so far holds cw.word. An agent whose fresh screen shows
+// that the command took effect (newConvClears) is watched for it: a busy
+// TUI may drop the Enter (the command still waits in its composer: Enter
+// again) or the whole command (typed again), once.
 func (w *world) newConversation(k *kittytest.Real, cw *convWindow) {
 	w.t.Helper()
 	w.typeLine(k, cw.id, w.agent.newConv)
-	time.Sleep(kittytest.Scaled(time.Second))
-	w.waitReady(k, cw.id)
+	if !w.agent.newConvClears {
+		time.Sleep(kittytest.Scaled(time.Second))
+		w.waitReady(k, cw.id)
+		return
+	}
+	fresh := func(s string) bool { return !strings.Contains(s, cw.word) && strings.Contains(s, w.agent.ready) }
+	if w.screenShows(k, cw.id, fresh, kittytest.Scaled(20*time.Second)) {
+		return
+	}
+	s, _ := w.screen(k, cw.id)
+	w.t.Logf("%s: %s did not take within 20 s, again; its screen:\n%s", cw.name, w.agent.newConv, s)
+	if shows(s, w.agent.newConv) {
+		w.enter(k, cw.id)
+	} else {
+		w.typeLine(k, cw.id, w.agent.newConv)
+	}
+	k.WaitForText(windowMatch(cw.id), fresh, 30*time.Second)
 }
 
 // quit quits the agent the way a user does, back to the shell.

@@ -106,48 +106,21 @@ func TestGeminiMethod(t *testing.T) {
 // TestRealGeminiPrint: the pinned gemini, prepared by GeminiHome, holds a
 // one-shot conversation with the stand-in and prints its reply.
 func TestRealGeminiPrint(t *testing.T) {
-	gemini := needCLI(t, "gemini")
-	s := Start(t)
-	home, dir := t.TempDir(), t.TempDir()
-	env := s.GeminiHome(t, home, dir)
-	out := runAgent(t, home, dir, env, gemini, "-p", "remember PEONY")
-	if !strings.Contains(out, "[stub reply to: remember PEONY]") {
-		t.Errorf("gemini printed %q; requests:\n%s", out, s.Summary())
-	}
-	if rs := s.Carrying("PEONY"); len(rs) == 0 || rs[0].API != Gemini {
-		t.Errorf("requests:\n%s", s.Summary())
-	}
+	oneShot(t, "gemini", (*Server).GeminiHome, Gemini, "PEONY", []string{"[stub reply to: remember PEONY]"},
+		"-p", "remember PEONY")
 }
 
 // TestRealOpenCodeRun: the pinned opencode, configured by OpenCodeHome,
-// holds a one-shot conversation with the stand-in.
+// holds a one-shot conversation with the stand-in. opencode run sends the
+// message quoted, and asks for a title too.
 func TestRealOpenCodeRun(t *testing.T) {
-	opencode := needCLI(t, "opencode")
-	s := Start(t)
-	home, dir := t.TempDir(), t.TempDir()
-	env := s.OpenCodeHome(t, home, dir)
-	out := runAgent(t, home, dir, env, opencode, "run", "remember LILAC")
-	// opencode run sends the message quoted, and asks for a title too.
-	if !strings.Contains(out, "[stub reply to: ") || !strings.Contains(out, "remember LILAC") {
-		t.Errorf("opencode printed %q; requests:\n%s", out, s.Summary())
-	}
-	if rs := s.Carrying("LILAC"); len(rs) == 0 || rs[0].API != Chat {
-		t.Errorf("requests:\n%s", s.Summary())
-	}
+	oneShot(t, "opencode", (*Server).OpenCodeHome, Chat, "LILAC", []string{"[stub reply to: ", "remember LILAC"},
+		"run", "remember LILAC")
 }
 
 // TestRealPiPrint: the pinned pi, configured by PiHome, holds a one-shot
 // conversation with the stand-in with no provider or model named.
 func TestRealPiPrint(t *testing.T) {
-	pi := needCLI(t, "pi")
-	s := Start(t)
-	home, dir := t.TempDir(), t.TempDir()
-	env := s.PiHome(t, home, dir)
-	out := runAgent(t, home, dir, env, pi, "-p", "remember TULIP")
-	if !strings.Contains(out, "[stub reply to: remember TULIP]") {
-		t.Errorf("pi printed %q; requests:\n%s", out, s.Summary())
-	}
-	if rs := s.Carrying("TULIP"); len(rs) == 0 || rs[0].API != Chat {
-		t.Errorf("requests:\n%s", s.Summary())
-	}
+	oneShot(t, "pi", (*Server).PiHome, Chat, "TULIP", []string{"[stub reply to: remember TULIP]"},
+		"-p", "remember TULIP")
 }

@@ -204,36 +204,40 @@ func runAgent(t *testing.T, home, dir string, env []string, argv ...string) stri
 	return string(out)
 }
 
+// oneShot runs the pinned CLI name, its HOME prepared by prepare, once
+// with args: what it prints holds each of want, and the first request
+// carrying word came over api. It returns the CLI's HOME.
+func oneShot(t *testing.T, name string, prepare func(*Server, testing.TB, string, ...string) []string, api API,
+	word string, want []string, args ...string) string {
+	t.Helper()
+	bin := needCLI(t, name)
+	s := Start(t)
+	home, dir := t.TempDir(), t.TempDir()
+	env := prepare(s, t, home, dir)
+	out := runAgent(t, home, dir, env, append([]string{bin}, args...)...)
+	for _, w := range want {
+		if !strings.Contains(out, w) {
+			t.Errorf("%s printed %q, want %q in it; requests:\n%s", name, out, w, s.Summary())
+		}
+	}
+	if rs := s.Carrying(word); len(rs) == 0 || rs[0].API != api {
+		t.Errorf("requests:\n%s", s.Summary())
+	}
+	return home
+}
+
 // TestRealClaudePrint: the pinned claude, prepared by ClaudeHome, holds a
 // one-shot conversation with the stand-in and prints its reply.
 func TestRealClaudePrint(t *testing.T) {
-	claude := needCLI(t, "claude")
-	s := Start(t)
-	home, dir := t.TempDir(), t.TempDir()
-	env := s.ClaudeHome(t, home, dir)
-	out := runAgent(t, home, dir, env, claude, "-p", "remember PEONY")
-	if !strings.Contains(out, "[stub reply to: remember PEONY]") {
-		t.Errorf("claude printed %q; requests:\n%s", out, s.Summary())
-	}
-	if rs := s.Carrying("PEONY"); len(rs) == 0 || rs[0].API != Anthropic {
-		t.Errorf("requests:\n%s", s.Summary())
-	}
+	oneShot(t, "claude", (*Server).ClaudeHome, Anthropic, "PEONY", []string{"[stub reply to: remember PEONY]"},
+		"-p", "remember PEONY")
 }
 
 // TestRealCodexExec: the pinned codex, logged in and configured by
 // CodexHome, holds a one-shot conversation with the stand-in.
 func TestRealCodexExec(t *testing.T) {
-	codex := needCLI(t, "codex")
-	s := Start(t)
-	home, dir := t.TempDir(), t.TempDir()
-	env := s.CodexHome(t, home, dir)
-	out := runAgent(t, home, dir, env, codex, "exec", "--skip-git-repo-check", "remember LILAC")
-	if !strings.Contains(out, "[stub reply to: remember LILAC]") {
-		t.Errorf("codex printed %q; requests:\n%s", out, s.Summary())
-	}
-	if rs := s.Carrying("LILAC"); len(rs) == 0 || rs[0].API != Responses {
-		t.Errorf("requests:\n%s", s.Summary())
-	}
+	home := oneShot(t, "codex", (*Server).CodexHome, Responses, "LILAC", []string{"[stub reply to: remember LILAC]"},
+		"exec", "--skip-git-repo-check", "remember LILAC")
 	if _, err := os.Stat(filepath.Join(home, ".codex", "auth.json")); err != nil {
 		t.Errorf("codex login wrote no auth.json: %v", err)
 	}

@@ -42,63 +42,32 @@ func testRestartClaude(t *testing.T, kittyBin string) {
 		}
 		return "Noted. " + modelstub.Marker(r)
 	}
-	home := filepath.Join(t.TempDir(), "home")
-	if err := os.Mkdir(home, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	dirs := e2etest.WorkDirs(t, "api", "web", "lab")
-	agentEnv := stub.ClaudeHome(t, home, dirs...)
-	k := kittytest.StartReal(t, kittytest.RealOptions{Kitty: kittyBin, Env: append([]string{"HOME=" + home}, agentEnv...)})
-
-	ready := func(id int) {
-		t.Helper()
-		k.WaitForText(winMatch(id), func(s string) bool { return strings.Contains(s, "? for shortcuts") }, 90*time.Second)
-	}
-	typeLine := func(id int, text string) {
-		t.Helper()
-		if err := k.Client.SendText(t.Context(), winMatch(id), text); err != nil {
-			t.Fatal(err)
-		}
-		k.WaitForText(winMatch(id), func(s string) bool { return strings.Contains(flatText(s), text) }, 30*time.Second)
-		if err := k.Client.SendText(t.Context(), winMatch(id), "\r"); err != nil {
-			t.Fatal(err)
-		}
-	}
+	r := newCLIRig(t, kittyBin, stub, (*modelstub.Server).ClaudeHome, "api", "web", "lab")
+	r.ready, r.enter = "? for shortcuts", "\r"
 	answered := func(id int, text string) {
 		t.Helper()
-		k.WaitForText(winMatch(id), func(s string) bool { return strings.Contains(flatText(s), "stub reply to: "+text) }, 60*time.Second)
+		r.k.WaitForText(winMatch(id), func(s string) bool { return strings.Contains(flatText(s), "stub reply to: "+text) }, 60*time.Second)
 	}
-	var ids []int
-	for _, d := range dirs {
-		ids = append(ids, shellWindow(t, k, d, nil, "claude"))
-	}
+	ids := r.start("claude")
 	api, web, lab := ids[0], ids[1], ids[2]
-	for _, id := range ids {
-		ready(id)
-	}
 	words := map[int]string{api: "APPLE", web: "BANANA"}
 	for _, id := range []int{api, web} {
-		typeLine(id, "Remember the word "+words[id])
+		r.typeLine(id, "Remember the word "+words[id])
 		answered(id, "Remember the word "+words[id])
 	}
-	typeLine(lab, "Answer SLOWLY please")
-	waitClaudeBusy(t, home, dirs[2])
-	before := shapeOf(t, k)
+	r.typeLine(lab, "Answer SLOWLY please")
+	waitClaudeBusy(t, r.home, r.dirs[2])
+	before := shapeOf(t, r.k)
 
-	w := newRestartWorld(t, k, map[string]string{"HOME": home})
-	code, got, out := w.restart(t, restart.Bounds{})
-	t.Logf("agents restart:\n%s", out)
-	if code != 0 {
-		t.Errorf("exit %d\n%s", code, out)
-	}
+	got, out := r.restart()
 	type row struct{ Outcome, How, Why string }
 	rows := map[int]row{}
-	for id, r := range got {
-		how := r.How
+	for id, res := range got {
+		how := res.How
 		if i := strings.Index(how, ", the restore prompt"); i > 0 {
 			how = how[:i]
 		}
-		rows[id] = row{r.Outcome, how, r.Why}
+		rows[id] = row{res.Outcome, how, res.Why}
 	}
 	want := map[int]row{
 		api: {restart.Restarted, "ended with SIGINT", ""},
@@ -109,36 +78,25 @@ func testRestartClaude(t *testing.T, kittyBin string) {
 		t.Fatalf("agents restart (-want +got):\n%s\n%s", diff, out)
 	}
 	for _, id := range []int{api, web} {
-		r := got[id]
-		if r.NewPID == 0 || r.NewPID == r.OldPID || r.ID == "" {
-			t.Errorf("window %d: %+v", id, r)
+		res := got[id]
+		if res.NewPID == 0 || res.NewPID == res.OldPID || res.ID == "" {
+			t.Errorf("window %d: %+v", id, res)
 		}
 		// claude removes its record on a clean exit.
-		if _, err := os.Stat(filepath.Join(home, ".claude", "sessions", strconv.Itoa(r.OldPID)+".json")); !os.IsNotExist(err) {
-			t.Errorf("window %d: claude's record of pid %d is still there (%v): it did not exit cleanly", id, r.OldPID, err)
+		if _, err := os.Stat(filepath.Join(r.home, ".claude", "sessions", strconv.Itoa(res.OldPID)+".json")); !os.IsNotExist(err) {
+			t.Errorf("window %d: claude's record of pid %d is still there (%v): it did not exit cleanly", id, res.OldPID, err)
 		}
 	}
 
 	// Each is back in its own conversation: its next request carries its
 	// own word, not the other's.
 	for _, id := range []int{api, web} {
-		ready(id)
-		q := "Which word did I ask you to remember? ASK" + strconv.Itoa(id)
-		typeLine(id, q)
-		reqs := stub.WaitCarrying(t, q, 60*time.Second)
-		for _, r := range reqs {
-			for other, word := range words {
-				if carries := r.Carries(word); carries != (other == id) {
-					t.Errorf("window %d: its request carries %s: %v, want %v\n%s", id, word, carries, other == id, stub.Summary())
-				}
-			}
-		}
-		answered(id, q)
+		answered(id, r.askOwnWord(id, words))
 	}
 
 	// The layout is as it was (titles aside: claude's own, which a new
 	// turn changes).
-	sameLayout(t, k, before)
+	sameLayout(t, r.k, before)
 }
 
 // waitClaudeBusy waits until claude's record in home says the claude in dir

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"syscall"
 	"testing"
@@ -38,6 +39,9 @@ func TestMain(m *testing.M) {
 // sleep; it returns once the lease is recorded.
 func startHolder(t *testing.T, state, id string) *exec.Cmd {
 	t.Helper()
+	if runtime.GOOS != "linux" {
+		t.Skip("the holder's exec is seen in /proc/PID/comm: Linux only")
+	}
 	cmd := exec.Command(os.Args[0])
 	cmd.Env = append(os.Environ(), "LEASE_HELPER="+state, "LEASE_ID="+id)
 	cmd.Stderr = os.Stderr

@@ -2,12 +2,14 @@ package store
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -42,6 +44,24 @@ func killContent(which int) []byte {
 	return b.Bytes()
 }
 
+var seedFlag = flag.Uint64("kill.seed", 0, "the seed of TestPublishSurvivesSIGKILL's kill points (default: from the clock; also $KITTYMUX_TEST_KILL_SEED)")
+
+// killSeed is the seed of the kill points: -kill.seed, else
+// $KITTYMUX_TEST_KILL_SEED, else the clock.
+func killSeed(t *testing.T) uint64 {
+	if *seedFlag != 0 {
+		return *seedFlag
+	}
+	if v := os.Getenv("KITTYMUX_TEST_KILL_SEED"); v != "" {
+		seed, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			t.Fatalf("KITTYMUX_TEST_KILL_SEED=%q: %v", v, err)
+		}
+		return seed
+	}
+	return uint64(time.Now().UnixNano())
+}
+
 // 200 publishers killed with SIGKILL at random points: the published file is
 // always one whole save, old or new, and once the next publish has run no
 // temp file is left, in the state directory or in the children's TMPDIR.
@@ -66,7 +86,9 @@ func TestPublishSurvivesSIGKILL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 8))
+	seed := killSeed(t)
+	t.Logf("the delays before each kill come from seed %d: go test -run TestPublishSurvivesSIGKILL -kill.seed=%d ./pkg/store draws them again", seed, seed)
+	r := rand.New(rand.NewPCG(seed, 8))
 	var midWrite int
 	for i := range 200 {
 		cmd := exec.Command(exe, "-test.run=^$")

@@ -8,6 +8,7 @@ package kittytest
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -87,11 +88,30 @@ type Real struct {
 func StartReal(t testing.TB, opts RealOptions) *Real {
 	t.Helper()
 	kittyBin, xvfbBin := findReal(t, opts.Kitty)
+	r := newReal(t, shortTempDir(t))
+	confPath := r.writeConfig(opts.Config)
+	start := time.Now()
+	r.startXvfb(xvfbBin)
+	xvfbReady := time.Since(start)
+	r.Env = mergeEnv(r.kittyEnv(filepath.Dir(confPath)), opts.Env...)
+	r.Version = kittyVersion(t, kittyBin, r.Env)
+	launched := r.startKitty(kittyBin, confPath, opts)
+	r.waitReady(launched)
+	f, why := Stretch()
+	t.Logf("kitty %s (pid %d) on Xvfb %s: Xvfb ready after %v, kitty answered ls %v after exec, %v in all; bounds ×%.1f (%s)",
+		r.Version, r.PID, r.Display, xvfbReady.Round(time.Millisecond), time.Since(launched).Round(time.Millisecond),
+		time.Since(start).Round(time.Millisecond), f, why)
+	return r
+}
 
-	dir := shortTempDir(t)
+// newReal is a Real in dir, not started yet, that stops what it starts when
+// the test ends and then shows kitty's and Xvfb's output if the test
+// failed.
+func newReal(t testing.TB, dir string) *Real {
 	r := &Real{
 		t:        t,
 		Dir:      dir,
+		Home:     filepath.Join(dir, "home"),
 		ListenOn: "unix:" + filepath.Join(dir, "k"),
 		logPath:  filepath.Join(dir, "kitty.log"),
 		kittyEnd: make(chan struct{}),
@@ -106,31 +126,39 @@ func StartReal(t testing.TB, opts RealOptions) *Real {
 		}
 	})
 	t.Cleanup(r.Stop)
+	return r
+}
 
-	home := filepath.Join(dir, "home")
-	r.Home = home
-	confDir := filepath.Join(dir, "config", "kitty")
-	for _, d := range []string{home, confDir, filepath.Join(dir, "cache"), filepath.Join(dir, "state"),
-		filepath.Join(dir, "data")} {
+// writeConfig makes the throw-away HOME and XDG directories and writes
+// kitty.conf with the extra lines; it returns kitty.conf's path.
+func (r *Real) writeConfig(extra []string) string {
+	t := r.t
+	t.Helper()
+	confDir := filepath.Join(r.Dir, "config", "kitty")
+	for _, d := range []string{r.Home, confDir, filepath.Join(r.Dir, "cache"), filepath.Join(r.Dir, "state"),
+		filepath.Join(r.Dir, "data")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	runDir := filepath.Join(dir, "run")
-	if err := os.Mkdir(runDir, 0o700); err != nil {
+	if err := os.Mkdir(filepath.Join(r.Dir, "run"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	conf := kittyConf(r.ListenOn, opts.Config)
-	if err := os.WriteFile(filepath.Join(confDir, "kitty.conf"), []byte(conf), 0o644); err != nil {
+	conf := filepath.Join(confDir, "kitty.conf")
+	if err := os.WriteFile(conf, []byte(kittyConf(r.ListenOn, extra)), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return conf
+}
 
-	start := time.Now()
-	r.startXvfb(xvfbBin)
-	xvfbReady := time.Since(start)
-
-	r.Env = mergeEnv(isolatedEnv(os.Environ()),
-		"HOME="+home,
+// kittyEnv is kitty's environment before RealOptions.Env: the test
+// process's without what ties it to the user's session, the throw-away
+// HOME and XDG directories, kitty's config directory confDir, and Xvfb's
+// display.
+func (r *Real) kittyEnv(confDir string) []string {
+	dir, runDir := r.Dir, filepath.Join(r.Dir, "run")
+	return mergeEnv(isolatedEnv(os.Environ()),
+		"HOME="+r.Home,
 		"XDG_CONFIG_HOME="+filepath.Join(dir, "config"),
 		"XDG_CONFIG_DIRS="+filepath.Join(dir, "etc-xdg"), // not /etc/xdg/kitty/kitty.conf
 		"XDG_CACHE_HOME="+filepath.Join(dir, "cache"),
@@ -146,20 +174,20 @@ func StartReal(t testing.TB, opts RealOptions) *Real {
 		"DBUS_SESSION_BUS_ADDRESS=unix:path="+filepath.Join(runDir, "no-bus"),
 		"SHELL=/bin/bash",
 	)
-	r.Env = mergeEnv(r.Env, opts.Env...)
+}
 
-	r.Version = kittyVersion(t, kittyBin, r.Env)
-
-	args := []string{"--config", filepath.Join(confDir, "kitty.conf")}
+// startKitty starts kitty with kitty.conf at conf, its output to the log,
+// and connects to its socket; it returns when kitty was exec'd.
+func (r *Real) startKitty(bin, conf string, opts RealOptions) time.Time {
+	t := r.t
+	t.Helper()
+	args := []string{"--config", conf}
 	if opts.Session != "" {
 		args = append(args, "--session", opts.Session)
 	}
-	cmd := exec.Command(kittyBin, args...)
+	cmd := exec.Command(bin, args...)
 	cmd.Env = r.Env
-	cmd.Dir = home
-	if opts.Cwd != "" {
-		cmd.Dir = opts.Cwd
-	}
+	cmd.Dir = cmp.Or(opts.Cwd, r.Home)
 	logFile, err := os.Create(r.logPath)
 	if err != nil {
 		t.Fatal(err)
@@ -180,12 +208,7 @@ func StartReal(t testing.TB, opts RealOptions) *Real {
 		t.Fatal(err)
 	}
 	r.Addr, r.Client = addr, kitty.NewClient(addr)
-	r.waitReady(launched)
-	f, why := Stretch()
-	t.Logf("kitty %s (pid %d) on Xvfb %s: Xvfb ready after %v, kitty answered ls %v after exec, %v in all; bounds ×%.1f (%s)",
-		r.Version, r.PID, r.Display, xvfbReady.Round(time.Millisecond), time.Since(launched).Round(time.Millisecond),
-		time.Since(start).Round(time.Millisecond), f, why)
-	return r
+	return launched
 }
 
 // kittyConf is the throw-away kitty.conf. Every option here exists in 0.26.5.

@@ -70,6 +70,21 @@ var loggedEnv = []string{"TERM", "HOME", "PWD", "CLAUDE_CONFIG_DIR", "CODEX_HOME
 func main() {
 	name := strings.TrimSuffix(filepath.Base(os.Args[0]), ".exe")
 	args := os.Args[1:]
+	answerAndExit(name, args)
+	if title := os.Getenv("FAKEAGENT_TITLE"); title != "" {
+		fmt.Printf("\x1b]2;%s\x07", title)
+	}
+	a := &agent{name: name, sigs: make(chan os.Signal, 1), quit: make(chan struct{}), ignored: ignoredSignals(),
+		titles: strings.Split(os.Getenv("FAKEAGENT_TITLES"), "|"), events: []string{"UserPromptSubmit", "Stop"}}
+	signal.Notify(a.sigs, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT, syscall.SIGUSR1, syscall.SIGUSR2)
+	defer a.start()()
+	fmt.Printf("fake %s running %s\n", name, strings.Join(args, " "))
+	a.run()
+}
+
+// answerAndExit logs the run, and exits when it is a one-shot: --help,
+// --version, FAKEAGENT_EXIT.
+func answerAndExit(name string, args []string) {
 	if err := logRun(name, args); err != nil {
 		fmt.Fprintf(os.Stderr, "fake %s: %v\n", name, err)
 		os.Exit(70)
@@ -86,12 +101,10 @@ func main() {
 		code, _ := strconv.Atoi(s)
 		os.Exit(code)
 	}
-	if title := os.Getenv("FAKEAGENT_TITLE"); title != "" {
-		fmt.Printf("\x1b]2;%s\x07", title)
-	}
+}
 
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT, syscall.SIGUSR1, syscall.SIGUSR2)
+// ignoredSignals are FAKEAGENT_IGNORE's.
+func ignoredSignals() map[os.Signal]bool {
 	ignored := map[os.Signal]bool{}
 	for _, name := range strings.Split(os.Getenv("FAKEAGENT_IGNORE"), ",") {
 		switch name {
@@ -103,46 +116,70 @@ func main() {
 			ignored[syscall.SIGHUP] = true
 		}
 	}
-	quit := make(chan struct{})
+	return ignored
+}
+
+// agent is the fake agent running as a TUI.
+type agent struct {
+	name    string
+	sigs    chan os.Signal
+	quit    chan struct{} // closed when FAKEAGENT_QUIT's command is typed
+	ignored map[os.Signal]bool
+	record  string   // claude's sessions/<pid>.json, when written
+	titles  []string // FAKEAGENT_TITLES still to set
+	events  []string // the hook events each SIGUSR2 runs in turn
+}
+
+// start does what the agent does as it starts (the quit reader, claude's
+// record, the SessionStart hook, codex's rollout) and returns what undoes
+// it at exit.
+func (a *agent) start() (end func()) {
 	if cmd := os.Getenv("FAKEAGENT_QUIT"); cmd != "" {
-		go readQuit(cmd, quit)
+		go readQuit(cmd, a.quit)
 	}
-	record := ""
+	var ends []func()
 	if id := os.Getenv("FAKEAGENT_CLAUDE_SESSION"); id != "" {
-		record = claudeRecord(id)
-		defer os.Remove(record)
+		a.record = claudeRecord(id)
+		ends = append(ends, func() { os.Remove(a.record) })
 	}
-	runHook(name, "SessionStart")
+	runHook(a.name, "SessionStart")
 	if id := os.Getenv("FAKEAGENT_CODEX_ROLLOUT"); id != "" {
 		if f := codexRollout(id); f != nil {
-			defer f.Close()
+			ends = append(ends, func() { f.Close() })
 		}
 	}
-	fmt.Printf("fake %s running %s\n", name, strings.Join(args, " "))
-	titles := strings.Split(os.Getenv("FAKEAGENT_TITLES"), "|")
-	events := []string{"UserPromptSubmit", "Stop"}
+	return func() {
+		for _, end := range slices.Backward(ends) {
+			end()
+		}
+	}
+}
+
+// run waits for signals until one ends the agent or its quit command is
+// typed.
+func (a *agent) run() {
 	for {
 		var sig os.Signal
 		select {
-		case sig = <-sigs:
-		case <-quit:
+		case sig = <-a.sigs:
+		case <-a.quit:
 			return
 		}
-		if ignored[sig] {
-			fmt.Printf("fake %s ignores %v\n", name, sig)
+		if a.ignored[sig] {
+			fmt.Printf("fake %s ignores %v\n", a.name, sig)
 			continue
 		}
 		switch sig {
 		case syscall.SIGUSR1:
-			if record != "" {
+			if a.record != "" {
 				claudeRecord(os.Getenv("FAKEAGENT_CLAUDE_CLEAR"))
 			}
 		case syscall.SIGUSR2:
-			runHook(name, events[0])
-			events[0], events[1] = events[1], events[0]
-			if len(titles) > 0 && titles[0] != "" {
-				fmt.Printf("\x1b]2;%s\x07", titles[0])
-				titles = titles[1:]
+			runHook(a.name, a.events[0])
+			a.events[0], a.events[1] = a.events[1], a.events[0]
+			if len(a.titles) > 0 && a.titles[0] != "" {
+				fmt.Printf("\x1b]2;%s\x07", a.titles[0])
+				a.titles = a.titles[1:]
 			}
 		default:
 			return

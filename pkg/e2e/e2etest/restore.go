@@ -225,11 +225,14 @@ func (w *world) list(k *kittytest.Real, inside bool) map[int]sessions.ListedWind
 // checkHookLog: the hooks ran and logged no error but marking the window
 // (set-user-vars, which kitty before 0.30 lacks and a busy kitty may
 // answer late, past the hook's bound of 0.2 s: the journal has the id all
-// the same).
+// the same) and a hook that gave up at its own bound (hook.RunWait: an
+// agent is never held up by kittymux; on an overloaded machine a hook can
+// run out of it, and what the matrix needs, the ids in the journal and the
+// resumes, it checks on its own).
 func (w *world) checkHookLog() {
 	w.t.Helper()
 	for line := range strings.Lines(w.hookLog()) {
-		if !strings.Contains(line, ": set user vars (kitty ≥ 0.30): ") {
+		if !strings.Contains(line, ": set user vars (kitty ≥ 0.30): ") && !strings.Contains(line, ": not done after ") {
 			w.t.Errorf("hook.log: %s", line)
 		}
 	}

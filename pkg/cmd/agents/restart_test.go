@@ -14,9 +14,9 @@ import (
 	"testing"
 
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/cmd/factory/factorytest"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
-	"github.com/kittymux/kittymux/pkg/paths"
 )
 
 const uuid = "a21e57a7-5c1d-4b7a-9e0f-2d5c8a1b6e21"
@@ -46,16 +46,17 @@ func fakeKittyWithClaude(t *testing.T, claude string) *kittytest.Fake {
 	return kittytest.StartFake(t, kittytest.FakeOptions{LS: doc})
 }
 
-func testFactory(t *testing.T, k *kittytest.Fake, binDir string) (*factory.Factory, *bytes.Buffer) {
+func testFactory(t *testing.T, k *kittytest.Fake, binDir string) (*factory.Factory, *kittytest.Buffer) {
 	t.Helper()
-	var out bytes.Buffer
+	f, out, _ := factorytest.New(t)
+	f.IO.ErrOut = out
 	env := map[string]string{"PATH": binDir, "KITTYMUX_RESUME_BIN": "/opt/km/kittymux-resume"}
-	f := &factory.Factory{IO: &factory.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &out},
-		Paths: paths.Under(t.TempDir()), Getenv: func(k string) string { return env[k] }, Executable: "/opt/km/kittymux",
-		Discover: func(context.Context) ([]kitty.Instance, error) {
-			return []kitty.Instance{{Addr: k.Addr, Socket: k.Addr.String(), Source: "--to"}}, nil
-		}}
-	return f, &out
+	f.Getenv = func(k string) string { return env[k] }
+	f.Executable = "/opt/km/kittymux"
+	f.Discover = func(context.Context) ([]kitty.Instance, error) {
+		return []kitty.Instance{{Addr: k.Addr, Socket: k.Addr.String(), Source: "--to"}}, nil
+	}
+	return f, out
 }
 
 // TestRestartAsks: on a terminal the user is asked first, with each
@@ -112,8 +113,7 @@ func TestRestartUsage(t *testing.T) {
 
 // TestRestartCompletesAgents: --agent completes the defined agents.
 func TestRestartCompletesAgents(t *testing.T) {
-	f := &factory.Factory{IO: &factory.IOStreams{In: strings.NewReader(""), Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}},
-		Paths: paths.Under(t.TempDir()), Getenv: func(string) string { return "" }}
+	f, _, _ := factorytest.New(t)
 	cmd := NewCmdAgents(f)
 	var out bytes.Buffer
 	cmd.SetOut(&out)

@@ -1,7 +1,6 @@
 package doctor
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,19 +14,16 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/cmd/factory/factorytest"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
-	"github.com/kittymux/kittymux/pkg/paths"
 )
 
-func testFactory(t *testing.T, insts []kitty.Instance) (*factory.Factory, *bytes.Buffer) {
-	out := &bytes.Buffer{}
-	return &factory.Factory{
-		IO:       &factory.IOStreams{In: strings.NewReader(""), Out: out, ErrOut: out},
-		Paths:    paths.Under(t.TempDir()),
-		Getenv:   func(string) string { return "" },
-		Discover: func(context.Context) ([]kitty.Instance, error) { return insts, nil },
-	}, out
+func testFactory(t *testing.T, insts []kitty.Instance) (*factory.Factory, *kittytest.Buffer) {
+	f, out, _ := factorytest.New(t)
+	f.IO.ErrOut = out
+	f.Discover = func(context.Context) ([]kitty.Instance, error) { return insts, nil }
+	return f, out
 }
 
 func TestDoctorJSON(t *testing.T) {

@@ -15,8 +15,10 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/probe"
 )
 
 // IOStreams are the command's standard streams.
@@ -56,6 +58,17 @@ type Factory struct {
 	// AskTimeout is how long each kitty has to answer when several are
 	// asked at once; 0 is kitty.AskTimeout.
 	AskTimeout time.Duration
+
+	// Agents are the shipped and user agent definitions; a bad user file
+	// is reported, and the shipped definitions still work.
+	Agents func() (*agents.Set, error)
+	// ResumeBin is the restore prompt binary put into published files.
+	ResumeBin func() (string, error)
+	// SealKey is the key that seals restore records, made the first time.
+	SealKey func() ([]byte, error)
+	// Probes checks the agents named (save.Probes), with
+	// KITTYMUX_PROBE_TIMEOUT as the deadline when it is set.
+	Probes func(ctx context.Context, set *agents.Set, names []string) probe.Probes
 }
 
 // New returns a Factory for the real system.
@@ -63,8 +76,13 @@ func New() *Factory {
 	f := &Factory{IO: System(), Paths: paths.FromEnv(), Getenv: os.Getenv}
 	f.Executable, _ = os.Executable()
 	f.Discover = f.discover
+	f.lazy()
 	return f
 }
+
+// Target is the --to address, read when the command runs (after its flags
+// are parsed), "" when none was given.
+func (f *Factory) Target() string { return f.To }
 
 func (f *Factory) discover(ctx context.Context) ([]kitty.Instance, error) {
 	if f.To != "" {

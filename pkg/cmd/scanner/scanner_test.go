@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/cmd/factory/factorytest"
 	cmdscanner "github.com/kittymux/kittymux/pkg/cmd/scanner"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
@@ -31,7 +32,7 @@ func TestFlags(t *testing.T) {
 		Usage      bool
 	}
 	run := func(args ...string) result {
-		f := &factory.Factory{IO: &factory.IOStreams{In: strings.NewReader(""), Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}}
+		f, _, _ := factorytest.New(t)
 		var r result
 		cmd := cmdscanner.NewCmdScanner(f)
 		for _, c := range cmd.Commands() {
@@ -70,14 +71,14 @@ func TestFlags(t *testing.T) {
 	}
 }
 
-func newFactory(t *testing.T, fake *kittytest.Fake) (*factory.Factory, *bytes.Buffer, *kittytest.Buffer) {
-	out, errOut := &bytes.Buffer{}, &kittytest.Buffer{}
+func newFactory(t *testing.T, fake *kittytest.Fake) (*factory.Factory, *kittytest.Buffer, *kittytest.Buffer) {
+	f, out, errOut := factorytest.New(t)
 	env := map[string]string{"HOME": t.TempDir()}
-	f := &factory.Factory{IO: &factory.IOStreams{In: strings.NewReader(""), Out: out, ErrOut: errOut},
-		Paths: paths.Under(env["HOME"]), Getenv: func(k string) string { return env[k] },
-		Discover: func(context.Context) ([]kitty.Instance, error) {
-			return []kitty.Instance{{Addr: fake.Addr, Socket: fake.Addr.String(), Source: "--to", Version: fake.Version}}, nil
-		}}
+	f.Paths = paths.Under(env["HOME"])
+	f.Getenv = func(k string) string { return env[k] }
+	f.Discover = func(context.Context) ([]kitty.Instance, error) {
+		return []kitty.Instance{{Addr: fake.Addr, Socket: fake.Addr.String(), Source: "--to", Version: fake.Version}}, nil
+	}
 	return f, out, errOut
 }
 

@@ -15,7 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/cmd/factory/factorytest"
 	"github.com/kittymux/kittymux/pkg/cmd/sessions"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/paths"
@@ -90,9 +90,7 @@ func TestSaveRestoreEndToEnd(t *testing.T) {
 	os.MkdirAll(home, 0o755)
 	t.Setenv("PATH", binDir+":/usr/bin:/bin") // the probes find the fake agents
 	env := map[string]string{"PATH": os.Getenv("PATH"), "HOME": home, "KITTYMUX_RESUME_BIN": resume}
-	var out, errOut bytes.Buffer
-	f := factory.New()
-	f.IO = &factory.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}
+	f, out, errOut := factorytest.New(t)
 	// The prompt finds the state (and the sealing key) from XDG_STATE_HOME.
 	f.Paths = paths.Paths{StateDir: filepath.Join(tmp, "state", "kittymux"), ConfigDir: filepath.Join(tmp, "config", "kittymux")}
 	f.Getenv = func(k string) string { return env[k] }

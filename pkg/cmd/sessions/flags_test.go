@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/cmd/factory/factorytest"
 	"github.com/kittymux/kittymux/pkg/cmd/sessions"
 )
 
@@ -24,7 +25,7 @@ func TestSaveFlags(t *testing.T) {
 		{[]string{"last"}, sessions.SaveOptions{}, "reserved"},
 		{[]string{"a", "b"}, sessions.SaveOptions{}, "accepts at most 1 arg"},
 	} {
-		f := &factory.Factory{IO: &factory.IOStreams{In: strings.NewReader(""), Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}}
+		f, _, _ := factorytest.New(t)
 		var got *sessions.SaveOptions
 		cmd := sessions.NewCmdSave(f, func(o *sessions.SaveOptions) error { got = o; return nil })
 		cmd.SetArgs(c.args)
@@ -52,7 +53,7 @@ func TestSaveFlags(t *testing.T) {
 }
 
 func TestPublishFlags(t *testing.T) {
-	f := &factory.Factory{IO: &factory.IOStreams{In: strings.NewReader(""), Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}}
+	f, _, _ := factorytest.New(t)
 	var got *sessions.PublishOptions
 	cmd := sessions.NewCmdPublish(f, func(o *sessions.PublishOptions) error { got = o; return nil })
 	cmd.SetArgs([]string{"/tmp/raw/quit-1.kitty-session"})

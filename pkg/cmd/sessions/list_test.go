@@ -12,25 +12,21 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/cmd/factory/factorytest"
 	"github.com/kittymux/kittymux/pkg/cmd/sessions"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
-	"github.com/kittymux/kittymux/pkg/paths"
 )
 
 const askTimeout = 500 * time.Millisecond
 
 // listFactory is a factory whose discovery finds insts.
-func listFactory(t *testing.T, insts ...kitty.Instance) (f *factory.Factory, out, errOut *bytes.Buffer) {
-	out, errOut = &bytes.Buffer{}, &bytes.Buffer{}
-	return &factory.Factory{
-		IO:         &factory.IOStreams{In: strings.NewReader(""), Out: out, ErrOut: errOut},
-		Paths:      paths.Under(t.TempDir()),
-		Getenv:     func(string) string { return "" },
-		Discover:   func(context.Context) ([]kitty.Instance, error) { return insts, nil },
-		AskTimeout: askTimeout,
-	}, out, errOut
+func listFactory(t *testing.T, insts ...kitty.Instance) (f *factory.Factory, out, errOut *kittytest.Buffer) {
+	f, out, errOut = factorytest.New(t)
+	f.Discover = func(context.Context) ([]kitty.Instance, error) { return insts, nil }
+	f.AskTimeout = askTimeout
+	return f, out, errOut
 }
 
 func instance(f *kittytest.Fake, source string) kitty.Instance {

@@ -1,17 +1,15 @@
 package sessions_test
 
 import (
-	"bytes"
 	"context"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/autosave"
-	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/cmd/factory/factorytest"
 	"github.com/kittymux/kittymux/pkg/cmd/sessions"
 	"github.com/kittymux/kittymux/pkg/ended"
-	"github.com/kittymux/kittymux/pkg/paths"
 	storage "github.com/kittymux/kittymux/pkg/store"
 )
 
@@ -39,11 +37,8 @@ func TestOfferKeys(t *testing.T) {
 		{name: "restored elsewhere", restored: true, want: "restored meanwhile at ", check: func(m ended.Mark) bool { return !m.Restored.IsZero() && m.Later.IsZero() }},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			var out bytes.Buffer
-			f := factory.New()
-			f.IO = &factory.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &out}
-			f.Paths = paths.Under(t.TempDir())
-			f.Getenv = func(string) string { return "" }
+			f, out, _ := factorytest.New(t)
+			f.IO.ErrOut = out
 			name := autosave.Name("4242", saved)
 			if _, err := storage.Publish(f.Paths, name, []byte("new_tab api\nlaunch\n")); err != nil {
 				t.Fatal(err)

@@ -1,7 +1,6 @@
 package sessions_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -11,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/cmd/factory/factorytest"
 	"github.com/kittymux/kittymux/pkg/cmd/sessions"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/plan"
@@ -47,9 +46,7 @@ func TestPublishHungProbe(t *testing.T) {
 		"KITTYMUX_RESUME_BIN": filepath.Join(tmp, "kittymux-resume"), "KITTYMUX_PROBE_TIMEOUT": deadline.String()}
 
 	for run := 1; run <= 2; run++ {
-		var out, errOut bytes.Buffer
-		f := factory.New()
-		f.IO = &factory.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}
+		f, out, errOut := factorytest.New(t)
 		f.Paths = paths.Under(tmp)
 		f.Getenv = func(k string) string { return env[k] }
 		start := time.Now()
@@ -97,9 +94,7 @@ func TestPublishUnsure(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := map[string]string{"PATH": filepath.Join(tmp, "empty"), "HOME": tmp, "KITTYMUX_RESUME_BIN": filepath.Join(tmp, "kittymux-resume")}
-	var out, errOut bytes.Buffer
-	f := factory.New()
-	f.IO = &factory.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}
+	f, out, errOut := factorytest.New(t)
 	f.Paths = paths.Under(tmp)
 	f.Getenv = func(k string) string { return env[k] }
 	if err := sessions.Publish(context.Background(), &sessions.PublishOptions{F: f, Raw: rawPath, Stdout: true}); err != nil {

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/cmd/factory/factorytest"
 	"github.com/kittymux/kittymux/pkg/cmd/sessions"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/plan"
@@ -45,9 +45,7 @@ func TestPublishLargeSave(t *testing.T) {
 	if err := os.WriteFile(rawPath, raw, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	var out, errOut bytes.Buffer
-	f := factory.New()
-	f.IO = &factory.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}
+	f, out, errOut := factorytest.New(t)
 	f.Paths = paths.Under(tmp)
 	env := map[string]string{"PATH": filepath.Join(tmp, "no-bin"), "KITTYMUX_RESUME_BIN": "/opt/kittymux/bin/kittymux-resume"}
 	f.Getenv = func(k string) string { return env[k] }

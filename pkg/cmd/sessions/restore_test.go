@@ -1,14 +1,13 @@
 package sessions_test
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/cmd/factory/factorytest"
 	"github.com/kittymux/kittymux/pkg/cmd/sessions"
 	"github.com/kittymux/kittymux/pkg/paths"
 	storage "github.com/kittymux/kittymux/pkg/store"
@@ -30,9 +29,8 @@ func TestRestoreOutsideKitty(t *testing.T) {
 			os.MkdirAll(bin, 0o755)
 			kittyPath := filepath.Join(bin, "kitty")
 			os.WriteFile(kittyPath, []byte("#!/bin/sh\necho 'kitty "+c.version+" created by Kovid Goyal'\n"), 0o755)
-			var out bytes.Buffer
-			f := factory.New()
-			f.IO = &factory.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &out}
+			f, out, _ := factorytest.New(t)
+			f.IO.ErrOut = out
 			f.Paths = paths.Under(tmp)
 			f.Getenv = func(k string) string { return map[string]string{"PATH": bin}[k] }
 			path, err := storage.Publish(f.Paths, "work", []byte("new_tab\nlaunch\n"))

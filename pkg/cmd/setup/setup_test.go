@@ -12,7 +12,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/cmd/factory/factorytest"
 	cmdsetup "github.com/kittymux/kittymux/pkg/cmd/setup"
+	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/paths"
 )
 
@@ -26,7 +28,7 @@ func (noSystemd) Run(context.Context, ...string) error { return nil }
 
 // testFactory is a factory over a throw-away home holding a copy of
 // pkg/setup's testdata/<conf>/kitty as ~/.config/kitty.
-func testFactory(t *testing.T, conf string) (*factory.Factory, *bytes.Buffer, string) {
+func testFactory(t *testing.T, conf string) (*factory.Factory, *kittytest.Buffer, string) {
 	t.Helper()
 	root := t.TempDir()
 	home := filepath.Join(root, "home")
@@ -41,14 +43,12 @@ func testFactory(t *testing.T, conf string) (*factory.Factory, *bytes.Buffer, st
 	}
 	env := map[string]string{"HOME": home, "XDG_CONFIG_HOME": filepath.Join(home, ".config"),
 		"XDG_STATE_HOME": filepath.Join(home, ".local", "state")}
-	var out bytes.Buffer
-	f := &factory.Factory{
-		IO:         &factory.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &out},
-		Paths:      paths.Paths{StateDir: filepath.Join(home, ".local", "state", "kittymux"), ConfigDir: filepath.Join(home, ".config", "kittymux")},
-		Getenv:     func(k string) string { return env[k] },
-		Executable: "/opt/kittymux/bin/kittymux",
-	}
-	return f, &out, root
+	f, out, _ := factorytest.New(t)
+	f.IO.ErrOut = out
+	f.Paths = paths.Paths{StateDir: filepath.Join(home, ".local", "state", "kittymux"), ConfigDir: filepath.Join(home, ".config", "kittymux")}
+	f.Getenv = func(k string) string { return env[k] }
+	f.Executable = "/opt/kittymux/bin/kittymux"
+	return f, out, root
 }
 
 func tree(t *testing.T, root string) map[string]string {
@@ -179,7 +179,7 @@ func TestOffersHooks(t *testing.T) {
 		b, _ := os.ReadFile(filepath.Join(f.Getenv("HOME"), ".claude", "settings.json"))
 		return string(b)
 	}
-	newF := func(t *testing.T) (*factory.Factory, *bytes.Buffer) {
+	newF := func(t *testing.T) (*factory.Factory, *kittytest.Buffer) {
 		f, out, _ := testFactory(t, "plain")
 		if err := os.MkdirAll(filepath.Join(f.Getenv("HOME"), ".claude"), 0o700); err != nil {
 			t.Fatal(err)

@@ -1,0 +1,25 @@
+// Package factorytest makes the Factory a command test runs with.
+package factorytest
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
+	"github.com/kittymux/kittymux/pkg/paths"
+)
+
+// New returns the Factory of factory.New with test streams: an empty input
+// and two buffers for Out and ErrOut, returned, that a command writing from
+// several goroutines and the test reading them can share; not a terminal.
+// Its state and configuration are under t.TempDir() and its environment is
+// empty: a test sets Paths, Getenv, Discover and the rest as it needs.
+func New(t testing.TB) (f *factory.Factory, out, errOut *kittytest.Buffer) {
+	out, errOut = &kittytest.Buffer{}, &kittytest.Buffer{}
+	f = factory.New()
+	f.IO = &factory.IOStreams{In: strings.NewReader(""), Out: out, ErrOut: errOut}
+	f.Paths = paths.Under(t.TempDir())
+	f.Getenv = func(string) string { return "" }
+	return f, out, errOut
+}

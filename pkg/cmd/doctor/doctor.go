@@ -20,6 +20,7 @@ import (
 	integrationcmd "github.com/kittymux/kittymux/pkg/cmd/integration"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/live"
+	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/probe"
 	"github.com/kittymux/kittymux/pkg/scanner"
 	"github.com/kittymux/kittymux/pkg/setup"
@@ -27,13 +28,27 @@ import (
 
 // Options of `kittymux doctor`.
 type Options struct {
-	F    *factory.Factory
+	IO         *factory.IOStreams
+	Paths      paths.Paths
+	Getenv     func(string) string
+	Executable string
+	LookPath   func(string) (string, error)
+	Discover   func(context.Context) ([]kitty.Instance, error)
+	AskTimeout time.Duration
+
 	JSON bool
+}
+
+// From fills o with what doctor takes from f.
+func (o Options) From(f *factory.Factory) *Options {
+	o.IO, o.Paths, o.Getenv, o.Executable, o.LookPath = f.IO, f.Paths, f.Getenv, f.Executable, f.LookPath
+	o.Discover, o.AskTimeout = f.Discover, f.AskTimeout
+	return &o
 }
 
 // NewCmdDoctor returns the doctor command; runF replaces the run in tests.
 func NewCmdDoctor(f *factory.Factory, runF func(*Options) error) *cobra.Command {
-	o := &Options{F: f}
+	o := Options{}.From(f)
 	cmd := &cobra.Command{
 		Use:   "doctor",
 		Short: "Check kitty, remote control, features, the state directory and the scanner",
@@ -133,44 +148,41 @@ type ScannerReport struct {
 
 // Run checks everything and prints the report.
 func Run(ctx context.Context, o *Options) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	r := Report{Kitties: []KittyReport{}}
-	insts, err := o.F.Discover(ctx)
+	insts, err := o.Discover(ctx)
 	if err != nil {
 		return err
 	}
 	reachable := 0
 	// Every kitty is asked at once, each with its own deadline: hung ones
 	// cost one deadline together.
-	for _, a := range kitty.LSAll(ctx, insts, o.F.AskTimeout) {
+	for _, a := range kitty.LSAll(ctx, insts, o.AskTimeout) {
 		k := kittyReport(a)
 		if k.Reachable && k.Utility == "" {
 			reachable++
 		}
 		r.Kitties = append(r.Kitties, k)
 	}
-	r.StateDir = checkDir(o.F.Paths.StateDir)
-	r.Scanner = checkScanner(o.F)
-	r.Scanner.Autosave = checkAutosave(o.F, r.Kitties, r.Scanner)
-	r.Scanner.Offer = checkOffer(o.F, r.Scanner)
-	r.Agents = checkAgents(ctx, o.F)
-	r.Setup = checkSetup(ctx, o.F, r.Scanner.Running)
-	r.Integrations = checkIntegrations(o.F)
-	r.Retention = checkRetention(o.F, r.Agents.Installed)
+	r.StateDir = checkDir(o.Paths.StateDir)
+	r.Scanner = checkScanner(o)
+	r.Scanner.Autosave = checkAutosave(o, r.Kitties, r.Scanner)
+	r.Scanner.Offer = checkOffer(o, r.Scanner)
+	r.Agents = checkAgents(ctx, o)
+	r.Setup = checkSetup(ctx, o, r.Scanner.Running)
+	r.Integrations = checkIntegrations(o)
+	r.Retention = checkRetention(o, r.Agents.Installed)
 	r.OK = reachable > 0
 	if !r.OK {
 		r.Hint = factory.ConfHint
 	}
 	if o.JSON {
-		enc := json.NewEncoder(o.F.IO.Out)
+		enc := json.NewEncoder(o.IO.Out)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(r); err != nil {
 			return err
 		}
 	} else {
-		printText(o.F.IO.Out, r)
+		printText(o.IO.Out, r)
 	}
 	if !r.OK {
 		if o.JSON {
@@ -197,18 +209,18 @@ func kittyReport(a kitty.Answer) KittyReport {
 	return k
 }
 
-func checkAgents(ctx context.Context, f *factory.Factory) AgentsReport {
+func checkAgents(ctx context.Context, o *Options) AgentsReport {
 	ar := AgentsReport{Installed: []probe.AgentCheck{}, Failing: []string{}, Undefined: []string{}}
-	set, err := agents.Load(f.Paths.UserAgents())
+	set, err := agents.Load(o.Paths.UserAgents())
 	if err != nil {
 		ar.DefinitionsError = err.Error()
 	}
 	if set == nil {
 		return ar
 	}
-	ar.Undefined = append(ar.Undefined, set.UndefinedAgents(filepath.SplitList(f.Getenv("PATH")))...)
-	opt := probe.CheckOptionsFor(f.Paths)
-	opt.LookPath = f.LookPath
+	ar.Undefined = append(ar.Undefined, set.UndefinedAgents(filepath.SplitList(o.Getenv("PATH")))...)
+	opt := probe.CheckOptionsFor(o.Paths)
+	opt.LookPath = o.LookPath
 	// doctor must not stall on a hung CLI either; `sessions check` waits longer.
 	opt.Timeout = probe.CommandProbeTimeout
 	rep, err := probe.Check(ctx, set, opt)
@@ -369,17 +381,17 @@ func printText(w io.Writer, r Report) {
 
 // checkIntegrations is the hooks of the agents installed here (and of any
 // agent whose hooks kittymux installed).
-func checkIntegrations(f *factory.Factory) []agenthooks.Status {
-	env := integrationcmd.Env(f)
+func checkIntegrations(o *Options) []agenthooks.Status {
+	env := integrationcmd.Env(o.Getenv, o.Executable)
 	out := []agenthooks.Status{}
 	if env.Home == "" {
 		return out
 	}
 	detected := map[string]bool{}
-	for _, a := range agenthooks.Detect(env, f.LookPath) {
+	for _, a := range agenthooks.Detect(env, o.LookPath) {
 		detected[a.Name] = true
 	}
-	jf := integrationcmd.Journal(f)
+	jf := integrationcmd.Journal(o.Paths, o.Getenv)
 	for _, a := range agenthooks.Agents() {
 		st := agenthooks.StatusOf(a, env)
 		agenthooks.Check(&st, a, env, jf, time.Now())

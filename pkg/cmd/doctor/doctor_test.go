@@ -37,7 +37,7 @@ func TestDoctorJSON(t *testing.T) {
 	if err := os.MkdirAll(f.Paths.StateDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := Run(context.Background(), &Options{F: f, JSON: true}); err != nil {
+	if err := Run(t.Context(), Options{JSON: true}.From(f)); err != nil {
 		t.Fatal(err)
 	}
 	var r Report
@@ -67,7 +67,7 @@ func TestDoctorJSON(t *testing.T) {
 
 func TestDoctorNoKitty(t *testing.T) {
 	f, out := testFactory(t, nil)
-	err := Run(context.Background(), &Options{F: f})
+	err := Run(t.Context(), Options{}.From(f))
 	if !errors.Is(err, factory.ErrNoKitty) {
 		t.Fatalf("err = %v", err)
 	}
@@ -79,7 +79,7 @@ func TestDoctorNoKitty(t *testing.T) {
 	}
 	// --json: the report says it, and the exit code is still 1.
 	f, out = testFactory(t, nil)
-	err = Run(context.Background(), &Options{F: f, JSON: true})
+	err = Run(t.Context(), Options{JSON: true}.From(f))
 	if code := factory.Report(out, err); code != 1 {
 		t.Errorf("--json exit %d, want 1", code)
 	}
@@ -102,7 +102,7 @@ func TestDoctorAgents(t *testing.T) {
 	t.Setenv("PATH", bin)
 	f, out := testFactory(t, nil)
 	f.Getenv = os.Getenv
-	_ = Run(context.Background(), &Options{F: f, JSON: true})
+	_ = Run(t.Context(), Options{JSON: true}.From(f))
 	var r Report
 	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
 		t.Fatalf("%v\n%s", err, out)
@@ -119,7 +119,7 @@ func TestDoctorAgents(t *testing.T) {
 	// The text report names both.
 	f, out = testFactory(t, nil)
 	f.Getenv = os.Getenv
-	_ = Run(context.Background(), &Options{F: f})
+	_ = Run(t.Context(), Options{}.From(f))
 	for _, want := range []string{"cline", "no definition", "claude", "--continue", "(probed "} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("text report lacks %q:\n%s", want, out)
@@ -148,7 +148,7 @@ func TestDoctorHostileKitties(t *testing.T) {
 	f, out := testFactory(t, insts)
 	f.AskTimeout = deadline
 	start := time.Now()
-	err := Run(context.Background(), &Options{F: f})
+	err := Run(t.Context(), Options{}.From(f))
 	if took := time.Since(start); took >= 2*deadline {
 		t.Errorf("four hung kitties took %v, want about one deadline (%v)", took, deadline)
 	}
@@ -182,7 +182,7 @@ func TestDoctorIntegrations(t *testing.T) {
 	if err := os.WriteFile(settings, []byte(old), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := Run(context.Background(), &Options{F: f}); err != nil {
+	if err := Run(t.Context(), Options{}.From(f)); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "hooks      claude       outdated v0  "+settings+": ") ||
@@ -190,7 +190,7 @@ func TestDoctorIntegrations(t *testing.T) {
 		t.Errorf("doctor does not name the outdated hooks:\n%s", out)
 	}
 	out.Reset()
-	if err := Run(context.Background(), &Options{F: f, JSON: true}); err != nil {
+	if err := Run(t.Context(), Options{JSON: true}.From(f)); err != nil {
 		t.Fatal(err)
 	}
 	var r Report

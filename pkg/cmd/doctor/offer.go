@@ -1,7 +1,6 @@
 package doctor
 
 import (
-	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/ended"
 )
 
@@ -12,8 +11,8 @@ type OfferReport struct {
 	Note string `json:"note"`
 }
 
-func checkOffer(f *factory.Factory, sc ScannerReport) OfferReport {
-	if why := ended.OfferOff(f.Paths, f.Getenv); why != "" {
+func checkOffer(o *Options, sc ScannerReport) OfferReport {
+	if why := ended.OfferOff(o.Paths, o.Getenv); why != "" {
 		return OfferReport{Note: "off: " + why}
 	}
 	r := OfferReport{On: true, Note: offerOn}

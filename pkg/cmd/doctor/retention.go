@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/agents"
-	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/probe"
 )
@@ -29,14 +28,14 @@ var journalDays = int(journal.MaxAge / (24 * time.Hour))
 
 // checkRetention looks at each installed agent that deletes old
 // conversations on its own.
-func checkRetention(f *factory.Factory, installed []probe.AgentCheck) []RetentionReport {
+func checkRetention(o *Options, installed []probe.AgentCheck) []RetentionReport {
 	out := []RetentionReport{}
-	set, _ := agents.Load(f.Paths.UserAgents())
+	set, _ := agents.Load(o.Paths.UserAgents())
 	if set == nil {
 		return out
 	}
 	for _, a := range installed {
-		k, ok := set.Retention(a.Agent, f.Getenv)
+		k, ok := set.Retention(a.Agent, o.Getenv)
 		if !ok {
 			continue
 		}

@@ -42,7 +42,7 @@ func TestRetention(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			rs := checkRetention(f, installed)
+			rs := checkRetention(Options{}.From(f), installed)
 			if len(rs) != 1 || rs[0].Agent != "claude" {
 				t.Fatalf("reports %+v, want claude's only (codex deletes nothing on its own)", rs)
 			}
@@ -53,7 +53,7 @@ func TestRetention(t *testing.T) {
 	}
 	// CLAUDE_CONFIG_DIR moves the settings file.
 	f.Getenv = func(k string) string { return map[string]string{"HOME": home, "CLAUDE_CONFIG_DIR": "/cfg"}[k] }
-	if rs := checkRetention(f, installed); len(rs) != 1 || rs[0].File != "/cfg/settings.json" {
+	if rs := checkRetention(Options{}.From(f), installed); len(rs) != 1 || rs[0].File != "/cfg/settings.json" {
 		t.Errorf("CLAUDE_CONFIG_DIR: %+v", rs)
 	}
 }

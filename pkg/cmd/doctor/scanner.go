@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/kittymux/kittymux/pkg/autosave"
-	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/scanner"
@@ -25,19 +24,19 @@ type JournalReport struct {
 	Note          string   `json:"note"`
 }
 
-func checkScanner(f *factory.Factory) ScannerReport {
-	st := scanner.Current(f.Paths.StateDir)
+func checkScanner(o *Options) ScannerReport {
+	st := scanner.Current(o.Paths.StateDir)
 	r := ScannerReport{Running: st.Running, Note: st.Describe(), Status: st.Status}
 	if st.Running && st.Status != nil {
 		r.PID = st.Status.PID
 	}
-	r.Journal = checkJournal(f)
+	r.Journal = checkJournal(o)
 	return r
 }
 
-func checkJournal(f *factory.Factory) JournalReport {
-	off := journal.IsOff(f.Paths.StateDir, f.Getenv)
-	j := journal.New(f.Paths.Journal(), off)
+func checkJournal(o *Options) JournalReport {
+	off := journal.IsOff(o.Paths.StateDir, o.Getenv)
+	j := journal.New(o.Paths.Journal(), off)
 	r := JournalReport{Path: j.Path, Off: off, CorruptCopies: j.CorruptCopies()}
 	if r.CorruptCopies == nil {
 		r.CorruptCopies = []string{}
@@ -89,14 +88,14 @@ type AutosaveKitty struct {
 	Note   string `json:"note"`
 }
 
-func checkAutosave(f *factory.Factory, kitties []KittyReport, sc ScannerReport) AutosaveReport {
+func checkAutosave(o *Options, kitties []KittyReport, sc ScannerReport) AutosaveReport {
 	r := AutosaveReport{Kitties: []AutosaveKitty{}}
-	if why := autosave.Off(f.Paths, f.Getenv); why != "" {
+	if why := autosave.Off(o.Paths, o.Getenv); why != "" {
 		r.Note = "off: " + why
 		return r
 	}
 	r.On = true
-	s, err := autosave.LoadSettings(f.Paths, f.Getenv)
+	s, err := autosave.LoadSettings(o.Paths, o.Getenv)
 	r.Note = fmt.Sprintf("on: settle %v, at most every %v, at least every %v while changed, keep %d per kitty", s.Settle, s.AtMostEvery, s.AtLeastEvery, s.Keep)
 	if err != nil {
 		r.Note += "; PROBLEM: " + err.Error()

@@ -30,7 +30,7 @@ func TestDoctorScanner(t *testing.T) {
 		return s
 	}
 	got := map[string]seen{}
-	got["never ran"] = check(checkScanner(f), "not running; start it with `kittymux scanner run`")
+	got["never ran"] = check(checkScanner(Options{}.From(f)), "not running; start it with `kittymux scanner run`")
 
 	if err := f.Paths.EnsureState(); err != nil {
 		t.Fatal(err)
@@ -42,9 +42,9 @@ func TestDoctorScanner(t *testing.T) {
 	if err := scanner.WriteStatus(f.Paths.StateDir, scanner.Status{PID: 4242, Started: time.Now(), Updated: time.Now(), OpenSessions: 3}); err != nil {
 		t.Fatal(err)
 	}
-	got["running"] = check(checkScanner(f), "3 agent sessions open")
+	got["running"] = check(checkScanner(Options{}.From(f)), "3 agent sessions open")
 	_ = lock.Unlock()
-	got["crashed"] = check(checkScanner(f), "ended without stopping cleanly")
+	got["crashed"] = check(checkScanner(Options{}.From(f)), "ended without stopping cleanly")
 
 	if err := os.WriteFile(f.Paths.Journal(), []byte("{not json"), 0o600); err != nil {
 		t.Fatal(err)
@@ -52,7 +52,7 @@ func TestDoctorScanner(t *testing.T) {
 	if err := os.WriteFile(f.Paths.Journal()+".corrupt-20260101T000000.000000000", []byte("{"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	got["corrupt journal"] = check(checkScanner(f), "moved aside")
+	got["corrupt journal"] = check(checkScanner(Options{}.From(f)), "moved aside")
 
 	want := map[string]seen{
 		"never ran":       {NoteHas: "not running; start it with `kittymux scanner run`", JournalOK: true},

@@ -5,14 +5,13 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/setup"
 )
 
 // checkSetup reports each part `kittymux setup` puts in place.
-func checkSetup(ctx context.Context, f *factory.Factory, scannerRunning bool) []setup.Part {
-	e := setup.Env{Paths: f.Paths, KittyConfDir: kitty.ConfigDir(f.Getenv), Home: f.Getenv("HOME"), Getenv: f.Getenv}
+func checkSetup(ctx context.Context, o *Options, scannerRunning bool) []setup.Part {
+	e := setup.Env{Paths: o.Paths, KittyConfDir: kitty.ConfigDir(o.Getenv), Home: o.Getenv("HOME"), Getenv: o.Getenv}
 	return setup.Check(ctx, e, scannerRunning)
 }
 

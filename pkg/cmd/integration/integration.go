@@ -13,14 +13,26 @@ import (
 	"github.com/kittymux/kittymux/pkg/agenthooks"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/journal"
+	"github.com/kittymux/kittymux/pkg/paths"
 )
 
 // Options of the integration commands.
 type Options struct {
-	F      *factory.Factory
+	IO         *factory.IOStreams
+	Paths      paths.Paths
+	Getenv     func(string) string
+	Executable string
+	LookPath   func(string) (string, error)
+
 	Action string // install, status, uninstall
 	Agents []string
 	JSON   bool
+}
+
+// From fills o with what the integration commands take from f.
+func (o Options) From(f *factory.Factory) *Options {
+	o.IO, o.Paths, o.Getenv, o.Executable, o.LookPath = f.IO, f.Paths, f.Getenv, f.Executable, f.LookPath
+	return &o
 }
 
 // NewCmdIntegration returns `kittymux integration`; runF replaces the run
@@ -38,7 +50,7 @@ keeps the file as the user had it in FILE` + agenthooks.BackupSuffix + ` (never 
 is a link is edited where it leads. Uninstall removes exactly kittymux's groups.`,
 	}
 	for _, action := range []string{"install", "status", "uninstall"} {
-		o := &Options{F: f, Action: action}
+		o := Options{Action: action}.From(f)
 		short := map[string]string{
 			"install":   "Add kittymux's hooks (no AGENT: every agent installed here)",
 			"status":    "Show each agent's hooks: installed, outdated or missing, with their version",
@@ -65,16 +77,17 @@ is a link is edited where it leads. Uninstall removes exactly kittymux's groups.
 	return cmd
 }
 
-// Env is the integration environment of the factory's process. Home is ""
-// when HOME is not set: no agent's settings can be found then.
-func Env(f *factory.Factory) agenthooks.Env {
-	return agenthooks.Env{Getenv: f.Getenv, Home: f.Getenv("HOME"), Exe: f.Executable}
+// Env is the integration environment of a process with getenv, running
+// the kittymux at exe. Home is "" when HOME is not set: no agent's settings
+// can be found then.
+func Env(getenv func(string) string, exe string) agenthooks.Env {
+	return agenthooks.Env{Getenv: getenv, Home: getenv("HOME"), Exe: exe}
 }
 
 // Journal is the journal, to tell hooks that do not run; nil when it is
 // off or unreadable.
-func Journal(f *factory.Factory) *journal.File {
-	j := journal.New(f.Paths.Journal(), journal.IsOff(f.Paths.StateDir, f.Getenv))
+func Journal(p paths.Paths, getenv func(string) string) *journal.File {
+	j := journal.New(p.Journal(), journal.IsOff(p.StateDir, getenv))
 	if j.Off {
 		return nil
 	}
@@ -87,8 +100,7 @@ func Journal(f *factory.Factory) *journal.File {
 
 // Run runs one integration command.
 func Run(o *Options) error {
-	f := o.F
-	env := Env(f)
+	env := Env(o.Getenv, o.Executable)
 	if env.Home == "" {
 		return errors.New("HOME is not set: the agents' settings cannot be found")
 	}
@@ -103,7 +115,7 @@ func Run(o *Options) error {
 	if len(list) == 0 {
 		switch o.Action {
 		case "install":
-			list = agenthooks.Detect(env, f.LookPath)
+			list = agenthooks.Detect(env, o.LookPath)
 			if len(list) == 0 {
 				return fmt.Errorf("none of %s is installed here: name the agent to install its hooks anyway", strings.Join(agenthooks.Names(), ", "))
 			}
@@ -113,13 +125,13 @@ func Run(o *Options) error {
 	}
 	if o.Action == "status" {
 		var sts []agenthooks.Status
-		jf := Journal(f)
+		jf := Journal(o.Paths, o.Getenv)
 		for _, a := range list {
 			st := agenthooks.StatusOf(a, env)
 			agenthooks.Check(&st, a, env, jf, time.Now())
 			sts = append(sts, st)
 		}
-		return PrintStatus(f, sts, o.JSON)
+		return PrintStatus(o.IO, sts, o.JSON)
 	}
 	var failed int
 	for _, a := range list {
@@ -133,20 +145,20 @@ func Run(o *Options) error {
 		switch {
 		case err != nil:
 			failed++
-			fmt.Fprintf(f.IO.ErrOut, "kittymux: %s: %v\n", a.Name, err)
+			fmt.Fprintf(o.IO.ErrOut, "kittymux: %s: %v\n", a.Name, err)
 		case !ch.Changed && o.Action == "install":
-			fmt.Fprintf(f.IO.Out, "%s: already installed in %s\n", a.Name, ch.File)
+			fmt.Fprintf(o.IO.Out, "%s: already installed in %s\n", a.Name, ch.File)
 		case !ch.Changed:
-			fmt.Fprintf(f.IO.Out, "%s: no kittymux hooks in %s\n", a.Name, ch.File)
+			fmt.Fprintf(o.IO.Out, "%s: no kittymux hooks in %s\n", a.Name, ch.File)
 		default:
 			verb := map[string]string{"install": "installed in", "uninstall": "removed from"}[o.Action]
-			fmt.Fprintf(f.IO.Out, "%s: %s %s", a.Name, verb, ch.File)
+			fmt.Fprintf(o.IO.Out, "%s: %s %s", a.Name, verb, ch.File)
 			if ch.Backup != "" {
-				fmt.Fprintf(f.IO.Out, " (was: %s)", ch.Backup)
+				fmt.Fprintf(o.IO.Out, " (was: %s)", ch.Backup)
 			}
-			fmt.Fprintln(f.IO.Out)
+			fmt.Fprintln(o.IO.Out)
 			if o.Action == "install" && a.Note != "" {
-				fmt.Fprintf(f.IO.Out, "  %s\n", a.Note)
+				fmt.Fprintf(o.IO.Out, "  %s\n", a.Note)
 			}
 		}
 	}
@@ -158,9 +170,9 @@ func Run(o *Options) error {
 
 // PrintStatus prints statuses as a table (a header on a terminal), as
 // tab-separated lines, or as JSON. doctor prints the same.
-func PrintStatus(f *factory.Factory, sts []agenthooks.Status, asJSON bool) error {
+func PrintStatus(ios *factory.IOStreams, sts []agenthooks.Status, asJSON bool) error {
 	if asJSON {
-		enc := json.NewEncoder(f.IO.Out)
+		enc := json.NewEncoder(ios.Out)
 		enc.SetIndent("", "  ")
 		return enc.Encode(map[string]any{"integrations": sts})
 	}
@@ -169,26 +181,26 @@ func PrintStatus(f *factory.Factory, sts []agenthooks.Status, asJSON bool) error
 		if st.Version > 0 || st.State != agenthooks.Missing {
 			version = fmt.Sprintf("v%d", st.Version)
 		}
-		if f.IO.IsTTY {
+		if ios.IsTTY {
 			if i == 0 {
-				fmt.Fprintf(f.IO.Out, "%-10s %-10s %-8s %s\n", "AGENT", "HOOKS", "VERSION", "FILE")
+				fmt.Fprintf(ios.Out, "%-10s %-10s %-8s %s\n", "AGENT", "HOOKS", "VERSION", "FILE")
 			}
-			fmt.Fprintf(f.IO.Out, "%-10s %-10s %-8s %s\n", st.Agent, st.State, version, st.File)
+			fmt.Fprintf(ios.Out, "%-10s %-10s %-8s %s\n", st.Agent, st.State, version, st.File)
 			if st.Why != "" {
-				fmt.Fprintf(f.IO.Out, "%30s%s (this kittymux installs v%d)\n", "", st.Why, st.Current)
+				fmt.Fprintf(ios.Out, "%30s%s (this kittymux installs v%d)\n", "", st.Why, st.Current)
 			}
 			if st.TrustHow != "" {
-				fmt.Fprintf(f.IO.Out, "%30s%s: %s\n", "", st.Trust, st.TrustHow)
+				fmt.Fprintf(ios.Out, "%30s%s: %s\n", "", st.Trust, st.TrustHow)
 			}
 			if st.Warning != "" {
-				fmt.Fprintf(f.IO.Out, "%30s%s\n", "", st.Warning)
+				fmt.Fprintf(ios.Out, "%30s%s\n", "", st.Warning)
 			}
 			if st.Note != "" && st.State != agenthooks.Missing {
-				fmt.Fprintf(f.IO.Out, "%30s%s\n", "", st.Note)
+				fmt.Fprintf(ios.Out, "%30s%s\n", "", st.Note)
 			}
 			continue
 		}
-		fmt.Fprintf(f.IO.Out, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", st.Agent, st.State, version, st.File, st.Why, st.Trust, st.Warning)
+		fmt.Fprintf(ios.Out, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", st.Agent, st.State, version, st.File, st.Why, st.Trust, st.Warning)
 	}
 	return nil
 }

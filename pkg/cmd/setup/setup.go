@@ -18,12 +18,18 @@ import (
 	integrationcmd "github.com/kittymux/kittymux/pkg/cmd/integration"
 	"github.com/kittymux/kittymux/pkg/ended"
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/setup"
 )
 
 // Options of `kittymux setup`.
 type Options struct {
-	F      *factory.Factory
+	IO         *factory.IOStreams
+	Paths      paths.Paths
+	Getenv     func(string) string
+	Executable string
+	LookPath   func(string) (string, error)
+
 	DryRun bool
 	Undo   bool
 	// Systemd is the user manager; nil finds systemctl (tests set a fake).
@@ -35,9 +41,15 @@ type Options struct {
 	Confirm func(question string) (bool, error)
 }
 
+// From fills o with what setup takes from f.
+func (o Options) From(f *factory.Factory) *Options {
+	o.IO, o.Paths, o.Getenv, o.Executable, o.LookPath = f.IO, f.Paths, f.Getenv, f.Executable, f.LookPath
+	return &o
+}
+
 // NewCmdSetup returns `kittymux setup`; runF replaces the run in tests.
 func NewCmdSetup(f *factory.Factory, runF func(*Options) error) *cobra.Command {
-	o := &Options{F: f}
+	o := Options{}.From(f)
 	cmd := &cobra.Command{
 		Use:   "setup [--dry-run] [--undo]",
 		Short: "Connect kittymux to kitty: kitty.conf include, quit watcher, scanner start",
@@ -74,25 +86,23 @@ Exit codes: 0 done (or nothing to do), 1 error, 2 bad usage.`,
 	return cmd
 }
 
-// Env is where setup looks and writes, from the factory.
-func Env(f *factory.Factory, sd setup.Systemd) (setup.Env, error) {
-	exe, err := filepath.Abs(f.Executable)
-	if f.Executable == "" || err != nil {
-		return setup.Env{}, fmt.Errorf("kittymux cannot tell its own path (%q)", f.Executable)
+// Env is where setup looks and writes.
+func Env(o *Options) (setup.Env, error) {
+	exe, err := filepath.Abs(o.Executable)
+	if o.Executable == "" || err != nil {
+		return setup.Env{}, fmt.Errorf("kittymux cannot tell its own path (%q)", o.Executable)
 	}
+	sd := o.Systemd
 	if sd == nil {
 		sd = setup.FindSystemd()
 	}
-	return setup.Env{Paths: f.Paths, KittyConfDir: kitty.ConfigDir(f.Getenv), Home: f.Getenv("HOME"),
-		Getenv: f.Getenv, Executable: exe, Systemd: sd}, nil
+	return setup.Env{Paths: o.Paths, KittyConfDir: kitty.ConfigDir(o.Getenv), Home: o.Getenv("HOME"),
+		Getenv: o.Getenv, Executable: exe, Systemd: sd}, nil
 }
 
 // Run runs `kittymux setup`.
 func Run(ctx context.Context, o *Options) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	e, err := Env(o.F, o.Systemd)
+	e, err := Env(o)
 	if err != nil {
 		return err
 	}
@@ -105,7 +115,7 @@ func Run(ctx context.Context, o *Options) error {
 	if err != nil {
 		return err
 	}
-	out := o.F.IO.Out
+	out := o.IO.Out
 	switch {
 	case p.Empty():
 		fmt.Fprintf(out, "kittymux %s: nothing to change\n", what)
@@ -116,7 +126,7 @@ func Run(ctx context.Context, o *Options) error {
 	}
 	p.Print(out)
 	if !o.Undo && (o.DryRun || p.Empty()) {
-		fmt.Fprintln(out, offerNote(o.F))
+		fmt.Fprintln(out, offerNote(o.Paths, o.Getenv))
 	}
 	if !o.DryRun && !p.Empty() {
 		if err := p.Apply(ctx, e); err != nil {
@@ -134,7 +144,7 @@ func Run(ctx context.Context, o *Options) error {
 	} else {
 		// A reload loads the watcher, but kitty opens its socket only when it starts.
 		fmt.Fprintln(out, "done: restart kitty so it opens its socket and loads the watcher; `kittymux doctor` checks each part")
-		fmt.Fprintln(out, offerNote(o.F))
+		fmt.Fprintln(out, offerNote(o.Paths, o.Getenv))
 	}
 	return nil
 }
@@ -144,13 +154,13 @@ func Run(ctx context.Context, o *Options) error {
 // otherwise --integrations=yes installs them and anything else says how.
 // With --undo it offers to remove those that are there.
 func hooks(o *Options) error {
-	env := integrationcmd.Env(o.F)
+	env := integrationcmd.Env(o.Getenv, o.Executable)
 	if env.Home == "" {
 		return nil
 	}
 	candidates := agenthooks.Agents()
 	if !o.Undo {
-		candidates = agenthooks.Detect(env, o.F.LookPath)
+		candidates = agenthooks.Detect(env, o.LookPath)
 	}
 	var names []string
 	for _, a := range candidates {
@@ -162,7 +172,7 @@ func hooks(o *Options) error {
 	if len(names) == 0 {
 		return nil
 	}
-	out := o.F.IO.Out
+	out := o.IO.Out
 	verb, flag := "install kittymux's hooks in", "kittymux integration install"
 	if o.Undo {
 		verb, flag = "remove kittymux's hooks from", "kittymux integration uninstall"
@@ -174,7 +184,7 @@ func hooks(o *Options) error {
 		return nil
 	case o.Integrations == "no":
 		return nil
-	case o.Integrations == "ask" && !o.F.IO.CanAsk() && o.Confirm == nil:
+	case o.Integrations == "ask" && !o.IO.CanAsk() && o.Confirm == nil:
 		fmt.Fprintf(out, "agents     not asked (no terminal): `kittymux setup --integrations=yes` or `%s` would %s the settings of %s\n",
 			flag, strings.Fields(verb)[0], strings.Join(names, ", "))
 		return nil
@@ -185,7 +195,7 @@ func hooks(o *Options) error {
 				yes := false
 				err := huh.NewForm(huh.NewGroup(huh.NewConfirm().Title(q).
 					Description("Hooks report each conversation's exact id and whether the agent is working.").
-					Value(&yes))).WithInput(o.F.IO.In).WithOutput(o.F.IO.Out).Run()
+					Value(&yes))).WithInput(o.IO.In).WithOutput(o.IO.Out).Run()
 				return yes, err
 			}
 		}
@@ -197,7 +207,8 @@ func hooks(o *Options) error {
 			return err
 		}
 	}
-	iopts := &integrationcmd.Options{F: o.F, Action: "install"}
+	iopts := &integrationcmd.Options{IO: o.IO, Paths: o.Paths, Getenv: o.Getenv, Executable: o.Executable, LookPath: o.LookPath,
+		Action: "install"}
 	if o.Undo {
 		iopts.Action = "uninstall"
 	}
@@ -207,8 +218,8 @@ func hooks(o *Options) error {
 
 // offerNote says whether a kitty that starts is offered the session of a
 // kitty that ended, and how to turn that off.
-func offerNote(f *factory.Factory) string {
-	if why := ended.OfferOff(f.Paths, f.Getenv); why != "" {
+func offerNote(p paths.Paths, getenv func(string) string) string {
+	if why := ended.OfferOff(p, getenv); why != "" {
 		return "offer: off (" + why + "): a kitty that starts offers no ended session; `kittymux sessions restore last` still restores it"
 	}
 	return "offer: on: a kitty that starts offers, once, the session of a kitty that ended without being restored (" +

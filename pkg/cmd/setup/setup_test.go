@@ -78,7 +78,7 @@ func TestDryRunWritesNothing(t *testing.T) {
 		t.Run("conf="+conf, func(t *testing.T) {
 			f, out, root := testFactory(t, conf)
 			before := tree(t, root)
-			if err := cmdsetup.Run(context.Background(), &cmdsetup.Options{F: f, DryRun: true, Systemd: noSystemd{}}); err != nil {
+			if err := cmdsetup.Run(t.Context(), cmdsetup.Options{DryRun: true, Systemd: noSystemd{}}.From(f)); err != nil {
 				t.Fatal(err)
 			}
 			if diff := cmp.Diff(before, tree(t, root)); diff != "" {
@@ -90,12 +90,12 @@ func TestDryRunWritesNothing(t *testing.T) {
 				}
 			}
 
-			if err := cmdsetup.Run(context.Background(), &cmdsetup.Options{F: f, Systemd: noSystemd{}}); err != nil {
+			if err := cmdsetup.Run(t.Context(), cmdsetup.Options{Systemd: noSystemd{}}.From(f)); err != nil {
 				t.Fatal(err)
 			}
 			applied := tree(t, root)
 			out.Reset()
-			if err := cmdsetup.Run(context.Background(), &cmdsetup.Options{F: f, Undo: true, DryRun: true, Systemd: noSystemd{}}); err != nil {
+			if err := cmdsetup.Run(t.Context(), cmdsetup.Options{Undo: true, DryRun: true, Systemd: noSystemd{}}.From(f)); err != nil {
 				t.Fatal(err)
 			}
 			if diff := cmp.Diff(applied, tree(t, root)); diff != "" {
@@ -113,7 +113,7 @@ func TestSecondRunSaysNothing(t *testing.T) {
 	f, out, _ := testFactory(t, "plain")
 	for range 2 {
 		out.Reset()
-		if err := cmdsetup.Run(context.Background(), &cmdsetup.Options{F: f, Systemd: noSystemd{}}); err != nil {
+		if err := cmdsetup.Run(t.Context(), cmdsetup.Options{Systemd: noSystemd{}}.From(f)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -132,7 +132,7 @@ func TestSecondRunSaysNothing(t *testing.T) {
 		return env(k)
 	}
 	out.Reset()
-	if err := cmdsetup.Run(context.Background(), &cmdsetup.Options{F: f, Systemd: noSystemd{}}); err != nil {
+	if err := cmdsetup.Run(t.Context(), cmdsetup.Options{Systemd: noSystemd{}}.From(f)); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "offer: off (KITTYMUX_OFFER=0)") {
@@ -189,13 +189,13 @@ func TestOffersHooks(t *testing.T) {
 	run := func(t *testing.T, o *cmdsetup.Options) {
 		t.Helper()
 		o.Systemd = noSystemd{}
-		if err := cmdsetup.Run(context.Background(), o); err != nil {
+		if err := cmdsetup.Run(t.Context(), o); err != nil {
 			t.Fatal(err)
 		}
 	}
 	t.Run("no terminal: named, not installed", func(t *testing.T) {
 		f, out := newF(t)
-		run(t, &cmdsetup.Options{F: f, Integrations: "ask"})
+		run(t, cmdsetup.Options{Integrations: "ask"}.From(f))
 		if !strings.Contains(out.String(), "not asked (no terminal)") || !strings.Contains(out.String(), "claude") {
 			t.Errorf("output:\n%s", out)
 		}
@@ -205,7 +205,7 @@ func TestOffersHooks(t *testing.T) {
 	})
 	t.Run("dry run: says what it would ask", func(t *testing.T) {
 		f, out := newF(t)
-		run(t, &cmdsetup.Options{F: f, Integrations: "yes", DryRun: true})
+		run(t, cmdsetup.Options{Integrations: "yes", DryRun: true}.From(f))
 		if !strings.Contains(out.String(), "would ask: install kittymux's hooks in the settings of claude?") || settings(f) != "" {
 			t.Errorf("output:\n%s\nsettings: %s", out, settings(f))
 		}
@@ -215,16 +215,16 @@ func TestOffersHooks(t *testing.T) {
 		var asked []string
 		yes := true
 		confirm := func(q string) (bool, error) { asked = append(asked, q); return yes, nil }
-		run(t, &cmdsetup.Options{F: f, Integrations: "ask", Confirm: confirm})
+		run(t, cmdsetup.Options{Integrations: "ask", Confirm: confirm}.From(f))
 		if !strings.Contains(settings(f), "/opt/kittymux/bin/kittymux hook claude") {
 			t.Fatalf("not installed:\n%s\n%s", out, settings(f))
 		}
 		yes = false
-		run(t, &cmdsetup.Options{F: f, Undo: true, Integrations: "ask", Confirm: confirm})
+		run(t, cmdsetup.Options{Undo: true, Integrations: "ask", Confirm: confirm}.From(f))
 		if !strings.Contains(settings(f), "kittymux hook claude") {
 			t.Errorf("removed although the answer was no")
 		}
-		run(t, &cmdsetup.Options{F: f, Undo: true, Integrations: "yes"})
+		run(t, cmdsetup.Options{Undo: true, Integrations: "yes"}.From(f))
 		if strings.Contains(settings(f), "kittymux") {
 			t.Errorf("still there after --undo --integrations=yes:\n%s", settings(f))
 		}
@@ -235,7 +235,7 @@ func TestOffersHooks(t *testing.T) {
 	})
 	t.Run("no: nothing", func(t *testing.T) {
 		f, _ := newF(t)
-		run(t, &cmdsetup.Options{F: f, Integrations: "no"})
+		run(t, cmdsetup.Options{Integrations: "no"}.From(f))
 		if settings(f) != "" {
 			t.Errorf("installed with --integrations=no")
 		}

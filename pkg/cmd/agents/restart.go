@@ -17,15 +17,23 @@ import (
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/live"
+	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/probe"
 	"github.com/kittymux/kittymux/pkg/restart"
-	"github.com/kittymux/kittymux/pkg/restorerec"
-	"github.com/kittymux/kittymux/pkg/save"
 )
 
 // RestartOptions of `agents restart`.
 type RestartOptions struct {
-	F      *factory.Factory
+	IO         *factory.IOStreams
+	Paths      paths.Paths
+	Getenv     func(string) string
+	Executable string
+	Kitties    func(context.Context) ([]kitty.Instance, error)
+	Agents     func() (*agents.Set, error)
+	Probes     func(ctx context.Context, set *agents.Set, names []string) probe.Probes
+	ResumeBin  func() (string, error)
+	SealKey    func() ([]byte, error)
+
 	Agent  string
 	Match  string
 	All    bool
@@ -39,9 +47,16 @@ type RestartOptions struct {
 	Runner func(*restart.Runner)
 }
 
+// From fills o with what `agents restart` takes from f.
+func (o RestartOptions) From(f *factory.Factory) *RestartOptions {
+	o.IO, o.Paths, o.Getenv, o.Executable, o.Kitties = f.IO, f.Paths, f.Getenv, f.Executable, f.Kitties
+	o.Agents, o.Probes, o.ResumeBin, o.SealKey = f.Agents, f.Probes, f.ResumeBin, f.SealKey
+	return &o
+}
+
 // NewCmdRestart returns `agents restart`.
 func NewCmdRestart(f *factory.Factory, runF func(*RestartOptions) error) *cobra.Command {
-	o := &RestartOptions{F: f}
+	o := RestartOptions{}.From(f)
 	cmd := &cobra.Command{
 		Use:   "restart [--agent A] [--match EXPR] [--all] [--dry-run] [--yes] [--json]",
 		Short: "Restart running agents in place, each back in its own conversation",
@@ -71,7 +86,7 @@ or bad usage.`,
 	}
 	cmd.Flags().StringVar(&o.Agent, "agent", "", "only windows of this agent")
 	_ = cmd.RegisterFlagCompletionFunc("agent", func(_ *cobra.Command, _ []string, prefix string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		set, err := f.Agents()
+		set, err := o.Agents()
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
@@ -93,14 +108,10 @@ or bad usage.`,
 
 // Restart runs `agents restart`.
 func Restart(ctx context.Context, o *RestartOptions) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	f := o.F
-	if !o.DryRun && !o.Yes && o.Confirm == nil && !f.IO.CanAsk() {
+	if !o.DryRun && !o.Yes && o.Confirm == nil && !o.IO.CanAsk() {
 		return &factory.FlagError{Err: errors.New("agents restart ends running agents: without a terminal to ask, pass --yes (or --dry-run)")}
 	}
-	set, err := f.Agents()
+	set, err := o.Agents()
 	if err != nil {
 		return err
 	}
@@ -109,7 +120,7 @@ func Restart(ctx context.Context, o *RestartOptions) error {
 			return &factory.FlagError{Err: fmt.Errorf("--agent %q: no such agent (%s)", o.Agent, strings.Join(set.Names(), ", "))}
 		}
 	}
-	insts, err := f.Kitties(ctx)
+	insts, err := o.Kitties(ctx)
 	if err != nil {
 		return err
 	}
@@ -120,7 +131,7 @@ func Restart(ctx context.Context, o *RestartOptions) error {
 			if len(insts) == 1 {
 				return fmt.Errorf("kitty from %s: %w", in.Source, err)
 			}
-			fmt.Fprintf(f.IO.ErrOut, "kittymux: %s: %s\n", kitty.Printable(in.Socket), kitty.Printable(err.Error()))
+			fmt.Fprintf(o.IO.ErrOut, "kittymux: %s: %s\n", kitty.Printable(in.Socket), kitty.Printable(err.Error()))
 			continue
 		}
 		kitties = append(kitties, restart.Kitty{Instance: in, LS: ls})
@@ -128,10 +139,10 @@ func Restart(ctx context.Context, o *RestartOptions) error {
 	if len(kitties) == 0 {
 		return fmt.Errorf("%w (none of %d answered)", factory.ErrNoKitty, len(insts))
 	}
-	jf, _ := journal.New(f.Paths.Journal(), false).Read()
-	ts := restart.Plan(kitties, restart.PlanOptions{Agents: set, Journal: jf, Records: live.Records{Getenv: f.Getenv},
-		Probes: func(names []string) probe.Probes { return f.Probes(ctx, set, names) }, Agent: o.Agent, Working: o.All})
-	r, err := runner(f, set)
+	jf, _ := journal.New(o.Paths.Journal(), false).Read()
+	ts := restart.Plan(kitties, restart.PlanOptions{Agents: set, Journal: jf, Records: live.Records{Getenv: o.Getenv},
+		Probes: func(names []string) probe.Probes { return o.Probes(ctx, set, names) }, Agent: o.Agent, Working: o.All})
+	r, err := runner(o, set)
 	if err != nil {
 		return err
 	}
@@ -148,20 +159,20 @@ func Restart(ctx context.Context, o *RestartOptions) error {
 		}
 	}
 	if !o.JSON {
-		r.Report = func(res restart.Result) { printResult(f.IO.Out, res) }
+		r.Report = func(res restart.Result) { printResult(o.IO.Out, res) }
 	}
 	results := r.Run(ctx, ts, o.DryRun)
 	if o.JSON {
 		if results == nil {
 			results = []restart.Result{}
 		}
-		enc := json.NewEncoder(f.IO.Out)
+		enc := json.NewEncoder(o.IO.Out)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(map[string]any{"windows": results}); err != nil {
 			return err
 		}
-	} else if len(results) == 0 && f.IO.IsTTY {
-		fmt.Fprintln(f.IO.Out, "no agent windows")
+	} else if len(results) == 0 && o.IO.IsTTY {
+		fmt.Fprintln(o.IO.Out, "no agent windows")
 	}
 	for _, res := range results {
 		if res.Outcome == restart.Failed {
@@ -171,21 +182,21 @@ func Restart(ctx context.Context, o *RestartOptions) error {
 	return nil
 }
 
-func runner(f *factory.Factory, set *agents.Set) (*restart.Runner, error) {
-	bin, err := save.ResumeBin(f.Getenv, f.Executable, f.LookPath)
+func runner(o *RestartOptions, set *agents.Set) (*restart.Runner, error) {
+	bin, err := o.ResumeBin()
 	if err != nil {
 		return nil, err
 	}
-	key, err := restorerec.LoadOrCreateKey(f.Paths)
+	key, err := o.SealKey()
 	if err != nil {
 		// Unsealed, the prompt would ask: a restart runs without asking.
 		return nil, fmt.Errorf("the restore records cannot be sealed: %w", err)
 	}
-	interval, err := restart.Interval(f.Paths, f.Getenv)
+	interval, err := restart.Interval(o.Paths, o.Getenv)
 	if err != nil {
-		fmt.Fprintf(f.IO.ErrOut, "kittymux: warning: %v\n", err)
+		fmt.Fprintf(o.IO.ErrOut, "kittymux: warning: %v\n", err)
 	}
-	self := f.Executable
+	self := o.Executable
 	if self == "" {
 		return nil, errors.New("cannot tell where this kittymux is")
 	}
@@ -213,14 +224,14 @@ func confirm(o *RestartOptions, ts []restart.Target) (bool, error) {
 	ask := o.Confirm
 	if ask == nil {
 		// With --json the question goes to stderr, leaving stdout to JSON.
-		w := o.F.IO.Out
+		w := o.IO.Out
 		if o.JSON {
-			w = o.F.IO.ErrOut
+			w = o.IO.ErrOut
 		}
 		ask = func(q, detail string) (bool, error) {
 			yes := false
 			err := huh.NewForm(huh.NewGroup(huh.NewConfirm().Title(q).Description(detail).Value(&yes))).
-				WithInput(o.F.IO.In).WithOutput(w).Run()
+				WithInput(o.IO.In).WithOutput(w).Run()
 			if errors.Is(err, huh.ErrUserAborted) {
 				return false, nil
 			}

@@ -66,10 +66,10 @@ func TestRestartAsks(t *testing.T) {
 	k := fakeKittyWithClaude(t, filepath.Join(binDir, "claude"))
 	f, out := testFactory(t, k, binDir)
 	var asked, detail string
-	err := Restart(t.Context(), &RestartOptions{F: f, Confirm: func(q, d string) (bool, error) {
+	err := Restart(t.Context(), RestartOptions{Confirm: func(q, d string) (bool, error) {
 		asked, detail = q, d
 		return false, nil
-	}})
+	}}.From(f))
 	if !errors.Is(err, factory.ErrCancel) {
 		t.Fatalf("declined: %v\n%s", err, out)
 	}
@@ -88,15 +88,15 @@ func TestRestartUsage(t *testing.T) {
 	k := fakeKittyWithClaude(t, filepath.Join(binDir, "claude"))
 	f, _ := testFactory(t, k, binDir)
 	var flagErr *factory.FlagError
-	if err := Restart(t.Context(), &RestartOptions{F: f}); !errors.As(err, &flagErr) || !strings.Contains(err.Error(), "--yes") {
+	if err := Restart(t.Context(), RestartOptions{}.From(f)); !errors.As(err, &flagErr) || !strings.Contains(err.Error(), "--yes") {
 		t.Errorf("no terminal, no --yes: %v", err)
 	}
-	if err := Restart(t.Context(), &RestartOptions{F: f, Yes: true, Agent: "nosuch"}); !errors.As(err, &flagErr) {
+	if err := Restart(t.Context(), RestartOptions{Yes: true, Agent: "nosuch"}.From(f)); !errors.As(err, &flagErr) {
 		t.Errorf("--agent nosuch: %v", err)
 	}
 	// --json with --dry-run: what would be done, and nothing done.
 	f, out := testFactory(t, k, binDir)
-	if err := Restart(t.Context(), &RestartOptions{F: f, DryRun: true, JSON: true}); err != nil {
+	if err := Restart(t.Context(), RestartOptions{DryRun: true, JSON: true}.From(f)); err != nil {
 		t.Fatal(err)
 	}
 	var got struct {

@@ -81,8 +81,8 @@ func TestRealAutosave(t *testing.T) {
 	sctx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() {
-		done <- cmdscanner.Run(sctx, &cmdscanner.RunOptions{F: f, Interval: 200 * time.Millisecond, Rescan: time.Second,
-			Signals: []os.Signal{}})
+		done <- cmdscanner.Run(sctx, cmdscanner.RunOptions{Interval: 200 * time.Millisecond, Rescan: time.Second,
+			Signals: []os.Signal{}}.From(f))
 	}()
 	stopped := false
 	stop := func() {
@@ -172,13 +172,13 @@ func TestRealAutosave(t *testing.T) {
 	var k2 *kittytest.Real
 	out := &kittytest.Buffer{}
 	k2Env := append(log.Env(), "XDG_STATE_HOME="+xdgState)
-	err := sessions.Restore(ctx, &sessions.RestoreOptions{F: newFactory(out), Name: "last",
+	err := sessions.Restore(ctx, sessions.RestoreOptions{Name: "last",
 		// The report ends as soon as both prompts have told their outcome.
 		Wait: kittytest.Scaled(20 * time.Second),
 		StartKitty: func(_, session string) error {
 			k2 = kittytest.StartReal(t, kittytest.RealOptions{Env: k2Env, Kitty: kittyBin, Session: session})
 			return nil
-		}})
+		}}.From(newFactory(out)))
 	if err != nil || k2 == nil {
 		t.Fatalf("restore last: %v\n%s", err, out)
 	}

@@ -136,8 +136,8 @@ func TestRealHostileDirectories(t *testing.T) {
 	sctx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() {
-		done <- cmdscanner.Run(sctx, &cmdscanner.RunOptions{F: f, Interval: 200 * time.Millisecond, Rescan: time.Second,
-			Signals: []os.Signal{}})
+		done <- cmdscanner.Run(sctx, cmdscanner.RunOptions{Interval: 200 * time.Millisecond, Rescan: time.Second,
+			Signals: []os.Signal{}}.From(f))
 	}()
 	store := autosave.Store{Paths: p}
 	bound := kittytest.NewBound(t, "an autosave of the first kitty", 30*time.Second)

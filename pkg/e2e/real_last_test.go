@@ -129,8 +129,8 @@ func (r *lastRig) scanner(offer bool) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- cmdscanner.Run(ctx, &cmdscanner.RunOptions{F: f, Interval: 200 * time.Millisecond, Rescan: time.Second,
-			Signals: []os.Signal{}})
+		done <- cmdscanner.Run(ctx, cmdscanner.RunOptions{Interval: 200 * time.Millisecond, Rescan: time.Second,
+			Signals: []os.Signal{}}.From(f))
 	}()
 	r.t.Cleanup(func() {
 		cancel()

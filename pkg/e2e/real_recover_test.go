@@ -144,8 +144,8 @@ func TestRealRecover(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
 	go func() {
-		done <- cmdscanner.Run(ctx, &cmdscanner.RunOptions{F: newFactory(&kittytest.Buffer{}, scanLog), Interval: 200 * time.Millisecond,
-			Rescan: time.Second, Signals: []os.Signal{syscall.SIGUSR2}})
+		done <- cmdscanner.Run(ctx, cmdscanner.RunOptions{Interval: 200 * time.Millisecond,
+			Rescan: time.Second, Signals: []os.Signal{syscall.SIGUSR2}}.From(newFactory(&kittytest.Buffer{}, scanLog)))
 	}()
 	stopped := false
 	stopScanner := func() {
@@ -195,8 +195,8 @@ func TestRealRecover(t *testing.T) {
 
 	// --dry-run --closed: docs too; other never.
 	out, errOut := &kittytest.Buffer{}, &kittytest.Buffer{}
-	if err := sessions.Recover(t.Context(), &sessions.RecoverOptions{F: newFactory(out, errOut), Since: time.Hour, DryRun: true,
-		Closed: true, JSON: true, Name: "rec"}); err != nil {
+	if err := sessions.Recover(t.Context(), sessions.RecoverOptions{Since: time.Hour, DryRun: true,
+		Closed: true, JSON: true, Name: "rec"}.From(newFactory(out, errOut))); err != nil {
 		t.Fatalf("recover --dry-run --closed: %v\n%s", err, errOut)
 	}
 	var dry sessions.RecoverResult
@@ -218,11 +218,11 @@ func TestRealRecover(t *testing.T) {
 	k3Env := append(log.Env(), sharedState(t, home))
 	var k3 *kittytest.Real
 	out, errOut = &kittytest.Buffer{}, &kittytest.Buffer{}
-	err := sessions.Recover(t.Context(), &sessions.RecoverOptions{F: newFactory(out, errOut), Since: time.Hour, Name: "rec",
+	err := sessions.Recover(t.Context(), sessions.RecoverOptions{Since: time.Hour, Name: "rec",
 		StartKitty: func(kittyPath, session string) error {
 			k3 = kittytest.StartReal(t, kittytest.RealOptions{Env: k3Env, Session: session})
 			return nil
-		}})
+		}}.From(newFactory(out, errOut)))
 	if err != nil || k3 == nil {
 		t.Fatalf("recover: %v\n%s\n%s", err, out, errOut)
 	}
@@ -373,11 +373,11 @@ func TestRealRecoverQuoting(t *testing.T) {
 	f.Paths = p
 	f.Discover = func(context.Context) ([]kitty.Instance, error) { return nil, nil }
 	var k *kittytest.Real
-	err := sessions.Recover(t.Context(), &sessions.RecoverOptions{F: f, Since: time.Hour, Name: "rec",
+	err := sessions.Recover(t.Context(), sessions.RecoverOptions{Since: time.Hour, Name: "rec",
 		StartKitty: func(_, session string) error {
 			k = kittytest.StartReal(t, kittytest.RealOptions{Env: append(log.Env(), sharedState(t, home)), Session: session})
 			return nil
-		}})
+		}}.From(f))
 	if err != nil || k == nil {
 		t.Fatalf("recover: %v\n%s\n%s", err, out, errOut)
 	}

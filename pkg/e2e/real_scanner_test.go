@@ -69,8 +69,8 @@ func TestRealScanner(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
 	go func() {
-		done <- cmdscanner.Run(ctx, &cmdscanner.RunOptions{F: f, Interval: 200 * time.Millisecond, Rescan: time.Second,
-			Signals: []os.Signal{}})
+		done <- cmdscanner.Run(ctx, cmdscanner.RunOptions{Interval: 200 * time.Millisecond, Rescan: time.Second,
+			Signals: []os.Signal{}}.From(f))
 	}()
 	t.Cleanup(func() {
 		cancel()

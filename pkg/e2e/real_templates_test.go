@@ -69,11 +69,11 @@ func TestRealTemplates(t *testing.T) {
 			f.Paths = paths.Under(home)
 			before := len(agentRuns(log))
 			var k *kittytest.Real
-			err := sessions.New(t.Context(), &sessions.NewOptions{F: f, Name: name, Template: tc.template, Agent: "claude", Cwd: dir,
+			err := sessions.New(t.Context(), sessions.NewOptions{Name: name, Template: tc.template, Agent: "claude", Cwd: dir,
 				Force: true, StartKitty: func(_, session string) error {
 					k = kittytest.StartReal(t, kittytest.RealOptions{Env: log.Env(), Session: session})
 					return nil
-				}})
+				}}.From(f))
 			if err != nil || k == nil {
 				t.Fatalf("sessions new: %v\n%s", err, out)
 			}

@@ -10,22 +10,16 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"syscall"
 	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/kittymux/kittymux/pkg/agents"
-	"github.com/kittymux/kittymux/pkg/autosave"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
-	"github.com/kittymux/kittymux/pkg/journal"
+	"github.com/kittymux/kittymux/pkg/daemon"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/live"
-	"github.com/kittymux/kittymux/pkg/logs"
-	"github.com/kittymux/kittymux/pkg/probe"
-	"github.com/kittymux/kittymux/pkg/save"
+	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/scanner"
 )
 
@@ -46,7 +40,13 @@ KITTYMUX_AUTOSAVE=0 or the file autosave-off).`,
 
 // RunOptions of `scanner run`.
 type RunOptions struct {
-	F        *factory.Factory
+	IO         *factory.IOStreams
+	Paths      paths.Paths
+	Getenv     func(string) string
+	LookPath   func(string) (string, error)
+	Executable string
+	Discover   func(context.Context) ([]kitty.Instance, error)
+
 	Interval time.Duration
 	Rescan   time.Duration
 	// Signals stop the scanner: nil is SIGTERM and SIGINT, an empty list
@@ -55,9 +55,15 @@ type RunOptions struct {
 	Signals []os.Signal
 }
 
+// From fills o with what `scanner run` takes from f.
+func (o RunOptions) From(f *factory.Factory) *RunOptions {
+	o.IO, o.Paths, o.Getenv, o.LookPath, o.Executable, o.Discover = f.IO, f.Paths, f.Getenv, f.LookPath, f.Executable, f.Discover
+	return &o
+}
+
 // NewCmdRun returns `scanner run`.
 func NewCmdRun(f *factory.Factory, runF func(*RunOptions) error) *cobra.Command {
-	o := &RunOptions{F: f}
+	o := RunOptions{}.From(f)
 	cmd := &cobra.Command{
 		Use:   "run",
 		Short: "Run the scanner until SIGTERM or SIGINT (one per user)",
@@ -78,91 +84,19 @@ Exit codes: 0 stopped cleanly or another scanner runs, 1 error.`,
 	return cmd
 }
 
-// build makes a Scanner from the factory; j may be nil. With autosave, it
-// also returns the Autosaver the scanner drives.
-func build(ctx context.Context, f *factory.Factory, j *journal.Journal, logf logs.Logf, withAutosave bool) (*scanner.Scanner, *driven, error) {
-	set, err := agents.Load(f.Paths.UserAgents())
-	if set == nil {
-		return nil, nil, err
-	}
-	if err != nil {
-		logf("agent definitions: %v", err)
-	}
-	o := scanner.Options{
-		Set:      set,
-		Journal:  j,
-		Discover: f.Discover,
-		Records:  live.Records{ProcRoot: "/proc", Getenv: f.Getenv},
-		Logf:     logf,
-	}
-	var as *driven
-	if withAutosave {
-		as = &driven{as: newAutosaver(ctx, f, set, logf), offer: newOfferer(f, logf)}
-		o.Autosave = as
-	}
-	return scanner.New(o), as, nil
-}
-
-// newAutosaver saves each kitty through the one save path, as `sessions
-// save --all` would.
-func newAutosaver(ctx context.Context, f *factory.Factory, set *agents.Set, logf logs.Logf) *autosave.Autosaver {
-	settings, err := autosave.LoadSettings(f.Paths, f.Getenv)
-	if err != nil {
-		logf("autosave settings: %v", err)
-	}
-	bin, binErr := save.ResumeBin(f.Getenv, f.Executable, f.LookPath)
-	probeOpt := save.ProbeOptions{Paths: f.Paths, LookPath: f.LookPath, Warnf: logf}
-	warm := warmProbes(ctx, f, set, logf)
-	return &autosave.Autosaver{
-		Settings: settings,
-		Store:    autosave.Store{Paths: f.Paths, Keep: settings.Keep},
-		Take: autosave.SaveOptions(save.Options{Agents: set, Paths: f.Paths, ResumeBin: bin, Getenv: f.Getenv,
-			Check: func(names []string) probe.Probes { warm(); return save.Probes(ctx, set, probeOpt, names) }}),
-		Off: func() string {
-			if binErr != nil {
-				return binErr.Error()
-			}
-			return autosave.Off(f.Paths, f.Getenv)
-		},
-		Logf: logf,
-	}
-}
-
-// describeAutosave is the status line of autosave as a whole. The settings
-// are read once, at start; whether it is off, at each pass.
-func describeAutosave(f *factory.Factory) func() string {
-	s, _ := autosave.LoadSettings(f.Paths, f.Getenv)
-	on := fmt.Sprintf("on: settle %v, at most every %v, at least every %v while changed, keep %d per kitty",
-		s.Settle, s.AtMostEvery, s.AtLeastEvery, s.Keep)
-	return func() string {
-		if why := autosave.Off(f.Paths, f.Getenv); why != "" {
-			return "off: " + why
-		}
-		return on
-	}
-}
-
-func openJournal(f *factory.Factory) *journal.Journal {
-	return journal.New(f.Paths.Journal(), journal.IsOff(f.Paths.StateDir, f.Getenv))
-}
-
 // Run runs the scanner until a signal or ctx ends it.
 func Run(ctx context.Context, o *RunOptions) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	f := o.F
-	if err := f.Paths.EnsureState(); err != nil {
+	if err := o.Paths.EnsureState(); err != nil {
 		return err
 	}
-	lock, err := scanner.Lock(ctx, f.Paths.StateDir)
+	lock, err := scanner.Lock(ctx, o.Paths.StateDir)
 	if errors.Is(err, scanner.ErrRunning) {
-		st := scanner.Current(f.Paths.StateDir)
+		st := scanner.Current(o.Paths.StateDir)
 		msg := "a kittymux scanner is already running"
 		if st.Status != nil && st.Status.Stopped == nil {
 			msg += fmt.Sprintf(" (pid %d, since %s)", st.Status.PID, st.Status.Started.Local().Format(time.DateTime))
 		}
-		fmt.Fprintln(f.IO.ErrOut, msg+"; not starting another")
+		fmt.Fprintln(o.IO.ErrOut, msg+"; not starting another")
 		return nil
 	}
 	if err != nil {
@@ -179,73 +113,35 @@ func Run(ctx context.Context, o *RunOptions) error {
 		ctx, stop = signal.NotifyContext(ctx, sigs...)
 		defer stop()
 	}
-
 	logf := func(format string, args ...any) {
-		fmt.Fprintf(f.IO.ErrOut, "%s kittymux scanner: %s\n", time.Now().Format(time.RFC3339), fmt.Sprintf(format, args...))
+		fmt.Fprintf(o.IO.ErrOut, "%s kittymux scanner: %s\n", time.Now().Format(time.RFC3339), fmt.Sprintf(format, args...))
 	}
-	j := openJournal(f)
-	sc, as, err := build(ctx, f, j, logf, true)
-	if err != nil {
-		return err
-	}
-	wake := make(chan struct{}, 1)
-	w, err := scanner.Watch(ctx, wake, logf)
-	if err != nil {
-		logf("no socket directory watcher (%v): rescanning every %v only", err, o.Rescan)
-	}
-	dirs := kitty.SocketDirs(kitty.DiscoverOptions{Getenv: f.Getenv})
-	status := scanner.Status{PID: os.Getpid(), Started: time.Now(), Journal: j.Path, JournalOff: j.Off}
-	autosaveLine := describeAutosave(f)
-	logf("autosave %s", autosaveLine())
-	logf("started (pid %d); journal %s%s", status.PID, j.Path, map[bool]string{true: " (off)", false: ""}[j.Off])
-	afterPass := func(p scanner.Pass) {
-		if w != nil {
-			for _, k := range p.Kitties {
-				if a, err := kitty.ParseAddress(k.Socket); err == nil && !a.Abstract() {
-					dirs = appendNew(dirs, filepath.Dir(a.Path))
-				}
-			}
-			w.Add(dirs...)
-		}
-		status.Updated = p.At
-		status.Kitties = p.Kitties
-		status.OpenSessions = len(p.Sessions)
-		status.JournalError = p.JournalError
-		status.Autosave = autosaveLine()
-		if err := scanner.WriteStatus(f.Paths.StateDir, status); err != nil {
-			logf("%v", err)
-		}
-	}
-	err = sc.Loop(ctx, scanner.LoopOptions{Interval: o.Interval, Rescan: o.Rescan, Wake: wake, AfterPass: afterPass})
-	as.Wait()
-	now := time.Now()
-	status.Stopped = &now
-	if werr := scanner.WriteStatus(f.Paths.StateDir, status); werr != nil {
-		logf("%v", werr)
-	}
-	logf("stopped")
-	return err
-}
-
-func appendNew(dirs []string, d string) []string {
-	for _, have := range dirs {
-		if have == d {
-			return dirs
-		}
-	}
-	return append(dirs, d)
+	return daemon.Run(ctx, daemon.Options{Paths: o.Paths, Getenv: o.Getenv, LookPath: o.LookPath, Executable: o.Executable,
+		Discover: o.Discover, Logf: logf}, o.Interval, o.Rescan)
 }
 
 // PollOptions of `scanner poll`.
 type PollOptions struct {
-	F    *factory.Factory
+	IO         *factory.IOStreams
+	Paths      paths.Paths
+	Getenv     func(string) string
+	LookPath   func(string) (string, error)
+	Executable string
+	Discover   func(context.Context) ([]kitty.Instance, error)
+
 	Once bool
 	JSON bool
 }
 
+// From fills o with what `scanner poll` takes from f.
+func (o PollOptions) From(f *factory.Factory) *PollOptions {
+	o.IO, o.Paths, o.Getenv, o.LookPath, o.Executable, o.Discover = f.IO, f.Paths, f.Getenv, f.LookPath, f.Executable, f.Discover
+	return &o
+}
+
 // NewCmdPoll returns `scanner poll --once`.
 func NewCmdPoll(f *factory.Factory, runF func(*PollOptions) error) *cobra.Command {
-	o := &PollOptions{F: f}
+	o := PollOptions{}.From(f)
 	cmd := &cobra.Command{
 		Use:   "poll --once",
 		Short: "Do one scanner pass and print what it saw",
@@ -272,31 +168,20 @@ Exit codes: 0 done, 1 error, 2 bad usage.`,
 
 // Poll does one pass.
 func Poll(ctx context.Context, o *PollOptions) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	f := o.F
-	var j *journal.Journal
-	if !scanner.Current(f.Paths.StateDir).Running {
-		j = openJournal(f)
-	}
 	logf := func(format string, args ...any) {
-		fmt.Fprintf(f.IO.ErrOut, "kittymux: %s\n", fmt.Sprintf(format, args...))
+		fmt.Fprintf(o.IO.ErrOut, "kittymux: %s\n", fmt.Sprintf(format, args...))
 	}
-	sc, _, err := build(ctx, f, j, logf, false)
-	if err != nil {
-		return err
-	}
-	p, err := sc.Poll(ctx)
+	p, err := daemon.Poll(ctx, daemon.Options{Paths: o.Paths, Getenv: o.Getenv, LookPath: o.LookPath, Executable: o.Executable,
+		Discover: o.Discover, Logf: logf})
 	if err != nil {
 		return err
 	}
 	if o.JSON {
-		enc := json.NewEncoder(f.IO.Out)
+		enc := json.NewEncoder(o.IO.Out)
 		enc.SetIndent("", "  ")
 		return enc.Encode(p)
 	}
-	printPass(f.IO.Out, p)
+	printPass(o.IO.Out, p)
 	return nil
 }
 
@@ -330,13 +215,21 @@ func printPass(out io.Writer, p scanner.Pass) {
 
 // StatusOptions of `scanner status`.
 type StatusOptions struct {
-	F    *factory.Factory
+	IO    *factory.IOStreams
+	Paths paths.Paths
+
 	JSON bool
+}
+
+// From fills o with what `scanner status` takes from f.
+func (o StatusOptions) From(f *factory.Factory) *StatusOptions {
+	o.IO, o.Paths = f.IO, f.Paths
+	return &o
 }
 
 // NewCmdStatus returns `scanner status`.
 func NewCmdStatus(f *factory.Factory, runF func(*StatusOptions) error) *cobra.Command {
-	o := &StatusOptions{F: f}
+	o := StatusOptions{}.From(f)
 	cmd := &cobra.Command{
 		Use:   "status",
 		Short: "Whether the scanner runs, its pid, since when, and how its polls of each kitty go",
@@ -358,18 +251,18 @@ Exit codes: 0 always (whether it runs is in the output), 1 the status cannot be 
 
 // Status prints the scanner's state.
 func Status(o *StatusOptions) error {
-	st := scanner.Current(o.F.Paths.StateDir)
+	st := scanner.Current(o.Paths.StateDir)
 	if o.JSON {
-		enc := json.NewEncoder(o.F.IO.Out)
+		enc := json.NewEncoder(o.IO.Out)
 		enc.SetIndent("", "  ")
 		return enc.Encode(st)
 	}
-	fmt.Fprintln(o.F.IO.Out, st.Describe())
+	fmt.Fprintln(o.IO.Out, st.Describe())
 	if st.Running && st.Status != nil {
 		for _, k := range st.Status.Kitties {
-			fmt.Fprintf(o.F.IO.Out, "  kitty %s  %s  %s\n", k.Version, k.Socket, describeKitty(k))
+			fmt.Fprintf(o.IO.Out, "  kitty %s  %s  %s\n", k.Version, k.Socket, describeKitty(k))
 			if k.Autosave != "" {
-				fmt.Fprintf(o.F.IO.Out, "    autosave %s\n", k.Autosave)
+				fmt.Fprintf(o.IO.Out, "    autosave %s\n", k.Autosave)
 			}
 		}
 	}

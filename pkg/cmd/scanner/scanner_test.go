@@ -90,8 +90,8 @@ func TestRunOnePerUser(t *testing.T) {
 	f, _, errOut := newFactory(t, fake)
 	done := make(chan error, 1)
 	go func() {
-		done <- cmdscanner.Run(t.Context(), &cmdscanner.RunOptions{F: f, Interval: 20 * time.Millisecond, Rescan: time.Minute,
-			Signals: []os.Signal{syscall.SIGUSR1}})
+		done <- cmdscanner.Run(t.Context(), cmdscanner.RunOptions{Interval: 20 * time.Millisecond, Rescan: time.Minute,
+			Signals: []os.Signal{syscall.SIGUSR1}}.From(f))
 	}()
 	deadline := time.Now().Add(10 * time.Second)
 	var st scanner.State
@@ -111,7 +111,7 @@ func TestRunOnePerUser(t *testing.T) {
 
 	f2, _, errOut2 := newFactory(t, fake)
 	f2.Paths = f.Paths
-	if err := cmdscanner.Run(t.Context(), &cmdscanner.RunOptions{F: f2}); err != nil {
+	if err := cmdscanner.Run(t.Context(), cmdscanner.RunOptions{}.From(f2)); err != nil {
 		t.Errorf("second start: %v", err)
 	}
 	if !strings.Contains(errOut2.String(), "a kittymux scanner is already running (pid ") {
@@ -152,7 +152,7 @@ func TestRunOnePerUser(t *testing.T) {
 func TestPollOnce(t *testing.T) {
 	fake := kittytest.StartFake(t, kittytest.FakeOptions{LS: kittytest.Fixture(t, "0.48.2/ls.json")})
 	f, out, _ := newFactory(t, fake)
-	if err := cmdscanner.Poll(t.Context(), &cmdscanner.PollOptions{F: f, Once: true, JSON: true}); err != nil {
+	if err := cmdscanner.Poll(t.Context(), cmdscanner.PollOptions{Once: true, JSON: true}.From(f)); err != nil {
 		t.Fatal(err)
 	}
 	var p scanner.Pass
@@ -171,7 +171,7 @@ func TestPollOnce(t *testing.T) {
 		t.Errorf("journal %v: %d records, %d sessions", err, len(jf.Records), len(p.Sessions))
 	}
 	out.Reset()
-	if err := cmdscanner.Poll(t.Context(), &cmdscanner.PollOptions{F: f, Once: true}); err != nil {
+	if err := cmdscanner.Poll(t.Context(), cmdscanner.PollOptions{Once: true}.From(f)); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "kitty 0.48.2  "+fake.Addr.String()+"  6 windows") {
@@ -190,7 +190,7 @@ func TestRunKittyFaults(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
 	go func() {
-		done <- cmdscanner.Run(ctx, &cmdscanner.RunOptions{F: f, Interval: 20 * time.Millisecond, Rescan: time.Minute})
+		done <- cmdscanner.Run(ctx, cmdscanner.RunOptions{Interval: 20 * time.Millisecond, Rescan: time.Minute}.From(f))
 	}()
 	t.Cleanup(func() {
 		cancel()
@@ -198,7 +198,7 @@ func TestRunKittyFaults(t *testing.T) {
 	})
 	status := func() string {
 		out.Reset()
-		if err := cmdscanner.Status(&cmdscanner.StatusOptions{F: f}); err != nil {
+		if err := cmdscanner.Status(cmdscanner.StatusOptions{}.From(f)); err != nil {
 			t.Fatal(err)
 		}
 		return out.String()

@@ -8,20 +8,32 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/probe"
 )
 
 // CheckOptions of `sessions check`.
 type CheckOptions struct {
-	F       *factory.Factory
+	IO       *factory.IOStreams
+	Paths    paths.Paths
+	LookPath func(string) (string, error)
+	Agents   func() (*agents.Set, error)
+
 	JSON    bool
 	Refresh bool
 }
 
+// From fills o with what `sessions check` takes from f.
+func (o CheckOptions) From(f *factory.Factory) *CheckOptions {
+	o.IO, o.Paths, o.LookPath, o.Agents = f.IO, f.Paths, f.LookPath, f.Agents
+	return &o
+}
+
 // NewCmdCheck returns `sessions check`.
 func NewCmdCheck(f *factory.Factory, runF func(*CheckOptions) error) *cobra.Command {
-	o := &CheckOptions{F: f}
+	o := CheckOptions{}.From(f)
 	cmd := &cobra.Command{
 		Use:   "check",
 		Short: "Probe each installed agent CLI's own --help for the flags kittymux uses",
@@ -48,22 +60,19 @@ Exit codes: 0 checked, 1 error.`,
 
 // Check runs `sessions check`.
 func Check(ctx context.Context, o *CheckOptions) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	set, err := o.F.Agents()
+	set, err := o.Agents()
 	if err != nil {
 		return err
 	}
-	opt := probe.CheckOptionsFor(o.F.Paths)
+	opt := probe.CheckOptionsFor(o.Paths)
 	opt.Refresh = o.Refresh
 	opt.RetryFailures = true
-	opt.LookPath = o.F.LookPath
+	opt.LookPath = o.LookPath
 	rep, err := probe.Check(ctx, set, opt)
 	if err != nil {
 		return err
 	}
-	w := o.F.IO.Out
+	w := o.IO.Out
 	if o.JSON {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
@@ -94,7 +103,7 @@ func Check(ctx context.Context, o *CheckOptions) error {
 		}
 		fmt.Fprintf(w, "%-13s %-10s %s  %s%s\n", a.Agent, ver, a.Path, state, cached)
 	}
-	if n == 0 && o.F.IO.IsTTY {
+	if n == 0 && o.IO.IsTTY {
 		fmt.Fprintln(w, "no defined agent CLI is installed")
 	}
 	return nil

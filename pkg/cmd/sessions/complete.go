@@ -5,7 +5,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/sessiontemplate"
 	"github.com/kittymux/kittymux/pkg/store"
 )
@@ -14,12 +15,12 @@ import (
 // a word is typed: they read files only, never a kitty socket or an
 // agent's --help, so a completion never waits.
 
-func completeSessionNames(f *factory.Factory, extra ...string) cobra.CompletionFunc {
+func completeSessionNames(p paths.Paths, extra ...string) cobra.CompletionFunc {
 	return func(_ *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		if len(args) > 0 {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
-		all, _ := store.List(f.Paths)
+		all, _ := store.List(p)
 		names := append([]string(nil), extra...)
 		for _, in := range all {
 			names = append(names, in.Name)
@@ -28,9 +29,9 @@ func completeSessionNames(f *factory.Factory, extra ...string) cobra.CompletionF
 	}
 }
 
-func completeTemplateNames(f *factory.Factory) cobra.CompletionFunc {
+func completeTemplateNames(p paths.Paths) cobra.CompletionFunc {
 	return func(_ *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		ts, _ := sessiontemplate.List(f.Paths)
+		ts, _ := sessiontemplate.List(p)
 		var out []cobra.Completion
 		for _, t := range ts {
 			if strings.HasPrefix(t.Name, toComplete) {
@@ -43,13 +44,13 @@ func completeTemplateNames(f *factory.Factory) cobra.CompletionFunc {
 
 // completeAgentNames offers the installed agents, or every defined one when
 // none is installed.
-func completeAgentNames(f *factory.Factory) cobra.CompletionFunc {
+func completeAgentNames(loadAgents func() (*agents.Set, error), lookPath func(string) (string, error)) cobra.CompletionFunc {
 	return func(_ *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		set, err := f.Agents()
+		set, err := loadAgents()
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
-		names := installedNames(set.Installed(f.LookPath))
+		names := installedNames(set.Installed(lookPath))
 		if len(names) == 0 {
 			names = set.Names()
 		}

@@ -2,7 +2,6 @@ package sessions_test
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -95,7 +94,7 @@ func TestSaveRestoreEndToEnd(t *testing.T) {
 	f.Paths = paths.Paths{StateDir: filepath.Join(tmp, "state", "kittymux"), ConfigDir: filepath.Join(tmp, "config", "kittymux")}
 	f.Getenv = func(k string) string { return env[k] }
 	f.To = fake.Addr.String()
-	if err := sessions.Save(context.Background(), &sessions.SaveOptions{F: f, Name: "work"}); err != nil {
+	if err := sessions.Save(t.Context(), sessions.SaveOptions{Name: "work"}.From(f)); err != nil {
 		t.Fatalf("save: %v\n%s", err, errOut.String())
 	}
 	published, err := os.ReadFile(f.Paths.Session("work"))

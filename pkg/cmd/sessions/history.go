@@ -10,24 +10,36 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/clock"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/history"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/paths"
 )
 
 // HistoryOptions of `sessions history`.
 type HistoryOptions struct {
-	F     *factory.Factory
+	IO     *factory.IOStreams
+	Paths  paths.Paths
+	Getenv func(string) string
+	Agents func() (*agents.Set, error)
+
 	Since time.Duration
 	JSON  bool
 	Clock clock.Clock // nil: the system's
 }
 
+// From fills o with what `sessions history` takes from f.
+func (o HistoryOptions) From(f *factory.Factory) *HistoryOptions {
+	o.IO, o.Paths, o.Getenv, o.Agents = f.IO, f.Paths, f.Getenv, f.Agents
+	return &o
+}
+
 // NewCmdHistory returns `sessions history`.
 func NewCmdHistory(f *factory.Factory, runF func(*HistoryOptions) error) *cobra.Command {
-	o := &HistoryOptions{F: f}
+	o := HistoryOptions{}.From(f)
 	var since string
 	cmd := &cobra.Command{
 		Use:   "history [--since 7d] [--json]",
@@ -58,29 +70,28 @@ Exit codes: 0 listed (also when there is nothing), 1 error, 2 bad usage.`,
 
 // History runs `sessions history`.
 func History(o *HistoryOptions) error {
-	f := o.F
-	jf, err := journal.New(f.Paths.Journal(), false).Read()
+	jf, err := journal.New(o.Paths.Journal(), false).Read()
 	if err != nil {
 		return err
 	}
 	now := clock.Or(o.Clock).Now()
 	es := history.Entries(jf, now, o.Since)
-	markLost(f, jf, es)
+	markLost(o.Agents, o.Getenv, jf, es)
 	if o.JSON {
 		if es == nil {
 			es = []history.Entry{}
 		}
-		enc := json.NewEncoder(f.IO.Out)
+		enc := json.NewEncoder(o.IO.Out)
 		enc.SetIndent("", "  ")
 		return enc.Encode(es)
 	}
 	if len(es) == 0 {
-		if f.IO.IsTTY {
-			fmt.Fprintf(f.IO.Out, "no agent session in the last %s\n", history.Duration(o.Since))
+		if o.IO.IsTTY {
+			fmt.Fprintf(o.IO.Out, "no agent session in the last %s\n", history.Duration(o.Since))
 		}
 		return nil
 	}
-	printHistory(f.IO.Out, f.IO.IsTTY, now, es)
+	printHistory(o.IO.Out, o.IO.IsTTY, now, es)
 	return nil
 }
 

@@ -19,24 +19,33 @@ import (
 	"github.com/kittymux/kittymux/pkg/store"
 )
 
-// savedKitties reads every save and says, for each kitty with autosaves,
+// saved reads the saves and what became of the kitties they are of.
+type saved struct {
+	paths    paths.Paths
+	errOut   io.Writer
+	discover func(context.Context) ([]kitty.Instance, error)
+	// self is the key of the kitty the command runs in, "" outside kitty.
+	self string
+}
+
+// kitties reads every save and says, for each kitty with autosaves,
 // whether it still runs and what became of its session.
-func savedKitties(ctx context.Context, f *factory.Factory) ([]ended.Kitty, []ended.Save, error) {
-	all, err := store.List(f.Paths)
+func (s saved) kitties(ctx context.Context) ([]ended.Kitty, []ended.Save, error) {
+	all, err := store.List(s.paths)
 	if err != nil {
 		return nil, nil, err
 	}
 	saves := ended.Saves(all)
-	st, err := ended.Read(f.Paths)
+	st, err := ended.Read(s.paths)
 	if err != nil {
-		fmt.Fprintf(f.IO.ErrOut, "kittymux: warning: %v\n", err)
+		fmt.Fprintf(s.errOut, "kittymux: warning: %v\n", err)
 	}
-	return ended.Kitties(saves, liveness(ctx, f), selfKey(f), st), saves, nil
+	return ended.Kitties(saves, s.liveness(ctx), s.self, st), saves, nil
 }
 
 // liveness: a kitty's pid says whether it runs; discovery (asked once, and
 // only for a kitty known by its socket alone) says it for the others.
-func liveness(ctx context.Context, f *factory.Factory) ended.Alive {
+func (s saved) liveness(ctx context.Context) ended.Alive {
 	var byPID, bySocket ended.Alive
 	return func(key string) bool {
 		if ended.PIDOf(key) > 0 {
@@ -48,19 +57,20 @@ func liveness(ctx context.Context, f *factory.Factory) ended.Alive {
 			}
 		}
 		if bySocket == nil {
-			insts, _ := f.Discover(ctx)
+			insts, _ := s.discover(ctx)
 			bySocket = ended.Liveness(insts)
 		}
 		return bySocket(key)
 	}
 }
 
-// selfKey is the key of the kitty the command runs in, "" outside kitty.
-func selfKey(f *factory.Factory) string {
-	if f.To != "" {
+// selfKey is the key of the kitty the command runs in, "" outside kitty
+// or with --to.
+func selfKey(to string, getenv func(string) string) string {
+	if to != "" {
 		return ""
 	}
-	if pid, err := strconv.Atoi(f.Getenv("KITTY_PID")); err == nil && pid > 0 && f.Getenv("KITTY_LISTEN_ON") != "" {
+	if pid, err := strconv.Atoi(getenv("KITTY_PID")); err == nil && pid > 0 && getenv("KITTY_LISTEN_ON") != "" {
 		return strconv.Itoa(pid)
 	}
 	return ""
@@ -69,13 +79,13 @@ func selfKey(f *factory.Factory) string {
 // resolveRestore finds the session `restore NAME|last` opens, and the key
 // of the kitty whose session it brings back once restored ("" when it is
 // not an ended kitty's).
-func resolveRestore(ctx context.Context, f *factory.Factory, name string) (store.Info, string, error) {
-	ks, saves, err := savedKitties(ctx, f)
+func (s saved) resolve(ctx context.Context, name string) (store.Info, string, error) {
+	ks, saves, err := s.kitties(ctx)
 	if err != nil {
 		return store.Info{}, "", err
 	}
 	if name != "last" {
-		info, err := store.Resolve(f.Paths, name)
+		info, err := store.Resolve(s.paths, name)
 		if err != nil {
 			return info, "", err
 		}
@@ -90,11 +100,11 @@ func resolveRestore(ctx context.Context, f *factory.Factory, name string) (store
 	}
 	c := ended.Last(ks, saves)
 	if c.Pick != nil {
-		info, err := store.Resolve(f.Paths, c.Pick.Name)
+		info, err := store.Resolve(s.paths, c.Pick.Name)
 		return info, c.Pick.Kitty, err
 	}
 	if len(saves) == 0 {
-		_, err := store.Resolve(f.Paths, "last")
+		_, err := store.Resolve(s.paths, "last")
 		return store.Info{}, "", err
 	}
 	return store.Info{}, "", lastError(c, time.Now())
@@ -189,12 +199,12 @@ func when(now, t time.Time) string {
 
 // markRestored records that key's session was restored, which ends its
 // offer and makes it no longer `restore last`.
-func markRestored(f *factory.Factory, key string, info store.Info, at time.Time) {
+func (s saved) markRestored(key string, info store.Info, at time.Time) {
 	if key == "" {
 		return
 	}
-	if err := ended.MarkRestored(f.Paths, key, info.Name, at); err != nil {
-		fmt.Fprintf(f.IO.ErrOut, "kittymux: warning: restored, but not recorded as restored: %v\n", err)
+	if err := ended.MarkRestored(s.paths, key, info.Name, at); err != nil {
+		fmt.Fprintf(s.errOut, "kittymux: warning: restored, but not recorded as restored: %v\n", err)
 	}
 }
 
@@ -203,12 +213,12 @@ func markRestored(f *factory.Factory, key string, info store.Info, at time.Time)
 // is then a copy in sessions/.restore/, of the same base name (kitty names
 // the session after it). It returns the session to load and what was left
 // out.
-func withoutClosed(f *factory.Factory, key string, info store.Info) (store.Info, []ended.LeftOut) {
+func (s saved) withoutClosed(key string, info store.Info) (store.Info, []ended.LeftOut) {
 	pid := ended.PIDOf(key)
 	if pid == 0 {
 		return info, nil
 	}
-	jf, err := journal.New(f.Paths.Journal(), false).Read()
+	jf, err := journal.New(s.paths.Journal(), false).Read()
 	if err != nil {
 		return info, nil
 	}
@@ -220,9 +230,9 @@ func withoutClosed(f *factory.Factory, key string, info store.Info) (store.Info,
 	if err != nil || len(left) == 0 {
 		return info, nil
 	}
-	path := filepath.Join(f.Paths.SessionsDir(), paths.RestoreCopiesName, filepath.Base(info.Path))
-	if err := statefile.WriteFile(f.Paths.StateDir, path, kept); err != nil {
-		fmt.Fprintf(f.IO.ErrOut, "kittymux: warning: %v; the windows closed by hand come back too\n", err)
+	path := filepath.Join(s.paths.SessionsDir(), paths.RestoreCopiesName, filepath.Base(info.Path))
+	if err := statefile.WriteFile(s.paths.StateDir, path, kept); err != nil {
+		fmt.Fprintf(s.errOut, "kittymux: warning: %v; the windows closed by hand come back too\n", err)
 		return info, nil
 	}
 	info.Path = path

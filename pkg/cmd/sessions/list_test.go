@@ -50,7 +50,7 @@ func TestListNamedKittyOnly(t *testing.T) {
 			named := hungKitty(t)
 			other := kittytest.StartFake(t, kittytest.FakeOptions{LS: kittytest.Fixture(t, "0.48.2/ls.json")})
 			f, out, errOut := listFactory(t, instance(other, "kitty.conf listen_on"), instance(named, source))
-			err := sessions.List(context.Background(), &sessions.ListOptions{F: f})
+			err := sessions.List(t.Context(), sessions.ListOptions{}.From(f))
 			if !errors.Is(err, kitty.ErrTimeout) || !strings.Contains(err.Error(), named.Addr.String()) {
 				t.Fatalf("err = %v, want the named kitty's timeout, naming it", err)
 			}
@@ -76,7 +76,7 @@ func TestListHungKitties(t *testing.T) {
 	}
 	f, _, errOut := listFactory(t, insts...)
 	start := time.Now()
-	err := sessions.List(context.Background(), &sessions.ListOptions{F: f})
+	err := sessions.List(t.Context(), sessions.ListOptions{}.From(f))
 	if took := time.Since(start); took >= 2*askTimeout {
 		t.Errorf("four hung kitties took %v, want about one deadline (%v)", took, askTimeout)
 	}
@@ -102,7 +102,7 @@ func TestListPrintsNoEscapes(t *testing.T) {
 			return []byte("\x1bP@kitty-cmd{\"ok\": false, \"error\": \"bad" + evil + "\"}\x1b\\"), true
 		})
 		f, _, _ := listFactory(t, instance(k, "KITTY_LISTEN_ON"))
-		err := sessions.List(context.Background(), &sessions.ListOptions{F: f})
+		err := sessions.List(t.Context(), sessions.ListOptions{}.From(f))
 		var report bytes.Buffer
 		factory.Report(&report, err)
 		if !strings.Contains(report.String(), "bad") || !isClean(report.String()) {
@@ -115,7 +115,7 @@ func TestListPrintsNoEscapes(t *testing.T) {
 		for _, tty := range []bool{true, false} {
 			f, out, errOut := listFactory(t, instance(k, "KITTY_LISTEN_ON"))
 			f.IO.IsTTY = tty
-			if err := sessions.List(context.Background(), &sessions.ListOptions{F: f}); err != nil {
+			if err := sessions.List(t.Context(), sessions.ListOptions{}.From(f)); err != nil {
 				t.Fatal(err)
 			}
 			if !strings.Contains(out.String(), "claude") || !isClean(out.String()+errOut.String()) {
@@ -124,7 +124,7 @@ func TestListPrintsNoEscapes(t *testing.T) {
 		}
 		// --json keeps kitty's text, escaped as JSON escapes it.
 		f, out, _ := listFactory(t, instance(k, "KITTY_LISTEN_ON"))
-		if err := sessions.List(context.Background(), &sessions.ListOptions{F: f, JSON: true}); err != nil {
+		if err := sessions.List(t.Context(), sessions.ListOptions{JSON: true}.From(f)); err != nil {
 			t.Fatal(err)
 		}
 		var doc struct{ Windows []sessions.ListedWindow }
@@ -153,7 +153,7 @@ func TestListIDSourceAndState(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := sessions.List(context.Background(), &sessions.ListOptions{F: f, JSON: true}); err != nil {
+	if err := sessions.List(t.Context(), sessions.ListOptions{JSON: true}.From(f)); err != nil {
 		t.Fatal(err)
 	}
 	var got struct{ Windows []sessions.ListedWindow }

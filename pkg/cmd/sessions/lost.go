@@ -2,7 +2,6 @@ package sessions
 
 import (
 	"github.com/kittymux/kittymux/pkg/agents"
-	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/history"
 	"github.com/kittymux/kittymux/pkg/journal"
 )
@@ -18,12 +17,12 @@ func lostIn(set *agents.Set, getenv func(string) string) func(journal.Record) st
 
 // markLost marks the ended entries whose conversation the agent no longer
 // has. Without definitions nothing is marked.
-func markLost(f *factory.Factory, jf *journal.File, es []history.Entry) {
-	set, err := f.Agents()
+func markLost(loadAgents func() (*agents.Set, error), getenv func(string) string, jf *journal.File, es []history.Entry) {
+	set, err := loadAgents()
 	if err != nil || set == nil {
 		return
 	}
-	lost := lostIn(set, f.Getenv)
+	lost := lostIn(set, getenv)
 	byKey := make(map[string]journal.Record, len(jf.Records))
 	for _, r := range jf.Records {
 		byKey[r.Key] = r

@@ -14,13 +14,19 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/sessiontemplate"
 	"github.com/kittymux/kittymux/pkg/store"
 )
 
 // NewOptions of `sessions new`.
 type NewOptions struct {
-	F        *factory.Factory
+	IO       *factory.IOStreams
+	Paths    paths.Paths
+	LookPath func(string) (string, error)
+	Agents   func() (*agents.Set, error)
+	Target
+
 	Name     string
 	Template string
 	Agent    string
@@ -35,9 +41,15 @@ type NewOptions struct {
 	StartKitty func(kittyPath, session string) error
 }
 
+// From fills o with what `sessions new` takes from f.
+func (o NewOptions) From(f *factory.Factory) *NewOptions {
+	o.IO, o.Paths, o.LookPath, o.Agents, o.Target = f.IO, f.Paths, f.LookPath, f.Agents, targetFrom(f)
+	return &o
+}
+
 // NewCmdNew returns `sessions new`.
 func NewCmdNew(f *factory.Factory, runF func(*NewOptions) error) *cobra.Command {
-	o := &NewOptions{F: f, Ask: sessiontemplate.Ask, StartKitty: startKitty}
+	o := NewOptions{Ask: sessiontemplate.Ask, StartKitty: startKitty}.From(f)
 	cmd := &cobra.Command{
 		Use:   "new NAME --template T [--agent A] [--cwd DIR] [--force]",
 		Short: "Make a session from a template and open it",
@@ -54,7 +66,7 @@ Exit codes: 0 opened, 1 error, 2 bad usage or cancelled.`,
 			if err := store.CheckName(o.Name); err != nil {
 				return &factory.FlagError{Err: err}
 			}
-			o.Interactive = f.IO.CanAsk()
+			o.Interactive = o.IO.CanAsk()
 			if runF != nil {
 				return runF(o)
 			}
@@ -66,27 +78,23 @@ Exit codes: 0 opened, 1 error, 2 bad usage or cancelled.`,
 	cmd.Flags().StringVar(&o.Cwd, "cwd", "", "the session's directory (default: the current one)")
 	cmd.Flags().BoolVar(&o.Force, "force", false, "replace an existing session of that name")
 	cmd.ValidArgsFunction = cobra.NoFileCompletions
-	_ = cmd.RegisterFlagCompletionFunc("template", completeTemplateNames(f))
-	_ = cmd.RegisterFlagCompletionFunc("agent", completeAgentNames(f))
+	_ = cmd.RegisterFlagCompletionFunc("template", completeTemplateNames(o.Paths))
+	_ = cmd.RegisterFlagCompletionFunc("agent", completeAgentNames(o.Agents, o.LookPath))
 	_ = cmd.MarkFlagDirname("cwd")
 	return cmd
 }
 
 // New runs `sessions new`.
 func New(ctx context.Context, o *NewOptions) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	f := o.F
-	ts, err := sessiontemplate.List(f.Paths)
+	ts, err := sessiontemplate.List(o.Paths)
 	if err != nil {
 		return err
 	}
-	set, err := f.Agents()
+	set, err := o.Agents()
 	if err != nil {
 		return err
 	}
-	installed := set.Installed(f.LookPath)
+	installed := set.Installed(o.LookPath)
 	names := installedNames(installed)
 	// What was given is checked before anything is asked.
 	if o.Template != "" {
@@ -100,14 +108,14 @@ func New(ctx context.Context, o *NewOptions) error {
 		}
 	}
 	if !o.Force {
-		if _, err := os.Lstat(f.Paths.Session(o.Name)); err == nil {
-			return &factory.FlagError{Err: fmt.Errorf("session %s exists (%s): pick another name, or --force to replace it", o.Name, f.Paths.Session(o.Name))}
+		if _, err := os.Lstat(o.Paths.Session(o.Name)); err == nil {
+			return &factory.FlagError{Err: fmt.Errorf("session %s exists (%s): pick another name, or --force to replace it", o.Name, o.Paths.Session(o.Name))}
 		}
 	}
 	c := sessiontemplate.Choices{Template: o.Template, Agent: o.Agent, Cwd: o.Cwd}
 	if o.Interactive {
 		wd, _ := os.Getwd()
-		if err := o.Ask(f.IO.In, f.IO.Out, &c, ts, names, wd); err != nil {
+		if err := o.Ask(o.IO.In, o.IO.Out, &c, ts, names, wd); err != nil {
 			if errors.Is(err, sessiontemplate.ErrCancelled) {
 				return factory.ErrCancel
 			}
@@ -141,15 +149,15 @@ func New(ctx context.Context, o *NewOptions) error {
 	if err != nil {
 		return err
 	}
-	path, err := store.Publish(f.Paths, o.Name, data)
+	path, err := store.Publish(o.Paths, o.Name, data)
 	if err != nil {
 		return err
 	}
-	where, err := openBasic(ctx, f, o.StartKitty, path)
+	where, err := openBasic(ctx, o.Target, o.LookPath, o.StartKitty, path)
 	if err != nil {
 		return fmt.Errorf("%w (the session is saved as %s)", err, path)
 	}
-	fmt.Fprintf(f.IO.Out, "made %s from template %s (%s), opened in %s\n", o.Name, t.Name, path, where)
+	fmt.Fprintf(o.IO.Out, "made %s from template %s (%s), opened in %s\n", o.Name, t.Name, path, where)
 	return nil
 }
 

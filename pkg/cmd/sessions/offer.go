@@ -10,15 +10,27 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/ended"
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/probe"
 	"github.com/kittymux/kittymux/pkg/store"
 )
 
 // OfferOptions of `sessions offer`.
 type OfferOptions struct {
-	F *factory.Factory
+	IO       *factory.IOStreams
+	Paths    paths.Paths
+	LookPath func(string) (string, error)
+	Discover func(context.Context) ([]kitty.Instance, error)
+	Target
+	Agents    func() (*agents.Set, error)
+	Probes    func(ctx context.Context, set *agents.Set, names []string) probe.Probes
+	ResumeBin func() (string, error)
+	SealKey   func() ([]byte, error)
+
 	// Kitty is the key of the kitty whose session is offered.
 	Kitty string
 	// Keys are the keys pressed; default: the terminal, read raw.
@@ -30,10 +42,23 @@ type OfferOptions struct {
 	CloseAfter time.Duration
 }
 
+// From fills o with what `sessions offer` takes from f.
+func (o OfferOptions) From(f *factory.Factory) *OfferOptions {
+	o.IO, o.Paths, o.LookPath, o.Discover, o.Target = f.IO, f.Paths, f.LookPath, f.Discover, targetFrom(f)
+	o.Agents, o.Probes, o.ResumeBin, o.SealKey = f.Agents, f.Probes, f.ResumeBin, f.SealKey
+	return &o
+}
+
+// restore is `sessions restore` with o's means.
+func (o *OfferOptions) restore() *RestoreOptions {
+	return &RestoreOptions{IO: o.IO, Paths: o.Paths, LookPath: o.LookPath, Discover: o.Discover, Target: o.Target,
+		StartKitty: startKitty, Wait: store.ReportWait}
+}
+
 // NewCmdOffer returns `sessions offer`, the offer the scanner opens in a
 // kitty that starts.
 func NewCmdOffer(f *factory.Factory, runF func(*OfferOptions) error) *cobra.Command {
-	o := &OfferOptions{F: f, Poll: time.Second, CloseAfter: 2 * time.Minute}
+	o := OfferOptions{Poll: time.Second, CloseAfter: 2 * time.Minute}.From(f)
 	cmd := &cobra.Command{
 		Use:   "offer KITTY",
 		Short: "Offer the session of a kitty that ended (the scanner opens this in a kitty that starts)",
@@ -61,11 +86,7 @@ Exit codes: 0 answered (or nothing to offer), 1 error.`,
 
 // Offer runs `sessions offer`.
 func Offer(ctx context.Context, o *OfferOptions) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	f := o.F
-	out := f.IO.Out
+	out := o.IO.Out
 	if o.Poll <= 0 {
 		o.Poll = time.Second
 	}
@@ -75,12 +96,13 @@ func Offer(ctx context.Context, o *OfferOptions) error {
 	if ended.IsJournalKey(o.Kitty) {
 		return offerJournal(ctx, o)
 	}
-	k, err := offered(ctx, f, o.Kitty)
+	sv := o.restore().saved()
+	k, err := offered(ctx, sv, o.Kitty)
 	if err != nil || k == nil {
 		fmt.Fprintf(out, "kittymux: nothing to offer: %v\n", orNothing(err, "kitty "+o.Kitty+"'s session is not one that ended"))
 		return nil
 	}
-	info, left := withoutClosed(f, k.Key, store.Info{Name: k.Newest.Name, Path: k.Newest.Path})
+	info, left := sv.withoutClosed(k.Key, store.Info{Name: k.Newest.Name, Path: k.Newest.Path})
 	data, err := store.ReadRaw(info.Path)
 	if err != nil {
 		return err
@@ -100,7 +122,9 @@ func Offer(ctx context.Context, o *OfferOptions) error {
 	fmt.Fprintln(out)
 	fmt.Fprintf(out, "  Enter restore it here   n dismiss   l later (`kittymux sessions restore last`)\n")
 	return ask(ctx, o, k.Key, "`kittymux sessions restore "+k.Newest.Name+"` still restores it", func() error {
-		return Restore(ctx, &RestoreOptions{F: f, Name: k.Newest.Name, StartKitty: startKitty, Wait: store.ReportWait})
+		r := o.restore()
+		r.Name = k.Newest.Name
+		return Restore(ctx, r)
 	})
 }
 
@@ -109,12 +133,11 @@ func Offer(ctx context.Context, o *OfferOptions) error {
 // the terminal going away leave it for later. A restore made elsewhere
 // meanwhile ends it.
 func ask(ctx context.Context, o *OfferOptions, key, still string, restore func() error) error {
-	f := o.F
-	out := f.IO.Out
+	out := o.IO.Out
 	keys, done := o.Keys, func() {}
 	if keys == nil {
 		var err error
-		if keys, done, err = rawKeys(f.IO.In); err != nil {
+		if keys, done, err = rawKeys(o.IO.In); err != nil {
 			fmt.Fprintf(out, "kittymux: no terminal to answer in (%v): left for later\n", err)
 			return nil
 		}
@@ -127,7 +150,7 @@ func ask(ctx context.Context, o *OfferOptions, key, still string, restore func()
 		case <-ctx.Done():
 			return nil
 		case <-tick.C:
-			if m := markOf(f, key); !m.Restored.IsZero() {
+			if m := markOf(o.Paths, key); !m.Restored.IsZero() {
 				fmt.Fprintf(out, "\r\nkittymux: restored meanwhile %s, from %s\r\n", when(time.Now(), m.Restored), kitty.Printable(m.RestoredName))
 				// Long enough to read; the window then closes.
 				waitKey(keys, min(2*time.Second, o.CloseAfter))
@@ -135,7 +158,7 @@ func ask(ctx context.Context, o *OfferOptions, key, still string, restore func()
 			}
 		case b, ok := <-keys:
 			if !ok {
-				return ended.MarkLater(f.Paths, key, time.Now())
+				return ended.MarkLater(o.Paths, key, time.Now())
 			}
 			switch b {
 			case '\r', '\n':
@@ -151,17 +174,17 @@ func ask(ctx context.Context, o *OfferOptions, key, still string, restore func()
 				return err
 			case 'n', 'N':
 				fmt.Fprintf(out, "\r\ndismissed: not offered again (%s)\r\n", still)
-				return ended.MarkDismissed(f.Paths, key, time.Now())
+				return ended.MarkDismissed(o.Paths, key, time.Now())
 			case 'l', 'L', 'q', 0x1b, 0x03, 0x04:
-				return ended.MarkLater(f.Paths, key, time.Now())
+				return ended.MarkLater(o.Paths, key, time.Now())
 			}
 		}
 	}
 }
 
 // offered finds the kitty whose session is offered, if it ended.
-func offered(ctx context.Context, f *factory.Factory, key string) (*ended.Kitty, error) {
-	ks, _, err := savedKitties(ctx, f)
+func offered(ctx context.Context, sv saved, key string) (*ended.Kitty, error) {
+	ks, _, err := sv.kitties(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -173,8 +196,8 @@ func offered(ctx context.Context, f *factory.Factory, key string) (*ended.Kitty,
 	return nil, nil
 }
 
-func markOf(f *factory.Factory, key string) ended.Mark {
-	st, _ := ended.Read(f.Paths)
+func markOf(p paths.Paths, key string) ended.Mark {
+	st, _ := ended.Read(p)
 	return st.Kitties[key]
 }
 

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/ended"
 	"github.com/kittymux/kittymux/pkg/history"
 	"github.com/kittymux/kittymux/pkg/journal"
@@ -22,10 +21,9 @@ import (
 // kitty o.Kitty went away with some of them. Enter opens them in this
 // kitty, a tab each.
 func offerJournal(ctx context.Context, o *OfferOptions) error {
-	f := o.F
-	out := f.IO.Out
+	out := o.IO.Out
 	now := time.Now()
-	jf, err := journal.New(f.Paths.Journal(), false).Read()
+	jf, err := journal.New(o.Paths.Journal(), false).Read()
 	if err != nil {
 		return err
 	}
@@ -35,11 +33,11 @@ func offerJournal(ctx context.Context, o *OfferOptions) error {
 			gone = &g
 		}
 	}
-	if m := markOf(f, o.Kitty); gone == nil || !m.Restored.IsZero() || !m.Dismissed.IsZero() {
+	if m := markOf(o.Paths, o.Kitty); gone == nil || !m.Restored.IsZero() || !m.Dismissed.IsZero() {
 		fmt.Fprintf(out, "kittymux: nothing to offer: no conversation of %s is left to recover\n", o.Kitty)
 		return nil
 	}
-	plan, err := recoverPlan(ctx, f, false)
+	plan, err := o.recoverPlan(ctx, false)
 	if err != nil {
 		return err
 	}
@@ -61,7 +59,7 @@ func offerJournal(ctx context.Context, o *OfferOptions) error {
 	fmt.Fprintf(out, "  %d conversation%s\n\n", len(plan.Tabs), plural(len(plan.Tabs)))
 	fmt.Fprintf(out, "  Enter open them here   n dismiss   l later (`kittymux sessions recover`)\n")
 	return ask(ctx, o, o.Kitty, "`kittymux sessions recover` still brings them back", func() error {
-		return recoverHere(ctx, f, jf, o.Kitty)
+		return o.recoverHere(ctx, jf, o.Kitty)
 	})
 }
 
@@ -69,29 +67,29 @@ func offerJournal(ctx context.Context, o *OfferOptions) error {
 // kitty the command runs in (one too old for goto_session: a launch per
 // tab), prints what each prompt did, and marks every gone kitty whose
 // conversations came back as restored.
-func recoverHere(ctx context.Context, f *factory.Factory, jf *journal.File, offered string) error {
+func (o *OfferOptions) recoverHere(ctx context.Context, jf *journal.File, offered string) error {
 	start := time.Now()
-	plan, err := recoverPlan(ctx, f, true)
+	plan, err := o.recoverPlan(ctx, true)
 	if err != nil {
 		return err
 	}
 	if len(plan.Tabs) == 0 {
 		return fmt.Errorf("nothing to recover any more: every conversation runs again")
 	}
-	path, err := store.Publish(f.Paths, DefaultRecoverName, plan.Data)
+	path, err := store.Publish(o.Paths, DefaultRecoverName, plan.Data)
 	if err != nil {
 		return err
 	}
 	opened := "this kitty"
-	if f.Getenv("KITTY_LISTEN_ON") != "" || f.To != "" {
-		if err := launchTabs(ctx, f, plan.Data); err != nil {
+	if o.KittyNamed() {
+		if err := launchTabs(ctx, o.Target, plan.Data); err != nil {
 			return fmt.Errorf("%w (the session is saved as %s)", err, path)
 		}
-	} else if opened, err = openBasic(ctx, f, startKitty, path); err != nil {
+	} else if opened, err = openBasic(ctx, o.Target, o.LookPath, startKitty, path); err != nil {
 		// Not inside kitty: as recover does.
 		return err
 	}
-	fmt.Fprintf(f.IO.Out, "recovered %d conversation(s) as %s, opened in %s\n", len(plan.Tabs), DefaultRecoverName, opened)
+	fmt.Fprintf(o.IO.Out, "recovered %d conversation(s) as %s, opened in %s\n", len(plan.Tabs), DefaultRecoverName, opened)
 	keys := map[string]bool{offered: true}
 	byRecord := map[string]string{}
 	for _, r := range jf.Records {
@@ -102,50 +100,52 @@ func recoverHere(ctx context.Context, f *factory.Factory, jf *journal.File, offe
 			keys[k] = true
 		}
 	}
+	r := o.restore()
+	sv := r.saved()
 	for k := range keys {
-		markRestored(f, k, store.Info{Name: DefaultRecoverName}, start)
+		sv.markRestored(k, store.Info{Name: DefaultRecoverName}, start)
 	}
-	report(ctx, f, path, start, store.ReportWait)
+	r.reporter().report(ctx, path, start, store.ReportWait)
 	return nil
 }
 
 // recoverPlan is `sessions recover`'s plan with its defaults; seal makes
 // the records sealed (creating the key if need be), as a real recover does.
-func recoverPlan(ctx context.Context, f *factory.Factory, seal bool) (*recovery.Plan, error) {
-	jf, err := journal.New(f.Paths.Journal(), false).Read()
+func (o *OfferOptions) recoverPlan(ctx context.Context, seal bool) (*recovery.Plan, error) {
+	jf, err := journal.New(o.Paths.Journal(), false).Read()
 	if err != nil {
 		return nil, err
 	}
-	set, err := f.Agents()
+	set, err := o.Agents()
 	if err != nil {
 		return nil, err
 	}
-	bin, err := resumeBin(f)
+	bin, err := o.ResumeBin()
 	if err != nil {
 		return nil, err
 	}
-	live, err := liveKitties(ctx, f, set)
+	live, err := liveKitties(ctx, o.Target, o.Discover, set)
 	if err != nil {
 		return nil, err
 	}
 	var key []byte
 	if seal {
-		if key, err = restorerec.LoadOrCreateKey(f.Paths); err != nil {
+		if key, err = o.SealKey(); err != nil {
 			return nil, err
 		}
 	} else {
-		key, _ = restorerec.ReadKey(f.Paths.ResumeKey())
+		key, _ = restorerec.ReadKey(o.Paths.ResumeKey())
 	}
 	return recovery.Build(recovery.Options{Agents: set, Journal: jf, Since: ended.RecoverSince,
 		Live: live, ResumeBin: bin, Key: key, Stat: statDir,
-		Check: func(names []string) probe.Probes { return f.Probes(ctx, set, names) }})
+		Check: func(names []string) probe.Probes { return o.Probes(ctx, set, names) }})
 }
 
 // launchTabs opens each window of a basic session file (recover's: new_tab,
 // cd, launch) as a tab of the kitty the command runs in, through launch,
 // which every kitty kittymux supports.
-func launchTabs(ctx context.Context, f *factory.Factory, data []byte) error {
-	in, err := oneKitty(ctx, f)
+func launchTabs(ctx context.Context, t Target, data []byte) error {
+	in, err := t.OneKitty(ctx)
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,6 @@
 package sessions_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -56,7 +55,7 @@ func TestOfferKeys(t *testing.T) {
 					ended.MarkRestored(f.Paths, "4242", name, time.Now())
 				}()
 			}
-			err := sessions.Offer(context.Background(), &sessions.OfferOptions{F: f, Kitty: "4242", Keys: keys, Poll: 10 * time.Millisecond, CloseAfter: time.Millisecond})
+			err := sessions.Offer(t.Context(), sessions.OfferOptions{Kitty: "4242", Keys: keys, Poll: 10 * time.Millisecond, CloseAfter: time.Millisecond}.From(f))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -71,7 +70,7 @@ func TestOfferKeys(t *testing.T) {
 			out.Reset()
 			closed := make(chan byte)
 			close(closed)
-			if err := sessions.Offer(context.Background(), &sessions.OfferOptions{F: f, Kitty: "4242", Keys: closed}); err != nil {
+			if err := sessions.Offer(t.Context(), sessions.OfferOptions{Kitty: "4242", Keys: closed}.From(f)); err != nil {
 				t.Fatal(err)
 			}
 			if again := !strings.Contains(out.String(), "nothing to offer"); again != c.again {

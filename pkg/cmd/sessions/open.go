@@ -6,7 +6,6 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
-	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/kitty"
 )
 
@@ -15,9 +14,9 @@ import (
 // when that kitty has it (0.43 or newer), else in a new kitty started with
 // --session, which every kitty since 0.26.5 loads. It returns where it
 // opened, for the message.
-func openBasic(ctx context.Context, f *factory.Factory, start func(kittyPath, session string) error, path string) (string, error) {
-	if f.To != "" || f.Getenv("KITTY_LISTEN_ON") != "" {
-		in, err := oneKitty(ctx, f)
+func openBasic(ctx context.Context, t Target, lookPath func(string) (string, error), start func(kittyPath, session string) error, path string) (string, error) {
+	if t.KittyNamed() {
+		in, err := t.OneKitty(ctx)
 		if err != nil {
 			return "", err
 		}
@@ -37,7 +36,7 @@ func openBasic(ctx context.Context, f *factory.Factory, start func(kittyPath, se
 			}
 		}
 	}
-	kp, err := f.LookPath("kitty")
+	kp, err := lookPath("kitty")
 	if err != nil {
 		return "", fmt.Errorf("no kitty on PATH to start: %w", err)
 	}

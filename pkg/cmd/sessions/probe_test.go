@@ -1,7 +1,6 @@
 package sessions_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -50,7 +49,7 @@ func TestPublishHungProbe(t *testing.T) {
 		f.Paths = paths.Under(tmp)
 		f.Getenv = func(k string) string { return env[k] }
 		start := time.Now()
-		err := sessions.Publish(context.Background(), &sessions.PublishOptions{F: f, Raw: rawPath, Name: "hung", JSON: true})
+		err := sessions.Publish(t.Context(), sessions.PublishOptions{Raw: rawPath, Name: "hung", JSON: true}.From(f))
 		took := time.Since(start)
 		if err != nil {
 			t.Fatalf("run %d: %v\n%s", run, err, errOut.String())
@@ -97,7 +96,7 @@ func TestPublishUnsure(t *testing.T) {
 	f, out, errOut := factorytest.New(t)
 	f.Paths = paths.Under(tmp)
 	f.Getenv = func(k string) string { return env[k] }
-	if err := sessions.Publish(context.Background(), &sessions.PublishOptions{F: f, Raw: rawPath, Stdout: true}); err != nil {
+	if err := sessions.Publish(t.Context(), sessions.PublishOptions{Raw: rawPath, Stdout: true}.From(f)); err != nil {
 		t.Fatalf("%v\n%s", err, errOut.String())
 	}
 	for _, want := range []string{"--mode latest --confirm --tab t --dir /w -- /opt/oc/opencode --frobnicate loud -m x --continue\n"} {

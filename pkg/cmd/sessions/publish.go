@@ -9,17 +9,25 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/journal"
+	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/probe"
-	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/rewrite"
 	"github.com/kittymux/kittymux/pkg/store"
 )
 
 // PublishOptions of `sessions publish`.
 type PublishOptions struct {
-	F      *factory.Factory
+	IO        *factory.IOStreams
+	Paths     paths.Paths
+	Getenv    func(string) string
+	Agents    func() (*agents.Set, error)
+	Probes    func(ctx context.Context, set *agents.Set, names []string) probe.Probes
+	ResumeBin func() (string, error)
+	SealKey   func() ([]byte, error)
+
 	Raw    string
 	Name   string
 	Stdout bool
@@ -35,9 +43,16 @@ type PublishOptions struct {
 	KittyPID int
 }
 
+// From fills o with what `sessions publish` takes from f.
+func (o PublishOptions) From(f *factory.Factory) *PublishOptions {
+	o.IO, o.Paths, o.Getenv = f.IO, f.Paths, f.Getenv
+	o.Agents, o.Probes, o.ResumeBin, o.SealKey = f.Agents, f.Probes, f.ResumeBin, f.SealKey
+	return &o
+}
+
 // NewCmdPublish returns `sessions publish`.
 func NewCmdPublish(f *factory.Factory, runF func(*PublishOptions) error) *cobra.Command {
-	o := &PublishOptions{F: f}
+	o := PublishOptions{}.From(f)
 	cmd := &cobra.Command{
 		Use:   "publish RAW",
 		Short: "Rewrite a raw kitty save and publish it, with no kitty socket",
@@ -80,23 +95,19 @@ Exit codes: 0 published, 1 error (nothing written), 2 bad usage.`,
 
 // Publish runs `sessions publish`.
 func Publish(ctx context.Context, o *PublishOptions) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	f := o.F
 	raw, err := store.ReadRaw(o.Raw)
 	if err != nil {
 		return fmt.Errorf("%w; nothing was written", err)
 	}
-	set, err := f.Agents()
+	set, err := o.Agents()
 	if err != nil {
 		return err
 	}
-	bin, err := resumeBin(f)
+	bin, err := o.ResumeBin()
 	if err != nil {
 		return err
 	}
-	key, err := restorerec.LoadOrCreateKey(f.Paths)
+	key, err := o.SealKey()
 	if err != nil {
 		return fmt.Errorf("%w; nothing was written", err)
 	}
@@ -104,30 +115,30 @@ func Publish(ctx context.Context, o *PublishOptions) error {
 	// ran in each window (its program, flags and conversation). A window
 	// it has no record of is written unsealed, and its restore asks first.
 	// An unreadable journal confirms nothing.
-	jf, err := journal.New(f.Paths.Journal(), journal.IsOff(f.Paths.StateDir, f.Getenv)).Read()
+	jf, err := journal.New(o.Paths.Journal(), journal.IsOff(o.Paths.StateDir, o.Getenv)).Read()
 	if err != nil {
-		fmt.Fprintf(f.IO.ErrOut, "kittymux: the journal cannot be read (%v); no window's command or conversation is confirmed\n", err)
+		fmt.Fprintf(o.IO.ErrOut, "kittymux: the journal cannot be read (%v); no window's command or conversation is confirmed\n", err)
 		jf = nil
 	}
 	res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, ResumeBin: bin, Direct: o.Direct,
 		Key: key, Journal: jf, KittyPID: o.KittyPID,
-		Check: func(names []string) probe.Probes { return f.Probes(ctx, set, names) }})
+		Check: func(names []string) probe.Probes { return o.Probes(ctx, set, names) }})
 	if err != nil {
 		return fmt.Errorf("%s: %w; nothing was written", o.Raw, err)
 	}
-	printWarnings(f.IO.ErrOut, res.Warnings)
+	printWarnings(o.IO.ErrOut, res.Warnings)
 	if o.Stdout {
-		_, err := f.IO.Out.Write(res.Data)
+		_, err := o.IO.Out.Write(res.Data)
 		return err
 	}
-	path, err := store.Publish(f.Paths, o.Name, res.Data)
+	path, err := store.Publish(o.Paths, o.Name, res.Data)
 	if err != nil {
 		return err
 	}
 	if o.RemoveRaw {
 		if err := os.Remove(o.Raw); err != nil {
-			fmt.Fprintf(f.IO.ErrOut, "kittymux: published, but the raw save stays: %v\n", err)
+			fmt.Fprintf(o.IO.ErrOut, "kittymux: published, but the raw save stays: %v\n", err)
 		}
 	}
-	return printSaved(f.IO.Out, o.JSON, SaveResult{Name: o.Name, Path: path, Windows: res.Windows, Warnings: res.Warnings})
+	return printSaved(o.IO.Out, o.JSON, SaveResult{Name: o.Name, Path: path, Windows: res.Windows, Warnings: res.Warnings})
 }

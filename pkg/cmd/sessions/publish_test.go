@@ -2,7 +2,6 @@ package sessions_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -49,7 +48,7 @@ func TestPublishLargeSave(t *testing.T) {
 	f.Paths = paths.Under(tmp)
 	env := map[string]string{"PATH": filepath.Join(tmp, "no-bin"), "KITTYMUX_RESUME_BIN": "/opt/kittymux/bin/kittymux-resume"}
 	f.Getenv = func(k string) string { return env[k] }
-	if err := sessions.Publish(context.Background(), &sessions.PublishOptions{F: f, Raw: rawPath, Name: "big", JSON: true}); err != nil {
+	if err := sessions.Publish(t.Context(), sessions.PublishOptions{Raw: rawPath, Name: "big", JSON: true}.From(f)); err != nil {
 		t.Fatalf("%v\n%s", err, errOut.Bytes())
 	}
 	t.Logf("raw save %d bytes, output %d bytes", len(raw), out.Len())

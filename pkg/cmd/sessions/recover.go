@@ -19,6 +19,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/live"
+	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/probe"
 	"github.com/kittymux/kittymux/pkg/recovery"
 	"github.com/kittymux/kittymux/pkg/restorerec"
@@ -30,7 +31,16 @@ const DefaultRecoverName = "recovered"
 
 // RecoverOptions of `sessions recover`.
 type RecoverOptions struct {
-	F      *factory.Factory
+	IO       *factory.IOStreams
+	Paths    paths.Paths
+	LookPath func(string) (string, error)
+	Discover func(context.Context) ([]kitty.Instance, error)
+	Target
+	Agents    func() (*agents.Set, error)
+	Probes    func(ctx context.Context, set *agents.Set, names []string) probe.Probes
+	ResumeBin func() (string, error)
+	SealKey   func() ([]byte, error)
+
 	Since  time.Duration
 	DryRun bool
 	Name   string
@@ -41,9 +51,16 @@ type RecoverOptions struct {
 	StartKitty func(kittyPath, session string) error
 }
 
+// From fills o with what `sessions recover` takes from f.
+func (o RecoverOptions) From(f *factory.Factory) *RecoverOptions {
+	o.IO, o.Paths, o.LookPath, o.Discover, o.Target = f.IO, f.Paths, f.LookPath, f.Discover, targetFrom(f)
+	o.Agents, o.Probes, o.ResumeBin, o.SealKey = f.Agents, f.Probes, f.ResumeBin, f.SealKey
+	return &o
+}
+
 // NewCmdRecover returns `sessions recover`.
 func NewCmdRecover(f *factory.Factory, runF func(*RecoverOptions) error) *cobra.Command {
-	o := &RecoverOptions{F: f, StartKitty: startKitty}
+	o := RecoverOptions{StartKitty: startKitty}.From(f)
 	var since string
 	cmd := &cobra.Command{
 		Use:   "recover [--since 6h] [--dry-run] [--name N] [--closed]",
@@ -81,7 +98,7 @@ Exit codes: 0 recovered, or nothing to recover; 1 error; 2 bad usage.`,
 	cmd.Flags().StringVar(&o.Name, "name", DefaultRecoverName, "the session's name")
 	cmd.Flags().BoolVar(&o.Closed, "closed", false, "also recover conversations whose window was closed by hand")
 	cmd.Flags().BoolVar(&o.JSON, "json", false, "print what was recovered as JSON")
-	_ = cmd.RegisterFlagCompletionFunc("name", completeSessionNames(f))
+	_ = cmd.RegisterFlagCompletionFunc("name", completeSessionNames(o.Paths))
 	return cmd
 }
 
@@ -98,39 +115,35 @@ type RecoverResult struct {
 
 // Recover runs `sessions recover`.
 func Recover(ctx context.Context, o *RecoverOptions) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	f := o.F
-	jf, err := journal.New(f.Paths.Journal(), false).Read()
+	jf, err := journal.New(o.Paths.Journal(), false).Read()
 	if err != nil {
 		return err
 	}
-	set, err := f.Agents()
+	set, err := o.Agents()
 	if err != nil {
 		return err
 	}
-	bin, err := resumeBin(f)
+	bin, err := o.ResumeBin()
 	if err != nil {
 		return err
 	}
-	live, err := liveKitties(ctx, f, set)
+	live, err := liveKitties(ctx, o.Target, o.Discover, set)
 	if err != nil {
 		return err
 	}
 	var key []byte
 	if o.DryRun {
 		// A dry run writes nothing, not even a first key.
-		if key, err = restorerec.ReadKey(f.Paths.ResumeKey()); err != nil {
+		if key, err = restorerec.ReadKey(o.Paths.ResumeKey()); err != nil {
 			key = nil
-			fmt.Fprintf(f.IO.ErrOut, "kittymux: the records below are not sealed (%v); a real recover seals them\n", err)
+			fmt.Fprintf(o.IO.ErrOut, "kittymux: the records below are not sealed (%v); a real recover seals them\n", err)
 		}
-	} else if key, err = restorerec.LoadOrCreateKey(f.Paths); err != nil {
+	} else if key, err = o.SealKey(); err != nil {
 		return err
 	}
 	plan, err := recovery.Build(recovery.Options{Agents: set, Journal: jf, Clock: o.Clock, Since: o.Since, Closed: o.Closed,
-		Live: live, ResumeBin: bin, Key: key, Stat: statDir, Lost: lostIn(set, f.Getenv),
-		Check: func(names []string) probe.Probes { return f.Probes(ctx, set, names) }})
+		Live: live, ResumeBin: bin, Key: key, Stat: statDir, Lost: lostIn(set, o.Getenv),
+		Check: func(names []string) probe.Probes { return o.Probes(ctx, set, names) }})
 	if err != nil {
 		return err
 	}
@@ -139,20 +152,20 @@ func Recover(ctx context.Context, o *RecoverOptions) error {
 	case len(plan.Tabs) == 0:
 	case o.DryRun:
 	default:
-		if res.Path, err = store.Publish(f.Paths, o.Name, plan.Data); err != nil {
+		if res.Path, err = store.Publish(o.Paths, o.Name, plan.Data); err != nil {
 			return err
 		}
-		if res.Opened, err = openBasic(ctx, f, o.StartKitty, res.Path); err != nil {
+		if res.Opened, err = openBasic(ctx, o.Target, o.LookPath, o.StartKitty, res.Path); err != nil {
 			return fmt.Errorf("%w (the session is saved as %s: `kittymux sessions restore %s` on kitty 0.43 or newer, or kitty --session %s)",
 				err, res.Path, o.Name, res.Path)
 		}
 	}
 	if o.JSON {
-		enc := json.NewEncoder(f.IO.Out)
+		enc := json.NewEncoder(o.IO.Out)
 		enc.SetIndent("", "  ")
 		return enc.Encode(res)
 	}
-	printRecovered(f.IO.Out, f.IO.ErrOut, o, res)
+	printRecovered(o.IO.Out, o.IO.ErrOut, o, res)
 	return nil
 }
 
@@ -166,13 +179,13 @@ func statDir(dir string) error {
 
 // liveKitties asks every kitty found which conversations run there now. A
 // kitty that does not answer is gone: its conversations come back.
-func liveKitties(ctx context.Context, f *factory.Factory, set *agents.Set) ([]recovery.LiveKitty, error) {
-	insts, err := f.Discover(ctx)
+func liveKitties(ctx context.Context, t Target, discover func(context.Context) ([]kitty.Instance, error), set *agents.Set) ([]recovery.LiveKitty, error) {
+	insts, err := discover(ctx)
 	if err != nil {
 		return nil, err
 	}
-	answers := kitty.LSAll(ctx, insts, f.AskTimeout)
-	return recovery.Live(set, answers, live.Records{Getenv: f.Getenv}), nil
+	answers := kitty.LSAll(ctx, insts, t.AskTimeout)
+	return recovery.Live(set, answers, live.Records{Getenv: t.Getenv}), nil
 }
 
 // printRecovered: on a dry run stdout holds only the file, the summary goes

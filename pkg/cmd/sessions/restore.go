@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -28,7 +29,12 @@ import (
 
 // RestoreOptions of `sessions restore`.
 type RestoreOptions struct {
-	F    *factory.Factory
+	IO       *factory.IOStreams
+	Paths    paths.Paths
+	LookPath func(string) (string, error)
+	Discover func(context.Context) ([]kitty.Instance, error)
+	Target
+
 	Name string
 	// StartKitty starts a new kitty on a session file; tests replace it.
 	StartKitty func(kittyPath, session string) error
@@ -37,9 +43,20 @@ type RestoreOptions struct {
 	Wait time.Duration
 }
 
+// From fills o with what `sessions restore` takes from f.
+func (o RestoreOptions) From(f *factory.Factory) *RestoreOptions {
+	o.IO, o.Paths, o.LookPath, o.Discover, o.Target = f.IO, f.Paths, f.LookPath, f.Discover, targetFrom(f)
+	return &o
+}
+
+// saved reads the saves for o.
+func (o *RestoreOptions) saved() saved {
+	return saved{paths: o.Paths, errOut: o.IO.ErrOut, discover: o.Discover, self: selfKey(o.To(), o.Getenv)}
+}
+
 // NewCmdRestore returns `sessions restore`.
 func NewCmdRestore(f *factory.Factory, runF func(*RestoreOptions) error) *cobra.Command {
-	o := &RestoreOptions{F: f, StartKitty: startKitty}
+	o := RestoreOptions{StartKitty: startKitty}.From(f)
 	cmd := &cobra.Command{
 		Use:   "restore NAME|last",
 		Short: "Open a saved session: goto_session inside kitty, a new kitty otherwise",
@@ -58,7 +75,7 @@ the others wait for a key, and say so.
 
 Exit codes: 0 opened, 1 error, 2 bad usage.`,
 		Args:              cobra.ExactArgs(1),
-		ValidArgsFunction: completeSessionNames(f, "last"),
+		ValidArgsFunction: completeSessionNames(o.Paths, "last"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
 			if runF != nil {
@@ -73,22 +90,19 @@ Exit codes: 0 opened, 1 error, 2 bad usage.`,
 
 // Restore runs `sessions restore`.
 func Restore(ctx context.Context, o *RestoreOptions) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	f := o.F
 	start := time.Now()
-	info, endedKey, err := resolveRestore(ctx, f, o.Name)
+	sv := o.saved()
+	info, endedKey, err := sv.resolve(ctx, o.Name)
 	var none *nothingLast
 	if errors.As(err, &none) {
-		return none.print(f.IO.ErrOut)
+		return none.print(o.IO.ErrOut)
 	}
 	if err != nil {
 		return err
 	}
-	info, left := withoutClosed(f, endedKey, info)
-	if f.To != "" || f.Getenv("KITTY_LISTEN_ON") != "" {
-		in, err := oneKitty(ctx, f)
+	info, left := sv.withoutClosed(endedKey, info)
+	if o.KittyNamed() {
+		in, err := o.OneKitty(ctx)
 		if err != nil {
 			return err
 		}
@@ -102,13 +116,13 @@ func Restore(ctx context.Context, o *RestoreOptions) error {
 		if err := kitty.NewClient(in.Addr).Action(ctx, "goto_session "+q); err != nil {
 			return fmt.Errorf("goto_session %s: %w", info.Path, err)
 		}
-		fmt.Fprintf(f.IO.Out, "restored %s in %s (kitty went to its windows if they were open already)\n", info.Name, in.Socket)
-		markRestored(f, endedKey, info, start)
-		printLeftOut(f.IO.Out, left, start)
-		report(ctx, f, info.Path, start, o.Wait)
+		fmt.Fprintf(o.IO.Out, "restored %s in %s (kitty went to its windows if they were open already)\n", info.Name, in.Socket)
+		sv.markRestored(endedKey, info, start)
+		printLeftOut(o.IO.Out, left, start)
+		o.reporter().report(ctx, info.Path, start, o.Wait)
 		return nil
 	}
-	kp, err := f.LookPath("kitty")
+	kp, err := o.LookPath("kitty")
 	if err != nil {
 		return fmt.Errorf("not inside kitty and no kitty on PATH to start: %w", err)
 	}
@@ -116,51 +130,63 @@ func Restore(ctx context.Context, o *RestoreOptions) error {
 	if err == nil && !v.AtLeast(kitty.VersionSaveAsSession) {
 		return fmt.Errorf("a saved session needs kitty %s or newer to load; %s is %s", kitty.VersionSaveAsSession, kp, v)
 	}
-	path, err := forNewKitty(f, info)
+	path, err := forNewKitty(o.Paths, info)
 	if err != nil {
 		return err
 	}
 	if err := o.StartKitty(kp, path); err != nil {
 		return fmt.Errorf("start kitty: %w", err)
 	}
-	fmt.Fprintf(f.IO.Out, "restored %s in a new kitty\n", info.Name)
-	markRestored(f, endedKey, info, start)
-	printLeftOut(f.IO.Out, left, start)
-	report(ctx, f, info.Path, start, o.Wait)
+	fmt.Fprintf(o.IO.Out, "restored %s in a new kitty\n", info.Name)
+	sv.markRestored(endedKey, info, start)
+	printLeftOut(o.IO.Out, left, start)
+	o.reporter().report(ctx, info.Path, start, o.Wait)
 	return nil
+}
+
+// reporter says what the restore prompts did.
+type reporter struct {
+	paths  paths.Paths
+	getenv func(string) string
+	out    io.Writer
+}
+
+// reporter is the reporter of o.
+func (o *RestoreOptions) reporter() reporter {
+	return reporter{paths: o.Paths, getenv: o.Getenv, out: o.IO.Out}
 }
 
 // report prints what each agent window's restore prompt did, as the
 // prompts record it in the journal, after waiting up to wait for those that
 // run without asking.
-func report(ctx context.Context, f *factory.Factory, path string, since time.Time, wait time.Duration) {
+func (r reporter) report(ctx context.Context, path string, since time.Time, wait time.Duration) {
 	data, err := store.ReadRaw(path)
 	if err != nil {
 		return
 	}
-	key, _ := restorerec.ReadKey(f.Paths.ResumeKey())
-	_, autoFile := os.Stat(f.Paths.ResumeAuto())
-	ws, err := store.AgentWindows(data, key, f.Getenv("KITTYMUX_RESUME") == "auto" || autoFile == nil)
+	key, _ := restorerec.ReadKey(r.paths.ResumeKey())
+	_, autoFile := os.Stat(r.paths.ResumeAuto())
+	ws, err := store.AgentWindows(data, key, r.getenv("KITTYMUX_RESUME") == "auto" || autoFile == nil)
 	if err != nil || len(ws) == 0 {
 		return
 	}
-	j := journal.New(f.Paths.Journal(), journal.IsOff(f.Paths.StateDir, f.Getenv))
+	j := journal.New(r.paths.Journal(), journal.IsOff(r.paths.StateDir, r.getenv))
 	if j.Off {
-		fmt.Fprintf(f.IO.Out, "%d agent windows (the journal is off, so their prompts report nothing)\n", len(ws))
+		fmt.Fprintf(r.out, "%d agent windows (the journal is off, so their prompts report nothing)\n", len(ws))
 		return
 	}
 	// Resumes without asking start one after another per agent: the
 	// report waits for the last of them too.
-	interval, _ := stagger.Interval(f.Paths, f.Getenv)
+	interval, _ := stagger.Interval(r.paths, r.getenv)
 	deadline := time.Now().Add(wait + store.StaggerWait(ws, interval))
 	for {
 		outcomes, _ := j.RestoresSince(since)
 		jf, _ := j.Read()
-		lines, done := store.Report(ws, outcomes, confirmFrom(jf, live.Records{ProcRoot: "/proc", Getenv: f.Getenv}))
+		lines, done := store.Report(ws, outcomes, confirmFrom(jf, live.Records{ProcRoot: "/proc", Getenv: r.getenv}))
 		if done || !time.Now().Before(deadline) || ctx.Err() != nil {
 			for _, l := range lines {
 				// Records and directories come from the editable file.
-				fmt.Fprintf(f.IO.Out, "  %s\n", kitty.Printable(l))
+				fmt.Fprintf(r.out, "  %s\n", kitty.Printable(l))
 			}
 			return
 		}
@@ -175,7 +201,7 @@ func report(ctx context.Context, f *factory.Factory, path string, since time.Tim
 // window starts with new_os_window: goto_session skips the empty section
 // before it, but a kitty started with --session opens an OS window for it, a
 // stray shell. Such a file is loaded from a copy without that line.
-func forNewKitty(f *factory.Factory, info store.Info) (string, error) {
+func forNewKitty(p paths.Paths, info store.Info) (string, error) {
 	data, err := userfile.Read(info.Path, store.MaxRawSize)
 	if err != nil {
 		return "", err
@@ -197,7 +223,7 @@ func forNewKitty(f *factory.Factory, info store.Info) (string, error) {
 			return "", err
 		}
 		copyPath := filepath.Join(filepath.Dir(info.Path), paths.NewKittyPrefix+filepath.Base(info.Path))
-		if err := statefile.WriteFile(f.Paths.StateDir, copyPath, out); err != nil {
+		if err := statefile.WriteFile(p.StateDir, copyPath, out); err != nil {
 			return "", err
 		}
 		return copyPath, nil

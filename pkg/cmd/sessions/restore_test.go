@@ -1,7 +1,6 @@
 package sessions_test
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,8 +37,8 @@ func TestRestoreOutsideKitty(t *testing.T) {
 				t.Fatal(err)
 			}
 			var started []string
-			err = sessions.Restore(context.Background(), &sessions.RestoreOptions{F: f, Name: "last",
-				StartKitty: func(k, s string) error { started = append(started, k, s); return nil }})
+			err = sessions.Restore(t.Context(), sessions.RestoreOptions{Name: "last",
+				StartKitty: func(k, s string) error { started = append(started, k, s); return nil }}.From(f))
 			if c.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), c.wantErr) || started != nil {
 					t.Fatalf("err = %v, started %v", err, started)
@@ -58,8 +57,8 @@ func TestRestoreOutsideKitty(t *testing.T) {
 			one := "\nnew_os_window\nnew_tab\nlaunch\n"
 			path, _ = storage.Publish(f.Paths, "one", []byte(one))
 			started = nil
-			if err := sessions.Restore(context.Background(), &sessions.RestoreOptions{F: f, Name: "one",
-				StartKitty: func(k, s string) error { started = append(started, k, s); return nil }}); err != nil {
+			if err := sessions.Restore(t.Context(), sessions.RestoreOptions{Name: "one",
+				StartKitty: func(k, s string) error { started = append(started, k, s); return nil }}.From(f)); err != nil {
 				t.Fatal(err)
 			}
 			if len(started) != 2 || started[1] == path {

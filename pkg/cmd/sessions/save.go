@@ -11,6 +11,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/probe"
 	"github.com/kittymux/kittymux/pkg/rewrite"
@@ -23,16 +24,29 @@ const DefaultName = "default"
 
 // SaveOptions of `sessions save`.
 type SaveOptions struct {
-	F      *factory.Factory
+	IO    *factory.IOStreams
+	Paths paths.Paths
+	Target
+	Agents    func() (*agents.Set, error)
+	Probes    func(ctx context.Context, set *agents.Set, names []string) probe.Probes
+	ResumeBin func() (string, error)
+
 	Name   string
 	All    bool
 	Direct bool
 	JSON   bool
 }
 
+// From fills o with what `sessions save` takes from f.
+func (o SaveOptions) From(f *factory.Factory) *SaveOptions {
+	o.IO, o.Paths, o.Target = f.IO, f.Paths, targetFrom(f)
+	o.Agents, o.Probes, o.ResumeBin = f.Agents, f.Probes, f.ResumeBin
+	return &o
+}
+
 // NewCmdSave returns `sessions save`.
 func NewCmdSave(f *factory.Factory, runF func(*SaveOptions) error) *cobra.Command {
-	o := &SaveOptions{F: f}
+	o := SaveOptions{}.From(f)
 	cmd := &cobra.Command{
 		Use:   "save [NAME]",
 		Short: "Save the focused OS window (--all: every one) with each agent's resume command",
@@ -43,7 +57,7 @@ A failed or empty save never replaces a good one.
 
 Exit codes: 0 saved, 1 error (nothing written), 2 bad usage.`,
 		Args:              cobra.MaximumNArgs(1),
-		ValidArgsFunction: completeSessionNames(f),
+		ValidArgsFunction: completeSessionNames(o.Paths),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = DefaultName
 			if len(args) == 1 {
@@ -76,33 +90,29 @@ type SaveResult struct {
 
 // Save runs `sessions save`.
 func Save(ctx context.Context, o *SaveOptions) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	f := o.F
-	in, err := oneKitty(ctx, f)
+	in, err := o.OneKitty(ctx)
 	if err != nil {
 		return err
 	}
 	if err := needVersion(in, "sessions save (kitty's save_as_session)", kitty.VersionSaveAsSession); err != nil {
 		return fmt.Errorf("%w; nothing was written", err)
 	}
-	set, err := f.Agents()
+	set, err := o.Agents()
 	if err != nil {
 		return err
 	}
-	bin, err := resumeBin(f)
+	bin, err := o.ResumeBin()
 	if err != nil {
 		return err
 	}
-	path, res, err := save.Save(ctx, save.Options{Kitty: kitty.NewClient(in.Addr), Instance: in, Agents: set, Paths: f.Paths,
-		ResumeBin: bin, Name: o.Name, All: o.All, Direct: o.Direct, Getenv: f.Getenv,
-		Check: func(names []string) probe.Probes { return f.Probes(ctx, set, names) }})
+	path, res, err := save.Save(ctx, save.Options{Kitty: kitty.NewClient(in.Addr), Instance: in, Agents: set, Paths: o.Paths,
+		ResumeBin: bin, Name: o.Name, All: o.All, Direct: o.Direct, Getenv: o.Getenv,
+		Check: func(names []string) probe.Probes { return o.Probes(ctx, set, names) }})
 	if err != nil {
 		return err
 	}
-	printWarnings(f.IO.ErrOut, res.Warnings)
-	return printSaved(f.IO.Out, o.JSON, SaveResult{Name: o.Name, Path: path, Kitty: in.Socket, Windows: res.Windows, Warnings: res.Warnings})
+	printWarnings(o.IO.ErrOut, res.Warnings)
+	return printSaved(o.IO.Out, o.JSON, SaveResult{Name: o.Name, Path: path, Kitty: in.Socket, Windows: res.Windows, Warnings: res.Warnings})
 }
 
 func printSaved(w io.Writer, asJSON bool, r SaveResult) error {

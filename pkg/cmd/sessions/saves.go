@@ -12,18 +12,31 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/ended"
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/store"
 )
 
 // SavesOptions of `sessions saves`.
 type SavesOptions struct {
-	F    *factory.Factory
+	IO       *factory.IOStreams
+	Paths    paths.Paths
+	Getenv   func(string) string
+	Discover func(context.Context) ([]kitty.Instance, error)
+	// To is the --to address, read when the command runs.
+	To func() string
+
 	JSON bool
+}
+
+// From fills o with what `sessions saves` takes from f.
+func (o SavesOptions) From(f *factory.Factory) *SavesOptions {
+	o.IO, o.Paths, o.Getenv, o.Discover, o.To = f.IO, f.Paths, f.Getenv, f.Discover, f.Target
+	return &o
 }
 
 // NewCmdSaves returns `sessions saves`.
 func NewCmdSaves(f *factory.Factory, runF func(*SavesOptions) error) *cobra.Command {
-	o := &SavesOptions{F: f}
+	o := SavesOptions{}.From(f)
 	cmd := &cobra.Command{
 		Use:   "saves",
 		Short: "List the saved sessions, newest first: kitty, time, windows and agent windows",
@@ -122,15 +135,12 @@ func (s SavedSession) stateText(now time.Time) string {
 
 // Saves runs `sessions saves`.
 func Saves(ctx context.Context, o *SavesOptions) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	f := o.F
-	all, err := store.List(f.Paths)
+	all, err := store.List(o.Paths)
 	if err != nil {
 		return err
 	}
-	ks, saves, err := savedKitties(ctx, f)
+	sv := saved{paths: o.Paths, errOut: o.IO.ErrOut, discover: o.Discover, self: selfKey(o.To(), o.Getenv)}
+	ks, saves, err := sv.kitties(ctx)
 	if err != nil {
 		return err
 	}
@@ -154,18 +164,18 @@ func Saves(ctx context.Context, o *SavesOptions) error {
 		out = append(out, s)
 	}
 	if o.JSON {
-		enc := json.NewEncoder(f.IO.Out)
+		enc := json.NewEncoder(o.IO.Out)
 		enc.SetIndent("", "  ")
 		return enc.Encode(map[string]any{"saves": out})
 	}
 	if len(out) == 0 {
-		if f.IO.IsTTY {
-			fmt.Fprintf(f.IO.Out, "nothing saved yet in %s\n", f.Paths.SessionsDir())
+		if o.IO.IsTTY {
+			fmt.Fprintf(o.IO.Out, "nothing saved yet in %s\n", o.Paths.SessionsDir())
 		}
 		return nil
 	}
-	if f.IO.IsTTY {
-		fmt.Fprintf(f.IO.Out, "  %-42s %-8s %-19s %7s %6s  %s\n", "NAME", "KITTY", "SAVED", "WINDOWS", "AGENTS", "STATE")
+	if o.IO.IsTTY {
+		fmt.Fprintf(o.IO.Out, "  %-42s %-8s %-19s %7s %6s  %s\n", "NAME", "KITTY", "SAVED", "WINDOWS", "AGENTS", "STATE")
 	}
 	for _, s := range out {
 		kittyCol := s.Kitty
@@ -173,19 +183,19 @@ func Saves(ctx context.Context, o *SavesOptions) error {
 			kittyCol = "-"
 		}
 		saved := s.Saved.Local().Format(time.DateTime)
-		if !f.IO.IsTTY {
-			fmt.Fprintf(f.IO.Out, "%s\t%s\t%s\t%d\t%d\t%v\t%s\t%s\n", s.Name, kittyCol, s.Saved.UTC().Format(time.RFC3339), s.Windows, s.Agents, s.Last, kitty.Printable(s.Problem), s.stateText(now))
+		if !o.IO.IsTTY {
+			fmt.Fprintf(o.IO.Out, "%s\t%s\t%s\t%d\t%d\t%v\t%s\t%s\n", s.Name, kittyCol, s.Saved.UTC().Format(time.RFC3339), s.Windows, s.Agents, s.Last, kitty.Printable(s.Problem), s.stateText(now))
 			continue
 		}
 		mark := " "
 		if s.Last {
 			mark = "*"
 		}
-		fmt.Fprintf(f.IO.Out, "%s %-42s %-8s %-19s %7d %6d  %s", mark, s.Name, kittyCol, saved, s.Windows, s.Agents, s.stateText(now))
+		fmt.Fprintf(o.IO.Out, "%s %-42s %-8s %-19s %7d %6d  %s", mark, s.Name, kittyCol, saved, s.Windows, s.Agents, s.stateText(now))
 		if s.Problem != "" {
-			fmt.Fprintf(f.IO.Out, "  (%s)", kitty.Printable(s.Problem))
+			fmt.Fprintf(o.IO.Out, "  (%s)", kitty.Printable(s.Problem))
 		}
-		fmt.Fprintln(f.IO.Out)
+		fmt.Fprintln(o.IO.Out)
 	}
 	return nil
 }

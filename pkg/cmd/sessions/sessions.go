@@ -5,12 +5,12 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/save"
 )
 
 // NewCmdSessions returns `kittymux sessions`.
@@ -24,10 +24,31 @@ func NewCmdSessions(f *factory.Factory) *cobra.Command {
 	return cmd
 }
 
-// oneKitty picks the kitty a command acts on: --to, the kitty we run inside,
-// or the only one running.
-func oneKitty(ctx context.Context, f *factory.Factory) (kitty.Instance, error) {
-	insts, err := f.Kitties(ctx)
+// Target is how a command finds the kitty it acts on.
+type Target struct {
+	// To is the --to address, read when the command runs; "" when none
+	// was given.
+	To         func() string
+	Getenv     func(string) string
+	Kitties    func(context.Context) ([]kitty.Instance, error)
+	AskTimeout time.Duration
+}
+
+// targetFrom is the Target of f.
+func targetFrom(f *factory.Factory) Target {
+	return Target{To: f.Target, Getenv: f.Getenv, Kitties: f.Kitties, AskTimeout: f.AskTimeout}
+}
+
+// KittyNamed says whether a kitty is named: by --to, or as the kitty the
+// command runs in (KITTY_LISTEN_ON).
+func (t Target) KittyNamed() bool {
+	return t.To() != "" || t.Getenv("KITTY_LISTEN_ON") != ""
+}
+
+// OneKitty picks the kitty a command acts on: --to, the kitty we run
+// inside, or the only one running.
+func (t Target) OneKitty(ctx context.Context) (kitty.Instance, error) {
+	insts, err := t.Kitties(ctx)
 	if err != nil {
 		return kitty.Instance{}, err
 	}
@@ -35,7 +56,7 @@ func oneKitty(ctx context.Context, f *factory.Factory) (kitty.Instance, error) {
 		// Where processes cannot be read (macOS) a panel or the
 		// quick-access terminal is known only by its ls.
 		var plain []kitty.Instance
-		for _, a := range kitty.LSAll(ctx, insts, f.AskTimeout) {
+		for _, a := range kitty.LSAll(ctx, insts, t.AskTimeout) {
 			if a.Instance.Utility == "" {
 				plain = append(plain, a.Instance)
 			}
@@ -60,9 +81,4 @@ func needVersion(in kitty.Instance, what string, v kitty.Version) error {
 		return fmt.Errorf("%s needs kitty %s or newer; the kitty at %s is %s", what, v, in.Addr, in.Version)
 	}
 	return nil
-}
-
-// resumeBin is the restore prompt binary put into published files.
-func resumeBin(f *factory.Factory) (string, error) {
-	return save.ResumeBin(f.Getenv, f.Executable, f.LookPath)
 }

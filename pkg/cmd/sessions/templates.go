@@ -9,18 +9,27 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/sessiontemplate"
 )
 
 // TemplatesOptions of `sessions templates`.
 type TemplatesOptions struct {
-	F    *factory.Factory
+	IO    *factory.IOStreams
+	Paths paths.Paths
+
 	JSON bool
+}
+
+// From fills o with what `sessions templates` takes from f.
+func (o TemplatesOptions) From(f *factory.Factory) *TemplatesOptions {
+	o.IO, o.Paths = f.IO, f.Paths
+	return &o
 }
 
 // NewCmdTemplates returns `sessions templates`.
 func NewCmdTemplates(f *factory.Factory, runF func(*TemplatesOptions) error) *cobra.Command {
-	o := &TemplatesOptions{F: f}
+	o := TemplatesOptions{}.From(f)
 	cmd := &cobra.Command{
 		Use:   "templates [--json]",
 		Short: "The templates of `sessions new`, each with where it comes from",
@@ -44,20 +53,19 @@ Exit codes: 0 listed, 1 error.`,
 
 // Templates runs `sessions templates`.
 func Templates(o *TemplatesOptions) error {
-	f := o.F
-	ts, err := sessiontemplate.List(f.Paths)
+	ts, err := sessiontemplate.List(o.Paths)
 	if err != nil {
 		return err
 	}
 	if o.JSON {
-		enc := json.NewEncoder(f.IO.Out)
+		enc := json.NewEncoder(o.IO.Out)
 		enc.SetIndent("", "  ")
 		return enc.Encode(ts)
 	}
-	w := f.IO.Out
+	w := o.IO.Out
 	var tw *tabwriter.Writer
-	if f.IO.IsTTY {
-		tw = tabwriter.NewWriter(f.IO.Out, 0, 0, 2, ' ', 0)
+	if o.IO.IsTTY {
+		tw = tabwriter.NewWriter(o.IO.Out, 0, 0, 2, ' ', 0)
 		w = tw
 		fmt.Fprintln(w, "NAME\tSOURCE\tAGENT\tABOUT")
 	}

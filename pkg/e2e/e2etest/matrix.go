@@ -217,15 +217,15 @@ func (w *world) bringBack(c Case, saved string) *kittytest.Real {
 	if c.Recover {
 		f := w.factory(out)
 		f.Discover = func(context.Context) ([]kitty.Instance, error) { return nil, nil }
-		err := sessions.Recover(t.Context(), &sessions.RecoverOptions{F: f, Since: time.Hour, Name: "recovered",
-			StartKitty: start})
+		err := sessions.Recover(t.Context(), sessions.RecoverOptions{Since: time.Hour, Name: "recovered",
+			StartKitty: start}.From(f))
 		if err != nil || k2 == nil {
 			t.Fatalf("recover: %v\n%s", err, out)
 		}
 		w.checkRecoveredTabs(k2)
 	} else {
-		err := sessions.Restore(t.Context(), &sessions.RestoreOptions{F: w.factory(out), Name: "last", Wait: time.Second,
-			StartKitty: start})
+		err := sessions.Restore(t.Context(), sessions.RestoreOptions{Name: "last", Wait: time.Second,
+			StartKitty: start}.From(w.factory(out)))
 		if err != nil || k2 == nil {
 			t.Fatalf("restore last: %v\n%s", err, out)
 		}

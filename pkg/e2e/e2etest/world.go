@@ -103,8 +103,8 @@ func (w *world) scanner(k *kittytest.Real) (stop func()) {
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
 	go func() {
-		done <- cmdscanner.Run(ctx, &cmdscanner.RunOptions{F: f, Interval: 200 * time.Millisecond, Rescan: time.Second,
-			Signals: []os.Signal{}})
+		done <- cmdscanner.Run(ctx, cmdscanner.RunOptions{Interval: 200 * time.Millisecond, Rescan: time.Second,
+			Signals: []os.Signal{}}.From(f))
 	}()
 	stopped := false
 	stop = func() {

@@ -1,12 +1,10 @@
-package scanner
+package daemon
 
 import (
 	"context"
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/agents"
-	"github.com/kittymux/kittymux/pkg/cmd/factory"
-	"github.com/kittymux/kittymux/pkg/logs"
 	"github.com/kittymux/kittymux/pkg/probe"
 )
 
@@ -18,19 +16,19 @@ import (
 // deadline is KITTYMUX_PROBE_TIMEOUT when that is longer. The returned
 // wait blocks until the warm-up is done or ctx ends; a save waits
 // for it before it probes.
-func warmProbes(ctx context.Context, f *factory.Factory, set *agents.Set, logf logs.Logf) (wait func()) {
+func warmProbes(ctx context.Context, o Options, set *agents.Set) (wait func()) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		opt := probe.CheckOptionsFor(f.Paths)
-		opt.LookPath = f.LookPath
+		opt := probe.CheckOptionsFor(o.Paths)
+		opt.LookPath = o.LookPath
 		opt.RetryFailures = true
 		opt.Timeout = probe.DefaultProbeTimeout
-		if d, err := time.ParseDuration(f.Getenv("KITTYMUX_PROBE_TIMEOUT")); err == nil && d > opt.Timeout {
+		if d, err := time.ParseDuration(o.Getenv("KITTYMUX_PROBE_TIMEOUT")); err == nil && d > opt.Timeout {
 			opt.Timeout = d
 		}
 		if _, err := probe.Check(ctx, set, opt); err != nil && ctx.Err() == nil {
-			logf("checking agent CLIs: %v", err)
+			o.Logf("checking agent CLIs: %v", err)
 		}
 	}()
 	return func() {

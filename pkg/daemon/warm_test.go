@@ -1,14 +1,12 @@
-package scanner
+package daemon
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/kittymux/kittymux/pkg/agents"
-	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/save"
 )
@@ -25,25 +23,30 @@ func TestWarmProbes(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := paths.Paths{StateDir: t.TempDir(), ConfigDir: t.TempDir()}
-	f := &factory.Factory{Paths: p, Getenv: func(k string) string {
+	getenv := func(k string) string {
 		if k == "PATH" {
 			return bin
 		}
 		return ""
-	}}
+	}
+	lookPath := func(name string) (string, error) {
+		p := filepath.Join(bin, name)
+		_, err := os.Stat(p)
+		return p, err
+	}
 	set, err := agents.Load("")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var logged []string
 	logf := func(format string, args ...any) { logged = append(logged, format) }
-	warmProbes(context.Background(), f, set, logf)()
+	warmProbes(t.Context(), Options{Paths: p, Getenv: getenv, LookPath: lookPath, Logf: logf}, set)()
 	b, _ := os.ReadFile(runs)
 	ran := strings.Count(string(b), "run")
 	if ran == 0 {
 		t.Fatalf("the warm-up did not run gemini's probe (logged %q)", logged)
 	}
-	probes := save.Probes(context.Background(), set, save.ProbeOptions{Paths: p, LookPath: f.LookPath}, []string{"gemini"})
+	probes := save.Probes(t.Context(), set, save.ProbeOptions{Paths: p, LookPath: lookPath}, []string{"gemini"})
 	g := probes["gemini"]
 	if !g.Installed || !g.Cached || g.Error != "" || len(g.Missing) > 0 {
 		t.Errorf("a save after the warm-up probes gemini as %+v, want it cached and usable", g)

@@ -1,4 +1,4 @@
-package scanner
+package daemon
 
 import (
 	"context"
@@ -7,10 +7,9 @@ import (
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/autosave"
-	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/ended"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/logs"
+	"github.com/kittymux/kittymux/pkg/paths"
 )
 
 // driven is what the scanner tells of each poll: autosave, and the offer
@@ -39,12 +38,12 @@ func (d *driven) Wait() {
 // leaving the window under it as it was. The offer runs this same binary
 // with the state and config directories the scanner uses, whatever kitty's
 // environment says.
-func newOfferer(f *factory.Factory, logf logs.Logf) *ended.Offerer {
+func newOfferer(o Options) *ended.Offerer {
 	return &ended.Offerer{
-		Paths: f.Paths,
-		Off:   func() string { return ended.OfferOff(f.Paths, f.Getenv) },
+		Paths: o.Paths,
+		Off:   func() string { return ended.OfferOff(o.Paths, o.Getenv) },
 		Launch: func(ctx context.Context, in kitty.Instance, key string) error {
-			if f.Executable == "" {
+			if o.Executable == "" {
 				return fmt.Errorf("kittymux's own path is not known")
 			}
 			ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
@@ -52,23 +51,23 @@ func newOfferer(f *factory.Factory, logf logs.Logf) *ended.Offerer {
 			_, err := kitty.NewClient(in.Addr).Launch(ctx, kitty.LaunchOptions{
 				Type:  "overlay",
 				Title: "kittymux: restore the session that ended?",
-				Args:  []string{f.Executable, "sessions", "offer", key},
-				Env:   offerEnv(f),
+				Args:  []string{o.Executable, "sessions", "offer", key},
+				Env:   offerEnv(o.Paths),
 			})
 			return err
 		},
-		Logf: logf,
+		Logf: o.Logf,
 	}
 }
 
 // offerEnv points the offer at the scanner's own state and configuration.
-func offerEnv(f *factory.Factory) []string {
+func offerEnv(p paths.Paths) []string {
 	var env []string
-	if filepath.Base(f.Paths.StateDir) == "kittymux" {
-		env = append(env, "XDG_STATE_HOME="+filepath.Dir(f.Paths.StateDir))
+	if filepath.Base(p.StateDir) == "kittymux" {
+		env = append(env, "XDG_STATE_HOME="+filepath.Dir(p.StateDir))
 	}
-	if filepath.Base(f.Paths.ConfigDir) == "kittymux" {
-		env = append(env, "XDG_CONFIG_HOME="+filepath.Dir(f.Paths.ConfigDir))
+	if filepath.Base(p.ConfigDir) == "kittymux" {
+		env = append(env, "XDG_CONFIG_HOME="+filepath.Dir(p.ConfigDir))
 	}
 	return env
 }

@@ -283,10 +283,36 @@ func checkDir(path string) DirReport {
 }
 
 func printText(w io.Writer, r Report) {
-	if len(r.Kitties) == 0 {
+	printKitties(w, r.Kitties)
+	sd := "ok"
+	if !r.StateDir.OK {
+		sd = "PROBLEM: " + r.StateDir.Problem
+	} else if r.StateDir.Problem != "" {
+		sd = r.StateDir.Problem
+	}
+	fmt.Fprintf(w, "state dir  %s  %s %s\n", r.StateDir.Path, r.StateDir.Mode, sd)
+	fmt.Fprintf(w, "scanner    %s\n", r.Scanner.Note)
+	fmt.Fprintf(w, "journal    %s\n", r.Scanner.Journal.Note)
+	fmt.Fprintf(w, "autosave   %s\n", r.Scanner.Autosave.Note)
+	for _, k := range r.Scanner.Autosave.Kitties {
+		fmt.Fprintf(w, "  kitty %s  %s\n", kitty.Printable(k.Socket), k.Note)
+	}
+	fmt.Fprintf(w, "offer      %s\n", r.Scanner.Offer.Note)
+	printSetup(w, r.Setup)
+	printAgents(w, r.Agents)
+	printRetention(w, r.Retention)
+	for _, st := range r.Integrations {
+		printIntegration(w, st)
+	}
+}
+
+// printKitties prints each kitty: how it was found, whether it answers,
+// and which features its version has.
+func printKitties(w io.Writer, ks []KittyReport) {
+	if len(ks) == 0 {
 		fmt.Fprintln(w, "kitty: none found with a remote-control socket")
 	}
-	for _, k := range r.Kitties {
+	for _, k := range ks {
 		state := "reachable"
 		if !k.Reachable {
 			state = "NOT reachable: " + k.Error
@@ -314,22 +340,12 @@ func printText(w io.Writer, r Report) {
 			}
 		}
 	}
-	sd := "ok"
-	if !r.StateDir.OK {
-		sd = "PROBLEM: " + r.StateDir.Problem
-	} else if r.StateDir.Problem != "" {
-		sd = r.StateDir.Problem
-	}
-	fmt.Fprintf(w, "state dir  %s  %s %s\n", r.StateDir.Path, r.StateDir.Mode, sd)
-	fmt.Fprintf(w, "scanner    %s\n", r.Scanner.Note)
-	fmt.Fprintf(w, "journal    %s\n", r.Scanner.Journal.Note)
-	fmt.Fprintf(w, "autosave   %s\n", r.Scanner.Autosave.Note)
-	for _, k := range r.Scanner.Autosave.Kitties {
-		fmt.Fprintf(w, "  kitty %s  %s\n", kitty.Printable(k.Socket), k.Note)
-	}
-	fmt.Fprintf(w, "offer      %s\n", r.Scanner.Offer.Note)
-	printSetup(w, r.Setup)
-	for _, a := range r.Agents.Installed {
+}
+
+// printAgents prints each installed agent with its probe, the agent CLIs
+// on PATH without a definition, and a problem in the definitions.
+func printAgents(w io.Writer, ar AgentsReport) {
+	for _, a := range ar.Installed {
 		state := "ok"
 		switch {
 		case a.TimedOut:
@@ -339,43 +355,44 @@ func printText(w io.Writer, r Report) {
 		case len(a.Missing) > 0:
 			state = fmt.Sprintf("probe lacks %v: its windows are saved as they were", a.Missing)
 		}
-		fmt.Fprintf(w, "agent      %-12s %s %s  %s (%s)\n", a.Agent, a.Version, a.Path, state, probeAge(r.Agents.CheckedAt, a))
-		if why := r.Agents.IDLimits[a.Agent]; why != "" {
+		fmt.Fprintf(w, "agent      %-12s %s %s  %s (%s)\n", a.Agent, a.Version, a.Path, state, probeAge(ar.CheckedAt, a))
+		if why := ar.IDLimits[a.Agent]; why != "" {
 			fmt.Fprintf(w, "           %s\n", why)
 		}
 	}
-	for _, name := range r.Agents.Undefined {
+	for _, name := range ar.Undefined {
 		fmt.Fprintf(w, "agent      %-12s on PATH, but kittymux has no definition for it (add one to resume.json)\n", name)
 	}
-	if r.Agents.DefinitionsError != "" {
-		fmt.Fprintf(w, "agents     PROBLEM: %s\n", r.Agents.DefinitionsError)
+	if ar.DefinitionsError != "" {
+		fmt.Fprintf(w, "agents     PROBLEM: %s\n", ar.DefinitionsError)
 	}
-	printRetention(w, r.Retention)
-	for _, st := range r.Integrations {
-		line := fmt.Sprintf("hooks      %-12s %s", st.Agent, st.State)
-		if st.State != agenthooks.Missing {
-			line += fmt.Sprintf(" v%d", st.Version)
+}
+
+// printIntegration prints one agent's hooks.
+func printIntegration(w io.Writer, st agenthooks.Status) {
+	line := fmt.Sprintf("hooks      %-12s %s", st.Agent, st.State)
+	if st.State != agenthooks.Missing {
+		line += fmt.Sprintf(" v%d", st.Version)
+	}
+	line += "  " + st.File
+	switch {
+	case st.State == agenthooks.Outdated:
+		line += fmt.Sprintf(": %s; this kittymux installs v%d (`kittymux integration install %s`)", st.Why, st.Current, st.Agent)
+	case st.Why != "":
+		line += ": " + st.Why
+	}
+	if st.Trust != "" {
+		line += "; " + st.Trust
+		if st.TrustHow != "" {
+			line += ": " + st.TrustHow
 		}
-		line += "  " + st.File
-		switch {
-		case st.State == agenthooks.Outdated:
-			line += fmt.Sprintf(": %s; this kittymux installs v%d (`kittymux integration install %s`)", st.Why, st.Current, st.Agent)
-		case st.Why != "":
-			line += ": " + st.Why
-		}
-		if st.Trust != "" {
-			line += "; " + st.Trust
-			if st.TrustHow != "" {
-				line += ": " + st.TrustHow
-			}
-		}
-		if st.Warning != "" {
-			line += "; " + st.Warning
-		}
-		fmt.Fprintln(w, line)
-		if st.Note != "" && st.State != agenthooks.Missing {
-			fmt.Fprintf(w, "           %s\n", st.Note)
-		}
+	}
+	if st.Warning != "" {
+		line += "; " + st.Warning
+	}
+	fmt.Fprintln(w, line)
+	if st.Note != "" && st.State != agenthooks.Missing {
+		fmt.Fprintf(w, "           %s\n", st.Note)
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/autosave"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/cmd/factory/factorytest"
 	cmdscanner "github.com/kittymux/kittymux/pkg/cmd/scanner"
 	"github.com/kittymux/kittymux/pkg/cmd/sessions"
 	"github.com/kittymux/kittymux/pkg/e2e/e2etest"
@@ -67,8 +68,7 @@ func TestRealAutosave(t *testing.T) {
 		autosave.EnvSettle: "1s", autosave.EnvAtMostEvery: "2s", autosave.EnvAtLeastEvery: "10s", autosave.EnvKeep: "3",
 	}
 	newFactory := func(out *kittytest.Buffer) *factory.Factory {
-		f := factory.New()
-		f.IO = &factory.IOStreams{In: strings.NewReader(""), Out: out, ErrOut: out}
+		f := factorytest.Writing(t, out, out)
 		f.Getenv = func(k string) string { return env[k] }
 		f.Paths = p
 		return f

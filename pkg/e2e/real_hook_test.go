@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/cmd/factory/factorytest"
 	"github.com/kittymux/kittymux/pkg/cmd/root"
 	cmdscanner "github.com/kittymux/kittymux/pkg/cmd/scanner"
 	"github.com/kittymux/kittymux/pkg/journal"
@@ -50,9 +50,8 @@ func TestRealHooks(t *testing.T) {
 	win := k.LaunchWith(kitty.LaunchOptions{Args: []string{claude, "--model", "opus"}, Cwd: k.Home})
 	agent := log.WaitFor(t, 1, 20*time.Second)[0]
 
-	f := factory.New()
 	errOut := &kittytest.Buffer{}
-	f.IO = &factory.IOStreams{In: strings.NewReader(""), Out: &bytes.Buffer{}, ErrOut: errOut}
+	f := factorytest.Writing(t, &bytes.Buffer{}, errOut)
 	env := map[string]string{"HOME": home, "PATH": binDir + ":" + os.Getenv("PATH"), "XDG_STATE_HOME": xdgState,
 		"KITTY_LISTEN_ON": k.Addr.String(), "KITTY_PID": fmt.Sprint(k.PID)}
 	f.Getenv = func(n string) string { return env[n] }
@@ -121,8 +120,7 @@ func TestRealHooks(t *testing.T) {
 	// XDG_STATE_HOME).
 	run := func(args ...string) (int, string, string) {
 		var out, errs bytes.Buffer
-		g := factory.New()
-		g.IO = &factory.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errs}
+		g := factorytest.Writing(t, &out, &errs)
 		g.Getenv, g.Paths = f.Getenv, f.Paths
 		code := root.Main(g, args)
 		return code, out.String(), errs.String()

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/autosave"
-	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/cmd/factory/factorytest"
 	cmdscanner "github.com/kittymux/kittymux/pkg/cmd/scanner"
 	"github.com/kittymux/kittymux/pkg/cmd/sessions"
 	"github.com/kittymux/kittymux/pkg/e2e/e2etest"
@@ -126,8 +126,7 @@ func TestRealHostileDirectories(t *testing.T) {
 
 	// The scanner's autosave.
 	scanLog := &kittytest.Buffer{}
-	f := factory.New()
-	f.IO = &factory.IOStreams{In: strings.NewReader(""), Out: scanLog, ErrOut: scanLog}
+	f := factorytest.Writing(t, scanLog, scanLog)
 	f.Getenv = func(k string) string { return env[k] }
 	f.Paths = p
 	f.Discover = func(context.Context) ([]kitty.Instance, error) {

@@ -21,6 +21,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/autosave"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/cmd/factory/factorytest"
 	"github.com/kittymux/kittymux/pkg/cmd/root"
 	cmdscanner "github.com/kittymux/kittymux/pkg/cmd/scanner"
 	"github.com/kittymux/kittymux/pkg/e2e/e2etest"
@@ -97,8 +98,7 @@ func (r *lastRig) discover(context.Context) ([]kitty.Instance, error) {
 }
 
 func (r *lastRig) factory(out, errOut *bytes.Buffer, env map[string]string) *factory.Factory {
-	f := factory.New()
-	f.IO = &factory.IOStreams{In: strings.NewReader(""), Out: out, ErrOut: errOut}
+	f := factorytest.Writing(r.t, out, errOut)
 	f.Getenv = func(k string) string { return env[k] }
 	f.Paths = r.p
 	return f
@@ -115,8 +115,7 @@ func (r *lastRig) scanner(offer bool) {
 	if !offer {
 		env[ended.EnvOffer] = "0"
 	}
-	f := factory.New()
-	f.IO = &factory.IOStreams{In: strings.NewReader(""), Out: r.scanLog, ErrOut: r.scanLog}
+	f := factorytest.Writing(r.t, r.scanLog, r.scanLog)
 	f.Getenv = func(k string) string { return env[k] }
 	f.Paths = r.p
 	f.Discover = r.discover

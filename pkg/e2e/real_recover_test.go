@@ -18,6 +18,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/cmd/factory/factorytest"
 	cmdscanner "github.com/kittymux/kittymux/pkg/cmd/scanner"
 	"github.com/kittymux/kittymux/pkg/cmd/sessions"
 	"github.com/kittymux/kittymux/pkg/e2e/e2etest"
@@ -132,8 +133,7 @@ func TestRealRecover(t *testing.T) {
 		{Addr: k2.Addr, Socket: k2.Addr.String(), PID: k2.PID, Version: k2.Version, Source: "kitty.conf listen_on"},
 	}
 	newFactory := func(out, errOut *kittytest.Buffer) *factory.Factory {
-		f := factory.New()
-		f.IO = &factory.IOStreams{In: strings.NewReader(""), Out: out, ErrOut: errOut}
+		f := factorytest.Writing(t, out, errOut)
 		f.Getenv = func(k string) string { return env[k] }
 		f.Paths = sharedPaths(home)
 		// Only this test's kitties: other tests' run beside it.
@@ -366,9 +366,8 @@ func TestRealRecoverQuoting(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := map[string]string{"HOME": home, "PATH": binDir + ":" + os.Getenv("PATH"), "KITTYMUX_RESUME_BIN": resume}
-	f := factory.New()
 	out, errOut := &kittytest.Buffer{}, &kittytest.Buffer{}
-	f.IO = &factory.IOStreams{In: strings.NewReader(""), Out: out, ErrOut: errOut}
+	f := factorytest.Writing(t, out, errOut)
 	f.Getenv = func(k string) string { return env[k] }
 	f.Paths = p
 	f.Discover = func(context.Context) ([]kitty.Instance, error) { return nil, nil }

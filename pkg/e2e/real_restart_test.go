@@ -19,6 +19,7 @@ import (
 
 	agentscmd "github.com/kittymux/kittymux/pkg/cmd/agents"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/cmd/factory/factorytest"
 	"github.com/kittymux/kittymux/pkg/cmd/root"
 	"github.com/kittymux/kittymux/pkg/e2e/e2etest"
 	"github.com/kittymux/kittymux/pkg/kitty"
@@ -61,8 +62,7 @@ func (w *restartWorld) factory(t *testing.T, out, errOut *bytes.Buffer) *factory
 	if err != nil {
 		t.Fatalf("kittymux is not on PATH; testscript.Main puts it there: %v", err)
 	}
-	f := factory.New()
-	f.IO = &factory.IOStreams{In: strings.NewReader(""), Out: out, ErrOut: errOut}
+	f := factorytest.Writing(t, out, errOut)
 	f.Getenv = func(k string) string { return w.env[k] }
 	f.Paths = w.p
 	f.Executable = self

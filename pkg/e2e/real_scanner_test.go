@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/cmd/factory/factorytest"
 	cmdscanner "github.com/kittymux/kittymux/pkg/cmd/scanner"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
@@ -56,8 +56,7 @@ func TestRealScanner(t *testing.T) {
 	var mu sync.Mutex
 	insts := []kitty.Instance{{Addr: k.Addr, Socket: k.Addr.String(), PID: k.PID, Version: k.Version, Source: "kitty.conf listen_on"}}
 	errOut := &kittytest.Buffer{}
-	f := factory.New()
-	f.IO = &factory.IOStreams{In: strings.NewReader(""), Out: &bytes.Buffer{}, ErrOut: errOut}
+	f := factorytest.Writing(t, &bytes.Buffer{}, errOut)
 	f.Getenv = func(k string) string { return map[string]string{"HOME": home}[k] }
 	f.Paths = paths.Under(home)
 	// Only this test's kitties: other tests' run beside it.

@@ -6,13 +6,12 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/cmd/factory/factorytest"
 	"github.com/kittymux/kittymux/pkg/cmd/sessions"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
@@ -63,8 +62,7 @@ func TestRealTemplates(t *testing.T) {
 			}
 			env := map[string]string{"HOME": home, "PATH": binDir + ":" + os.Getenv("PATH")}
 			out := &kittytest.Buffer{}
-			f := factory.New()
-			f.IO = &factory.IOStreams{In: strings.NewReader(""), Out: out, ErrOut: out}
+			f := factorytest.Writing(t, out, out)
 			f.Getenv = func(k string) string { return env[k] }
 			f.Paths = paths.Under(home)
 			before := len(agentRuns(log))

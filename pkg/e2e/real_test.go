@@ -18,7 +18,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/cmd/doctor"
-	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/cmd/factory/factorytest"
 	"github.com/kittymux/kittymux/pkg/cmd/root"
 	"github.com/kittymux/kittymux/pkg/cmd/sessions"
 	"github.com/kittymux/kittymux/pkg/e2e/e2etest"
@@ -34,8 +34,7 @@ import (
 func kittymux(t *testing.T, env map[string]string, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	f := factory.New()
-	f.IO = &factory.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}
+	f := factorytest.Writing(t, &out, &errOut)
 	f.Getenv = func(k string) string { return env[k] }
 	f.Paths = testPaths(env)
 	code := root.Main(f, args)

@@ -17,6 +17,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/agenthooks"
 	"github.com/kittymux/kittymux/pkg/autosave"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/cmd/factory/factorytest"
 	"github.com/kittymux/kittymux/pkg/cmd/root"
 	cmdscanner "github.com/kittymux/kittymux/pkg/cmd/scanner"
 	"github.com/kittymux/kittymux/pkg/kitty"
@@ -75,8 +76,7 @@ func newWorld(t *testing.T, agent Agent, kittyBin string, dirs ...string) *world
 
 // factory is kittymux in-process with the world's environment, writing to out.
 func (w *world) factory(out *kittytest.Buffer) *factory.Factory {
-	f := factory.New()
-	f.IO = &factory.IOStreams{In: strings.NewReader(""), Out: out, ErrOut: out}
+	f := factorytest.Writing(w.t, out, out)
 	f.Getenv = func(k string) string { return w.env[k] }
 	f.Paths = w.p
 	return f

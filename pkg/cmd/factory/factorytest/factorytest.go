@@ -2,6 +2,7 @@
 package factorytest
 
 import (
+	"io"
 	"strings"
 	"testing"
 
@@ -17,9 +18,14 @@ import (
 // empty: a test sets Paths, Getenv, Discover and the rest as it needs.
 func New(t testing.TB) (f *factory.Factory, out, errOut *kittytest.Buffer) {
 	out, errOut = &kittytest.Buffer{}, &kittytest.Buffer{}
-	f = factory.New()
+	return Writing(t, out, errOut), out, errOut
+}
+
+// Writing is New writing to the test's own out and errOut.
+func Writing(t testing.TB, out, errOut io.Writer) *factory.Factory {
+	f := factory.New()
 	f.IO = &factory.IOStreams{In: strings.NewReader(""), Out: out, ErrOut: errOut}
 	f.Paths = paths.Under(t.TempDir())
 	f.Getenv = func(string) string { return "" }
-	return f, out, errOut
+	return f
 }

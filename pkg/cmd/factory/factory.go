@@ -59,6 +59,9 @@ type Factory struct {
 	// asked at once; 0 is kitty.AskTimeout.
 	AskTimeout time.Duration
 
+	// What New fills below is made on first use, and once: a command that
+	// needs none of it pays nothing.
+
 	// Agents are the shipped and user agent definitions; a bad user file
 	// is reported, and the shipped definitions still work.
 	Agents func() (*agents.Set, error)

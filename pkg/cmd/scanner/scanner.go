@@ -18,7 +18,6 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/daemon"
-	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/scanner"
 )
@@ -40,12 +39,9 @@ KITTYMUX_AUTOSAVE=0 or the file autosave-off).`,
 
 // RunOptions of `scanner run`.
 type RunOptions struct {
-	IO         *factory.IOStreams
-	Paths      paths.Paths
-	Getenv     func(string) string
-	LookPath   func(string) (string, error)
-	Executable string
-	Discover   func(context.Context) ([]kitty.Instance, error)
+	IO *factory.IOStreams
+	// Options are the daemon's: its Logf is set by Run.
+	daemon.Options
 
 	Interval time.Duration
 	Rescan   time.Duration
@@ -57,8 +53,13 @@ type RunOptions struct {
 
 // From fills o with what `scanner run` takes from f.
 func (o RunOptions) From(f *factory.Factory) *RunOptions {
-	o.IO, o.Paths, o.Getenv, o.LookPath, o.Executable, o.Discover = f.IO, f.Paths, f.Getenv, f.LookPath, f.Executable, f.Discover
+	o.IO, o.Options = f.IO, daemonOptions(f)
 	return &o
+}
+
+// daemonOptions are the daemon's options from f.
+func daemonOptions(f *factory.Factory) daemon.Options {
+	return daemon.Options{Paths: f.Paths, Getenv: f.Getenv, LookPath: f.LookPath, Executable: f.Executable, Discover: f.Discover}
 }
 
 // NewCmdRun returns `scanner run`.
@@ -113,21 +114,18 @@ func Run(ctx context.Context, o *RunOptions) error {
 		ctx, stop = signal.NotifyContext(ctx, sigs...)
 		defer stop()
 	}
-	logf := func(format string, args ...any) {
+	d := o.Options
+	d.Logf = func(format string, args ...any) {
 		fmt.Fprintf(o.IO.ErrOut, "%s kittymux scanner: %s\n", time.Now().Format(time.RFC3339), fmt.Sprintf(format, args...))
 	}
-	return daemon.Run(ctx, daemon.Options{Paths: o.Paths, Getenv: o.Getenv, LookPath: o.LookPath, Executable: o.Executable,
-		Discover: o.Discover, Logf: logf}, o.Interval, o.Rescan)
+	return daemon.Run(ctx, d, o.Interval, o.Rescan)
 }
 
 // PollOptions of `scanner poll`.
 type PollOptions struct {
-	IO         *factory.IOStreams
-	Paths      paths.Paths
-	Getenv     func(string) string
-	LookPath   func(string) (string, error)
-	Executable string
-	Discover   func(context.Context) ([]kitty.Instance, error)
+	IO *factory.IOStreams
+	// Options are the daemon's: its Logf is set by Poll.
+	daemon.Options
 
 	Once bool
 	JSON bool
@@ -135,7 +133,7 @@ type PollOptions struct {
 
 // From fills o with what `scanner poll` takes from f.
 func (o PollOptions) From(f *factory.Factory) *PollOptions {
-	o.IO, o.Paths, o.Getenv, o.LookPath, o.Executable, o.Discover = f.IO, f.Paths, f.Getenv, f.LookPath, f.Executable, f.Discover
+	o.IO, o.Options = f.IO, daemonOptions(f)
 	return &o
 }
 
@@ -168,11 +166,11 @@ Exit codes: 0 done, 1 error, 2 bad usage.`,
 
 // Poll does one pass.
 func Poll(ctx context.Context, o *PollOptions) error {
-	logf := func(format string, args ...any) {
+	d := o.Options
+	d.Logf = func(format string, args ...any) {
 		fmt.Fprintf(o.IO.ErrOut, "kittymux: %s\n", fmt.Sprintf(format, args...))
 	}
-	p, err := daemon.Poll(ctx, daemon.Options{Paths: o.Paths, Getenv: o.Getenv, LookPath: o.LookPath, Executable: o.Executable,
-		Discover: o.Discover, Logf: logf})
+	p, err := daemon.Poll(ctx, d)
 	if err != nil {
 		return err
 	}

@@ -10,26 +10,16 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/ended"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/paths"
-	"github.com/kittymux/kittymux/pkg/probe"
 	"github.com/kittymux/kittymux/pkg/store"
 )
 
 // OfferOptions of `sessions offer`.
 type OfferOptions struct {
-	IO       *factory.IOStreams
-	Paths    paths.Paths
-	LookPath func(string) (string, error)
-	Discover func(context.Context) ([]kitty.Instance, error)
-	Target
-	Agents    func() (*agents.Set, error)
-	Probes    func(ctx context.Context, set *agents.Set, names []string) probe.Probes
-	ResumeBin func() (string, error)
-	SealKey   func() ([]byte, error)
+	Recovery
 
 	// Kitty is the key of the kitty whose session is offered.
 	Kitty string
@@ -44,8 +34,7 @@ type OfferOptions struct {
 
 // From fills o with what `sessions offer` takes from f.
 func (o OfferOptions) From(f *factory.Factory) *OfferOptions {
-	o.IO, o.Paths, o.LookPath, o.Discover, o.Target = f.IO, f.Paths, f.LookPath, f.Discover, targetFrom(f)
-	o.Agents, o.Probes, o.ResumeBin, o.SealKey = f.Agents, f.Probes, f.ResumeBin, f.SealKey
+	o.Recovery = recoveryFrom(f)
 	return &o
 }
 

@@ -29,8 +29,10 @@ import (
 // DefaultRecoverName is the session `recover` writes when no --name is given.
 const DefaultRecoverName = "recovered"
 
-// RecoverOptions of `sessions recover`.
-type RecoverOptions struct {
+// Recovery is what rebuilding conversations from the journal takes: the
+// kitties running, the agent definitions and their probes, the restore
+// prompt binary and the seal key, and a kitty to open the result in.
+type Recovery struct {
 	IO       *factory.IOStreams
 	Paths    paths.Paths
 	LookPath func(string) (string, error)
@@ -40,6 +42,17 @@ type RecoverOptions struct {
 	Probes    func(ctx context.Context, set *agents.Set, names []string) probe.Probes
 	ResumeBin func() (string, error)
 	SealKey   func() ([]byte, error)
+}
+
+// recoveryFrom is the Recovery of f.
+func recoveryFrom(f *factory.Factory) Recovery {
+	return Recovery{IO: f.IO, Paths: f.Paths, LookPath: f.LookPath, Discover: f.Discover, Target: targetFrom(f),
+		Agents: f.Agents, Probes: f.Probes, ResumeBin: f.ResumeBin, SealKey: f.SealKey}
+}
+
+// RecoverOptions of `sessions recover`.
+type RecoverOptions struct {
+	Recovery
 
 	Since  time.Duration
 	DryRun bool
@@ -53,8 +66,7 @@ type RecoverOptions struct {
 
 // From fills o with what `sessions recover` takes from f.
 func (o RecoverOptions) From(f *factory.Factory) *RecoverOptions {
-	o.IO, o.Paths, o.LookPath, o.Discover, o.Target = f.IO, f.Paths, f.LookPath, f.Discover, targetFrom(f)
-	o.Agents, o.Probes, o.ResumeBin, o.SealKey = f.Agents, f.Probes, f.ResumeBin, f.SealKey
+	o.Recovery = recoveryFrom(f)
 	return &o
 }
 

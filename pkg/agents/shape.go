@@ -86,6 +86,10 @@ func isTemplateWord(s string) bool {
 // shell metacharacters.
 func isPlainToken(s string) bool { return word(s, "A-Za-z0-9", "A-Za-z0-9_.-", 199) }
 
+// isWorkerName: ^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$, a background worker's
+// short name in an agent's roster (held.go).
+func isWorkerName(s string) bool { return word(s, "A-Za-z0-9", "A-Za-z0-9_-", 63) }
+
 // withoutVersion drops the version a program name may end in: python3.12 is
 // python. None of the names compared with it end in a digit or a '.'.
 func withoutVersion(s string) string { return strings.TrimRight(s, "0123456789.") }

@@ -3,6 +3,8 @@ package stagger
 import (
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -57,5 +59,16 @@ func TestInterval(t *testing.T) {
 	bad := func(k string) string { return map[string]string{EnvInterval: "soon"}[k] }
 	if d, err := Interval(p, bad); d != 3*time.Second || err == nil {
 		t.Errorf("bad value: %v %v, want the one before and an error", d, err)
+	}
+}
+
+// TestIsName holds isName to the expression it stands for.
+func TestIsName(t *testing.T) {
+	re := regexp.MustCompile(`^[a-z][a-z0-9._-]{0,31}$`)
+	for _, in := range []string{"", "a", "claude", "cursor-agent", "a.b_c-d9", "9a", "-a", ".a", "_a", "A", "aB", "a/b",
+		"../x", "a b", "a\n", "é", "aé", "a\xff", "a" + strings.Repeat("b", 31), "a" + strings.Repeat("b", 32), "{}", "a`"} {
+		if got, want := isName(in), re.MatchString(in); got != want {
+			t.Errorf("isName(%q) = %v, the expression says %v", in, got, want)
+		}
 	}
 }

@@ -350,7 +350,16 @@ func decodeEntries(data []byte, file string) (map[string]*agent, error) {
 // work of decoding it entry by entry: every process loads the shipped file
 // before it does anything. It fails wherever an entry would fail to decode;
 // decodeFile then goes entry by entry to say which and to keep the others.
+// A plain file is decoded by hand (decodeFast), any other by encoding/json.
 func decodeAll(data []byte) (map[string]Definition, bool) {
+	if defs, ok := decodeFast(data); ok {
+		return defs, true
+	}
+	return decodeJSON(data)
+}
+
+// decodeJSON is decodeAll by encoding/json.
+func decodeJSON(data []byte) (map[string]Definition, bool) {
 	var defs map[string]Definition
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()

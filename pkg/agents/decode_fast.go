@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"bytes"
 	"encoding/json"
 	"strconv"
 	"unicode/utf8"
@@ -111,6 +112,14 @@ func (r *reader) str() (string, bool) {
 		return "", false
 	}
 	start := r.i
+	// Most strings end at the next quote, hold no escape and are ASCII.
+	if n := bytes.IndexByte(r.data[start+1:], '"'); n >= 0 {
+		raw := r.data[start+1 : start+1+n]
+		if plainASCII(raw) {
+			r.i = start + n + 2
+			return string(raw), true
+		}
+	}
 	plain, ascii := true, true
 	for r.i++; r.i < len(r.data); r.i++ {
 		switch c := r.data[r.i]; {
@@ -135,6 +144,16 @@ func (r *reader) str() (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// plainASCII: no escape, no control character, nothing but ASCII.
+func plainASCII(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 || c == '\\' || c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 func (r *reader) text(s *string) bool {

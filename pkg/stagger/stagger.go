@@ -124,9 +124,15 @@ func Slot(stateDir, agent string, interval time.Duration, now time.Time) (time.T
 			slot = next
 		}
 	}
-	if err := f.Truncate(0); err == nil {
-		_, err = f.WriteAt([]byte(strconv.FormatInt(slot.UnixNano(), 10)+"\n"), 0)
-		if err != nil {
+	// Written over the slot before, the same length but for a clock far
+	// off: cut only when it was longer. Truncating first made the file
+	// system free its block and take one again, in every restored window.
+	out := []byte(strconv.FormatInt(slot.UnixNano(), 10) + "\n")
+	if _, err := f.WriteAt(out, 0); err != nil {
+		return slot, err
+	}
+	if len(b) > len(out) {
+		if err := f.Truncate(int64(len(out))); err != nil {
 			return slot, err
 		}
 	}

@@ -405,3 +405,115 @@ func (r *reader) background(b *Background) bool {
 		return 0, false
 	})
 }
+
+// skimmed is one entry of a definitions file as skim reads it: its programs
+// and packages, which index a set, and its bytes, decoded in full when the
+// agent is first used.
+type skimmed struct {
+	programs, packages []string
+	raw                []byte
+}
+
+// skim reads the entries of a plain definitions file for LoadLazy: of each,
+// only its programs and packages are decoded; the values of its other keys
+// are passed over unchecked, to be decoded (and checked, as decodeFast would
+// have) by decodeEntry when the agent is first used. It is for the shipped
+// file, which TestDecodeFastSameAsJSON holds to decodeFast. ok false as
+// decodeFast.
+func skim(data []byte) (map[string]skimmed, bool) {
+	r := &reader{data: data}
+	out := map[string]skimmed{}
+	ok := r.object(func(name string) bool {
+		if _, dup := out[name]; dup {
+			return false
+		}
+		r.space()
+		start := r.i
+		var e skimmed
+		if !r.object(func(key string) bool {
+			switch key {
+			case "programs":
+				return r.list(&e.programs)
+			case "packages":
+				return r.list(&e.packages)
+			}
+			return r.skip()
+		}) {
+			return false
+		}
+		e.raw = r.data[start:r.i]
+		out[name] = e
+		return true
+	})
+	r.space()
+	if !ok || r.i != len(r.data) {
+		return nil, false
+	}
+	return out, true
+}
+
+// decodeEntry decodes one entry skim kept, as decodeFast decodes it.
+func decodeEntry(raw []byte) (Definition, bool) {
+	var d Definition
+	r := &reader{data: raw}
+	ok := r.definition(&d)
+	r.space()
+	return d, ok && r.i == len(r.data)
+}
+
+// skip passes over one value: a string, an object or an array of values,
+// or a literal or number (up to the next delimiter).
+func (r *reader) skip() bool {
+	r.space()
+	if r.i >= len(r.data) {
+		return false
+	}
+	switch r.data[r.i] {
+	case '"':
+		return r.skipString()
+	case '{':
+		return r.object(func(string) bool { return r.skip() })
+	case '[':
+		r.i++
+		if r.next(']') {
+			return true
+		}
+		for {
+			if !r.skip() {
+				return false
+			}
+			if r.next(']') {
+				return true
+			}
+			if !r.next(',') {
+				return false
+			}
+		}
+	}
+	start := r.i
+	for r.i < len(r.data) && bytes.IndexByte([]byte(",}] \t\r\n"), r.data[r.i]) < 0 {
+		r.i++
+	}
+	return r.i > start
+}
+
+// skipString passes over a string: to the first quote after the opening
+// one that an even run of backslashes (or none) comes before.
+func (r *reader) skipString() bool {
+	for i := r.i + 1; ; {
+		n := bytes.IndexByte(r.data[i:], '"')
+		if n < 0 {
+			return false
+		}
+		i += n
+		b := i
+		for b > r.i+1 && r.data[b-1] == '\\' {
+			b--
+		}
+		i++
+		if (i-1-b)%2 == 0 {
+			r.i = i
+			return true
+		}
+	}
+}

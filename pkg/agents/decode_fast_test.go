@@ -48,6 +48,7 @@ var fastSeeds = []struct {
 	{"truncated", `{"a": {"notes": "x`, false},
 	{"not an object", `[]`, false},
 	{"literal run on", `{"a": {"resume": truex}}`, false},
+	{"quotes and backslashes", `{"a": {"notes": "\\", "programs": ["x"]}, "b": {"notes": "\\\"}", "packages": ["p"]}}`, true},
 }
 
 // TestDecodeFastSameAsJSON: where decodeFast takes a file, encoding/json
@@ -70,6 +71,40 @@ func TestDecodeFastSameAsJSON(t *testing.T) {
 				t.Errorf("definitions (-encoding/json +decodeFast):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestSkimSameAsDecodeFast: where decodeFast takes a file, skim takes it
+// too, with each entry's programs and packages, and its kept bytes decode
+// to the entry decodeFast gives.
+func TestSkimSameAsDecodeFast(t *testing.T) {
+	for _, tc := range fastSeeds {
+		t.Run(tc.name, func(t *testing.T) { sameSkim(t, []byte(tc.data)) })
+	}
+}
+
+func sameSkim(t *testing.T, data []byte) {
+	t.Helper()
+	defs, fast := decodeFast(data)
+	if !fast {
+		return
+	}
+	entries, ok := skim(data)
+	if !ok || len(entries) != len(defs) {
+		t.Fatalf("skim: %v, %d entries of %d", ok, len(entries), len(defs))
+	}
+	for name, d := range defs {
+		e, ok := entries[name]
+		if !ok {
+			t.Fatalf("skim has no %q", name)
+		}
+		if diff := cmp.Diff([2][]string{d.Programs, d.Packages}, [2][]string{e.programs, e.packages}); diff != "" {
+			t.Errorf("%s: programs and packages (-decodeFast +skim):\n%s", name, diff)
+		}
+		got, ok := decodeEntry(e.raw)
+		if diff := cmp.Diff(d, got); !ok || diff != "" {
+			t.Errorf("%s: decodeEntry %v (-decodeFast +skim):\n%s", name, ok, diff)
+		}
 	}
 }
 
@@ -127,6 +162,7 @@ func FuzzDecodeFast(f *testing.F) {
 		f.Add([]byte(tc.data))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		sameSkim(t, data)
 		got, fast := decodeFast(data)
 		if !fast {
 			return

@@ -936,10 +936,10 @@ type Set struct {
 	lazy map[string]*lazyAgent
 }
 
-// lazyAgent is a shipped definition built on first use.
+// lazyAgent is a shipped definition decoded and built on first use.
 type lazyAgent struct {
 	stub *agent
-	def  Definition // as decoded
+	raw  []byte // the entry, as skim kept it
 	once sync.Once
 	a    *agent // nil when it did not build (TestLoadLazySameAsLoad: none)
 }
@@ -959,7 +959,11 @@ func (s *Set) built(a *agent) *agent {
 	if !ok || l.stub != a {
 		return a
 	}
-	l.once.Do(func() { l.a, _ = build(ShippedFile, a.name, l.def) })
+	l.once.Do(func() {
+		if d, ok := decodeEntry(l.raw); ok {
+			l.a, _ = build(ShippedFile, a.name, d)
+		}
+	})
 	return l.a
 }
 
@@ -970,22 +974,23 @@ func (s *Set) built(a *agent) *agent {
 func Load(userFile string) (*Set, error) { return load(userFile, nil) }
 
 // LoadLazy is Load for a process that uses one or two agents, the restore
-// prompt first: the shipped definitions are decoded and indexed, and each is
-// checked and compiled when first used rather than all twenty at start. The
+// prompt first: of the shipped definitions only the programs and packages
+// are read at once (skim), for the index; each entry is decoded, checked and
+// compiled when first used rather than all twenty at start. The
 // user's file is loaded as by Load. A shipped definition that did not build
 // would be no agent here where Load leaves it out and says why; the tests
 // hold the shipped file to building whole.
 func LoadLazy(userFile string) (*Set, error) {
-	defs, ok := decodeAll(assets.ResumeAgents)
+	entries, ok := skim(assets.ResumeAgents)
 	if !ok {
 		return Load(userFile)
 	}
-	stubs := make(map[string]*agent, len(defs))
-	for name, d := range defs {
+	stubs := make(map[string]*agent, len(entries))
+	for name, e := range entries {
 		if !isName(name) {
 			return Load(userFile)
 		}
-		a := &agent{name: name, def: d}
+		a := &agent{name: name, def: Definition{Programs: e.programs, Packages: e.packages}}
 		if len(a.def.Programs) == 0 {
 			a.def.Programs = []string{name}
 		}
@@ -996,7 +1001,7 @@ func LoadLazy(userFile string) (*Set, error) {
 		s.lazy = map[string]*lazyAgent{}
 		for name, a := range s.agents {
 			if a == stubs[name] {
-				s.lazy[name] = &lazyAgent{stub: a, def: defs[name]}
+				s.lazy[name] = &lazyAgent{stub: a, raw: entries[name].raw}
 			}
 		}
 	}

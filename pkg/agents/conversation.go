@@ -114,7 +114,7 @@ const (
 // getenv reads the environment the agent would run in (HOME and the
 // agent's HomeEnv).
 func (s *Set) FindConversation(agent, id string, getenv func(string) string) Conversation {
-	a, ok := s.agents[agent]
+	a, ok := s.agent(agent)
 	if !ok || a.def.Conversations == nil || id == "" || strings.ContainsAny(id, `*?[]\/`) {
 		return Conversation{}
 	}
@@ -178,7 +178,7 @@ type Kept struct {
 // Retention says how long agent keeps its conversations; ok false when
 // its definition does not say it deletes any.
 func (s *Set) Retention(agent string, getenv func(string) string) (k Kept, ok bool) {
-	a, found := s.agents[agent]
+	a, found := s.agent(agent)
 	if !found || a.def.Conversations == nil || a.def.Conversations.Retention == nil {
 		return Kept{}, false
 	}

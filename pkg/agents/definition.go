@@ -350,7 +350,16 @@ func decodeEntries(data []byte, file string) (map[string]*agent, error) {
 // work of decoding it entry by entry: every process loads the shipped file
 // before it does anything. It fails wherever an entry would fail to decode;
 // decodeFile then goes entry by entry to say which and to keep the others.
+// A plain file is decoded by hand (decodeFast), any other by encoding/json.
 func decodeAll(data []byte) (map[string]Definition, bool) {
+	if defs, ok := decodeFast(data); ok {
+		return defs, true
+	}
+	return decodeJSON(data)
+}
+
+// decodeJSON is decodeAll by encoding/json.
+func decodeJSON(data []byte) (map[string]Definition, bool) {
 	var defs map[string]Definition
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -921,14 +930,90 @@ type Set struct {
 	byProgram map[string]*agent
 	packages  []string // longest first, so a nested package name wins
 	byPackage map[string]*agent
+	// lazy holds, by name, the shipped entries LoadLazy left to be checked
+	// and compiled on first use; agents, byProgram and byPackage hold their
+	// stubs until then. Never written after the load: read without a lock.
+	lazy map[string]*lazyAgent
+}
+
+// lazyAgent is a shipped definition decoded and built on first use.
+type lazyAgent struct {
+	stub *agent
+	raw  []byte // the entry, as skim kept it
+	once sync.Once
+	a    *agent // nil when it did not build (TestLoadLazySameAsLoad: none)
+}
+
+// agent returns the named agent, built.
+func (s *Set) agent(name string) (*agent, bool) {
+	a := s.built(s.agents[name])
+	return a, a != nil
+}
+
+// built is a ready for use: a stub of LoadLazy is built the first time.
+func (s *Set) built(a *agent) *agent {
+	if a == nil {
+		return nil
+	}
+	l, ok := s.lazy[a.name]
+	if !ok || l.stub != a {
+		return a
+	}
+	l.once.Do(func() {
+		if d, ok := decodeEntry(l.raw); ok {
+			l.a, _ = build(ShippedFile, a.name, d)
+		}
+	})
+	return l.a
 }
 
 // Load returns the shipped definitions, each replaced by an entry of the
 // user's file with the same name. A missing user file (or "") is fine. On a
 // bad user file the error names the file, the agent and the field, and the Set
 // still holds the shipped definitions plus the user entries that were valid.
-func Load(userFile string) (*Set, error) {
-	shipped, shipErr := decodeFile(assets.ResumeAgents, ShippedFile)
+func Load(userFile string) (*Set, error) { return load(userFile, nil) }
+
+// LoadLazy is Load for a process that uses one or two agents, the restore
+// prompt first: of the shipped definitions only the programs and packages
+// are read at once (skim), for the index; each entry is decoded, checked and
+// compiled when first used rather than all twenty at start. The
+// user's file is loaded as by Load. A shipped definition that did not build
+// would be no agent here where Load leaves it out and says why; the tests
+// hold the shipped file to building whole.
+func LoadLazy(userFile string) (*Set, error) {
+	entries, ok := skim(assets.ResumeAgents)
+	if !ok {
+		return Load(userFile)
+	}
+	stubs := make(map[string]*agent, len(entries))
+	for name, e := range entries {
+		if !isName(name) {
+			return Load(userFile)
+		}
+		a := &agent{name: name, def: Definition{Programs: e.programs, Packages: e.packages}}
+		if len(a.def.Programs) == 0 {
+			a.def.Programs = []string{name}
+		}
+		stubs[name] = a
+	}
+	s, err := load(userFile, stubs)
+	if s != nil {
+		s.lazy = map[string]*lazyAgent{}
+		for name, a := range s.agents {
+			if a == stubs[name] {
+				s.lazy[name] = &lazyAgent{stub: a, raw: entries[name].raw}
+			}
+		}
+	}
+	return s, err
+}
+
+// load is Load with the shipped definitions given (nil: decoded and built).
+func load(userFile string, shipped map[string]*agent) (*Set, error) {
+	var shipErr error
+	if shipped == nil {
+		shipped, shipErr = decodeFile(assets.ResumeAgents, ShippedFile)
+	}
 	if shipped == nil {
 		shipped = map[string]*agent{}
 	}
@@ -1017,7 +1102,7 @@ func (s *Set) Names() []string { return slices.Clone(s.names) }
 
 // Definition returns an agent's definition as loaded (Programs filled in).
 func (s *Set) Definition(name string) (Definition, bool) {
-	a, ok := s.agents[name]
+	a, ok := s.agent(name)
 	if !ok {
 		return Definition{}, false
 	}
@@ -1026,21 +1111,21 @@ func (s *Set) Definition(name string) (Definition, bool) {
 
 // CanResume reports whether the agent is defined and resumes by id.
 func (s *Set) CanResume(name string) bool {
-	a, ok := s.agents[name]
+	a, ok := s.agent(name)
 	return ok && a.canResume
 }
 
 // IsIDFlag reports whether flag takes a conversation id of agentName: one
 // of its id_flags, or the flag before {id} in its exact template.
 func (s *Set) IsIDFlag(agentName, flag string) bool {
-	a, ok := s.agents[agentName]
+	a, ok := s.agent(agentName)
 	return ok && a.idFlags[flag]
 }
 
 // ProbeRuns are the runs of agentName's CLI its definition expects tokens
 // from (probe, then probes).
 func (s *Set) ProbeRuns(agentName string) []Probe {
-	a, ok := s.agents[agentName]
+	a, ok := s.agent(agentName)
 	if !ok {
 		return nil
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"syscall"
 )
@@ -33,8 +32,6 @@ type Held struct {
 
 const shortPlaceholder = "{short}"
 
-var shortRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
-
 // heldBy reads the roster for a live worker running conversation id.
 func heldBy(home string, bg *Background, id string) *Held {
 	if bg == nil {
@@ -55,7 +52,7 @@ func heldBy(home string, bg *Background, id string) *Held {
 		return nil
 	}
 	for short, w := range roster.Workers {
-		if w.SessionID != id || w.PID <= 1 || !shortRE.MatchString(short) || !alive(w.PID) {
+		if w.SessionID != id || w.PID <= 1 || !isWorkerName(short) || !alive(w.PID) {
 			continue
 		}
 		h := &Held{PID: w.PID, Short: short}

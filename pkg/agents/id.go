@@ -16,7 +16,7 @@ var (
 // nil: never an option, no whitespace, no shell metacharacter, and the
 // agent's own id form.
 func (s *Set) CheckID(agentName, id string) error {
-	a, ok := s.agents[agentName]
+	a, ok := s.agent(agentName)
 	if !ok {
 		return fmt.Errorf("%w %q", ErrUnknownAgent, agentName)
 	}

@@ -14,8 +14,10 @@ func (s *Set) Installed(lookPath func(string) (string, error)) map[string]string
 	}
 	out := map[string]string{}
 	for _, n := range s.names {
-		if p, ok := s.agents[n].find(lookPath); ok {
-			out[n] = p
+		if a, ok := s.agent(n); ok {
+			if p, ok := a.find(lookPath); ok {
+				out[n] = p
+			}
 		}
 	}
 	return out
@@ -33,7 +35,7 @@ func (a *agent) find(lookPath func(string) (string, error)) (string, bool) {
 // LookPath finds agentName's program with lookPath (exec.LookPath when
 // nil): the first of its programs found.
 func (s *Set) LookPath(agentName string, lookPath func(string) (string, error)) (string, bool) {
-	a, ok := s.agents[agentName]
+	a, ok := s.agent(agentName)
 	if !ok {
 		return "", false
 	}

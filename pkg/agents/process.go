@@ -69,7 +69,7 @@ func (s *Set) RecognizeProcess(p Proc) (c Command, seen []string, ok bool) {
 	if err != nil {
 		return Command{}, nil, false
 	}
-	a := s.agents[c.Agent]
+	a, _ := s.agent(c.Agent)
 	word0, named := p.programWord(c.Program[0], exe)
 	switch len(c.Program) {
 	case 1:

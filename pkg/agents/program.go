@@ -47,7 +47,7 @@ type Trust struct {
 // own entry script and no interpreter options. Relative paths are refused:
 // they name a different file in every directory.
 func (s *Set) TrustedProgram(agentName string, argv []string, trust Trust) (string, error) {
-	a, ok := s.agents[agentName]
+	a, ok := s.agent(agentName)
 	if !ok {
 		return "", fmt.Errorf("%w %q", ErrUnknownAgent, agentName)
 	}

@@ -148,12 +148,12 @@ func (s *Set) matchPath(p string) *agent {
 		}
 	}
 	if a, ok := s.byProgram[base]; ok {
-		return a
+		return s.built(a)
 	}
 	slashed := "/" + p
 	for _, pkg := range s.packages {
 		if strings.Contains(slashed, "/node_modules/"+pkg+"/") {
-			return s.byPackage[pkg]
+			return s.built(s.byPackage[pkg])
 		}
 	}
 	return nil
@@ -178,7 +178,7 @@ func (s *Set) RecognizeArgv(argv []string) (Command, bool) {
 // A command without its raw words (read back from JSON) or without a
 // grammar is returned as it is.
 func (s *Set) Reparse(c Command, g *grammar.Grammar) Command {
-	a, ok := s.agents[c.Agent]
+	a, ok := s.agent(c.Agent)
 	if !ok || g == nil || c.Raw == nil {
 		return c
 	}
@@ -198,7 +198,7 @@ func (s *Set) ReparseWindows(ws []Window, grammarOf func(agent string) *grammar.
 	out := make([]Window, len(ws))
 	for i, w := range ws {
 		out[i] = w
-		a := s.agents[w.Cmd.Agent]
+		a := s.built(s.agents[w.Cmd.Agent])
 		if a == nil || w.Cmd.Raw == nil {
 			continue
 		}

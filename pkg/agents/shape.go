@@ -11,26 +11,40 @@ import (
 // cost more than the rest of the load. Each function says the expression it
 // stands for; shape_test.go holds them to it.
 
-// class is a set of ASCII bytes written as a bracket expression's inside:
-// "a-z0-9._-" (a '-' at the end is itself). A byte of a multi-byte character
-// is in no class, as the character is in no ASCII class of a regexp.
-type class string
+// class is a set of ASCII bytes, one bit each, made by classOf from a
+// bracket expression's inside. A byte of a multi-byte character is in no
+// class, as the character is in no ASCII class of a regexp.
+type class [2]uint64
 
-func (c class) has(b byte) bool {
-	for i := 0; i < len(c); i++ {
-		if i+2 < len(c) && c[i+1] == '-' {
-			if c[i] <= b && b <= c[i+2] {
-				return true
-			}
+// classOf makes the class of "a-z0-9._-" (a '-' at the end is itself).
+func classOf(spec string) class {
+	var c class
+	for i := 0; i < len(spec); i++ {
+		lo, hi := int(spec[i]), int(spec[i])
+		if i+2 < len(spec) && spec[i+1] == '-' {
+			hi = int(spec[i+2])
 			i += 2
-			continue
 		}
-		if c[i] == b {
-			return true
+		for b := lo; b <= hi && b < 128; b++ {
+			c[b/64] |= 1 << (b % 64)
 		}
 	}
-	return false
+	return c
 }
+
+func (c class) has(b byte) bool { return b < 128 && c[b/64]&(1<<(b%64)) != 0 }
+
+// The classes, made once: a check reads one bit a byte.
+var (
+	alnum        = classOf("A-Za-z0-9")
+	lowerAlnum   = classOf("a-z0-9")
+	nameRest     = classOf("a-z0-9._-")
+	flagRest     = classOf("A-Za-z0-9_.-")
+	programRest  = classOf("A-Za-z0-9_.+-")
+	subwordRest  = classOf("A-Za-z0-9_.:-")
+	templateWord = classOf("A-Za-z0-9_.:=@+/-")
+	workerRest   = classOf("A-Za-z0-9_-")
+)
 
 // word reports whether s is one byte of first followed by bytes of rest, at
 // most max of them (max < 0: any number): ^[first][rest]{0,max}$.
@@ -47,7 +61,7 @@ func word(s string, first, rest class, max int) bool {
 }
 
 // isName: ^[a-z0-9][a-z0-9._-]*$, an agent's name.
-func isName(s string) bool { return word(s, "a-z0-9", "a-z0-9._-", -1) }
+func isName(s string) bool { return word(s, lowerAlnum, nameRest, -1) }
 
 // isFlag: ^-{1,2}[A-Za-z0-9][A-Za-z0-9_.-]*$.
 func isFlag(s string) bool {
@@ -56,11 +70,11 @@ func isFlag(s string) bool {
 		return false
 	}
 	rest = strings.TrimPrefix(rest, "-")
-	return word(rest, "A-Za-z0-9", "A-Za-z0-9_.-", -1)
+	return word(rest, alnum, flagRest, -1)
 }
 
 // isProgram: ^[A-Za-z0-9][A-Za-z0-9_.+-]*$, a plain executable name.
-func isProgram(s string) bool { return word(s, "A-Za-z0-9", "A-Za-z0-9_.+-", -1) }
+func isProgram(s string) bool { return word(s, alnum, programRest, -1) }
 
 // isPackage: ^(@[a-z0-9][a-z0-9._-]*/)?[a-z0-9][a-z0-9._-]*$, an npm
 // package name, scoped or not.
@@ -73,18 +87,21 @@ func isPackage(s string) bool {
 }
 
 // isSubword: ^[A-Za-z0-9][A-Za-z0-9_.:-]*$, a subcommand word.
-func isSubword(s string) bool { return word(s, "A-Za-z0-9", "A-Za-z0-9_.:-", -1) }
+func isSubword(s string) bool { return word(s, alnum, subwordRest, -1) }
 
 // isTemplateWord: ^[A-Za-z0-9_.:=@+/-]+$, a word of a probe or template.
 func isTemplateWord(s string) bool {
-	const c = "A-Za-z0-9_.:=@+/-"
-	return word(s, c, c, -1)
+	return word(s, templateWord, templateWord, -1)
 }
 
 // isPlainToken: ^[A-Za-z0-9][A-Za-z0-9_.-]{0,199}$, the shape every id must
 // have on top of the agent's own form: never an option, no whitespace, no
 // shell metacharacters.
-func isPlainToken(s string) bool { return word(s, "A-Za-z0-9", "A-Za-z0-9_.-", 199) }
+func isPlainToken(s string) bool { return word(s, alnum, flagRest, 199) }
+
+// isWorkerName: ^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$, a background worker's
+// short name in an agent's roster (held.go).
+func isWorkerName(s string) bool { return word(s, alnum, workerRest, 63) }
 
 // withoutVersion drops the version a program name may end in: python3.12 is
 // python. None of the names compared with it end in a digit or a '.'.

@@ -21,6 +21,7 @@ var shapes = []struct {
 	{"isSubword", isSubword, regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.:-]*$`)},
 	{"isTemplateWord", isTemplateWord, regexp.MustCompile(`^[A-Za-z0-9_.:=@+/-]+$`)},
 	{"isPlainToken", isPlainToken, regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,199}$`)},
+	{"isWorkerName", isWorkerName, regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)},
 	{"isVersionedLauncher", isVersionedLauncher, regexp.MustCompile(`^(python|pypy|perl|ruby|php|lua|tclsh|node)[0-9.]*$`)},
 	{"isInterpreter", isInterpreter, regexp.MustCompile(`^(node|nodejs|bun|python[0-9.]*)$`)},
 }
@@ -31,7 +32,7 @@ var shapeSeeds = []string{
 	"a:b=c@d+e/f-g", "python", "python3", "python3.12", "pythonx", "python3x", "node", "node18", "nodejs", "nodejs2",
 	"bun", "bun1", "pypy3", "tclsh8.6", "lua5.4", "perl.", "x node", "node\n", "\nnode", "a\nb", "é", "aé",
 	"4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73", "ses_abc", "T-1a", "a\xff", "a\x00", "A-Z", "a" + strings.Repeat("b", 199),
-	"a" + strings.Repeat("b", 200), "_x", ".x", "x..", "x/", "a b",
+	"a" + strings.Repeat("b", 200), "a" + strings.Repeat("b", 63), "a" + strings.Repeat("b", 64), "_x", ".x", "x..", "x/", "a b",
 }
 
 // TestShapes holds each check to its expression on inputs at and around

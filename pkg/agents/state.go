@@ -45,7 +45,7 @@ func checkTitles(file, name string, d Definition) error {
 // (StateWorking) or waiting for input (StateIdle), by its definition's title
 // patterns; "" when the definition has none or none match.
 func (s *Set) TitleState(agentName, title string) string {
-	a, ok := s.agents[agentName]
+	a, ok := s.agent(agentName)
 	if !ok {
 		return ""
 	}

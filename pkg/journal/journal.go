@@ -514,7 +514,7 @@ func (j *Journal) LatestOf(agent, id string) (*Record, error) {
 		return nil, err
 	}
 	quoted, _ := json.Marshal(id)
-	if !bytes.Contains(data, quoted) {
+	if indexQuoted(data, quoted) < 0 {
 		return nil, nil
 	}
 	if !bytes.HasPrefix(data, []byte(`{"version":`)) {
@@ -522,7 +522,7 @@ func (j *Journal) LatestOf(agent, id string) (*Record, error) {
 	}
 	f := &File{}
 	for rest := data; ; {
-		i := bytes.Index(rest, quoted)
+		i := indexQuoted(rest, quoted)
 		if i < 0 {
 			break
 		}
@@ -542,6 +542,25 @@ func (j *Journal) LatestOf(agent, id string) (*Record, error) {
 		}
 	}
 	return f.Latest(agent, id), nil
+}
+
+// indexQuoted is bytes.Index(data, quoted) for quoted a JSON string of at
+// least one character. It looks for what follows the opening quote and
+// then checks the quote: bytes.Index skips ahead by the needle's first
+// byte, and a quote, on every few bytes of a journal, made it compare at
+// nearly every one (most of the prompt's lookup, the id being absent).
+func indexQuoted(data, quoted []byte) int {
+	inner := quoted[1:]
+	for off := 0; ; {
+		i := bytes.Index(data[off:], inner)
+		if i < 0 {
+			return -1
+		}
+		if i += off; i > 0 && data[i-1] == '"' {
+			return i - 1
+		}
+		off = i + 1
+	}
 }
 
 func (j *Journal) latestSlow(data []byte, agent, id string) (*Record, error) {

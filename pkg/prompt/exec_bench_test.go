@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -46,6 +48,14 @@ func main() {
 // execs (and a third, $KITTYMUX_PROMPT_BEFORE, when set). With hyperfine on PATH it runs both side by side (-N, 30 warm-up
 // runs, 300 runs) and reports hyperfine's means; without it the benchmark
 // alternates them itself. -benchtime 1x is enough: the runs are inside.
+// With valgrind on PATH it also counts each side's instructions up to the
+// exec (callgrind), which a busy machine does not change.
+//
+// The record is sealed for the directory the runs start in; HOME is an
+// empty directory (no agent's files: the conversation check has nothing to
+// say, as on a machine where claude keeps them elsewhere); the interval
+// between unasked starts is 1 ns, so each run takes its slot as a restore
+// does but never waits for the one before.
 //
 //	go test -run '^$' -bench BenchmarkPromptExec -benchtime 1x ./pkg/prompt/
 func BenchmarkPromptExec(b *testing.B) {
@@ -84,6 +94,12 @@ func BenchmarkPromptExec(b *testing.B) {
 	if err := os.WriteFile(claude, data, 0o755); err != nil {
 		b.Fatal(err)
 	}
+	work, home := filepath.Join(dir, "work"), filepath.Join(dir, "home")
+	for _, d := range []string{work, home} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			b.Fatal(err)
+		}
+	}
 
 	p := paths.Paths{StateDir: filepath.Join(dir, "state", "kittymux"), ConfigDir: filepath.Join(dir, "config", "kittymux")}
 	key, err := restorerec.LoadOrCreateKey(p)
@@ -92,11 +108,12 @@ func BenchmarkPromptExec(b *testing.B) {
 	}
 	fill300(b, p)
 	id := "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73"
-	r := restorerec.Record{Agent: "claude", Mode: "exact", ID: id, Exe: []string{claude},
+	r := restorerec.Record{Agent: "claude", Mode: "exact", ID: id, Exe: []string{claude}, Dir: work,
 		Argv: []string{claude, "--resume", id}}.Sealed(key)
 	env := append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"), "KITTYMUX_RESUME=auto",
 		"XDG_STATE_HOME="+filepath.Join(dir, "state"), "XDG_CONFIG_HOME="+filepath.Join(dir, "config"),
-		"KITTY_PID=1", "KITTY_WINDOW_ID=7", "KITTY_LISTEN_ON=unix:/tmp/kitty-1")
+		"KITTY_PID=1", "KITTY_WINDOW_ID=7", "KITTY_LISTEN_ON=unix:/tmp/kitty-1", "HOME="+home,
+		"KITTYMUX_RESUME_INTERVAL=1ns")
 	sides := [][]string{
 		append([]string{only}, r.Argv...),
 		append([]string{prompt}, r.Args()...),
@@ -109,15 +126,21 @@ func BenchmarkPromptExec(b *testing.B) {
 	// Each side runs the agent and exits 0: the prompt resumed it.
 	for _, argv := range sides {
 		cmd := exec.Command(argv[0], argv[1:]...)
-		cmd.Env = env
+		cmd.Env, cmd.Dir = env, work
 		if out, err := cmd.CombinedOutput(); err != nil || len(out) > 0 {
 			b.Fatalf("%s: %v\n%s", argv[0], err, out)
 		}
 	}
 
 	b.ResetTimer()
+	if vg, err := exec.LookPath("valgrind"); err == nil {
+		ins := instructions(b, vg, env, work, sides[:2])
+		b.ReportMetric(ins[0]/1e6, "execonly-Minstr")
+		b.ReportMetric(ins[1]/1e6, "prompt-Minstr")
+		b.ReportMetric((ins[1]-ins[0])/1e6, "own-Minstr")
+	}
 	if hf, err := exec.LookPath("hyperfine"); err == nil {
-		res := hyperfine(b, hf, env, sides)
+		res := hyperfine(b, hf, env, work, sides)
 		b.ReportMetric(res[0].Median*1e3, "execonly-median-ms")
 		b.ReportMetric(res[1].Median*1e3, "prompt-median-ms")
 		b.ReportMetric((res[1].Median-res[0].Median)*1e3, "own-median-ms")
@@ -133,7 +156,7 @@ func BenchmarkPromptExec(b *testing.B) {
 	for i := range 2 * runs {
 		argv := sides[i%2] // the first two sides only
 		cmd := exec.Command(argv[0], argv[1:]...)
-		cmd.Env = env
+		cmd.Env, cmd.Dir = env, work
 		start := time.Now()
 		if err := cmd.Run(); err != nil {
 			b.Fatal(err)
@@ -149,7 +172,7 @@ func BenchmarkPromptExec(b *testing.B) {
 type timing struct{ Mean, Median, User, System float64 }
 
 // hyperfine runs the commands side by side and returns their figures.
-func hyperfine(b *testing.B, hf string, env []string, sides [][]string) []timing {
+func hyperfine(b *testing.B, hf string, env []string, dir string, sides [][]string) []timing {
 	out := filepath.Join(b.TempDir(), "hyperfine.json")
 	args := []string{"-N", "-w", "30", "-r", "300", "--export-json", out, "--style", "basic"}
 	for _, argv := range sides {
@@ -164,7 +187,7 @@ func hyperfine(b *testing.B, hf string, env []string, sides [][]string) []timing
 		args = append(args, strings.Join(words, " "))
 	}
 	cmd := exec.Command(hf, args...)
-	cmd.Env = env
+	cmd.Env, cmd.Dir = env, dir
 	o, err := cmd.CombinedOutput()
 	if err != nil {
 		b.Fatalf("hyperfine: %v\n%s", err, o)
@@ -179,6 +202,40 @@ func hyperfine(b *testing.B, hf string, env []string, sides [][]string) []timing
 		b.Fatalf("hyperfine's results: %v\n%s", err, data)
 	}
 	return res.Results
+}
+
+// instructions counts each side's instructions from its start to its exec
+// of the agent (callgrind, dumping on entry to syscall.Exec, every thread
+// counted), the median of three runs. Asynchronous preemption is off: its
+// signals trip callgrind, and neither side is long enough to be preempted.
+func instructions(b *testing.B, vg string, env []string, dir string, sides [][]string) []float64 {
+	out := make([]float64, len(sides))
+	for i, argv := range sides {
+		var runs []float64
+		for n := range 3 {
+			file := filepath.Join(b.TempDir(), fmt.Sprintf("cg.%d.%d", i, n))
+			cmd := exec.Command(vg, append([]string{"--tool=callgrind", "--dump-before=syscall.Exec",
+				"--callgrind-out-file=" + file}, argv...)...)
+			cmd.Env, cmd.Dir = append(env, "GODEBUG=asyncpreemptoff=1"), dir
+			if o, err := cmd.CombinedOutput(); err != nil {
+				b.Fatalf("valgrind %s: %v\n%s", argv[0], err, o)
+			}
+			data, err := os.ReadFile(file + ".1") // the first dump: at the exec
+			if err != nil {
+				b.Fatalf("callgrind dumped nothing at the exec of %s: %v", argv[0], err)
+			}
+			_, rest, ok := strings.Cut(string(data), "\nsummary: ")
+			v, err := strconv.ParseFloat(strings.Fields(rest + " x")[0], 64)
+			if !ok || err != nil {
+				b.Fatalf("no summary in %s", file+".1")
+			}
+			runs = append(runs, v)
+		}
+		slices.Sort(runs)
+		out[i] = runs[1]
+	}
+	b.Logf("instructions to the exec: execonly %.0f, kittymux-resume %.0f", out[0], out[1])
+	return out
 }
 
 // fill300 writes a journal of 300 closed claude records, none of them the

@@ -45,7 +45,7 @@ func Main(args []string) int {
 		_ = e.shell(r)
 		return 1
 	}
-	set, loadErr := agents.Load(p.UserAgents())
+	set, loadErr := agents.LoadLazy(p.UserAgents())
 	if set == nil {
 		e.warn("kittymux: agent definitions: %v", loadErr)
 		_ = e.shell(r)

@@ -15,7 +15,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -77,7 +76,21 @@ func Interval(p paths.Paths, getenv func(string) string) (time.Duration, error) 
 	return d, errors.Join(errs...)
 }
 
-var nameRE = regexp.MustCompile(`^[a-z][a-z0-9._-]{0,31}$`)
+// isName: ^[a-z][a-z0-9._-]{0,31}$, an agent's name as a slot file's
+// name, checked byte by byte: the prompt checks it in every restored window,
+// and a regular expression compiled for it cost more than the slot.
+func isName(s string) bool {
+	if s == "" || len(s) > 32 || s[0] < 'a' || s[0] > 'z' {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // Slot takes the next start of agent: now, or interval after the start
 // the one before took, whichever is later; the caller waits until then.
@@ -85,7 +98,7 @@ var nameRE = regexp.MustCompile(`^[a-z][a-z0-9._-]{0,31}$`)
 // lock), so prompts of one agent starting at once get now, now+interval,
 // now+2×interval, ... A slot that cannot be had says so, and is now.
 func Slot(stateDir, agent string, interval time.Duration, now time.Time) (time.Time, error) {
-	if interval <= 0 || !nameRE.MatchString(agent) {
+	if interval <= 0 || !isName(agent) {
 		return now, nil
 	}
 	d, err := statefile.Make(stateDir)
@@ -111,9 +124,15 @@ func Slot(stateDir, agent string, interval time.Duration, now time.Time) (time.T
 			slot = next
 		}
 	}
-	if err := f.Truncate(0); err == nil {
-		_, err = f.WriteAt([]byte(strconv.FormatInt(slot.UnixNano(), 10)+"\n"), 0)
-		if err != nil {
+	// Written over the slot before, the same length but for a clock far
+	// off: cut only when it was longer. Truncating first made the file
+	// system free its block and take one again, in every restored window.
+	out := []byte(strconv.FormatInt(slot.UnixNano(), 10) + "\n")
+	if _, err := f.WriteAt(out, 0); err != nil {
+		return slot, err
+	}
+	if len(b) > len(out) {
+		if err := f.Truncate(int64(len(out))); err != nil {
 			return slot, err
 		}
 	}

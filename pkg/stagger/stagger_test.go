@@ -1,8 +1,11 @@
 package stagger
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -58,4 +61,46 @@ func TestInterval(t *testing.T) {
 	if d, err := Interval(p, bad); d != 3*time.Second || err == nil {
 		t.Errorf("bad value: %v %v, want the one before and an error", d, err)
 	}
+}
+
+// TestIsName holds isName to the expression it stands for.
+func TestIsName(t *testing.T) {
+	re := regexp.MustCompile(`^[a-z][a-z0-9._-]{0,31}$`)
+	for _, in := range []string{"", "a", "claude", "cursor-agent", "a.b_c-d9", "9a", "-a", ".a", "_a", "A", "aB", "a/b",
+		"../x", "a b", "a\n", "é", "aé", "a\xff", "a" + strings.Repeat("b", 31), "a" + strings.Repeat("b", 32), "{}", "a`"} {
+		if got, want := isName(in), re.MatchString(in); got != want {
+			t.Errorf("isName(%q) = %v, the expression says %v", in, got, want)
+		}
+	}
+}
+
+// TestSlotRewritten: the slot is written over the one before; a longer
+// file before it (garbage, a clock far off) is cut to the new slot.
+func TestSlotRewritten(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "state")
+	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	want := func(slot time.Time) {
+		t.Helper()
+		b, err := os.ReadFile(filepath.Join(dir, "stagger-claude"))
+		if got := string(b); err != nil || got != fmt.Sprintf("%d\n", slot.UnixNano()) {
+			t.Errorf("slot file %q (%v), want %d", got, err, slot.UnixNano())
+		}
+	}
+	if _, err := Slot(dir, "claude", time.Second, now); err != nil {
+		t.Fatal(err)
+	}
+	want(now)
+	if _, err := Slot(dir, "claude", time.Second, now); err != nil {
+		t.Fatal(err)
+	}
+	want(now.Add(time.Second))
+	long := strings.Repeat("9", 40) + "\n" + strings.Repeat("x", 100)
+	if err := os.WriteFile(filepath.Join(dir, "stagger-claude"), []byte(long), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	later := now.Add(time.Hour)
+	if got, err := Slot(dir, "claude", time.Second, later); err != nil || !got.Equal(later) {
+		t.Errorf("after garbage: %v %v, want %v", got, err, later)
+	}
+	want(later)
 }

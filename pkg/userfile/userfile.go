@@ -12,6 +12,7 @@
 package userfile
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -69,11 +70,19 @@ func CheckRegular(f *os.File) error {
 // end: at most max bytes, else an error wrapping ErrTooLarge.
 func ReadOpen(f *os.File, max int64) ([]byte, error) {
 	// Refused before a byte is read where its size already says so.
-	if fi, err := f.Stat(); err == nil && fi.Size() > max {
-		return nil, &fs.PathError{Op: "read", Path: f.Name(), Err: fmt.Errorf("%w (%d bytes)", ErrTooLarge, fi.Size())}
+	var size int64
+	if fi, err := f.Stat(); err == nil {
+		if size = fi.Size(); size > max {
+			return nil, &fs.PathError{Op: "read", Path: f.Name(), Err: fmt.Errorf("%w (%d bytes)", ErrTooLarge, size)}
+		}
 	}
+	// Room for the whole file at once, as its size says (io.ReadAll would
+	// start at 512 bytes and copy a journal of 100 KB a dozen times over).
 	// The file may grow while it is read: one byte past the cap tells.
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	var b bytes.Buffer
+	b.Grow(int(size) + bytes.MinRead)
+	_, err := b.ReadFrom(io.LimitReader(f, max+1))
+	data := b.Bytes()
 	if err != nil {
 		return nil, &fs.PathError{Op: "read", Path: f.Name(), Err: err}
 	}

@@ -1,16 +1,16 @@
 package prompt
 
 import (
-	"bytes"
 	"os"
 	"regexp"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/creack/pty"
+
+	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 )
 
 var sgrCode = regexp.MustCompile("\x1b\\[[0-9;]*m")
@@ -28,21 +28,7 @@ func TestRewrapOnResize(t *testing.T) {
 	if err := pty.Setsize(ptmx, &pty.Winsize{Rows: 24, Cols: 120}); err != nil {
 		t.Fatal(err)
 	}
-	var mu sync.Mutex
-	var out bytes.Buffer
-	go func() {
-		buf := make([]byte, 4096)
-		for {
-			n, err := ptmx.Read(buf)
-			mu.Lock()
-			out.Write(buf[:n])
-			mu.Unlock()
-			if err != nil {
-				return
-			}
-		}
-	}()
-	output := func() string { mu.Lock(); defer mu.Unlock(); return out.String() }
+	output := kittytest.Capture(ptmx)
 	waitFor := func(what string, cond func(string) bool) string {
 		t.Helper()
 		deadline := time.Now().Add(10 * time.Second)

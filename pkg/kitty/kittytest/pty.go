@@ -2,6 +2,7 @@ package kittytest
 
 import (
 	"bytes"
+	"io"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -57,6 +58,26 @@ type PTYRun struct {
 	Code   int
 }
 
+// Capture reads r (a pty's master side) until it fails, in the
+// background; the function it returns is everything read so far.
+func Capture(r io.Reader) (output func() string) {
+	var mu sync.Mutex
+	var out bytes.Buffer
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := r.Read(buf)
+			mu.Lock()
+			out.Write(buf[:n])
+			mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return func() string { mu.Lock(); defer mu.Unlock(); return out.String() }
+}
+
 // RunPTY runs a program in a pseudo-terminal, types Keys, and waits for Done
 // or the program's exit.
 func RunPTY(t TB, o PTYOptions) PTYRun {
@@ -71,21 +92,7 @@ func RunPTY(t TB, o PTYOptions) PTYRun {
 		t.Fatalf("start %s in a pty: %v", o.Path, err)
 	}
 	defer f.Close()
-	var mu sync.Mutex
-	var out bytes.Buffer
-	go func() {
-		buf := make([]byte, 4096)
-		for {
-			n, err := f.Read(buf)
-			mu.Lock()
-			out.Write(buf[:n])
-			mu.Unlock()
-			if err != nil {
-				return
-			}
-		}
-	}()
-	output := func() string { mu.Lock(); defer mu.Unlock(); return out.String() }
+	output := Capture(f)
 	done := make(chan struct{})
 	go func() { _ = cmd.Wait(); close(done) }()
 	stop := func() {

@@ -168,7 +168,7 @@ type Definition struct {
 
 	// Probe and Probes: runs of the CLI whose output must show tokens.
 	// Every flag of Exact and Latest must be expected by one of them.
-	// Probe is the single form of design.md's example; both may be given.
+	// Probe is the single form (the README's example); both may be given.
 	Probe  *Probe  `json:"probe,omitempty"`
 	Probes []Probe `json:"probes,omitempty"`
 

@@ -46,16 +46,24 @@ func writeUser(t *testing.T, body string) string {
 	return p.UserAgents()
 }
 
-// design.md's example entry must stay valid.
-const designExample = `{ "myagent": {
-    "latest_scope": "unstated",
-    "exact": ["--resume", "{id}"], "latest": ["--continue"],
-    "strip_with_value": ["--resume"], "strip": ["--continue"],
-    "helpers": ["mcp", "login"],
-    "probe": { "args": ["--help"], "expect": ["--resume", "--continue"] } } }`
+// designExample is the README's example of a user's own agent ("Adding an
+// agent"), read from the README so that it stays valid.
+func designExample(t *testing.T) string {
+	t.Helper()
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, ok := strings.Cut(string(readme), "```json\n{ \"myagent\"")
+	block, _, closed := strings.Cut(block, "```")
+	if !ok || !closed {
+		t.Fatal("the README has no example of a user's own agent (```json { \"myagent\" ...)")
+	}
+	return `{ "myagent"` + block
+}
 
 func TestLoadUserFile(t *testing.T) {
-	file := writeUser(t, designExample)
+	file := writeUser(t, designExample(t))
 	s, err := agents.Load(file)
 	if err != nil {
 		t.Fatalf("load: %v", err)

@@ -26,7 +26,7 @@ type Settings struct {
 	Keep int
 }
 
-// Defaults (design.md).
+// Defaults (the README's "Autosave").
 var Defaults = Settings{Settle: 20 * time.Second, AtMostEvery: time.Minute, AtLeastEvery: 15 * time.Minute, Keep: 5}
 
 // Layout is what a poll saw of one kitty, as far as a save is concerned.

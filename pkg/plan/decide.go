@@ -1,5 +1,5 @@
 // Package plan decides how each agent window comes back after a restart
-// (Decide: the rules of design.md), builds the resume argv of a decision,
+// (Decide: the rules of the README's "Which conversation"), builds the resume argv of a decision,
 // and validates a resume record read back from an editable session file.
 // It reads the definitions and recognition of pkg/agents and the probe
 // results of pkg/probe.
@@ -42,7 +42,7 @@ type Decision struct {
 	Unsure string
 }
 
-// Decide applies design.md's rules to every agent window:
+// Decide applies the rules (the README's "Which conversation") to every agent window:
 //   - exact beats latest: an id in argv or a reported id is resumed;
 //   - latest only where it cannot attach the wrong conversation: scope cwd
 //     and the only window of that agent in that directory, or the single

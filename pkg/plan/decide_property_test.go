@@ -13,7 +13,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/probe"
 )
 
-// The properties below are design.md's rules ("Which conversation"), held
+// The properties below are the rules (the README's "Which conversation"), held
 // for every generated set of windows and probe results: what Decide must do
 // whatever the windows are, not a copy of how it does it.
 

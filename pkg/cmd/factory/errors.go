@@ -8,7 +8,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/kitty"
 )
 
-// Exit codes (design.md): 0 ok, 1 error, 2 cancelled or bad usage.
+// Exit codes: 0 ok, 1 error, 2 cancelled or bad usage.
 const (
 	ExitOK     = 0
 	ExitError  = 1

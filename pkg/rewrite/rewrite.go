@@ -63,8 +63,8 @@ type Options struct {
 	LS []kitty.OSWindow
 }
 
-// Window is what the rewrite did with one agent window.
-type Window struct {
+// Outcome is what the rewrite did with one agent window.
+type Outcome struct {
 	WindowID int       `json:"window_id"`
 	Agent    string    `json:"agent"`
 	Mode     plan.Mode `json:"mode"`
@@ -81,7 +81,7 @@ type Window struct {
 // Result is the published file and a line per agent window.
 type Result struct {
 	Data    []byte
-	Windows []Window
+	Windows []Outcome
 	// Count is how many windows the file holds, agents or not.
 	Count int
 	// Warnings say what of kitty's save was refused or changed (Vet).
@@ -115,7 +115,7 @@ const onlyKitty = "no process of it was seen; only kitty's saved command line sa
 // keptAsSaved: a window kept as kitty saved it. A reported command line
 // that is not what ran (any program can print one) is not kept for the
 // shell to run again: the window comes back as a shell.
-func (fd found) keptAsSaved(w *Window) {
+func (fd found) keptAsSaved(w *Outcome) {
 	if !fd.reportDiffers {
 		return
 	}
@@ -224,7 +224,7 @@ type rewriter struct {
 	ws       []agents.Window // the agent windows of the file, to decide
 	names    []string        // the agents in the file, the ones worth probing
 	byID     map[int]found
-	unsealed []Window // kept as saved before any decision
+	unsealed []Outcome // kept as saved before any decision
 }
 
 // saved is one window of kitty's save as the rewrite reads it.
@@ -276,7 +276,7 @@ func (rw *rewriter) read(ref sessionfile.WindowRef) {
 	rw.place(sw)
 	var ok bool
 	if sw.cmd, ok = sw.cmd.Placed(sw.ref.Cwd); !ok {
-		rw.unsealed = append(rw.unsealed, Window{WindowID: sw.id, Agent: sw.cmd.Agent, Mode: plan.ModeAsSaved,
+		rw.unsealed = append(rw.unsealed, Outcome{WindowID: sw.id, Agent: sw.cmd.Agent, Mode: plan.ModeAsSaved,
 			Reason: fmt.Sprintf("the program %q is a relative path and the window's directory is unknown", sw.cmd.Program), Tab: sw.ref.TabTitle})
 		return
 	}
@@ -330,7 +330,7 @@ func (rw *rewriter) fromRecord(sw *saved, rec restorerec.Record) {
 		}
 	case !sw.ok:
 		if c, known := rw.o.Agents.RecognizeArgv(rec.Argv); known {
-			rw.unsealed = append(rw.unsealed, Window{WindowID: sw.id, Agent: c.Agent, Mode: plan.ModeAsSaved,
+			rw.unsealed = append(rw.unsealed, Outcome{WindowID: sw.id, Agent: c.Agent, Mode: plan.ModeAsSaved,
 				Reason: "its restore record is not sealed by kittymux: kept as it is", Cwd: sw.ref.Cwd, Tab: sw.ref.TabTitle})
 		}
 	}
@@ -430,7 +430,7 @@ func (rw *rewriter) apply(res *Result, d plan.Decision) error {
 	if !inFile {
 		return nil
 	}
-	res.Windows = append(res.Windows, Window{WindowID: d.WindowID, Agent: d.Agent, Mode: d.Mode, ID: d.ID,
+	res.Windows = append(res.Windows, Outcome{WindowID: d.WindowID, Agent: d.Agent, Mode: d.Mode, ID: d.ID,
 		Argv: d.Argv, Reason: d.Reason, Unsure: d.Unsure, Cwd: fd.ref.Cwd, Tab: fd.ref.TabTitle})
 	last := &res.Windows[len(res.Windows)-1]
 	if d.Mode == plan.ModeAsSaved || len(d.Argv) == 0 {

@@ -54,7 +54,7 @@ func TestPublishLargeSave(t *testing.T) {
 	t.Logf("raw save %d bytes, output %d bytes", len(raw), out.Len())
 	var res struct {
 		Path    string           `json:"path"`
-		Windows []rewrite.Window `json:"windows"`
+		Windows []rewrite.Outcome `json:"windows"`
 	}
 	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
 		t.Fatal(err)

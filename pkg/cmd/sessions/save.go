@@ -83,7 +83,7 @@ type SaveResult struct {
 	Name    string           `json:"name"`
 	Path    string           `json:"path"`
 	Kitty   string           `json:"kitty"`
-	Windows []rewrite.Window `json:"windows"`
+	Windows []rewrite.Outcome `json:"windows"`
 	// Warnings say what of kitty's save was refused or changed.
 	Warnings []string `json:"warnings,omitempty"`
 }
@@ -134,7 +134,7 @@ func printWarnings(w io.Writer, warnings []string) {
 	}
 }
 
-func printWindows(w io.Writer, ws []rewrite.Window) {
+func printWindows(w io.Writer, ws []rewrite.Outcome) {
 	for _, x := range ws {
 		cmd := "(kept as saved)"
 		if x.Mode != plan.ModeAsSaved {

@@ -53,7 +53,7 @@ func TestPublishLargeSave(t *testing.T) {
 	}
 	t.Logf("raw save %d bytes, output %d bytes", len(raw), out.Len())
 	var res struct {
-		Path    string           `json:"path"`
+		Path    string            `json:"path"`
 		Windows []rewrite.Outcome `json:"windows"`
 	}
 	if err := json.Unmarshal(out.Bytes(), &res); err != nil {

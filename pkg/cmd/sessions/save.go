@@ -80,9 +80,9 @@ Exit codes: 0 saved, 1 error (nothing written), 2 bad usage.`,
 
 // SaveResult is what `save --json` prints.
 type SaveResult struct {
-	Name    string           `json:"name"`
-	Path    string           `json:"path"`
-	Kitty   string           `json:"kitty"`
+	Name    string            `json:"name"`
+	Path    string            `json:"path"`
+	Kitty   string            `json:"kitty"`
 	Windows []rewrite.Outcome `json:"windows"`
 	// Warnings say what of kitty's save was refused or changed.
 	Warnings []string `json:"warnings,omitempty"`

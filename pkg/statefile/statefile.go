@@ -215,13 +215,20 @@ var tempRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^
 // 0600. A reader sees the old content or the new, never a part, and a crash
 // at any point leaves one of them.
 func (d *Dir) WriteFile(name string, data []byte) error {
-	path := filepath.Join(d.path, name)
-	if name == "" || name == "." || name == ".." || strings.ContainsRune(name, filepath.Separator) {
-		return fmt.Errorf("write %s: not a plain file name", path)
+	if err := d.plainName(name); err != nil {
+		return err
 	}
 	d.removeStale()
 	if err := d.writeFile(name, data); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return fmt.Errorf("write %s: %w", filepath.Join(d.path, name), err)
+	}
+	return nil
+}
+
+// plainName refuses a name that is not a plain file name in d.
+func (d *Dir) plainName(name string) error {
+	if name == "" || name == "." || name == ".." || strings.ContainsRune(name, filepath.Separator) {
+		return fmt.Errorf("write %s: not a plain file name", filepath.Join(d.path, name))
 	}
 	return nil
 }
@@ -280,12 +287,11 @@ func (d *Dir) writeFile(name string, data []byte) error {
 // not list the directory either: a temp file a killed writer left goes at the
 // next WriteFile there, or at RemoveStale.
 func (d *Dir) WriteFileUnsynced(name string, data []byte) error {
-	path := filepath.Join(d.path, name)
-	if name == "" || name == "." || name == ".." || strings.ContainsRune(name, filepath.Separator) {
-		return fmt.Errorf("write %s: not a plain file name", path)
+	if err := d.plainName(name); err != nil {
+		return err
 	}
 	if err := d.writeUnsynced(name, data); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return fmt.Errorf("write %s: %w", filepath.Join(d.path, name), err)
 	}
 	return nil
 }

@@ -33,27 +33,13 @@ func agentRun(t *testing.T, dir string, env []string, argv ...string) string {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = dir
-	cmd.Env = append(cleanEnv(), env...)
+	cmd.Env = append(modelstub.Isolated(os.Environ()), env...)
 	cmd.Stdin = strings.NewReader("")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("%q: %v\n%s", argv, err, out)
 	}
 	return string(out)
-}
-
-func cleanEnv() []string {
-	var out []string
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		switch {
-		case k == "HOME", k == "CODEX_HOME", k == "CLAUDE_CONFIG_DIR", strings.HasPrefix(k, "XDG_"),
-			strings.HasPrefix(k, "OPENAI_"), strings.HasPrefix(k, "ANTHROPIC_"):
-			continue
-		}
-		out = append(out, kv)
-	}
-	return out
 }
 
 func getenvOf(env map[string]string) func(string) string {

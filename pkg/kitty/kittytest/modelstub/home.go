@@ -79,7 +79,7 @@ func (s *Server) CodexHome(t testing.TB, home string, dirs ...string) []string {
 		t.Fatalf("codex is not on PATH: %v", err)
 	}
 	cmd := exec.Command(codex, "login", "--with-api-key")
-	cmd.Env = append(isolated(os.Environ()), "HOME="+home)
+	cmd.Env = append(Isolated(os.Environ()), "HOME="+home)
 	cmd.Dir = home
 	cmd.Stdin = strings.NewReader(Key + "\n")
 	if out, err := cmd.CombinedOutput(); err != nil {
@@ -88,8 +88,8 @@ func (s *Server) CodexHome(t testing.TB, home string, dirs ...string) []string {
 	return env
 }
 
-// isolated drops what would send an agent to the user's own files.
-func isolated(env []string) []string {
+// Isolated drops what would send an agent to the user's own files.
+func Isolated(env []string) []string {
 	var out []string
 	for _, kv := range env {
 		k, _, _ := strings.Cut(kv, "=")

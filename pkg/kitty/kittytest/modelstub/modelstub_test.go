@@ -185,7 +185,7 @@ func needCLI(t *testing.T, name string) string {
 func runAgent(t *testing.T, home, dir string, env []string, argv ...string) string {
 	t.Helper()
 	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Env = append(append(isolated(os.Environ()), "HOME="+home), env...)
+	cmd.Env = append(append(Isolated(os.Environ()), "HOME="+home), env...)
 	cmd.Dir = dir
 	done := make(chan struct{})
 	var out []byte

@@ -21,6 +21,7 @@ func (e *Env) checkConversation(r Record) (gone bool, why string) {
 		return false, ""
 	}
 	c := e.Conversation(r)
+	e.unchecked = c.Unchecked
 	switch {
 	case c.Archived:
 		return true, c.Lost(r.Agent)
@@ -113,6 +114,15 @@ func (e *Env) askHeld() Choice {
 		}
 		return "", false
 	})
+}
+
+// uncheckedWhy is the paragraph that says kittymux could not check that
+// the agent still has the conversation, and why; nil when it could.
+func (e *Env) uncheckedWhy(r Record) []para {
+	if e.unchecked == "" {
+		return nil
+	}
+	return []para{text(2, plain, "not checked that "+printable(r.Agent)+" still has it: "+printable(e.unchecked))}
 }
 
 // ownDir is the paragraph that says the conversation resumes in its own

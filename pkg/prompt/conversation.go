@@ -69,7 +69,7 @@ func (e *Env) gone(r Record, path, why string) error {
 }
 
 // held says the conversation runs in the agent's own background service
-// (claude --bg) and offers to attach to it there, rather than resume it a
+// (claude --bg, codex's daemon) and offers to attach to it there, rather than resume it a
 // second time; with no terminal to ask, a shell.
 func (e *Env) held(r Record, path string) error {
 	h := e.heldBy
@@ -78,8 +78,8 @@ func (e *Env) held(r Record, path string) error {
 		where += ", in " + e.tilde(h.Dir)
 	}
 	attach := append([]string{r.Argv[0]}, h.Attach...)
-	e.warn("kittymux: %s conversation %s runs as a background agent (%s): `%s` opens it here.", r.Agent, ids.Short(r.ID), where, agents.Quote(attach))
-	why := "runs as a background agent (" + where + ")"
+	e.warn("kittymux: %s conversation %s runs %s (%s): `%s` opens it here.", r.Agent, ids.Short(r.ID), h.Runs, where, agents.Quote(attach))
+	why := "runs " + h.Runs + " (" + where + ")"
 	if !e.IsTerminal() {
 		e.outcome(r, journal.OutcomeShell, why, false)
 		e.warn("kittymux: not resuming it a second time; opening a shell.")

@@ -62,9 +62,6 @@ type Store struct {
 	Retention *Retention `json:"retention,omitempty"`
 	// Background: the agent's own service may run a conversation (held.go).
 	Background *Background `json:"background,omitempty"`
-	// Daemon: the agent's daemon may hold a conversation its TUI left
-	// (daemon.go).
-	Daemon *Daemon `json:"daemon,omitempty"`
 }
 
 // Retention: the agent deletes conversations older than a number of days
@@ -171,7 +168,7 @@ func (s *Set) FindConversationRun(agent, id string, r Run) Conversation {
 		}
 		c.Held = heldBy(home, st.Background, id)
 		if c.Held == nil {
-			if c.Held = heldByDaemon(st.Daemon, a.def.Programs, agent, f, id, r.Argv); c.Held != nil {
+			if c.Held = heldByShared(agent, f, id, r.Argv); c.Held != nil {
 				c.Held.Dir = c.Dir
 			}
 		}
@@ -332,9 +329,6 @@ func checkStore(st *Store) (field, msg string) {
 		return "conversations", msg
 	}
 	if msg := checkBackground(st.Background); msg != "" {
-		return "conversations", msg
-	}
-	if msg := checkDaemon(st.Daemon); msg != "" {
 		return "conversations", msg
 	}
 	if len(st.Archived) > 0 && len(st.Unarchive) == 0 {

@@ -42,12 +42,18 @@ func (w *world) rollout(t *testing.T, id, cwd string) string {
 
 // standInDaemon starts a process whose command line is codex's app-server
 // daemon's (`…/codex app-server --managed-daemon`) and which holds file
-// open, as the real daemon holds a thread's rollout after its TUI is gone.
+// open, as the real daemon holds a thread's rollout after its TUI is gone:
+// a shell reading its script from a file named app-server.
 func standInDaemon(t *testing.T, file string) int {
 	t.Helper()
+	dir := t.TempDir()
+	script := `exec 3<"$HELD"; while :; do sleep 1; done` + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "app-server"), []byte(script), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	cmd := exec.Command("/bin/sh")
-	cmd.Args = []string{filepath.Join(t.TempDir(), "codex"), "-c", `exec 3<"$1"; while :; do sleep 1; done`,
-		"app-server", file, "--managed-daemon"}
+	cmd.Args = []string{filepath.Join(dir, "codex"), "app-server", "--managed-daemon"}
+	cmd.Dir, cmd.Env = dir, []string{"HELD=" + file, "PATH=/usr/bin:/bin"}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +102,7 @@ func TestConversationHeldByCodexDaemon(t *testing.T) {
 		if diff := cmp.Diff(c.want, argvOf(r)); diff != "" {
 			t.Errorf("key %q exec'd (-want +got):\n%s\noutput:\n%s", c.keys, diff, r.out)
 		}
-		want := "codex conversation " + ids.Short(codexID) + " runs in codex's daemon (codex app-server --managed-daemon) (pid " +
+		want := "codex conversation " + ids.Short(codexID) + " runs in codex's shared server (codex app-server --managed-daemon) (pid " +
 			strconv.Itoa(pid) + ", in " + w.cwd + "): `codex resume " + codexID + "` opens it here"
 		if !strings.Contains(flat(r.out), want) {
 			t.Errorf("the prompt did not say where it runs (%q):\n%s", want, r.out)

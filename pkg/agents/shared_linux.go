@@ -12,12 +12,13 @@ import (
 	"syscall"
 )
 
-// daemonHolding is the pid of a process of this user whose argv is (its
-// words split at NULs) and that holds want open; 0 when none.
-func daemonHolding(is func(argv []string) bool, want fs.FileInfo) int {
+// serverHolding is the pid and command (its program's base name and
+// the words after it) of a process of this user whose argv is (its words
+// split at NULs) and that holds want open; 0 when none.
+func serverHolding(is func(argv []string) bool, want fs.FileInfo) (int, []string) {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
-		return 0
+		return 0, nil
 	}
 	uid := uint32(os.Getuid())
 	for _, e := range entries {
@@ -33,14 +34,15 @@ func daemonHolding(is func(argv []string) bool, want fs.FileInfo) int {
 		if err != nil || len(raw) == 0 {
 			continue
 		}
-		if !is(strings.Split(string(bytes.TrimRight(raw, "\x00")), "\x00")) {
+		argv := strings.Split(string(bytes.TrimRight(raw, "\x00")), "\x00")
+		if !is(argv) {
 			continue
 		}
 		if holds(filepath.Join(dir, "fd"), want) {
-			return pid
+			return pid, append([]string{filepath.Base(argv[0])}, argv[1:]...)
 		}
 	}
-	return 0
+	return 0, nil
 }
 
 // holds reports whether one of the descriptors in fdDir is want.

@@ -134,6 +134,19 @@ func (e *Env) ownDir() []para {
 	return []para{text(2, plain, "resumes in "+printable(e.tilde(e.convDir))+", the conversation's own directory (this window is in "+e.dir()+")")}
 }
 
+// resumedWhy is what the restore report says of a resume: in its own
+// directory, not checked; "" for neither.
+func (e *Env) resumedWhy(r Record) string {
+	var why []string
+	if w := e.ownDirWhy(); w != "" {
+		why = append(why, w)
+	}
+	if e.unchecked != "" {
+		why = append(why, "not checked that "+r.Agent+" still has it: "+e.unchecked)
+	}
+	return strings.Join(why, "; ")
+}
+
 // ownDirWhy is what the restore report says of a resume in the
 // conversation's own directory; "" in the window's.
 func (e *Env) ownDirWhy() string {

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -36,7 +35,7 @@ func TestRealCodexDaemonHoldsThread(t *testing.T) {
 	root := t.TempDir()
 	home, work := realDir(t, root, "home"), realDir(t, root, "web")
 	env := append(append(cleanEnv(), stub.CodexHome(t, home, work)...), "HOME="+home, "TERM=xterm-256color")
-	t.Cleanup(func() { endUnder(home) }) // the daemon outlives every TUI
+	t.Cleanup(func() { kittytest.EndLeftovers(home) }) // the daemon outlives every TUI
 	tui := func(args []string, o kittytest.PTYOptions) kittytest.PTYRun {
 		o.Path, o.Args, o.Env, o.Dir = codex, args, env, work
 		if o.Timeout == 0 {
@@ -89,20 +88,4 @@ var screenCodes = regexp.MustCompile("\x1b\\[[0-9;?<>=]*[ -/]*[@-~]|\x1b\\][^\x0
 // blanks become one space.
 func flatScreen(s string) string {
 	return strings.Join(strings.Fields(screenCodes.ReplaceAllString(s, " ")), " ")
-}
-
-// endUnder kills the processes whose HOME is home: codex's daemon and
-// whatever else outlived its terminal.
-func endUnder(home string) {
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid == os.Getpid() {
-			continue
-		}
-		env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
-		if err == nil && slices.Contains(strings.Split(string(env), "\x00"), "HOME="+home) {
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-		}
-	}
 }

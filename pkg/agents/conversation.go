@@ -89,7 +89,8 @@ type Conversation struct {
 	// Dir is the directory the conversation belongs to, as the agent
 	// recorded it; "" when the file does not say.
 	Dir string
-	// Held: the agent's background service runs it now (claude --bg).
+	// Held: the agent's background service runs it now (claude --bg,
+	// codex's shared daemon for a run apart from it).
 	Held *Held
 	// Unchecked: why the agent's files cannot say (the Store's).
 	Unchecked string

@@ -34,7 +34,7 @@ func TestRealCodexDaemonHoldsThread(t *testing.T) {
 	stub := modelstub.Start(t)
 	root := t.TempDir()
 	home, work := realDir(t, root, "home"), realDir(t, root, "web")
-	env := append(append(cleanEnv(), stub.CodexHome(t, home, work)...), "HOME="+home, "TERM=xterm-256color")
+	env := append(append(modelstub.Isolated(os.Environ()), stub.CodexHome(t, home, work)...), "HOME="+home, "TERM=xterm-256color")
 	t.Cleanup(func() { kittytest.EndLeftovers(home) }) // the daemon outlives every TUI
 	tui := func(args []string, o kittytest.PTYOptions) kittytest.PTYRun {
 		o.Path, o.Args, o.Env, o.Dir = codex, args, env, work

@@ -35,6 +35,14 @@ type Code struct {
 	// server that serves every window of the agent (codex's app-server
 	// daemon): a hook it runs names no window. nil: the agent has none.
 	SharedServer func(argv []string) bool
+	// Apart reports whether a run with argv runs its conversation itself,
+	// apart from SharedServer. The server keeps a conversation after the
+	// TUI that ran it there is gone, and a run apart does not open it
+	// (codex: "This conversation is open in another app"); SharedAttach
+	// are the words after the program that open it through the server,
+	// {id} its id. nil: no run is apart.
+	Apart        func(argv []string) bool
+	SharedAttach []string
 	// Hooks are kittymux's hooks in the agent's settings; nil: none.
 	Hooks *Hooks
 	// Ending is how the agent ends cleanly (`agents restart`); nil:

@@ -31,6 +31,8 @@ var _ = Register(&Code{
 	SharedServer: func(argv []string) bool {
 		return len(argv) > 1 && filepath.Base(argv[0]) == "codex" && argv[1] == "app-server" && slices.Contains(argv, "--managed-daemon")
 	},
+	Apart:        codexInProcess,
+	SharedAttach: []string{"resume", idPlaceholder},
 	Hooks: &Hooks{
 		Settings: func(getenv func(string) string, home string) string {
 			if d := getenv("CODEX_HOME"); d != "" {
@@ -60,6 +62,14 @@ var codexRollout = sync.OnceValue(func() *regexp.Regexp {
 		`([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\.jsonl$`)
 })
 
+// codexInProcess reports whether codex with argv runs its threads in its
+// own process, apart from the shared daemon.
+func codexInProcess(argv []string) bool {
+	return slices.ContainsFunc(argv, func(a string) bool {
+		return a == "--no-daemon" || a == "-c" || a == "--config"
+	})
+}
+
 // codexIDLimit: codex 0.171.0 by default runs its TUI as a client of one
 // shared app-server daemon (`codex app-server --managed-daemon`, started by
 // the first TUI and kept after it): the daemon holds every thread's rollout
@@ -69,9 +79,7 @@ var codexRollout = sync.OnceValue(func() *regexp.Regexp {
 // TUI to its thread. Run in process (--no-daemon, or options the daemon
 // cannot serve such as -c) the TUI holds its rollout open itself.
 func codexIDLimit(argv []string) string {
-	if slices.ContainsFunc(argv, func(a string) bool {
-		return a == "--no-daemon" || a == "-c" || a == "--config"
-	}) {
+	if codexInProcess(argv) {
 		return ""
 	}
 	return "codex runs through its shared app-server daemon, which ties no window to its thread (its hooks run there " +

@@ -22,13 +22,32 @@ type Store struct {
 	// otherwise (".claude").
 	HomeEnv string `json:"home_env,omitempty"`
 	Home    string `json:"home"`
+	// HomeEnvSub is the agent's directory under HomeEnv's, where that
+	// variable moves the home directory rather than the agent's own
+	// (gemini's GEMINI_CLI_HOME, .gemini under it).
+	HomeEnvSub string `json:"home_env_sub,omitempty"`
 	// Root is the directory under the agent's that holds the conversations.
 	// Only when it exists does a missing conversation count as gone: an
 	// agent whose files kittymux cannot see is never said to have lost one.
 	Root string `json:"root"`
 	// Files are glob patterns under Root naming one conversation's file;
-	// {id} is its id.
+	// {id} is its id, {id8} its first 8 characters (gemini's file names).
 	Files []string `json:"files"`
+	// IDField is the JSON path, in the first line of a conversation's
+	// file, of its whole id: set, a file counts only when it says the id
+	// (a pattern with {id8} names others too).
+	IDField []string `json:"id_field,omitempty"`
+	// DirFile is a file, relative to the directory of the conversation's
+	// file, holding the directory the conversation belongs to (gemini's
+	// ../.project_root), where the file itself does not say it.
+	DirFile string `json:"dir_file,omitempty"`
+	// MovedBy is what else puts the agent's conversations somewhere Root
+	// does not name; when any of it is set nothing is claimed (where.go).
+	MovedBy *MovedBy `json:"moved_by,omitempty"`
+	// Unchecked says why kittymux cannot check the agent's conversations
+	// (opencode keeps them in a database): the prompt says so, and the
+	// rest of the entry is empty.
+	Unchecked string `json:"unchecked,omitempty"`
 	// Archived are glob patterns under the agent's directory where it keeps
 	// conversations it archived: found there, the conversation is gone
 	// until Unarchive (its words, {id} the id) brings it back.
@@ -70,8 +89,11 @@ type Conversation struct {
 	// Dir is the directory the conversation belongs to, as the agent
 	// recorded it; "" when the file does not say.
 	Dir string
-	// Held: the agent's background service runs it now (claude --bg).
+	// Held: the agent's background service runs it now (claude --bg,
+	// codex's shared daemon for a run apart from it).
 	Held *Held
+	// Unchecked: why the agent's files cannot say (the Store's).
+	Unchecked string
 }
 
 // WhyGone is what kittymux says of a conversation the agent no longer has.
@@ -112,15 +134,25 @@ const (
 // FindConversation looks for the conversation id of agent in the agent's
 // files: a glob or two and, when found, the first lines of its file.
 // getenv reads the environment the agent would run in (HOME and the
-// agent's HomeEnv).
+// agent's HomeEnv). It knows nothing of the agent's flags or directory:
+// FindConversationRun does.
 func (s *Set) FindConversation(agent, id string, getenv func(string) string) Conversation {
+	return s.FindConversationRun(agent, id, Run{Getenv: getenv})
+}
+
+// FindConversationRun is FindConversation for the agent run as r says:
+// its flags and directory can move where it keeps conversations.
+func (s *Set) FindConversationRun(agent, id string, r Run) Conversation {
 	a, ok := s.agent(agent)
 	if !ok || a.def.Conversations == nil || id == "" || strings.ContainsAny(id, `*?[]\/`) {
 		return Conversation{}
 	}
 	st := a.def.Conversations
-	home := st.home(getenv)
-	if home == "" {
+	if st.Unchecked != "" {
+		return Conversation{Unchecked: st.Unchecked}
+	}
+	home := st.home(r.Getenv)
+	if home == "" || st.moved(home, r) {
 		return Conversation{}
 	}
 	root := filepath.Join(home, st.Root)
@@ -129,13 +161,21 @@ func (s *Set) FindConversation(agent, id string, getenv func(string) string) Con
 		return c
 	}
 	c.Known = true
-	if f := glob(root, st.Files, id); f != "" {
+	if f := st.find(root, st.Files, id); f != "" {
 		c.Found, c.File = true, f
 		c.Dir = recordedDir(f, st.CwdField)
+		if c.Dir == "" && st.DirFile != "" {
+			c.Dir = dirFile(filepath.Join(filepath.Dir(f), st.DirFile))
+		}
 		c.Held = heldBy(home, st.Background, id)
+		if c.Held == nil {
+			if c.Held = heldByShared(agent, f, id, r.Argv); c.Held != nil {
+				c.Held.Dir = c.Dir
+			}
+		}
 		return c
 	}
-	if f := glob(home, st.Archived, id); f != "" {
+	if f := st.find(home, st.Archived, id); f != "" {
 		c.Archived, c.File = true, f
 		for _, w := range st.Unarchive {
 			c.Unarchive = append(c.Unarchive, strings.ReplaceAll(w, idPlaceholder, id))
@@ -149,7 +189,9 @@ func (s *Set) FindConversation(agent, id string, getenv func(string) string) Con
 func (st *Store) home(getenv func(string) string) string {
 	home := ""
 	if st.HomeEnv != "" {
-		home = getenv(st.HomeEnv)
+		if home = getenv(st.HomeEnv); home != "" && st.HomeEnvSub != "" {
+			home = filepath.Join(home, st.HomeEnvSub)
+		}
 	}
 	if home == "" {
 		h := getenv("HOME")
@@ -213,17 +255,6 @@ func (s *Set) Retention(agent string, getenv func(string) string) (k Kept, ok bo
 	return k, true
 }
 
-// glob returns the first file under dir that one of patterns names for id.
-func glob(dir string, patterns []string, id string) string {
-	for _, p := range patterns {
-		m, _ := filepath.Glob(filepath.Join(dir, strings.ReplaceAll(p, idPlaceholder, id)))
-		if len(m) > 0 {
-			return m[0]
-		}
-	}
-	return ""
-}
-
 // recordedDir is the first directory the file's JSON lines record at path
 // field; "" when none of its first lines does, or it is not absolute.
 func recordedDir(file string, field []string) string {
@@ -261,9 +292,19 @@ func checkStore(st *Store) (field, msg string) {
 	rel := func(p string) bool {
 		return p != "" && !filepath.IsAbs(p) && !strings.HasPrefix(filepath.Clean(p), "..")
 	}
+	if st.Unchecked != "" {
+		if st.HomeEnv != "" || st.Home != "" || st.Root != "" || len(st.Files) > 0 {
+			return "conversations", "\"unchecked\" says there is nothing to look in: no home, root or files beside it"
+		}
+		return "", ""
+	}
 	switch {
 	case st.HomeEnv == "" && st.Home == "":
 		return "conversations", "needs \"home\" or \"home_env\""
+	case st.HomeEnvSub != "" && (st.HomeEnv == "" || !rel(st.HomeEnvSub)):
+		return "conversations", "\"home_env_sub\" needs \"home_env\" and must be a relative path"
+	case filepath.IsAbs(st.DirFile):
+		return "conversations", "\"dir_file\" must be a relative path"
 	case st.Home != "" && !rel(st.Home):
 		return "conversations", fmt.Sprintf("home %q must be a relative path under $HOME", st.Home)
 	case !rel(st.Root):
@@ -272,8 +313,11 @@ func checkStore(st *Store) (field, msg string) {
 		return "conversations", "needs \"files\""
 	}
 	for _, p := range append(append([]string{}, st.Files...), st.Archived...) {
-		if !rel(p) || strings.Count(p, idPlaceholder) != 1 {
-			return "conversations", fmt.Sprintf("pattern %q must be a relative path holding %s once", p, idPlaceholder)
+		if !rel(p) || strings.Count(p, idPlaceholder)+strings.Count(p, id8Placeholder) != 1 {
+			return "conversations", fmt.Sprintf("pattern %q must be a relative path holding %s or %s once", p, idPlaceholder, id8Placeholder)
+		}
+		if strings.Contains(p, id8Placeholder) && len(st.IDField) == 0 {
+			return "conversations", fmt.Sprintf("pattern %q names other ids too: it needs \"id_field\"", p)
 		}
 		if _, err := filepath.Match(p, ""); err != nil {
 			return "conversations", fmt.Sprintf("pattern %q: %v", p, err)
@@ -281,6 +325,9 @@ func checkStore(st *Store) (field, msg string) {
 	}
 	if rt := st.Retention; rt != nil && (!rel(rt.Settings) || rt.Key == "" || rt.DefaultDays <= 0) {
 		return "conversations", "retention needs a relative \"settings\" file, a \"key\" and \"default_days\" above 0"
+	}
+	if msg := checkMoved(st.MovedBy, rel); msg != "" {
+		return "conversations", msg
 	}
 	if msg := checkBackground(st.Background); msg != "" {
 		return "conversations", msg

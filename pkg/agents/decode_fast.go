@@ -375,6 +375,35 @@ func (r *reader) store(s *Store) bool {
 		case "background":
 			s.Background = new(Background)
 			return 8, r.background(s.Background)
+		case "home_env_sub":
+			return 9, r.text(&s.HomeEnvSub)
+		case "id_field":
+			return 10, r.list(&s.IDField)
+		case "dir_file":
+			return 11, r.text(&s.DirFile)
+		case "moved_by":
+			s.MovedBy = new(MovedBy)
+			return 12, r.movedBy(s.MovedBy)
+		case "unchecked":
+			return 13, r.text(&s.Unchecked)
+		}
+		return 0, false
+	})
+}
+
+func (r *reader) movedBy(m *MovedBy) bool {
+	return r.fields(func(key string) (int, bool) {
+		switch key {
+		case "env":
+			return 0, r.list(&m.Env)
+		case "flags":
+			return 1, r.list(&m.Flags)
+		case "settings":
+			return 2, r.list(&m.Settings)
+		case "project_settings":
+			return 3, r.list(&m.ProjectSettings)
+		case "key":
+			return 4, r.text(&m.Key)
 		}
 		return 0, false
 	})

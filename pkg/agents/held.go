@@ -26,6 +26,9 @@ type Held struct {
 	PID   int
 	Short string
 	Dir   string
+	// Runs says where it runs, after "runs": "as a background agent"
+	// (claude --bg), "in codex's daemon (...)".
+	Runs string
 	// Attach are the words after the agent's program that open it here.
 	Attach []string
 }
@@ -55,7 +58,7 @@ func heldBy(home string, bg *Background, id string) *Held {
 		if w.SessionID != id || w.PID <= 1 || !isWorkerName(short) || !alive(w.PID) {
 			continue
 		}
-		h := &Held{PID: w.PID, Short: short}
+		h := &Held{PID: w.PID, Short: short, Runs: "as a background agent"}
 		if filepath.IsAbs(w.Cwd) {
 			h.Dir = filepath.Clean(w.Cwd)
 		}

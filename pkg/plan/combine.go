@@ -27,6 +27,17 @@ const upFront = "--session-id"
 // definition's id flags, and one kept all the same (a definition that
 // does not list it, a grammar that reads it as a value flag) makes the
 // resume refused, and the window is kept as saved.
+//
+// Why nothing reads this rule from the installed CLI at run time (neither
+// its help, which does not state it, nor its binary's error text, which
+// does): the argv kittymux builds never holds the id flag beside a resume,
+// whatever the version, since the rule's one way to allow it forks the
+// conversation, which a resume must never do. No version's rule can make
+// that argv refused; only its own would change what a refusal says.
+// TestRealClaudeSessionIDBesideResume runs the installed claude on both:
+// the argv built here is accepted and resumes the conversation, the
+// combination is refused with the error above (and the test fails the
+// day a version accepts it, so this comment stays the installed CLI's).
 func refusedBeside(s *agents.Set, agentName string, flags []string, mode Mode) error {
 	if mode != ModeExact && mode != ModeLatest {
 		return nil

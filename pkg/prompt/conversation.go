@@ -21,6 +21,7 @@ func (e *Env) checkConversation(r Record) (gone bool, why string) {
 		return false, ""
 	}
 	c := e.Conversation(r)
+	e.unchecked = c.Unchecked
 	switch {
 	case c.Archived:
 		return true, c.Lost(r.Agent)
@@ -68,7 +69,7 @@ func (e *Env) gone(r Record, path, why string) error {
 }
 
 // held says the conversation runs in the agent's own background service
-// (claude --bg) and offers to attach to it there, rather than resume it a
+// (claude --bg, codex's daemon) and offers to attach to it there, rather than resume it a
 // second time; with no terminal to ask, a shell.
 func (e *Env) held(r Record, path string) error {
 	h := e.heldBy
@@ -77,8 +78,8 @@ func (e *Env) held(r Record, path string) error {
 		where += ", in " + e.tilde(h.Dir)
 	}
 	attach := append([]string{r.Argv[0]}, h.Attach...)
-	e.warn("kittymux: %s conversation %s runs as a background agent (%s): `%s` opens it here.", r.Agent, ids.Short(r.ID), where, agents.Quote(attach))
-	why := "runs as a background agent (" + where + ")"
+	e.warn("kittymux: %s conversation %s runs %s (%s): `%s` opens it here.", r.Agent, ids.Short(r.ID), h.Runs, where, agents.Quote(attach))
+	why := "runs " + h.Runs + " (" + where + ")"
 	if !e.IsTerminal() {
 		e.outcome(r, journal.OutcomeShell, why, false)
 		e.warn("kittymux: not resuming it a second time; opening a shell.")
@@ -115,6 +116,15 @@ func (e *Env) askHeld() Choice {
 	})
 }
 
+// uncheckedWhy is the paragraph that says kittymux could not check that
+// the agent still has the conversation, and why; nil when it could.
+func (e *Env) uncheckedWhy(r Record) []para {
+	if e.unchecked == "" {
+		return nil
+	}
+	return []para{text(2, plain, "not checked that "+printable(r.Agent)+" still has it: "+printable(e.unchecked))}
+}
+
 // ownDir is the paragraph that says the conversation resumes in its own
 // directory, not the window's; nil when they are the same.
 func (e *Env) ownDir() []para {
@@ -122,6 +132,19 @@ func (e *Env) ownDir() []para {
 		return nil
 	}
 	return []para{text(2, plain, "resumes in "+printable(e.tilde(e.convDir))+", the conversation's own directory (this window is in "+e.dir()+")")}
+}
+
+// resumedWhy is what the restore report says of a resume: in its own
+// directory, not checked; "" for neither.
+func (e *Env) resumedWhy(r Record) string {
+	var why []string
+	if w := e.ownDirWhy(); w != "" {
+		why = append(why, w)
+	}
+	if e.unchecked != "" {
+		why = append(why, "not checked that "+r.Agent+" still has it: "+e.unchecked)
+	}
+	return strings.Join(why, "; ")
 }
 
 // ownDirWhy is what the restore report says of a resume in the

@@ -62,7 +62,7 @@ func (e *Env) resume(path string, r Record, asked bool) error {
 		fmt.Fprintf(e.Out, "kittymux: %v (resuming anyway)\r\n", err)
 	}
 	e.waitTurn(r, asked)
-	e.outcome(r, journal.OutcomeResumed, e.ownDirWhy(), asked)
+	e.outcome(r, journal.OutcomeResumed, e.resumedWhy(r), asked)
 	e.intoOwnDir()
 	err = e.exec(path, r.Argv, r.Env)
 	l.Release()

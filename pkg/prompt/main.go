@@ -79,7 +79,8 @@ func Main(args []string) int {
 		return at, interval
 	}
 	e.Conversation = func(r Record) agents.Conversation {
-		return set.FindConversation(r.Agent, r.ID, agents.EnvOver(r.Env, e.Getenv))
+		wd, _ := os.Getwd()
+		return set.FindConversationRun(r.Agent, r.ID, agents.Run{Argv: r.Argv, Dir: wd, Getenv: agents.EnvOver(r.Env, e.Getenv)})
 	}
 	if err := Run(e, r); err != nil {
 		return 1

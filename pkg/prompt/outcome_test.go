@@ -15,6 +15,8 @@ import (
 // window becomes it, for `sessions restore` to report.
 func TestOutcomeRecorded(t *testing.T) {
 	piRecord := []string{"--agent", "pi", "--mode", "exact", "--id", uuid, "--", "pi", "--session", uuid}
+	const ses = "ses_2b9f0c4e1ffeJq7yYV3xQm2Lk8"
+	opencodeRecord := []string{"--agent", "opencode", "--mode", "exact", "--id", ses, "--", "opencode", "--session", ses}
 	cases := []struct {
 		name   string
 		args   []string
@@ -34,6 +36,9 @@ func TestOutcomeRecorded(t *testing.T) {
 			journal.Restore{Agent: "claude", Mode: "exact", ID: uuid, Tab: "api work", Outcome: journal.OutcomeResumed, KittyPID: 77, WindowID: 5}, ""},
 		{"agent missing", piRecord, "", false, nil,
 			journal.Restore{Agent: "pi", Mode: "exact", ID: uuid, Outcome: journal.OutcomeAgentMissing}, "pi"},
+		{"not checked", opencodeRecord, "\r", true, nil,
+			journal.Restore{Agent: "opencode", Mode: "exact", ID: ses, Outcome: journal.OutcomeResumed, Asked: true},
+			"not checked that opencode still has it: opencode keeps its sessions in an SQLite database"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -78,6 +78,9 @@ type Env struct {
 	convDir string
 	// heldBy: the agent's background service runs the conversation.
 	heldBy *agents.Held
+	// unchecked: why the agent's files cannot say whether it still has
+	// the conversation (opencode's database).
+	unchecked string
 	// byResumeAll: another window's `a` answered this one, with the rest
 	// of the waiting windows (their starts are spaced as unasked ones).
 	byResumeAll bool
@@ -274,6 +277,7 @@ func (e *Env) question(r Record, sealed, narrow bool) []para {
 		ps = append(ps, para{indent: 2, atoms: []atom{{pieces: []piece{{wd, dim}}, tail: true}}})
 	}
 	ps = append(ps, e.ownDir()...)
+	ps = append(ps, e.uncheckedWhy(r)...)
 	facts, tab := e.journalFacts(r)
 	var parts []string
 	if tab != "" {

@@ -11,7 +11,8 @@ import (
 // archives threads, people delete files): why it is not, or "".
 func lostIn(set *agents.Set, getenv func(string) string) func(journal.Record) string {
 	return func(r journal.Record) string {
-		return set.FindConversation(r.Agent, r.ID, agents.EnvOver(r.Env, getenv)).Lost(r.Agent)
+		run := agents.Run{Argv: r.Argv, Dir: r.Dir, Getenv: agents.EnvOver(r.Env, getenv)}
+		return set.FindConversationRun(r.Agent, r.ID, run).Lost(r.Agent)
 	}
 }
 

@@ -56,7 +56,7 @@ func newWorld(t *testing.T, agent Agent, kittyBin string, dirs ...string) *world
 	}
 	w.p = paths.Paths{StateDir: filepath.Join(xdgState, "kittymux"), ConfigDir: filepath.Join(base, "config")}
 	agentEnv := agent.home(t, w.stub, w.home, dirs...)
-	t.Cleanup(func() { endLeftovers(t, w.home) })
+	t.Cleanup(func() { kittytest.EndLeftovers(w.home) })
 	// kitty for `restore` and `recover` to start: the one under test.
 	kittyDir := filepath.Join(base, "bin")
 	if err := os.Mkdir(kittyDir, 0o755); err != nil {

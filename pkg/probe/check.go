@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/clock"
 	"github.com/kittymux/kittymux/pkg/grammar"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/statefile"
@@ -75,8 +76,9 @@ type CheckOptions struct {
 	// RetryFailures ignores cached failures and timeouts: `sessions check`
 	// is what a user runs to try a CLI again, with its longer deadline.
 	RetryFailures bool
-	// Now defaults to time.Now.
-	Now func() time.Time
+	// Clock gives the time probes are checked and cached at (clock.Real
+	// when nil).
+	Clock clock.Clock
 	// LookPath defaults to exec.LookPath.
 	LookPath func(string) (string, error)
 	// Timeout is one deadline for every probe run together (they run in
@@ -167,7 +169,7 @@ func Check(ctx context.Context, s *agents.Set, opt CheckOptions) (Report, error)
 	if err != nil {
 		return Report{}, err
 	}
-	now := opt.Now()
+	now := opt.Clock.Now()
 	cache := readCache(opt.CachePath)
 	ctx, cancel := context.WithTimeout(ctx, opt.Timeout)
 	defer cancel()
@@ -207,8 +209,8 @@ func Check(ctx context.Context, s *agents.Set, opt CheckOptions) (Report, error)
 }
 
 func (opt CheckOptions) withDefaults() CheckOptions {
-	if opt.Now == nil {
-		opt.Now = time.Now
+	if opt.Clock == nil {
+		opt.Clock = clock.Real
 	}
 	if opt.LookPath == nil {
 		opt.LookPath = exec.LookPath

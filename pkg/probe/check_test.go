@@ -17,6 +17,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/agents/agentstest"
+	"github.com/kittymux/kittymux/pkg/clock"
 	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/probe"
 )
@@ -97,7 +98,7 @@ func (f *fakes) installRealHelp() {
 
 var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
-func at(t time.Time) func() time.Time { return func() time.Time { return t } }
+func at(t time.Time) clock.Clock { return clock.NewFake(t) }
 
 // cmpCheck leaves the grammar to the grammar tests.
 var cmpCheck = cmpopts.IgnoreFields(probe.AgentCheck{}, "Path", "RealPath", "CheckedAt", "Grammar")
@@ -106,7 +107,7 @@ func TestCheckRealHelpText(t *testing.T) {
 	s := loadShipped(t)
 	f := newFakes(t)
 	f.installRealHelp()
-	rep, err := probe.Check(context.Background(), s, probe.CheckOptions{Now: at(t0), LookPath: f.lookPath})
+	rep, err := probe.Check(context.Background(), s, probe.CheckOptions{Clock: at(t0), LookPath: f.lookPath})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +162,7 @@ func TestCheckMissingFlag(t *testing.T) {
 	}
 	// An older claude without --continue; "--continue-later" must not count.
 	f.writeText("claude", strings.ReplaceAll(string(help), "--continue", "--continue-later"))
-	rep, err := probe.Check(context.Background(), s, probe.CheckOptions{Now: at(t0), LookPath: f.lookPath, Agents: []string{"claude"}})
+	rep, err := probe.Check(context.Background(), s, probe.CheckOptions{Clock: at(t0), LookPath: f.lookPath, Agents: []string{"claude"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +191,7 @@ func TestCheckExitStatus(t *testing.T) {
 	f.write("claude", fmt.Sprintf("cat '%s'; exit 1", helpFile(t, "claude-2.1.197.txt")))
 	// A failing run without the tokens is an error.
 	f.write("codex", "echo 'error: unexpected argument' >&2; exit 3")
-	rep, err := probe.Check(context.Background(), s, probe.CheckOptions{Now: at(t0), LookPath: f.lookPath, Agents: []string{"claude", "codex"}})
+	rep, err := probe.Check(context.Background(), s, probe.CheckOptions{Clock: at(t0), LookPath: f.lookPath, Agents: []string{"claude", "codex"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,11 +209,11 @@ func TestCheckCache(t *testing.T) {
 	f := newFakes(t)
 	f.installRealHelp()
 	cache := filepath.Join(t.TempDir(), "state", "resume-check.json")
-	opt := probe.CheckOptions{CachePath: cache, Now: at(t0), LookPath: f.lookPath, Agents: []string{"claude", "codex"}}
+	opt := probe.CheckOptions{CachePath: cache, Clock: at(t0), LookPath: f.lookPath, Agents: []string{"claude", "codex"}}
 	check := func(now time.Time, refresh bool) probe.Report {
 		t.Helper()
 		o := opt
-		o.Now, o.Refresh = at(now), refresh
+		o.Clock, o.Refresh = at(now), refresh
 		rep, err := probe.Check(context.Background(), s, o)
 		if err != nil {
 			t.Fatal(err)
@@ -304,7 +305,7 @@ func TestCheckCacheKeyFollowsSymlinkAndPackageVersion(t *testing.T) {
 		t.Fatal(err)
 	}
 	cache := filepath.Join(t.TempDir(), "resume-check.json")
-	opt := probe.CheckOptions{CachePath: cache, Now: at(t0), LookPath: f.lookPath, Agents: []string{"codex"}}
+	opt := probe.CheckOptions{CachePath: cache, Clock: at(t0), LookPath: f.lookPath, Agents: []string{"codex"}}
 	rep, err := probe.Check(context.Background(), s, opt)
 	if err != nil {
 		t.Fatal(err)
@@ -314,7 +315,7 @@ func TestCheckCacheKeyFollowsSymlinkAndPackageVersion(t *testing.T) {
 	}
 	// Same script, new package version: probed again.
 	writePkg("0.172.0")
-	opt.Now = at(t0.Add(time.Minute))
+	opt.Clock = at(t0.Add(time.Minute))
 	rep, err = probe.Check(context.Background(), s, opt)
 	if err != nil {
 		t.Fatal(err)
@@ -338,7 +339,7 @@ func TestCheckTimeout(t *testing.T) {
 	cache := filepath.Join(t.TempDir(), "resume-check.json")
 	start := time.Now()
 	rep, err := probe.Check(context.Background(), s, probe.CheckOptions{
-		CachePath: cache, Now: at(t0), LookPath: f.lookPath, Timeout: 300 * time.Millisecond,
+		CachePath: cache, Clock: at(t0), LookPath: f.lookPath, Timeout: 300 * time.Millisecond,
 		Agents: []string{"gemini", "claude"},
 	})
 	if err != nil {
@@ -360,7 +361,7 @@ func TestCheckTimeout(t *testing.T) {
 		t.Fatal(err)
 	}
 	rep, err = probe.Check(context.Background(), s, probe.CheckOptions{
-		CachePath: cache, Now: at(t0.Add(time.Minute)), LookPath: f.lookPath, Agents: []string{"gemini"},
+		CachePath: cache, Clock: at(t0.Add(time.Minute)), LookPath: f.lookPath, Agents: []string{"gemini"},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -374,7 +375,7 @@ func TestCheckTimeout(t *testing.T) {
 	// `sessions check` (RetryFailures) tries a remembered failure again at
 	// once; a cached success it leaves alone.
 	rep, err = probe.Check(context.Background(), s, probe.CheckOptions{
-		CachePath: cache, Now: at(t0.Add(2 * time.Minute)), LookPath: f.lookPath, Agents: []string{"gemini", "claude"},
+		CachePath: cache, Clock: at(t0.Add(2 * time.Minute)), LookPath: f.lookPath, Agents: []string{"gemini", "claude"},
 		RetryFailures: true,
 	})
 	if err != nil {
@@ -394,7 +395,7 @@ func TestCheckTimeout(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := probe.Check(context.Background(), s, probe.CheckOptions{
-		CachePath: cache, Now: at(t0.Add(3 * time.Minute)), LookPath: f.lookPath, Agents: []string{"gemini"},
+		CachePath: cache, Clock: at(t0.Add(3 * time.Minute)), LookPath: f.lookPath, Agents: []string{"gemini"},
 		Timeout: 300 * time.Millisecond, Refresh: true,
 	}); err != nil {
 		t.Fatal(err)
@@ -403,7 +404,7 @@ func TestCheckTimeout(t *testing.T) {
 		t.Fatal(err)
 	}
 	rep, err = probe.Check(context.Background(), s, probe.CheckOptions{
-		CachePath: cache, Now: at(t0.Add(probe.FailureTTL + 4*time.Minute)), LookPath: f.lookPath, Agents: []string{"gemini"},
+		CachePath: cache, Clock: at(t0.Add(probe.FailureTTL + 4*time.Minute)), LookPath: f.lookPath, Agents: []string{"gemini"},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -425,7 +426,7 @@ func TestCheckCancelled(t *testing.T) {
 	f.installRealHelp()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	rep, err := probe.Check(ctx, s, probe.CheckOptions{Now: at(t0), LookPath: f.lookPath, Agents: []string{"claude"}})
+	rep, err := probe.Check(ctx, s, probe.CheckOptions{Clock: at(t0), LookPath: f.lookPath, Agents: []string{"claude"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -474,7 +475,7 @@ func TestCheckWritesOnlyChanges(t *testing.T) {
 	f := newFakes(t)
 	f.installRealHelp()
 	cache := filepath.Join(t.TempDir(), "resume-check.json")
-	opt := probe.CheckOptions{CachePath: cache, Now: at(t0), LookPath: f.lookPath}
+	opt := probe.CheckOptions{CachePath: cache, Clock: at(t0), LookPath: f.lookPath}
 	if _, err := probe.Check(context.Background(), s, opt); err != nil {
 		t.Fatal(err)
 	}
@@ -482,7 +483,7 @@ func TestCheckWritesOnlyChanges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt.Now = at(t0.Add(time.Hour))
+	opt.Clock = at(t0.Add(time.Hour))
 	rep, err := probe.Check(context.Background(), s, opt)
 	if err != nil {
 		t.Fatal(err)
@@ -517,7 +518,7 @@ func TestCheckCacheRefusesLinkedState(t *testing.T) {
 	if err := os.Symlink(target, state); err != nil {
 		t.Fatal(err)
 	}
-	opt := probe.CheckOptions{CachePath: filepath.Join(state, "resume-check.json"), StateDir: state, Now: at(t0), LookPath: f.lookPath}
+	opt := probe.CheckOptions{CachePath: filepath.Join(state, "resume-check.json"), StateDir: state, Clock: at(t0), LookPath: f.lookPath}
 	if _, err := probe.Check(context.Background(), s, opt); err == nil || !strings.Contains(err.Error(), state) {
 		t.Errorf("err = %v, want a refusal naming %s", err, state)
 	}

@@ -48,7 +48,9 @@ func TestRealClaudeSessionIDBesideResume(t *testing.T) {
 	argv[0] = claude
 	agentRun(t, work, env, append(slices.Clone(argv), "-p", "what was the word? BIRCH")...)
 	rs := stub.WaitCarrying(t, "BIRCH", 30*time.Second)
-	if !rs[len(rs)-1].Carries("LARCH") {
+	if !slices.ContainsFunc(rs, func(r modelstub.Request) bool {
+		return strings.Contains(r.LastText(), "BIRCH") && r.Carries("LARCH")
+	}) {
 		t.Errorf("the resumed turn does not carry the earlier one: not the same conversation\n%s", stub.Summary())
 	}
 

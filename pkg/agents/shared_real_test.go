@@ -77,7 +77,11 @@ func TestRealCodexDaemonHoldsThread(t *testing.T) {
 	}
 	tui(append(append([]string{}, c.Held.Attach...), "what was it? BIRCH"),
 		kittytest.PTYOptions{Done: func() bool { return len(stub.Carrying("BIRCH")) > 0 }})
-	if rs := stub.Carrying("BIRCH"); !rs[len(rs)-1].Carries("OAK") {
+	// The user's turn, not codex's own title request beside it (which
+	// quotes the new message alone).
+	if !slices.ContainsFunc(stub.Carrying("BIRCH"), func(r modelstub.Request) bool {
+		return strings.Contains(r.LastText(), "BIRCH") && r.Carries("OAK")
+	}) {
 		t.Errorf("the attached turn does not carry the earlier one\n%s", stub.Summary())
 	}
 }

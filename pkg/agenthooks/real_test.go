@@ -45,6 +45,9 @@ func TestRealCLIsRunTheHooks(t *testing.T) {
 				t.Skipf("%s is not on PATH (required with KITTYMUX_E2E=require: claude)", tc.agent)
 			}
 			home := t.TempDir()
+			// What the CLI detached (a hook still running, a child of its
+			// own) ends before the TempDir goes.
+			t.Cleanup(func() { kittytest.EndLeftovers(home) })
 			bin := filepath.Join(t.TempDir(), "kittymux")
 			if out, err := exec.Command("go", "build", "-o", bin, "github.com/kittymux/kittymux/cmd/kittymux").CombinedOutput(); err != nil {
 				t.Fatalf("build: %v\n%s", err, out)

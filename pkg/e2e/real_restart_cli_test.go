@@ -41,6 +41,9 @@ func newCLIRig(t *testing.T, kittyBin string, stub *modelstub.Server,
 	if err := os.Mkdir(home, 0o700); err != nil {
 		t.Fatal(err)
 	}
+	// Run after kitty is stopped, before the TempDir goes: an agent
+	// still writing its files as it exits would fail the removal.
+	t.Cleanup(func() { kittytest.EndLeftovers(home) })
 	dirs := e2etest.WorkDirs(t, names...)
 	agentEnv := prepare(stub, t, home, dirs...)
 	k := kittytest.StartReal(t, kittytest.RealOptions{Kitty: kittyBin, Env: append([]string{"HOME=" + home}, agentEnv...)})

@@ -194,8 +194,21 @@ func trustCodexHooks(w *world, k *kittytest.Real, dir string) {
 	if err := k.Client.SendText(t.Context(), windowMatch(id), w.agent.command()+"\r"); err != nil {
 		t.Fatal(err)
 	}
-	k.WaitForText(windowMatch(id), func(s string) bool { return strings.Contains(s, "2. Trust all and continue") }, 90*time.Second)
-	w.typeLine(k, id, "2")
+	asking := func(s string) bool { return strings.Contains(s, "2. Trust all and continue") }
+	k.WaitForText(windowMatch(id), asking, 90*time.Second)
+	// A busy codex can drop the keys while it shows the question (the
+	// screen shows "2" either way): they are pressed again while it asks.
+	for attempt := 1; ; attempt++ {
+		if err := k.Client.SendText(t.Context(), windowMatch(id), "2"); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(300 * time.Millisecond)
+		w.enter(k, id)
+		gone := w.screenShows(k, id, func(s string) bool { return !asking(s) }, 20*time.Second)
+		if gone || attempt == 4 {
+			break
+		}
+	}
 	w.waitReady(k, id)
 	w.quit(k, id)
 	if err := k.Client.CloseWindow(t.Context(), windowMatch(id)); err != nil {

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -329,6 +330,14 @@ func TestRealForgedText(t *testing.T) {
 		t.Errorf("saved %d agent windows, want %d: %+v", len(saved.Windows), len(dirs), saved.Windows)
 	}
 	k1.Stop()
+	// Its agents end on the hangup; until they have, each still holds its
+	// conversation's lease, and a restored window rightly says it is open
+	// elsewhere (on a loaded machine they can take seconds).
+	for _, r := range agentRuns(log) {
+		for gone := kittytest.NewBound(t, "the first kitty's agents to end", 10*time.Second); syscall.Kill(r.PID, 0) == nil && !gone.Over(); {
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
 
 	// A new kitty on the published file, with the same state (the key).
 	before := len(agentRuns(log))

@@ -192,6 +192,9 @@ const MaxSize = 32 << 20
 // A missing file is an empty journal; a corrupt one is an error (writers
 // move it aside); anything but a regular file is refused without blocking.
 func (j *Journal) Read() (*File, error) {
+	// The queue is read before the journal: an outcome a writer moves in
+	// between is then read twice (and kept once), never missed.
+	pending, _ := j.readQueue()
 	var f *File
 	err := j.withSpool(func(spool []byte) error {
 		data, err := readJournal(j.Path)
@@ -204,7 +207,6 @@ func (j *Journal) Read() (*File, error) {
 		}
 		applySpool(f, spool)
 		// So are the restore prompts' queued outcomes (QueueRestore).
-		pending, _ := j.pendingRestores(false)
 		f.Restores = mergeRestores(f.Restores, pending)
 		return nil
 	})
@@ -311,7 +313,7 @@ func (j *Journal) UpdateContext(ctx context.Context, fn func(*File) error) (Resu
 		return res, err
 	}
 	// Outcomes the restore prompts queued come in with any update.
-	pending, pendingFiles := j.pendingRestores(true)
+	pending, queued := j.readQueue()
 	f.Restores = mergeRestores(f.Restores, pending)
 	oldVersion := f.Version
 	f.Version = SchemaVersion
@@ -322,14 +324,14 @@ func (j *Journal) UpdateContext(ctx context.Context, fn func(*File) error) (Resu
 	}
 	if !changed && oldVersion == SchemaVersion && res.MovedAside == "" && lines != nil {
 		spool.done()
-		j.removePending(pendingFiles)
+		j.dropQueued(dir, queued)
 		return res, nil
 	}
 	if err := dir.WriteFile(filepath.Base(j.Path), data); err != nil {
 		return res, fmt.Errorf("write journal: %w", err)
 	}
 	spool.done()
-	j.removePending(pendingFiles)
+	j.dropQueued(dir, queued)
 	return res, nil
 }
 

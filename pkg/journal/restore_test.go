@@ -12,7 +12,6 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/clock"
 	"github.com/kittymux/kittymux/pkg/journal"
-	"github.com/kittymux/kittymux/pkg/paths"
 )
 
 // Restore outcomes live beside the records: read back in order, bounded,
@@ -81,16 +80,16 @@ func TestQueueRestore(t *testing.T) {
 	if err := j.QueueRestore(queued); err != nil {
 		t.Fatal(err)
 	}
-	pending := filepath.Join(state, paths.RestoresName)
-	queueFiles := func() []string {
-		m, _ := filepath.Glob(filepath.Join(pending, "*"))
-		return m
+	queue := func() string {
+		b, _ := os.ReadFile(j.QueuePath())
+		return string(b)
 	}
-	if len(queueFiles()) != 1 {
-		t.Fatalf("queue: %q", queueFiles())
+	if q := queue(); strings.Count(q, "\n") != 1 || !strings.Contains(q, `"window_id":3`) {
+		t.Fatalf("queue: %q", q)
 	}
-	// A file in the queue that is not an outcome is no outcome.
-	if err := os.WriteFile(filepath.Join(pending, "1-1.json"), []byte("{not json"), 0o600); err != nil {
+	// A line in the queue that is not an outcome (a write cut short) is no
+	// outcome.
+	if err := appendTo(j.QueuePath(), "{not json\n"); err != nil {
 		t.Fatal(err)
 	}
 	want := []journal.Restore{older, queued}
@@ -107,8 +106,6 @@ func TestQueueRestore(t *testing.T) {
 	if f, _ := j.Read(); !cmp.Equal(want, f.Restores) {
 		t.Errorf("Read does not show the queue: %+v", f.Restores)
 	}
-	// A fold that stopped before removing its files: the journal holds the
-	// outcome and the queue still does.
 	if _, err := j.Update(func(f *journal.File) error {
 		f.Upsert(journal.Record{Key: "k", Agent: "claude", LastSeen: now})
 		return nil
@@ -119,7 +116,7 @@ func TestQueueRestore(t *testing.T) {
 	if diff := cmp.Diff(want, f.Restores); diff != "" {
 		t.Errorf("after an update (-want +got):\n%s", diff)
 	}
-	if q := queueFiles(); len(q) != 0 {
+	if q := queue(); q != "" {
 		t.Errorf("the queue was not emptied: %q", q)
 	}
 	if err := j.QueueRestore(queued); err != nil {
@@ -131,10 +128,19 @@ func TestQueueRestore(t *testing.T) {
 	if _, err := j.Update(func(*journal.File) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if f, _ := j.Read(); !cmp.Equal(want, f.Restores) || len(queueFiles()) != 0 {
-		t.Errorf("after a second fold: %+v, queue %q", f.Restores, queueFiles())
+	if f, _ := j.Read(); !cmp.Equal(want, f.Restores) || queue() != "" {
+		t.Errorf("after a second fold: %+v, queue %q", f.Restores, queue())
 	}
 	if err := journal.New(j.Path, true).QueueRestore(queued); !errors.Is(err, journal.ErrOff) {
 		t.Errorf("with the journal off: %v", err)
 	}
+}
+
+func appendTo(path, line string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteString(line)
+	return errors.Join(err, f.Close())
 }

@@ -199,3 +199,35 @@ func TestJournalFIFORefused(t *testing.T) {
 		})
 	}
 }
+
+// An outcome a prompt queues while a writer of the journal is busy (after
+// the writer read the queue, before it dropped what it read) stays queued
+// for the next fold: the queue's lock is not held across the journal's
+// write, so the prompt never waits on it, and the drop removes only the
+// bytes the writer read.
+func TestQueueKeepsWhatCameDuringAFold(t *testing.T) {
+	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	state := t.TempDir()
+	j := New(filepath.Join(state, "agent-sessions.json"), false)
+	first := Restore{At: now, Agent: "claude", Outcome: OutcomeResumed, WindowID: 1}
+	second := Restore{At: now.Add(time.Second), Agent: "codex", Outcome: OutcomeNew, WindowID: 2}
+	if err := j.QueueRestore(first); err != nil {
+		t.Fatal(err)
+	}
+	read, n := j.readQueue()
+	if !cmp.Equal(read, []Restore{first}) {
+		t.Fatalf("read %+v", read)
+	}
+	if err := j.QueueRestore(second); err != nil {
+		t.Fatal(err)
+	}
+	dir, err := statefile.Open(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dir.Close()
+	j.dropQueued(dir, n)
+	if left, _ := j.readQueue(); !cmp.Equal(left, []Restore{second}) {
+		t.Errorf("queue after the drop: %+v, want the outcome queued during the fold", left)
+	}
+}

@@ -2,17 +2,21 @@
 // takes a lease on the conversation it resumes, and the agent it execs
 // holds it for exactly as long as it runs.
 //
-// A lease is a pair of files in the state directory's leases/: N.lock,
-// flocked through a descriptor without close-on-exec (so the lock passes
-// through exec into the agent and goes when its last holder exits, crash
-// included), and N.json, who holds it: agent, conversation id, kitty,
-// window. The id lives in the .json, not in the file's name, so a hook can
-// move the lease to the conversation the agent is in now (/clear) without
-// the agent's descriptor changing. The .json is replaced atomically but never
-// synced: a lease is a held lock, not data to keep.
+// A lease is one file in the state directory's leases/, N.lock for the
+// holder's pid N: flocked through a descriptor without close-on-exec (so
+// the lock passes through exec into the agent and goes when its last holder
+// exits, crash included), and holding, as JSON, who holds it: agent,
+// conversation id, kitty, window. The id lives in the file, not in its
+// name, so a hook can move the lease to the conversation the agent is in
+// now (/clear) without the agent's descriptor changing. Every write and
+// read of the content is made under the registry lock, so none sees part
+// of another; nothing is synced: a lease is a held lock, not data to keep,
+// and one file created per restored window is all it costs the agent's
+// start.
 package lease
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -26,11 +30,16 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/statefile"
+	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
-// registry is locked while leases are looked up and taken, so two prompts
-// asking for one conversation at once cannot both find it free.
+// registry is locked while leases are looked up, taken and moved, so two
+// prompts asking for one conversation at once cannot both find it free,
+// and no reader sees a lease's content half written.
 const registry = paths.LeasesRegistryName
+
+// maxHolder bounds a lease file's read: a holder is a few hundred bytes.
+const maxHolder = 64 << 10
 
 // ErrBusy: the conversation is open in another window.
 var ErrBusy = errors.New("conversation is open in another window")
@@ -84,8 +93,7 @@ func (l *Lease) Release() {
 		return
 	}
 	if d, err := open(l.dir, false); err == nil {
-		_ = d.Remove(l.name + ".json")
-		_ = d.Remove(l.name + ".lock")
+		_ = d.Remove(l.name)
 		d.Close()
 	}
 	syscall.Close(l.fd)
@@ -110,6 +118,9 @@ func open(stateDir string, create bool) (*statefile.Dir, error) {
 	return top.OpenSub(paths.LeasesName)
 }
 
+// fileName is the lease file of process pid.
+func fileName(pid int) string { return strconv.Itoa(pid) + ".lock" }
+
 // Take takes the lease on h's conversation for this process. When another
 // live process holds it, it returns that holder and ErrBusy.
 func Take(stateDir string, h Holder) (*Lease, *Holder, error) {
@@ -126,9 +137,8 @@ func Take(stateDir string, h Holder) (*Lease, *Holder, error) {
 	if other := find(d, h.Agent, h.ID, h.PID); other != nil {
 		return nil, other, ErrBusy
 	}
-	d.RemoveStale() // lease files are written unsynced, which leaves this to us
-	name := strconv.Itoa(h.PID)
-	f, err := d.OpenLock(name + ".lock")
+	name := fileName(h.PID)
+	f, err := d.OpenLock(name)
 	if err != nil {
 		return nil, nil, fmt.Errorf("lease: %w", err)
 	}
@@ -143,15 +153,30 @@ func Take(stateDir string, h Holder) (*Lease, *Holder, error) {
 		syscall.Close(fd)
 		return nil, nil, fmt.Errorf("lease: lock %s: %w", name, err)
 	}
-	// Not synced: the lease is the lock, which a crash of the machine ends
-	// anyway; this file only says who holds it while the machine runs, and
-	// an fsync here would hold up the agent's start in every restored window.
-	data, _ := json.Marshal(h)
-	if err := d.WriteFileUnsynced(name+".json", append(data, '\n')); err != nil {
+	if err := write(fd, h); err != nil {
 		syscall.Close(fd)
-		return nil, nil, fmt.Errorf("lease: %w", err)
+		_ = d.Remove(name)
+		return nil, nil, fmt.Errorf("lease: write %s: %w", filepath.Join(d.Path(), name), err)
 	}
 	return &Lease{fd: fd, dir: stateDir, name: name}, nil, nil
+}
+
+// write makes h the content of the lease file open at fd, under the
+// registry lock. Not synced: the lease is the lock, which a crash of the
+// machine ends anyway; the content only says who holds it while the
+// machine runs, and an fsync would hold up the agent's start in every
+// restored window.
+func write(fd int, h Holder) error {
+	data, _ := json.Marshal(h)
+	data = append(data, '\n')
+	if err := syscall.Ftruncate(fd, 0); err != nil {
+		return err
+	}
+	n, err := syscall.Pwrite(fd, data, 0)
+	if err == nil && n < len(data) {
+		err = fmt.Errorf("short write (%d of %d bytes)", n, len(data))
+	}
+	return err
 }
 
 // Find returns the live holder of agent's conversation id, or nil.
@@ -161,6 +186,11 @@ func Find(stateDir, agent, id string) *Holder {
 		return nil
 	}
 	defer d.Close()
+	unlock, err := lockRegistry(d)
+	if err != nil {
+		return nil
+	}
+	defer unlock()
 	return find(d, agent, id, 0)
 }
 
@@ -168,20 +198,82 @@ func Find(stateDir, agent, id string) *Holder {
 // removing every lease whose holder is gone on the way.
 func find(d *statefile.Dir, agent, id string, self int) *Holder {
 	var found *Holder
-	for _, h := range holders(d) {
-		if h.PID == self {
-			continue
-		}
-		if !held(d, strconv.Itoa(h.PID)) {
-			_ = d.Remove(strconv.Itoa(h.PID) + ".json")
-			_ = d.Remove(strconv.Itoa(h.PID) + ".lock")
-			continue
-		}
-		if found == nil && h.Agent == agent && h.ID == id {
+	each(d, func(h Holder, _ *os.File) bool {
+		if h.PID != self && h.Agent == agent && h.ID == id {
 			found = &h
+			return false
+		}
+		return true
+	})
+	return found
+}
+
+// each calls fn with every live lease (its holder and its file, open for
+// writing) until fn returns false, under the registry lock, and removes
+// those whose holder is gone: the lock is free.
+func each(d *statefile.Dir, fn func(Holder, *os.File) bool) {
+	ents, err := d.ReadDir()
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		base, ok := strings.CutSuffix(e.Name(), ".lock")
+		pid, err := strconv.Atoi(base)
+		if !ok || err != nil || !e.Type().IsRegular() {
+			continue
+		}
+		h, f, live := holder(d, e.Name(), pid)
+		if !live {
+			_ = d.Remove(e.Name())
+			_ = d.Remove(base + ".json") // where an earlier kittymux wrote the holder
+			continue
+		}
+		more := f == nil || fn(h, f)
+		if f != nil {
+			f.Close()
+		}
+		if !more {
+			return
 		}
 	}
-	return found
+}
+
+// holder opens lease file name and reads who holds it, when a live process
+// does: its lock cannot be taken from a new descriptor. A held lease whose
+// content does not say it is pid's comes back without its file.
+func holder(d *statefile.Dir, name string, pid int) (Holder, *os.File, bool) {
+	f, err := d.OpenInPlace(name, os.O_RDWR)
+	if err != nil {
+		return Holder{}, nil, true // not ours to judge: leave it
+	}
+	if tryLock(f) {
+		f.Close()
+		return Holder{}, nil, false
+	}
+	var h Holder
+	data, err := userfile.ReadOpen(f, maxHolder)
+	if err == nil && len(data) == 0 {
+		// Held by an agent an earlier kittymux started, which wrote who
+		// holds it beside the lock.
+		data, err = d.ReadFile(strconv.Itoa(pid) + ".json")
+	}
+	if err != nil || json.Unmarshal(data, &h) != nil || h.PID != pid {
+		f.Close()
+		return Holder{}, nil, true
+	}
+	return h, f, true
+}
+
+func tryLock(f *os.File) bool {
+	sc, err := f.SyscallConn()
+	if err != nil {
+		return false
+	}
+	locked := false
+	_ = sc.Control(func(fd uintptr) {
+		locked = syscall.Flock(int(fd), syscall.LOCK_EX|syscall.LOCK_NB) == nil
+	})
+	return locked
 }
 
 // Move points the lease held by one of pids (an agent and its parents, as
@@ -202,61 +294,23 @@ func Move(stateDir string, pids []int, agent, id string) error {
 		return err
 	}
 	defer unlock()
-	for _, h := range holders(d) {
+	var moved error
+	each(d, func(h Holder, f *os.File) bool {
 		if h.Agent != agent || !slices.Contains(pids, h.PID) || h.ID == id {
-			continue
+			return true
 		}
 		h.ID = id
-		data, _ := json.Marshal(h)
-		return d.WriteFileUnsynced(strconv.Itoa(h.PID)+".json", append(data, '\n'))
+		sc, err := f.SyscallConn()
+		if err == nil {
+			err = sc.Control(func(fd uintptr) { moved = write(int(fd), h) })
+		}
+		moved = cmp.Or(err, moved)
+		return false
+	})
+	if moved != nil {
+		return fmt.Errorf("lease: move: %w", moved)
 	}
 	return nil
-}
-
-func holders(d *statefile.Dir) []Holder {
-	ents, err := d.ReadDir()
-	if err != nil {
-		return nil
-	}
-	var out []Holder
-	for _, e := range ents {
-		name, ok := strings.CutSuffix(e.Name(), ".json")
-		if !ok || !e.Type().IsRegular() {
-			continue
-		}
-		if _, err := strconv.Atoi(name); err != nil {
-			continue
-		}
-		data, err := d.ReadFile(e.Name())
-		if err != nil {
-			continue
-		}
-		var h Holder
-		if json.Unmarshal(data, &h) != nil || strconv.Itoa(h.PID) != name {
-			continue
-		}
-		out = append(out, h)
-	}
-	return out
-}
-
-// held reports whether a live process holds lease name's lock: the lock
-// cannot be taken from a new descriptor.
-func held(d *statefile.Dir, name string) bool {
-	f, err := d.OpenLock(name + ".lock")
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	sc, err := f.SyscallConn()
-	if err != nil {
-		return false
-	}
-	busy := false
-	_ = sc.Control(func(fd uintptr) {
-		busy = syscall.Flock(int(fd), syscall.LOCK_EX|syscall.LOCK_NB) != nil
-	})
-	return busy
 }
 
 func lockRegistry(d *statefile.Dir) (func(), error) {

@@ -1,6 +1,7 @@
 package lease
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -49,9 +50,9 @@ func startHolder(t *testing.T, state, id string) *exec.Cmd {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	js := filepath.Join(state, paths.LeasesName, strconv.Itoa(cmd.Process.Pid)+".json")
+	file := filepath.Join(state, paths.LeasesName, strconv.Itoa(cmd.Process.Pid)+".lock")
 	for deadline := time.Now().Add(10 * time.Second); ; {
-		if _, err := os.Stat(js); err == nil {
+		if fi, err := os.Stat(file); err == nil && fi.Size() > 0 {
 			// The lease file is written before the exec: wait for the exec
 			// too, so the lock is the agent's (sleep's), not the helper's.
 			if b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", cmd.Process.Pid)); string(b) == "sleep\n" {
@@ -95,7 +96,7 @@ func TestSecondTakeSaysWhereAcrossExec(t *testing.T) {
 	if err != nil {
 		t.Fatalf("take after the holder exited: %v", err)
 	}
-	if _, err := os.Stat(filepath.Join(state, paths.LeasesName, strconv.Itoa(holder.Process.Pid)+".json")); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(state, paths.LeasesName, strconv.Itoa(holder.Process.Pid)+".lock")); !os.IsNotExist(err) {
 		t.Errorf("the gone holder's lease was not removed: %v", err)
 	}
 	l.Release()
@@ -134,3 +135,75 @@ func TestMoveWithoutLeasesDirIsNoError(t *testing.T) {
 }
 
 var cmpIgnoreSince = cmp.Comparer(func(a, b time.Time) bool { return true })
+
+// A lease is one file: its lock, holding who holds it. Nothing else is
+// created per lease (no temp files, no rename), so taking one costs the
+// agent's start one file.
+func TestLeaseIsOneFileHoldingItsHolder(t *testing.T) {
+	state := t.TempDir()
+	h := Holder{Agent: "codex", ID: "019a-7c", PID: os.Getpid(), WindowID: 5, Since: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)}
+	l, _, err := Take(state, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release()
+	ents, err := os.ReadDir(filepath.Join(state, paths.LeasesName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	if want := []string{strconv.Itoa(os.Getpid()) + ".lock", paths.LeasesRegistryName}; !cmp.Equal(names, want) {
+		t.Errorf("leases/ holds %q, want %q", names, want)
+	}
+	data, err := os.ReadFile(filepath.Join(state, paths.LeasesName, strconv.Itoa(os.Getpid())+".lock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got Holder
+	if err := json.Unmarshal(data, &got); err != nil {
+		t.Fatalf("lease file %q: %v", data, err)
+	}
+	if diff := cmp.Diff(h, got); diff != "" {
+		t.Errorf("lease file's holder (-want +got):\n%s", diff)
+	}
+}
+
+// An agent started by an earlier kittymux holds an empty lock file and
+// says who it is in PID.json beside it: it still holds its conversation,
+// and both files go once it has exited.
+func TestEarlierLayoutLease(t *testing.T) {
+	state := t.TempDir()
+	dir := filepath.Join(state, paths.LeasesName)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	const pid = 4242
+	lock := filepath.Join(dir, strconv.Itoa(pid)+".lock")
+	js := filepath.Join(dir, strconv.Itoa(pid)+".json")
+	if err := os.WriteFile(js, []byte(`{"agent":"claude","id":"old-one","pid":4242,"window_id":2}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(lock, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// flock locks belong to the open file: this one stands for the agent's.
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		t.Fatal(err)
+	}
+	if _, other, err := Take(state, Holder{Agent: "claude", ID: "old-one", PID: os.Getpid()}); !errors.Is(err, ErrBusy) || other.PID != pid || other.WindowID != 2 {
+		t.Fatalf("take of a conversation an earlier kittymux leased: holder %+v, err %v; want ErrBusy from %d", other, err, pid)
+	}
+	f.Close() // the agent exits
+	if h := Find(state, "claude", "old-one"); h != nil {
+		t.Errorf("after its holder exited, Find = %+v", h)
+	}
+	for _, p := range []string{lock, js} {
+		if _, err := os.Stat(p); !os.IsNotExist(err) {
+			t.Errorf("%s left behind: %v", filepath.Base(p), err)
+		}
+	}
+}

@@ -43,12 +43,11 @@ const (
 	SessionsName      = "sessions"
 	RestoreCopiesName = ".restore"
 	NewKittyPrefix    = ".new-kitty-"
-	// JournalName is the journal; JournalName+".lock" and ".spool" lie
-	// beside it. JournalOffName turns it off; RestoresName is the
-	// directory of restore outcomes waiting for it.
+	// JournalName is the journal; JournalName+".lock", ".spool" (hook
+	// events waiting for it) and ".restores" (restore outcomes waiting for
+	// it) lie beside it. JournalOffName turns it off.
 	JournalName    = "agent-sessions.json"
 	JournalOffName = "journal-off"
-	RestoresName   = "restores"
 	// ResumeCheckName caches the probes of installed agent CLIs.
 	ResumeCheckName = "resume-check.json"
 	// ResumeAllUntilName, ResumeAutoName: the restore prompt's answers
@@ -71,7 +70,7 @@ const (
 	EndedName     = "ended-sessions.json"
 	EndedLockName = "ended-sessions.lock"
 	// LeasesName is the directory of the leases on conversations (one
-	// PID.json and PID.lock each, and LeasesRegistryName).
+	// PID.lock each, holding who holds it, and LeasesRegistryName).
 	LeasesName         = "leases"
 	LeasesRegistryName = "registry.lock"
 	// StaggerPrefix+AGENT is the lock holding that agent's next start slot.

@@ -13,7 +13,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/restorerec"
 )
 
@@ -93,12 +92,13 @@ func files(dirs ...string) []string {
 	var out []string
 	for _, dir := range dirs {
 		filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
-			if base := filepath.Base(p); base == "agent-sessions.json" || base == "agent-sessions.json.lock" {
+			// So is its outcome queued for the journal (.restores).
+			switch filepath.Base(p) {
+			case "agent-sessions.json", "agent-sessions.json.lock", "agent-sessions.json.restores":
 				return nil
 			}
-			// A resume's lease (state/kittymux/leases) is the prompt's own, and
-			// so is its outcome queued for the journal (restores).
-			if d := filepath.Base(filepath.Dir(p)); err == nil && !info.IsDir() && d != "leases" && d != paths.RestoresName {
+			// A resume's lease (state/kittymux/leases) is the prompt's own.
+			if d := filepath.Base(filepath.Dir(p)); err == nil && !info.IsDir() && d != "leases" {
 				out = append(out, p)
 			}
 			return nil

@@ -14,11 +14,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -278,74 +276,6 @@ func (d *Dir) writeFile(name string, data []byte) error {
 	return dir.Sync()
 }
 
-// WriteFileUnsynced replaces the file name (a plain name in d) with data,
-// mode 0600, as WriteFile does but without an fsync: a reader sees the old
-// content or the new, never a part, but a crash of the machine may lose the
-// change. For what only matters while the machine runs (a lease, held by a
-// process a crash ends anyway) or is a report that may go missing (a restore
-// prompt's outcome), where an fsync would hold up the agent's start. It does
-// not list the directory either: a temp file a killed writer left goes at the
-// next WriteFile there, or at RemoveStale.
-func (d *Dir) WriteFileUnsynced(name string, data []byte) error {
-	if err := d.plainName(name); err != nil {
-		return err
-	}
-	if err := d.writeUnsynced(name, data); err != nil {
-		return fmt.Errorf("write %s: %w", filepath.Join(d.path, name), err)
-	}
-	return nil
-}
-
-func (d *Dir) writeUnsynced(name string, data []byte) error {
-	var (
-		f    *os.File
-		tmp  string
-		lock int
-		err  error
-	)
-	// As writeFile: a temp file of renameio's naming (removeStale knows it),
-	// locked while it is written and renamed.
-	for attempt := 0; ; attempt++ {
-		tmp = "." + name + strconv.FormatUint(rand.Uint64()>>1, 10)
-		f, err = d.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, filePerm)
-		if err != nil {
-			return err
-		}
-		if lock, err = lockFile(f); err != nil {
-			f.Close()
-			_ = d.root.Remove(tmp)
-			return err
-		}
-		if linked(f) || attempt == 3 {
-			break
-		}
-		syscall.Close(lock)
-		f.Close()
-	}
-	defer syscall.Close(lock)
-	fail := func(err error) error {
-		f.Close()
-		_ = d.root.Remove(tmp)
-		return err
-	}
-	// The umask may have taken bits off: 0600 whatever it is.
-	if err := f.Chmod(filePerm); err != nil {
-		return fail(err)
-	}
-	if _, err := f.Write(data); err != nil {
-		return fail(err)
-	}
-	if err := f.Close(); err != nil {
-		_ = d.root.Remove(tmp)
-		return err
-	}
-	if err := d.root.Rename(tmp, name); err != nil {
-		_ = d.root.Remove(tmp)
-		return err
-	}
-	return nil
-}
-
 // lockFile takes an exclusive flock on f through a duplicate descriptor,
 // which shares f's lock and outlives f's own close.
 func lockFile(f *os.File) (int, error) {
@@ -377,10 +307,6 @@ func linked(f *os.File) bool {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	return !ok || st.Nlink > 0
 }
-
-// RemoveStale removes the temp files killed writers left in d (WriteFile
-// does it itself; WriteFileUnsynced leaves it to whoever lists d anyway).
-func (d *Dir) RemoveStale() { d.removeStale() }
 
 // removeStale removes temp files of kittymux's naming that no live writer
 // holds: a writer killed between creating its temp file and renaming it

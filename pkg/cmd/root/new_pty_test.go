@@ -46,12 +46,11 @@ func TestNewAsksOnATerminal(t *testing.T) {
 
 	const down, enter = "\x1b[B", "\r"
 	run := kittytest.RunPTY(t, kittytest.PTYOptions{Path: km, Args: []string{"sessions", "new", "work"}, Env: env, Dir: proj,
-		// huh asks the terminal for its colours first and waits up to 5 s
-		// for an answer the pty never gives.
 		WaitFor: "Template", Timeout: 40 * time.Second,
 		// duo (the second template), codex (the second agent), the
 		// directory as offered.
-		Keys: []string{down, enter, down, enter, enter}})
+		Steps: []kittytest.PTYStep{{Keys: down, Then: "> duo"}, {Keys: enter, Then: "Agent"},
+			{Keys: down, Then: "> codex"}, {Keys: enter, Then: "Directory"}, {Keys: enter}}})
 	if !run.Exited || run.Code != 0 {
 		t.Fatalf("exit %d (exited %v); output:\n%s", run.Code, run.Exited, run.Out)
 	}

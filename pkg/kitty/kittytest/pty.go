@@ -5,6 +5,7 @@ import (
 	"io"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -27,11 +28,24 @@ type PTYOptions struct {
 	// Keys are written one element at a time, 80 ms apart: a key's escape
 	// sequence ("\x1b[A") arrives whole, a lone Esc alone.
 	Keys []string
+	// Steps are typed after Keys, each once the program has shown the
+	// Then of the one before: a form's keys, each taken before the next is
+	// typed.
+	Steps []PTYStep
 	// Done reports that the run reached what the test waits for (a fake
 	// agent logged its argv, say); the program is then killed. The run also
 	// ends when the program exits.
 	Done    func() bool
 	Timeout time.Duration // default 10 s on an idle machine, stretched on a busy one (Bound)
+}
+
+// PTYStep is keys typed, and what the program shows once it has taken
+// them.
+type PTYStep struct {
+	Keys string
+	// Then is text the output shows after Keys were written, its escape
+	// sequences left out.
+	Then string
 }
 
 // Keys splits typed text into keys: each rune alone, but an arrow key's
@@ -78,6 +92,42 @@ func Capture(r io.Reader) (output func() string) {
 	return func() string { mu.Lock(); defer mu.Unlock(); return out.String() }
 }
 
+// Queries a program sends its terminal, and what kitty answers: the
+// background colour (OSC 11) and the cursor's position (DSR 6).
+var queries = []struct{ ask, answer string }{
+	{"\x1b]11;?\x1b\\", "\x1b]11;rgb:0000/0000/0000\x1b\\"},
+	{"\x1b[6n", "\x1b[1;1R"},
+}
+
+// answerQueries answers the terminal queries in output as a terminal
+// does, until done. Unanswered, they cost the typed keys: huh (termenv)
+// asks for the background colour while its form already reads keys, and
+// takes what comes next for the answer for up to 5 s, so a key typed then
+// is lost (an Enter swallowed: the form went on to the next template).
+func answerQueries(w io.Writer, output func() string, done <-chan struct{}) {
+	answered := make([]int, len(queries))
+	for {
+		s := output()
+		for i, q := range queries {
+			for n := strings.Count(s, q.ask); answered[i] < n; answered[i]++ {
+				_, _ = io.WriteString(w, q.answer)
+			}
+		}
+		select {
+		case <-done:
+			return
+		case <-time.After(2 * time.Millisecond):
+		}
+	}
+}
+
+// escapes are the terminal's control sequences: CSI, and OSC ended by BEL
+// or ST.
+var escapes = regexp.MustCompile("\x1b\\[[0-9;?<>=]*[ -/]*[@-~]|\x1b\\][^\x07\x1b]*(\x07|\x1b\\\\)")
+
+// Plain is a program's output without its escape sequences.
+func Plain(out string) string { return escapes.ReplaceAllString(out, "") }
+
 // RunPTY runs a program in a pseudo-terminal, types Keys, and waits for Done
 // or the program's exit.
 func RunPTY(t TB, o PTYOptions) PTYRun {
@@ -95,6 +145,7 @@ func RunPTY(t TB, o PTYOptions) PTYRun {
 	output := Capture(f)
 	done := make(chan struct{})
 	go func() { _ = cmd.Wait(); close(done) }()
+	go answerQueries(f, output, done)
 	stop := func() {
 		_ = cmd.Process.Kill()
 		<-done
@@ -120,6 +171,17 @@ func RunPTY(t TB, o PTYOptions) PTYRun {
 	for _, k := range o.Keys {
 		_, _ = f.Write([]byte(k))
 		time.Sleep(80 * time.Millisecond)
+	}
+	for i, step := range o.Steps {
+		mark := len(output())
+		_, _ = io.WriteString(f, step.Keys)
+		for !strings.Contains(Plain(output()[mark:]), step.Then) {
+			if bound.Over() {
+				stop()
+				t.Fatalf("%v: after step %d (%q), %s did not show %q; output:\n%s", bound, i+1, step.Keys, o.Path, step.Then, output())
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
 	}
 	for {
 		select {

@@ -55,3 +55,36 @@ func TestAskWaitsOnItsClock(t *testing.T) {
 		t.Fatal("the waiting prompt did not join resume all at its tick")
 	}
 }
+
+// An arrow key read with the keys typed after it (a busy machine delays
+// the reader, and they come in one read) takes only its own bytes: the
+// Enter after it is still Enter. A lone Esc is one.
+func TestDrainSequenceStopsAtItsEnd(t *testing.T) {
+	for _, c := range []struct {
+		after string // what follows the Esc
+		seq   bool
+		left  string
+	}{
+		{"[A\r", true, "\r"},
+		{"[1;5Cn", true, "n"},
+		{"OAs", true, "s"},
+		{"x\r", true, "\r"}, // Alt-x
+		{"", false, ""},
+	} {
+		keys := make(chan byte, 16)
+		for _, b := range []byte(c.after) {
+			keys <- b
+		}
+		close(keys)
+		if got := drainSequence(clock.Real, keys); got != c.seq {
+			t.Errorf("Esc %q: a sequence = %v, want %v", c.after, got, c.seq)
+		}
+		var left []byte
+		for b := range keys {
+			left = append(left, b)
+		}
+		if string(left) != c.left {
+			t.Errorf("Esc %q: left %q, want %q", c.after, left, c.left)
+		}
+	}
+}

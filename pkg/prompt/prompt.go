@@ -561,18 +561,31 @@ func (e *Env) keyChoice(c byte, r Record) (Choice, bool) {
 	return "", false
 }
 
-// drainSequence reads the rest of an escape sequence; false when none came.
+// drainSequence reads the rest of an escape sequence after its Esc, and no
+// more: a key typed right after it (an arrow, then Enter) is still a key.
+// CSI (Esc [ ... final byte) and SS3 (Esc O x) are read to their end, any
+// other byte is Alt with that key. False when nothing came within 40 ms:
+// a lone Esc.
 func drainSequence(c clock.Clock, keys <-chan byte) bool {
-	got := false
-	for {
+	next := func() (byte, bool) {
 		select {
-		case _, ok := <-keys:
-			if !ok {
-				return got
-			}
-			got = true
+		case b, ok := <-keys:
+			return b, ok
 		case <-c.After(40 * time.Millisecond):
-			return got
+			return 0, false
 		}
 	}
+	b, ok := next()
+	if !ok {
+		return false
+	}
+	switch b {
+	case 'O':
+		next()
+	case '[':
+		// Parameter and intermediate bytes, up to the final byte.
+		for b, ok = next(); ok && (b < 0x40 || b > 0x7e); b, ok = next() {
+		}
+	}
+	return true
 }

@@ -1097,6 +1097,13 @@ func index(merged, user map[string]*agent) (*Set, *conflict) {
 	return s, nil
 }
 
+// IsProgram reports whether name (a process's name, as ps shows it) is a
+// program of a defined agent.
+func (s *Set) IsProgram(name string) bool {
+	_, ok := s.byProgram[name]
+	return ok
+}
+
 // Names lists the defined agents, sorted.
 func (s *Set) Names() []string { return slices.Clone(s.names) }
 

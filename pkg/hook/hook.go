@@ -113,6 +113,9 @@ type Options struct {
 	JournalWait time.Duration
 	// Cmdline reads a process's argv; nil reads the OS's.
 	Cmdline func(pid int) []string
+	// IsAgent reports whether a process name is an agent CLI's; nil: one
+	// of the shipped agents' programs.
+	IsAgent func(comm string) bool
 }
 
 // Result is what one run did, for tests and the log.
@@ -234,7 +237,11 @@ func findAgent(o Options, res *Result, procs []Proc, win where) ([]int, error) {
 		return nil, fmt.Errorf("pid %d: %w", pid, ErrSharedServer)
 	}
 	res.AgentPID = agentPID(procs, win.kittyPID > 0)
-	chain, nested := ownChain(procs, res.Agent)
+	isAgent := o.IsAgent
+	if isAgent == nil {
+		isAgent = shippedPrograms
+	}
+	chain, nested := ownChain(procs, res.Agent, isAgent)
 	if len(chain) > 0 && win.kittyPID > 0 {
 		// The agent that ran the hook, at its outer end: the window's
 		// agent process unless the run is nested, whatever launched it

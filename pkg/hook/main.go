@@ -31,7 +31,7 @@ const logWait = time.Second
 func Main(args []string, stdin io.Reader) int {
 	p := paths.FromEnv()
 	o := Options{Paths: p, Getenv: os.Getenv, Ancestors: Ancestors,
-		JournalOff: journal.IsOff(p.StateDir, os.Getenv)}
+		JournalOff: journal.IsOff(p.StateDir, os.Getenv), IsAgent: agentPrograms(p.UserAgents())}
 	if len(args) < 2 {
 		Log(p, time.Now(), fmt.Sprintf("usage: kittymux hook AGENT EVENT (got %q)", args))
 		return 0

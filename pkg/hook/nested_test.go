@@ -3,6 +3,8 @@ package hook
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -112,10 +114,37 @@ func TestOwnChain(t *testing.T) {
 		{"claude inside codex", []Proc{{5, "sh"}, {4, "claude"}, {3, "bash"}, {2, "codex"}}, []int{4}, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			chain, nested := ownChain(c.procs, "claude")
+			chain, nested := ownChain(c.procs, "claude", shippedPrograms)
 			if fmt.Sprint(chain) != fmt.Sprint(c.chain) || nested != c.nested {
 				t.Errorf("chain %v nested %v, want %v %v", chain, nested, c.chain, c.nested)
 			}
 		})
+	}
+}
+
+// The agents that make a run nested are those of the definitions, a
+// user's own included: a claude run from a tool of the user's myagent is
+// nested, and myagent is no agent where only the shipped ones are known.
+func TestOwnChainKnowsTheUsersAgents(t *testing.T) {
+	user := filepath.Join(t.TempDir(), "resume.json")
+	if err := os.WriteFile(user, []byte(`{ "myagent": {
+    "latest_scope": "unstated",
+    "exact": ["--resume", "{id}"], "latest": ["--continue"],
+    "strip_with_value": ["--resume"], "strip": ["--continue"],
+    "helpers": ["mcp", "login"],
+    "probe": { "args": ["--help"], "expect": ["--resume", "--continue"] } } }`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	procs := []Proc{{5, "sh"}, {4, "claude"}, {3, "bash"}, {2, "myagent"}, {1, "zsh"}}
+	if _, nested := ownChain(procs, "claude", agentPrograms(user)); !nested {
+		t.Error("claude inside the user's myagent: not nested")
+	}
+	if _, nested := ownChain(procs, "claude", shippedPrograms); nested {
+		t.Error("myagent taken for an agent without the user's definition")
+	}
+	for _, comm := range []string{"gemini", "opencode", "cursor-agent", "goose", "aider"} {
+		if !shippedPrograms(comm) {
+			t.Errorf("%s is no agent's program", comm)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package ended
 import (
 	"context"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -20,6 +21,13 @@ import (
 // those. Until then each poll considers it again: the scanner may see the
 // kitty that crashed go only after it saw the new one.
 const NewKittyAge = 2 * time.Minute
+
+// besideSlack: a kitty that started while the ended one still ran, seen
+// by a poll more than this after its start, was opened beside it, not
+// after it ended, and is not offered its session. The slack covers a quit
+// and a reopen at once: the old kitty answering a last poll while the new
+// one starts.
+const besideSlack = 10 * time.Second
 
 // Offerer offers, in a kitty that starts, the session of a kitty of this
 // user that ended without its session being restored or dismissed: once
@@ -41,7 +49,9 @@ type Offerer struct {
 
 	mu   sync.Mutex
 	seen map[string]*young
-	wg   sync.WaitGroup
+	// alive is when a poll last saw each kitty (its autosave key).
+	alive map[string]time.Time
+	wg    sync.WaitGroup
 }
 
 // young is a kitty that may still be offered a session.
@@ -60,8 +70,9 @@ func (o *Offerer) Seen(ctx context.Context, in kitty.Instance) {
 	now := o.now()
 	o.mu.Lock()
 	if o.seen == nil {
-		o.seen = map[string]*young{}
+		o.seen, o.alive = map[string]*young{}, map[string]time.Time{}
 	}
+	o.alive[autosave.KittyKey(in)] = now
 	y := o.seen[id]
 	if y == nil {
 		y = &young{first: now}
@@ -83,19 +94,32 @@ func (o *Offerer) Seen(ctx context.Context, in kitty.Instance) {
 		defer o.wg.Done()
 		key, why := o.Consider(ctx, in)
 		o.mu.Lock()
-		y.busy, y.done = false, key != "" || why == errOld
+		y.busy, y.done = false, key != "" || why == errOld || why == errBeside
 		o.mu.Unlock()
 		switch {
 		case key != "":
 			o.Logf.Printf("offered kitty %s's session in %s", key, in)
-		case why != "" && why != errOld:
+		case why != "" && why != errOld && why != errBeside:
 			o.Logf.Printf("no offer in %s: %s", in, why)
 		}
 	}()
 }
 
-// errOld: the kitty did not just start.
-const errOld = "it did not just start"
+// errOld: the kitty did not just start. errBeside: it started while the
+// kitty whose session is to offer still ran.
+const (
+	errOld    = "it did not just start"
+	errBeside = "it was opened while the kitty that ended still ran"
+)
+
+// besideIt reports whether a kitty started at started was opened while the
+// kitty of key still ran, as this offerer's polls saw it.
+func (o *Offerer) besideIt(key string, started time.Time) bool {
+	o.mu.Lock()
+	last, ok := o.alive[strings.TrimPrefix(key, JournalPrefix)]
+	o.mu.Unlock()
+	return ok && !started.IsZero() && last.Sub(started) > besideSlack
+}
 
 func (o *Offerer) now() time.Time { return clock.Or(o.Clock).Now() }
 
@@ -159,6 +183,9 @@ func (o *Offerer) Consider(ctx context.Context, in kitty.Instance) (key, why str
 	}
 	if offer == "" {
 		return "", ""
+	}
+	if o.besideIt(offer, started) {
+		return "", errBeside
 	}
 	k := &Kitty{Key: offer}
 	won, err := Claim(o.Paths, k.Key, in.PID, now)

@@ -213,3 +213,38 @@ func TestLiveness(t *testing.T) {
 		t.Errorf("this process started at %v", s)
 	}
 }
+
+// A kitty opened beside the one that ended, while the scanner still saw
+// that one run, is not offered its session: the kitty opened after the
+// crash is. The check stands back for a quit and a reopen at once.
+func TestOfferGoesToTheKittyOpenedAfter(t *testing.T) {
+	p := paths.Under(t.TempDir())
+	publish(t, p, autosave.Name("111", at(10)))
+	start := at(20)
+	clk := clock.NewFake(start)
+	l := &launches{}
+	o := &Offerer{Paths: p, Launch: l.launch, Alive: aliveSet("111"), Clock: clk,
+		Started: func(pid int) time.Time {
+			return map[int]time.Time{222: start.Add(-time.Minute), 333: start.Add(5 * time.Second)}[pid]
+		}}
+	ctx := context.Background()
+	// The scanner polls 111 and 222 side by side, then 111 crashes.
+	o.Seen(ctx, instance(111, "/k-111"))
+	o.Seen(ctx, instance(222, "/k-222"))
+	o.Wait()
+	o.Alive = aliveSet("222")
+	clk.Set(start.Add(time.Minute))
+	if key, why := o.Consider(ctx, instance(222, "/k-222")); key != "" || why != errBeside {
+		t.Errorf("the kitty opened beside the crashed one: offered %q (%q)", key, why)
+	}
+	o.Seen(ctx, instance(222, "/k-222"))
+	o.Wait()
+	// 333 started 5 s before the last poll that saw 111: a quit and a
+	// reopen at once. It is offered 111's session.
+	if key, why := o.Consider(ctx, instance(333, "/k-333")); key != "111" {
+		t.Errorf("the kitty opened right after: offered %q (%q), want 111", key, why)
+	}
+	if len(l.got) != 1 || l.got[0] != "333<-111" {
+		t.Errorf("launched %v", l.got)
+	}
+}

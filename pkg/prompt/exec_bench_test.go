@@ -149,23 +149,49 @@ func BenchmarkPromptExec(b *testing.B) {
 		if len(res) > 2 {
 			b.ReportMetric((res[2].Median-res[0].Median)*1e3, "before-own-median-ms")
 		}
-		return
 	}
-	const runs = 300
-	var took [2]time.Duration
-	for i := range 2 * runs {
-		argv := sides[i%2] // the first two sides only
-		cmd := exec.Command(argv[0], argv[1:]...)
-		cmd.Env, cmd.Dir = env, work
-		start := time.Now()
-		if err := cmd.Run(); err != nil {
-			b.Fatal(err)
+	// Interleaved: hyperfine runs one command 300 times, then the next, so a
+	// busy machine's load that changes between them moves the difference.
+	// Here each round runs every side once, in turn, and what is reported
+	// is the median over the rounds of each round's difference.
+	wall, cpu := interleaved(b, env, work, sides, 300)
+	b.ReportMetric(medianDiff(wall[1], wall[0]), "own-paired-ms")
+	b.ReportMetric(medianDiff(cpu[1], cpu[0]), "own-paired-cpu-ms")
+	if len(sides) > 2 {
+		b.ReportMetric(medianDiff(wall[2], wall[0]), "before-own-paired-ms")
+		b.ReportMetric(medianDiff(cpu[2], cpu[0]), "before-own-paired-cpu-ms")
+	}
+}
+
+// interleaved runs each side once per round, the first to run turning
+// from round to round, and returns each side's wall and CPU (user +
+// system) time per round.
+func interleaved(b *testing.B, env []string, dir string, sides [][]string, rounds int) (wall, cpu [][]time.Duration) {
+	wall, cpu = make([][]time.Duration, len(sides)), make([][]time.Duration, len(sides))
+	for r := range rounds {
+		for k := range sides {
+			i := (r + k) % len(sides)
+			cmd := exec.Command(sides[i][0], sides[i][1:]...)
+			cmd.Env, cmd.Dir = env, dir
+			start := time.Now()
+			if err := cmd.Run(); err != nil {
+				b.Fatal(err)
+			}
+			wall[i] = append(wall[i], time.Since(start))
+			cpu[i] = append(cpu[i], cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
 		}
-		took[i%2] += time.Since(start)
 	}
-	b.ReportMetric(float64(took[0].Microseconds())/runs/1e3, "execonly-ms")
-	b.ReportMetric(float64(took[1].Microseconds())/runs/1e3, "prompt-ms")
-	b.ReportMetric(float64((took[1]-took[0]).Microseconds())/runs/1e3, "own-ms")
+	return wall, cpu
+}
+
+// medianDiff is the median of a[i]-b[i], in milliseconds.
+func medianDiff(a, b []time.Duration) float64 {
+	d := make([]time.Duration, len(a))
+	for i := range a {
+		d[i] = a[i] - b[i]
+	}
+	slices.Sort(d)
+	return float64(d[len(d)/2].Microseconds()) / 1e3
 }
 
 // timing is one command's figures from hyperfine, in seconds.

@@ -24,11 +24,7 @@ import (
 // refusedBeside keeps.
 func TestRealClaudeSessionIDBesideResume(t *testing.T) {
 	t.Parallel()
-	claude := needCLI(t, "claude")
-	stub := modelstub.Start(t)
-	root := t.TempDir()
-	home, work := realDir(t, root, "home"), realDir(t, root, "api")
-	env := append(stub.ClaudeHome(t, home, work), "HOME="+home)
+	claude, _, work, env, stub := claudeAtStandIn(t)
 	const id = "2d4f6a8c-1b3d-4e5f-9a7b-0c2d4e6f8a1b"
 	agentRun(t, work, env, claude, "-p", "remember LARCH", "--session-id", id)
 

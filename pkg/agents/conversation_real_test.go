@@ -59,17 +59,24 @@ func realDir(t *testing.T, parts ...string) string {
 	return r
 }
 
+// claudeAtStandIn is the installed claude in a HOME of its own, talking to
+// the model stand-in, and a work directory: its program, HOME, directory,
+// environment and the stand-in.
+func claudeAtStandIn(t *testing.T) (claude, home, work string, env []string, stub *modelstub.Server) {
+	claude = needCLI(t, "claude")
+	stub = modelstub.Start(t)
+	root := t.TempDir()
+	home, work = realDir(t, root, "home"), realDir(t, root, "api")
+	return claude, home, work, append(stub.ClaudeHome(t, home, work), "HOME="+home), stub
+}
+
 // TestRealClaudeConversationGone: a real claude conversation with the model
 // stand-in is found in claude's own files, with the directory it belongs
 // to; once claude's transcript is gone (its cleanup, a user's rm), the
 // lookup says so rather than offering a resume that would fail.
 func TestRealClaudeConversationGone(t *testing.T) {
 	t.Parallel()
-	claude := needCLI(t, "claude")
-	stub := modelstub.Start(t)
-	root := t.TempDir()
-	home, work := realDir(t, root, "home"), realDir(t, root, "api")
-	env := append(stub.ClaudeHome(t, home, work), "HOME="+home)
+	claude, home, work, env, _ := claudeAtStandIn(t)
 	const id = "5a0c9e21-7d4b-4f36-9a18-2b6e0c3d8f47"
 	agentRun(t, work, env, claude, "-p", "remember GONE-TEST", "--session-id", id)
 
@@ -89,7 +96,7 @@ func TestRealClaudeConversationGone(t *testing.T) {
 		t.Errorf("transcript removed: %+v, want known and not found", got)
 	}
 	// CLAUDE_CONFIG_DIR moves claude's files: looked for there, not in ~/.claude.
-	moved := getenvOf(map[string]string{"HOME": home, "CLAUDE_CONFIG_DIR": filepath.Join(root, "elsewhere")})
+	moved := getenvOf(map[string]string{"HOME": home, "CLAUDE_CONFIG_DIR": filepath.Join(t.TempDir(), "elsewhere")})
 	if got := set.FindConversation("claude", id, moved); got.Known {
 		t.Errorf("CLAUDE_CONFIG_DIR with no projects: %+v, want nothing claimed", got)
 	}

@@ -3,10 +3,12 @@ package agents
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -64,13 +66,22 @@ type Store struct {
 	Background *Background `json:"background,omitempty"`
 }
 
-// Retention: the agent deletes conversations older than a number of days
-// it reads from Key in Settings (a JSON file under the agent's
-// directory), DefaultDays when unset.
+// Retention: the agent deletes conversations older than what it reads at
+// Key in Settings (a JSON file under the agent's directory), DefaultDays
+// when unset. Key, Enabled and Count are paths of keys, dot-separated
+// (gemini's "general.sessionRetention.maxAge").
 type Retention struct {
 	Settings    string `json:"settings"`
 	Key         string `json:"key"`
 	DefaultDays int    `json:"default_days"`
+	// Duration: the value is a string, a number and a unit (h, d, w, or
+	// m for 30 days: gemini's "30d"), not a number of days.
+	Duration bool `json:"duration,omitempty"`
+	// Enabled is a boolean setting that turns the deleting off when false.
+	Enabled string `json:"enabled,omitempty"`
+	// Count is a number setting: when set, the agent keeps only that many
+	// conversations, the most recent, whatever their age.
+	Count string `json:"count,omitempty"`
 }
 
 // Conversation is what the agent's own files say of one conversation.
@@ -214,7 +225,16 @@ type Kept struct {
 	File    string
 	Setting string
 	Default bool // the setting is not set: the agent's default
-	Err     error
+	// Duration: the setting is a string such as "30d" (Retention.Duration).
+	Duration bool
+	// Off: the agent's deleting is turned off (OffSetting is false).
+	Off        bool
+	OffSetting string
+	// Count, when not 0, is how many conversations it keeps, the most
+	// recent (CountSetting).
+	Count        int
+	CountSetting string
+	Err          error
 }
 
 // Retention says how long agent keeps its conversations; ok false when
@@ -230,7 +250,8 @@ func (s *Set) Retention(agent string, getenv func(string) string) (k Kept, ok bo
 		return Kept{}, false
 	}
 	rt := st.Retention
-	k = Kept{Agent: agent, Days: rt.DefaultDays, File: filepath.Join(home, rt.Settings), Setting: rt.Key, Default: true}
+	k = Kept{Agent: agent, Days: rt.DefaultDays, File: filepath.Join(home, rt.Settings), Setting: rt.Key, Default: true,
+		Duration: rt.Duration, OffSetting: rt.Enabled, CountSetting: rt.Count}
 	data, err := os.ReadFile(k.File)
 	switch {
 	case os.IsNotExist(err):
@@ -239,20 +260,83 @@ func (s *Set) Retention(agent string, getenv func(string) string) (k Kept, ok bo
 		k.Err = err
 		return k, true
 	}
-	var m map[string]json.RawMessage
+	var m map[string]any
 	if err := json.Unmarshal(data, &m); err != nil {
 		k.Err = fmt.Errorf("%s: %w", k.File, err)
 		return k, true
 	}
-	if raw, set := m[rt.Key]; set {
-		var days float64
-		if err := json.Unmarshal(raw, &days); err != nil {
-			k.Err = fmt.Errorf("%s: %s is not a number", k.File, rt.Key)
-			return k, true
-		}
-		k.Days, k.Default = int(days), false
-	}
+	k.Err = k.read(m, rt)
 	return k, true
+}
+
+// read fills k from the settings m.
+func (k *Kept) read(m map[string]any, rt *Retention) error {
+	if v, set := lookup(m, rt.Enabled); set {
+		on, ok := v.(bool)
+		if !ok {
+			return fmt.Errorf("%s: %s is not true or false", k.File, rt.Enabled)
+		}
+		k.Off = !on
+	}
+	if v, set := lookup(m, rt.Count); set {
+		n, ok := v.(float64)
+		if !ok || n < 0 || n != float64(int(n)) {
+			return fmt.Errorf("%s: %s is not a count", k.File, rt.Count)
+		}
+		k.Count = int(n)
+	}
+	v, set := lookup(m, rt.Key)
+	if !set {
+		return nil
+	}
+	days, err := retentionDays(v, rt.Duration)
+	if err != nil {
+		return fmt.Errorf("%s: %s %w", k.File, rt.Key, err)
+	}
+	k.Days, k.Default = days, false
+	return nil
+}
+
+// lookup finds the dot-separated path in m; "" is never set.
+func lookup(m map[string]any, path string) (any, bool) {
+	if path == "" {
+		return nil, false
+	}
+	var v any = m
+	for key := range strings.SplitSeq(path, ".") {
+		obj, ok := v.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		if v, ok = obj[key]; !ok {
+			return nil, false
+		}
+	}
+	return v, true
+}
+
+// retentionDays reads a retention setting's value as whole days (a part of
+// a day counts as a day): a number of days, or with duration a string of a
+// number and its unit (h, d, w, m: 30 days), as gemini reads it.
+func retentionDays(v any, duration bool) (int, error) {
+	if !duration {
+		n, ok := v.(float64)
+		if !ok {
+			return 0, errors.New("is not a number")
+		}
+		return int(n), nil
+	}
+	s, _ := v.(string)
+	hours := map[byte]int{'h': 1, 'd': 24, 'w': 7 * 24, 'm': 30 * 24}
+	if len(s) < 2 || hours[s[len(s)-1]] == 0 {
+		return 0, fmt.Errorf("is not a number and a unit (h, d, w or m): %q", s)
+	}
+	n, err := strconv.Atoi(s[:len(s)-1])
+	if err != nil || n <= 0 || s[0] == '+' {
+		return 0, fmt.Errorf("is not a number and a unit (h, d, w or m): %q", s)
+	}
+	h := min(n, 1<<20) * hours[s[len(s)-1]] // ample, and no overflow
+	return (h + 23) / 24, nil
 }
 
 // recordedDir is the first directory the file's JSON lines record at path

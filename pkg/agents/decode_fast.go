@@ -418,6 +418,12 @@ func (r *reader) retention(k *Retention) bool {
 			return 1, r.text(&k.Key)
 		case "default_days":
 			return 2, r.integer(&k.DefaultDays)
+		case "duration":
+			return 3, r.boolean(&k.Duration)
+		case "enabled":
+			return 4, r.text(&k.Enabled)
+		case "count":
+			return 5, r.text(&k.Count)
 		}
 		return 0, false
 	})

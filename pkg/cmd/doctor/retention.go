@@ -3,6 +3,7 @@ package doctor
 import (
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/agents"
@@ -50,15 +51,27 @@ func retentionReport(k agents.Kept) RetentionReport {
 	if k.Default {
 		from = fmt.Sprintf("its default; %s in %s is not set", k.Setting, k.File)
 	}
+	keep := fmt.Sprintf("set %s to %d in %s", k.Setting, journalDays, k.File)
+	if k.Duration {
+		keep = fmt.Sprintf("set %s to \"%dd\" in %s", k.Setting, journalDays, k.File)
+	} else if !strings.Contains(k.Setting, ".") {
+		keep = fmt.Sprintf("set \"%s\": %d in %s", k.Setting, journalDays, k.File)
+	}
 	switch {
 	case k.Err != nil:
 		r.Note = fmt.Sprintf("cannot read how long it keeps conversations: %v", k.Err)
+	case k.Off:
+		r.OK = true
+		r.Note = fmt.Sprintf("deletes no conversations (%s is false in %s): ok", k.OffSetting, k.File)
+	case k.Count > 0:
+		r.Note = fmt.Sprintf("keeps only its %d most recent conversations (%s in %s): older ones cannot be resumed; "+
+			"remove %s to keep them", k.Count, k.CountSetting, k.File, k.CountSetting)
 	case k.Days >= journalDays:
 		r.OK = true
 		r.Note = fmt.Sprintf("keeps conversations %d days (%s), the journal %d: ok", k.Days, from, journalDays)
 	default:
 		r.Note = fmt.Sprintf("deletes conversations after %d days (%s), the journal keeps them %d: older ones cannot be resumed; "+
-			"set \"%s\": %d in %s to keep them", k.Days, from, journalDays, k.Setting, journalDays, k.File)
+			"%s to keep them", k.Days, from, journalDays, keep)
 	}
 	return r
 }

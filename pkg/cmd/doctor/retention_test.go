@@ -57,3 +57,48 @@ func TestRetention(t *testing.T) {
 		t.Errorf("CLAUDE_CONFIG_DIR: %+v", rs)
 	}
 }
+
+// TestRetentionGemini: gemini deletes chats older than
+// general.sessionRetention.maxAge ("30d" unless set), keeps only maxCount
+// when that is set, and deletes nothing when enabled is false (its docs
+// and its code, 0.61.0).
+func TestRetentionGemini(t *testing.T) {
+	home := t.TempDir()
+	f, _ := testFactory(t, nil)
+	f.Getenv = func(k string) string { return map[string]string{"HOME": home}[k] }
+	settings := filepath.Join(home, ".gemini", "settings.json")
+	installed := []probe.AgentCheck{{Agent: "gemini", Installed: true}}
+	for _, c := range []struct {
+		name, file string
+		ok         bool
+		days       int
+		want       string
+	}{
+		{"unset: gemini's default", "", false, 30, `deletes conversations after 30 days (its default; general.sessionRetention.maxAge in ` +
+			settings + ` is not set), the journal keeps them 90: older ones cannot be resumed; set general.sessionRetention.maxAge to "90d" in ` + settings},
+		{"weeks", `{"general": {"sessionRetention": {"maxAge": "2w"}}}`, false, 14, "deletes conversations after 14 days (general.sessionRetention.maxAge in " + settings + ")"},
+		{"hours: a part of a day is a day", `{"general": {"sessionRetention": {"maxAge": "36h"}}}`, false, 2, "deletes conversations after 2 days"},
+		{"months", `{"general": {"sessionRetention": {"maxAge": "4m"}}}`, true, 120, "keeps conversations 120 days"},
+		{"off", `{"general": {"sessionRetention": {"enabled": false, "maxAge": "1d"}}}`, true, 1, "deletes no conversations (general.sessionRetention.enabled is false in " + settings + "): ok"},
+		{"a count", `{"general": {"sessionRetention": {"maxAge": "365d", "maxCount": 50}}}`, false, 365, "keeps only its 50 most recent conversations (general.sessionRetention.maxCount in " + settings + ")"},
+		{"no unit", `{"general": {"sessionRetention": {"maxAge": "30"}}}`, false, 30, `general.sessionRetention.maxAge is not a number and a unit (h, d, w or m): "30"`},
+		{"another shape", `{"general": "x"}`, false, 30, "deletes conversations after 30 days (its default"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			os.RemoveAll(filepath.Dir(settings))
+			if c.file != "" {
+				os.MkdirAll(filepath.Dir(settings), 0o700)
+				if err := os.WriteFile(settings, []byte(c.file), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			rs := checkRetention(Options{}.From(f), installed)
+			if len(rs) != 1 || rs[0].Agent != "gemini" {
+				t.Fatalf("reports %+v, want gemini's", rs)
+			}
+			if rs[0].OK != c.ok || rs[0].Days != c.days || !strings.Contains(rs[0].Note, c.want) {
+				t.Errorf("ok %v days %d note %q, want ok %v, %d days and %q", rs[0].OK, rs[0].Days, rs[0].Note, c.ok, c.days, c.want)
+			}
+		})
+	}
+}

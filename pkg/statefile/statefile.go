@@ -38,6 +38,10 @@ var ErrSymlink = errors.New("is a symbolic link; kittymux does not follow links 
 // ErrNotDir: a directory of the state is something else.
 var ErrNotDir = errors.New("is not a directory")
 
+// ErrNotOwned: a directory of the state belongs to another user, who could
+// read, replace or link what kittymux writes there.
+var ErrNotOwned = errors.New("belongs to another user; kittymux keeps its state only in the user's own directories")
+
 // Dir is an open directory of the state. Everything done through it stays
 // inside it: os.Root refuses paths and links that leave it.
 type Dir struct {
@@ -101,6 +105,9 @@ func checkDir(path string, fi fs.FileInfo) error {
 		return fmt.Errorf("state directory %s %w", path, ErrSymlink)
 	case !fi.IsDir():
 		return fmt.Errorf("state directory %s %w", path, ErrNotDir)
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Geteuid() {
+		return fmt.Errorf("state directory %s (uid %d) %w", path, st.Uid, ErrNotOwned)
 	}
 	return nil
 }

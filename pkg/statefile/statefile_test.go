@@ -335,3 +335,54 @@ func TestFlockBounded(t *testing.T) {
 		t.Fatalf("err = %v once it is free", err)
 	}
 }
+
+// otherOwner is a directory's FileInfo as another user's directory shows.
+type otherOwner struct{ fs.FileInfo }
+
+func (o otherOwner) Sys() any {
+	st := *o.FileInfo.Sys().(*syscall.Stat_t)
+	st.Uid = uint32(os.Geteuid() + 1)
+	return &st
+}
+
+// A state directory another user owns (a shared /tmp, an XDG_STATE_HOME
+// that points into someone else's home, kittymux run under sudo) is
+// refused: that user could read, replace or link what is written there.
+func TestOtherUsersDirectoryRefused(t *testing.T) {
+	dir := t.TempDir()
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := checkDir(dir, fi); err != nil {
+		t.Fatalf("the user's own directory: %v", err)
+	}
+	err = checkDir(dir, otherOwner{fi})
+	if !errors.Is(err, ErrNotOwned) || !strings.Contains(err.Error(), dir+" (uid ") {
+		t.Errorf("another user's directory: %v, want %v naming it", err, ErrNotOwned)
+	}
+	if os.Geteuid() != 0 {
+		return // only root can give a directory away: the rest is CI's
+	}
+	state := filepath.Join(dir, "state")
+	if err := os.MkdirAll(filepath.Join(state, "sessions"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(filepath.Join(state, "sessions"), 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	top, err := Make(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer top.Close()
+	if _, err := top.MakeSub("sessions"); !errors.Is(err, ErrNotOwned) {
+		t.Errorf("a sub-directory another user owns: %v, want %v", err, ErrNotOwned)
+	}
+	if err := os.Chown(state, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Make(state); !errors.Is(err, ErrNotOwned) {
+		t.Errorf("a state directory another user owns: %v, want %v", err, ErrNotOwned)
+	}
+}

@@ -234,6 +234,9 @@ func finish(s *agents.Set, e *entry, probes probe.Probes) {
 		return
 	}
 	d.Argv = argv
+	if note := unanswered(probes, e.a); note != "" {
+		d.Reason += "; " + note
+	}
 	if e.w.Cmd.PromptDropped {
 		d.Reason += "; prompt dropped"
 	}

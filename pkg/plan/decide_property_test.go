@@ -65,7 +65,10 @@ func randomProbes(s *agents.Set, r *rand.Rand) probe.Probes {
 		case 1:
 			p[n] = probe.AgentCheck{Agent: n, Installed: true, Missing: []string{flags[r.IntN(len(flags))]}}
 		case 2:
-			p[n] = probe.AgentCheck{Agent: n, Installed: true, Error: n + " --help: no answer"}
+			p[n] = probe.AgentCheck{Agent: n, Installed: true, Error: n + " --help: exit status 1"}
+			if r.IntN(2) == 0 {
+				p[n] = probe.AgentCheck{Agent: n, Installed: true, Error: n + " --help: no answer within 6s", TimedOut: true}
+			}
 		case 3:
 			p[n] = probe.AgentCheck{Agent: n}
 		default:
@@ -151,7 +154,8 @@ func inputs(s *agents.Set, ws []agents.Window) []input {
 }
 
 // refused says whether the probes forbid the agent's mode: failed, not
-// checked, or missing a token the mode's template uses.
+// checked, or missing a token the mode's template uses. A probe that did
+// not answer in time forbids nothing.
 func refused(in input, mode Mode, probes probe.Probes) bool {
 	if probes == nil {
 		return false
@@ -160,7 +164,7 @@ func refused(in input, mode Mode, probes probe.Probes) bool {
 	switch {
 	case !ok:
 		return true
-	case !r.Installed:
+	case !r.Installed, r.TimedOut: // no evidence against the definition
 		return false
 	case r.Error != "":
 		return true

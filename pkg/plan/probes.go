@@ -23,7 +23,12 @@ func refuse(p probe.Probes, a *agent, mode Mode) string {
 		// missing when the window comes back, and keeps the record.
 		return ""
 	case r.TimedOut:
-		return fmt.Sprintf("probe: %s (remembered %s; `kittymux sessions check` waits up to %s)", r.Error, probe.FailureTTL, probe.DefaultProbeTimeout)
+		// No answer in time is no evidence against the definition either
+		// (a large CLI's cold start on a busy machine, the first after a
+		// reboot): the window is rewritten from the definition, as for a
+		// CLI not installed. Kept as saved, kitty would start a fresh
+		// conversation in it, or run its typed prompt again.
+		return ""
 	case r.Error != "":
 		return "probe: " + r.Error
 	}
@@ -35,6 +40,16 @@ func refuse(p probe.Probes, a *agent, mode Mode) string {
 			}
 			return fmt.Sprintf("probe: %s not in %s", what, a.probeLabel(tok))
 		}
+	}
+	return ""
+}
+
+// unanswered says, for a decision's reason, that a's probe did not answer
+// in time, so the definition's flags were used; "" when it answered.
+func unanswered(p probe.Probes, a *agent) string {
+	if r, ok := p[a.name]; ok && r.Installed && r.TimedOut {
+		return fmt.Sprintf("probe: %s (remembered %s), so its definition's flags are used (`kittymux sessions check` waits up to %s)",
+			r.Error, probe.FailureTTL, probe.DefaultProbeTimeout)
 	}
 	return ""
 }

@@ -415,7 +415,9 @@ func TestCheckTimeout(t *testing.T) {
 	got := plan.Decide(s, []agents.Window{{ID: 1, Cwd: "/a", Cmd: recognised(t, s, "gemini")}}, probe.Probes{
 		"gemini": {Agent: "gemini", Installed: true, Error: "gemini --help: no answer within 300ms", TimedOut: true},
 	})
-	if want := "probe: gemini --help: no answer within 300ms (remembered 5m0s; `kittymux sessions check` waits up to 20s)"; got[0].Reason != want {
+	// No answer is no evidence against the definition: resumed from it.
+	if want := "only gemini window: --resume latest is not per directory; probe: gemini --help: no answer within 300ms (remembered 5m0s), " +
+		"so its definition's flags are used (`kittymux sessions check` waits up to 20s)"; got[0].Reason != want || got[0].Mode != plan.ModeLatest {
 		t.Errorf("reason %q, want %q", got[0].Reason, want)
 	}
 }

@@ -17,8 +17,10 @@ import (
 
 // TestPublishHungProbe: a CLI whose --help never answers costs a publish of
 // a 30-window save one probe deadline, once. The timeout is remembered, so
-// the next publish does not probe again, and each window says why it was
-// kept as saved.
+// the next publish does not probe again. No answer is no evidence against
+// the definition: each window is rewritten from it (here to a new
+// conversation each: 30 windows, no ids) and says the probe did not
+// answer, rather than kept as saved for kitty to start afresh.
 func TestPublishHungProbe(t *testing.T) {
 	tmp := t.TempDir()
 	bin := filepath.Join(tmp, "bin")
@@ -67,7 +69,7 @@ func TestPublishHungProbe(t *testing.T) {
 			t.Fatalf("run %d: %d windows, want 30", run, len(res.Windows))
 		}
 		for _, w := range res.Windows {
-			if w.Mode != plan.ModeAsSaved || !strings.Contains(w.Reason, "gemini --help: no answer within 1s") {
+			if w.Mode != plan.ModeNew || !strings.Contains(w.Reason, "gemini --help: no answer within 1s (remembered 5m0s), so its definition's flags are used") {
 				t.Errorf("run %d window %d: %s: %q", run, w.WindowID, w.Mode, w.Reason)
 				break
 			}

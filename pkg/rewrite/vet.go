@@ -2,6 +2,7 @@ package rewrite
 
 import (
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"unicode"
@@ -45,7 +46,7 @@ func Vet(raw []byte, ls []kitty.OSWindow) ([]byte, []string) {
 	v.checkDirs()
 	var b strings.Builder
 	for _, l := range v.lines {
-		if l.refused == "" {
+		if l.refused == "" && !l.dropped {
 			b.WriteString(l.text)
 			b.WriteString(l.eol)
 		}
@@ -74,12 +75,14 @@ type vetLine struct {
 	layoutIDs map[int]bool // the windows of that tab, from its set_layout_state; nil: not known
 	cdNext    bool         // a cd whose name went on past its line
 	broken    bool         // a launch line with a quote left open
+	dropped   bool         // left out without a word: kittymux's own offer
 	refused   string
 	changed   string
 }
 
 type lsWindow struct {
-	cwds []string // the window's directory and its foreground processes'
+	cwds  []string // the window's directory and its foreground processes'
+	offer bool     // it runs kittymux's offer of an ended kitty's session
 }
 
 type vetter struct {
@@ -95,7 +98,7 @@ func index(ls []kitty.OSWindow) map[int]lsWindow {
 	for _, osw := range ls {
 		for _, t := range osw.Tabs {
 			for _, w := range t.Windows {
-				lw := lsWindow{cwds: []string{w.Cwd}}
+				lw := lsWindow{cwds: []string{w.Cwd}, offer: isOffer(w.Cmdline)}
 				for _, p := range w.ForegroundProcesses {
 					lw.cwds = append(lw.cwds, p.Cwd)
 				}
@@ -104,6 +107,14 @@ func index(ls []kitty.OSWindow) map[int]lsWindow {
 		}
 	}
 	return m
+}
+
+// isOffer reports whether a window's process (as kitty read it) is
+// kittymux's offer of an ended kitty's session, the overlay the scanner
+// opens in a kitty that starts. It has done its work once that kitty is
+// saved: restored, it would offer the same session again.
+func isOffer(cmdline []string) bool {
+	return len(cmdline) >= 3 && filepath.Base(cmdline[0]) == "kittymux" && cmdline[1] == "sessions" && cmdline[2] == "offer"
 }
 
 // checkWindows refuses launch lines that are not kitty's line for a window
@@ -127,6 +138,8 @@ func (v *vetter) checkWindows() {
 			l.refused = fmt.Sprintf("window %d is not one of the windows the tab's set_layout_state lists", id)
 		case v.ls != nil && !inLS:
 			l.refused = fmt.Sprintf("kitty had no window %d in what it saved", id)
+		case v.ls[id].offer:
+			l.dropped = true
 		}
 	}
 }
@@ -135,7 +148,7 @@ func (v *vetter) checkWindows() {
 func (v *vetter) launches() []*vetLine {
 	var out []*vetLine
 	for _, l := range v.lines {
-		if l.refused == "" && l.launch != nil {
+		if l.refused == "" && !l.dropped && l.launch != nil {
 			out = append(out, l)
 		}
 	}

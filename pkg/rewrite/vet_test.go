@@ -250,3 +250,27 @@ func FuzzVet(f *testing.F) {
 		}
 	})
 }
+
+// TestVetDropsTheOffer: the overlay in which kittymux offers an ended
+// kitty's session is left out of a save without a word: restored, it would
+// offer that session again. kitty 0.48.2 loads the save without it (the
+// tab's set_layout_state still naming its id). A window that only looks
+// like it in the save, its process another, is kept.
+func TestVetDropsTheOffer(t *testing.T) {
+	offer := `launch 'kitty-unserialize-data={"id": 2}' --env=XDG_STATE_HOME=/home/u/.local/state '--title=kittymux: restore the session that ended?' --type=overlay /opt/km/kittymux sessions offer 20904`
+	raw := tab("/home/u", win1, offer)
+	ls := func(cmdline ...string) []kitty.OSWindow {
+		return []kitty.OSWindow{{ID: 1, Tabs: []kitty.Tab{{ID: 1, Windows: []kitty.Window{
+			{ID: 1, Cwd: "/home/u", Cmdline: []string{"/bin/bash"}},
+			{ID: 2, Cwd: "/home/u", Cmdline: cmdline},
+		}}}}}
+	}
+	got, warnings := rewrite.Vet([]byte(raw), ls("/opt/km/kittymux", "sessions", "offer", "20904"))
+	if want := tab("/home/u", win1); string(got) != want || len(warnings) > 0 {
+		t.Errorf("with the offer running: %v\n%s\nwant\n%s", warnings, got, want)
+	}
+	got, warnings = rewrite.Vet([]byte(raw), ls("/usr/bin/vim", "notes"))
+	if string(got) != raw || len(warnings) > 0 {
+		t.Errorf("another program: %v\n%s", warnings, got)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/probe"
 )
 
@@ -35,14 +36,7 @@ func TestRetention(t *testing.T) {
 		{"not a number", `{"cleanupPeriodDays": "forever"}`, false, "cleanupPeriodDays is not a number"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			os.RemoveAll(filepath.Dir(settings))
-			if c.file != "" {
-				os.MkdirAll(filepath.Dir(settings), 0o700)
-				if err := os.WriteFile(settings, []byte(c.file), 0o600); err != nil {
-					t.Fatal(err)
-				}
-			}
-			rs := checkRetention(Options{}.From(f), installed)
+			rs := retentionWith(t, f, installed, settings, c.file)
 			if len(rs) != 1 || rs[0].Agent != "claude" {
 				t.Fatalf("reports %+v, want claude's only (codex deletes nothing on its own)", rs)
 			}
@@ -85,14 +79,7 @@ func TestRetentionGemini(t *testing.T) {
 		{"another shape", `{"general": "x"}`, false, 30, "deletes conversations after 30 days (its default"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			os.RemoveAll(filepath.Dir(settings))
-			if c.file != "" {
-				os.MkdirAll(filepath.Dir(settings), 0o700)
-				if err := os.WriteFile(settings, []byte(c.file), 0o600); err != nil {
-					t.Fatal(err)
-				}
-			}
-			rs := checkRetention(Options{}.From(f), installed)
+			rs := retentionWith(t, f, installed, settings, c.file)
 			if len(rs) != 1 || rs[0].Agent != "gemini" {
 				t.Fatalf("reports %+v, want gemini's", rs)
 			}
@@ -101,4 +88,22 @@ func TestRetentionGemini(t *testing.T) {
 			}
 		})
 	}
+}
+
+// retentionWith is doctor's retention check with the agent's settings file
+// holding content ("": no file).
+func retentionWith(t *testing.T, f *factory.Factory, installed []probe.AgentCheck, settings, content string) []RetentionReport {
+	t.Helper()
+	if err := os.RemoveAll(filepath.Dir(settings)); err != nil {
+		t.Fatal(err)
+	}
+	if content != "" {
+		if err := os.MkdirAll(filepath.Dir(settings), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(settings, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return checkRetention(Options{}.From(f), installed)
 }

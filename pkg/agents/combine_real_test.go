@@ -24,7 +24,7 @@ import (
 // refusedBeside keeps.
 func TestRealClaudeSessionIDBesideResume(t *testing.T) {
 	t.Parallel()
-	claude, _, work, env, stub := claudeAtStandIn(t)
+	claude, _, work, env, stub := atStandIn(t, "claude", "api", (*modelstub.Server).ClaudeHome)
 	const id = "2d4f6a8c-1b3d-4e5f-9a7b-0c2d4e6f8a1b"
 	agentRun(t, work, env, claude, "-p", "remember LARCH", "--session-id", id)
 

@@ -20,11 +20,7 @@ import (
 // GEMINI_CLI_HOME moves gemini's home, and the lookup with it.
 func TestRealGeminiConversationGone(t *testing.T) {
 	t.Parallel()
-	gemini := needCLI(t, "gemini")
-	stub := modelstub.Start(t)
-	root := t.TempDir()
-	home, work := realDir(t, root, "home"), realDir(t, root, "api")
-	env := append(stub.GeminiHome(t, home, work), "HOME="+home)
+	gemini, home, work, env, _ := atStandIn(t, "gemini", "api", (*modelstub.Server).GeminiHome)
 	const id = "7c1e4a90-2b3d-4e5f-8a6b-9c0d1e2f3a4b"
 	agentRun(t, work, env, gemini, "--session-id", id, "-p", "remember GEMINI-GONE")
 
@@ -59,11 +55,8 @@ var piSessionFile = regexp.MustCompile(`_([0-9a-f-]{36})\.jsonl$`)
 // not look.
 func TestRealPiConversationGone(t *testing.T) {
 	t.Parallel()
-	pi := needCLI(t, "pi")
-	stub := modelstub.Start(t)
-	root := t.TempDir()
-	home, work := realDir(t, root, "home"), realDir(t, root, "web")
-	env := append(stub.PiHome(t, home, work), "HOME="+home)
+	pi, home, work, env, _ := atStandIn(t, "pi", "web", (*modelstub.Server).PiHome)
+	root := filepath.Dir(home) // a directory pi's sessions may be moved to
 	agentRun(t, work, env, pi, "-p", "remember PI-GONE")
 	var file string
 	_ = filepath.WalkDir(filepath.Join(home, ".pi", "agent", "sessions"), func(p string, d fs.DirEntry, err error) error {
@@ -126,11 +119,7 @@ var opencodeSession = regexp.MustCompile(`ses_[A-Za-z0-9]+`)
 // why, and never that the session is gone.
 func TestRealOpenCodeConversationUnchecked(t *testing.T) {
 	t.Parallel()
-	opencode := needCLI(t, "opencode")
-	stub := modelstub.Start(t)
-	root := t.TempDir()
-	home, work := realDir(t, root, "home"), realDir(t, root, "app")
-	env := append(stub.OpenCodeHome(t, home, work), "HOME="+home)
+	opencode, home, work, env, _ := atStandIn(t, "opencode", "app", (*modelstub.Server).OpenCodeHome)
 	agentRun(t, work, env, opencode, "run", "remember OPENCODE-UNCHECKED")
 	data := filepath.Join(home, ".local", "share", "opencode")
 	db, err := os.ReadFile(filepath.Join(data, "opencode.db"))

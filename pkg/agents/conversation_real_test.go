@@ -59,15 +59,17 @@ func realDir(t *testing.T, parts ...string) string {
 	return r
 }
 
-// claudeAtStandIn is the installed claude in a HOME of its own, talking to
-// the model stand-in, and a work directory: its program, HOME, directory,
-// environment and the stand-in.
-func claudeAtStandIn(t *testing.T) (claude, home, work string, env []string, stub *modelstub.Server) {
-	claude = needCLI(t, "claude")
+// atStandIn is the installed cli in a HOME of its own, set up by homeOf
+// (modelstub's ClaudeHome, CodexHome, ...) to talk to the model stand-in,
+// and a work directory named work: the cli's program, HOME, the
+// directory, the environment and the stand-in.
+func atStandIn(t *testing.T, cli, work string, homeOf func(*modelstub.Server, testing.TB, string, ...string) []string) (
+	bin, home, dir string, env []string, stub *modelstub.Server) {
+	bin = needCLI(t, cli)
 	stub = modelstub.Start(t)
 	root := t.TempDir()
-	home, work = realDir(t, root, "home"), realDir(t, root, "api")
-	return claude, home, work, append(stub.ClaudeHome(t, home, work), "HOME="+home), stub
+	home, dir = realDir(t, root, "home"), realDir(t, root, work)
+	return bin, home, dir, append(homeOf(stub, t, home, dir), "HOME="+home), stub
 }
 
 // TestRealClaudeConversationGone: a real claude conversation with the model
@@ -76,7 +78,7 @@ func claudeAtStandIn(t *testing.T) (claude, home, work string, env []string, stu
 // lookup says so rather than offering a resume that would fail.
 func TestRealClaudeConversationGone(t *testing.T) {
 	t.Parallel()
-	claude, home, work, env, _ := claudeAtStandIn(t)
+	claude, home, work, env, _ := atStandIn(t, "claude", "api", (*modelstub.Server).ClaudeHome)
 	const id = "5a0c9e21-7d4b-4f36-9a18-2b6e0c3d8f47"
 	agentRun(t, work, env, claude, "-p", "remember GONE-TEST", "--session-id", id)
 
@@ -109,11 +111,7 @@ var threadID = regexp.MustCompile(`(?m)session id: ([0-9a-f-]{36})`)
 // lookup says it is archived and how to bring it back.
 func TestRealCodexConversationArchived(t *testing.T) {
 	t.Parallel()
-	codex := needCLI(t, "codex")
-	stub := modelstub.Start(t)
-	root := t.TempDir()
-	home, work := realDir(t, root, "home"), realDir(t, root, "web")
-	env := append(stub.CodexHome(t, home, work), "HOME="+home)
+	codex, home, work, env, _ := atStandIn(t, "codex", "web", (*modelstub.Server).CodexHome)
 	out := agentRun(t, work, env, codex, "exec", "--skip-git-repo-check", "remember ARCHIVE-TEST")
 	m := threadID.FindStringSubmatch(out)
 	if m == nil {

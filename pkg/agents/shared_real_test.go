@@ -30,11 +30,8 @@ var rolloutID = regexp.MustCompile(`rollout-.*-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]
 // the daemon nothing is held.
 func TestRealCodexDaemonHoldsThread(t *testing.T) {
 	t.Parallel()
-	codex := needCLI(t, "codex")
-	stub := modelstub.Start(t)
-	root := t.TempDir()
-	home, work := realDir(t, root, "home"), realDir(t, root, "web")
-	env := append(append(modelstub.Isolated(os.Environ()), stub.CodexHome(t, home, work)...), "HOME="+home, "TERM=xterm-256color")
+	codex, home, work, env, stub := atStandIn(t, "codex", "web", (*modelstub.Server).CodexHome)
+	env = append(append(modelstub.Isolated(os.Environ()), env...), "TERM=xterm-256color")
 	t.Cleanup(func() { kittytest.EndLeftovers(home) }) // the daemon outlives every TUI
 	tui := func(args []string, o kittytest.PTYOptions) kittytest.PTYRun {
 		o.Path, o.Args, o.Env, o.Dir = codex, args, env, work

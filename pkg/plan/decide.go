@@ -9,6 +9,7 @@ import (
 	"cmp"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -63,6 +64,24 @@ func Decide(s *agents.Set, ws []agents.Window, probes probe.Probes) []Decision {
 		finish(s, e, probes)
 	}
 	return out
+}
+
+// DecideByPosition decides windows of several kitties, whose window ids
+// repeat: each window is decided as the window of its position in ws
+// (from 1), and its decision's WindowID is that position. probes, when
+// not nil, is asked for the agents the windows run.
+func DecideByPosition(s *agents.Set, ws []agents.Window, probes func(agents []string) probe.Probes) []Decision {
+	ws = slices.Clone(ws)
+	var names []string
+	for i := range ws {
+		ws[i].ID = i + 1
+		names = append(names, ws[i].Cmd.Agent)
+	}
+	var p probe.Probes
+	if probes != nil && len(names) > 0 {
+		p = probes(names)
+	}
+	return Decide(s, ws, p)
 }
 
 // entries makes a decision for each agent window, in window order, and

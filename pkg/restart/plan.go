@@ -71,19 +71,11 @@ func Plan(kitties []Kitty, o PlanOptions) []Target {
 	for _, k := range kitties {
 		ts = append(ts, kittyTargets(k, o)...)
 	}
-	// Window ids repeat across kitties: the rules see positions instead.
 	ws := make([]agents.Window, len(ts))
-	var names []string
 	for i, t := range ts {
 		ws[i] = t.Agent.Agent
-		ws[i].ID = i + 1
-		names = append(names, t.Agent.Agent.Cmd.Agent)
 	}
-	var probes probe.Probes
-	if o.Probes != nil && len(names) > 0 {
-		probes = o.Probes(names)
-	}
-	for _, d := range plan.Decide(o.Agents, ws, probes) {
+	for _, d := range plan.DecideByPosition(o.Agents, ws, o.Probes) {
 		t := &ts[d.WindowID-1]
 		t.Decision = d
 		t.Decision.WindowID = t.Window.ID

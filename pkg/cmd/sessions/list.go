@@ -102,16 +102,13 @@ func List(ctx context.Context, o *ListOptions) error {
 	if err != nil {
 		return err
 	}
-	// Window ids repeat across kitties: the rules see positions instead.
 	ws := make([]agents.Window, len(rows))
-	var names []string
 	for i, r := range rows {
 		ws[i] = r.w.Agent
-		ws[i].ID = i + 1
-		names = append(names, r.w.Agent.Cmd.Agent)
 	}
 	out := []ListedWindow{}
-	for _, d := range plan.Decide(set, ws, o.Probes(ctx, set, names)) {
+	probes := func(names []string) probe.Probes { return o.Probes(ctx, set, names) }
+	for _, d := range plan.DecideByPosition(set, ws, probes) {
 		out = append(out, listed(rows[d.WindowID-1], d))
 	}
 	return printList(o, out)

@@ -97,6 +97,11 @@ func Take(ctx context.Context, o Options) (*rewrite.Result, error) {
 		}
 		return nil, fmt.Errorf("kitty's save_as_session: %w; nothing was written", err)
 	}
+	// The save is read against what kitty lists once it has saved: the
+	// marks just set, and any window opened or closed meanwhile, are in it.
+	if after, err := o.Kitty.LS(ctx); err == nil {
+		ls = after
+	}
 	ws := make([]agents.Window, len(aws))
 	for i, w := range aws {
 		ws[i] = w.Agent

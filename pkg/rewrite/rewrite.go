@@ -270,6 +270,12 @@ func (rw *rewriter) read(ref sessionfile.WindowRef) {
 	}
 	if !sw.ok {
 		sw.dropMarks()
+		if c := sw.l.Unserialize.CmdAtShellStartup; rw.o.LS == nil && c.Set && !c.IsList {
+			// Without what kitty listed, the command line the shell
+			// reported (OSC 133) cannot be told from one a program
+			// printed: the window comes back as its shell.
+			sw.l.Unserialize.CmdAtShellStartup = sessionfile.CmdAtShellStartup{}
+		}
 		return
 	}
 	sw.cmd.Env = sw.env

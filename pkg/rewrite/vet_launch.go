@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"mvdan.cc/sh/v3/shell"
+
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
 )
@@ -165,7 +167,8 @@ func (b *block) check(l *sessionfile.Launch, id, num int) string {
 			return fmt.Sprintf("kitty listed no window %d", id)
 		}
 	}
-	if c := l.Unserialize.CmdAtShellStartup; c.Set && w != nil && !ranCommand(c, w) {
+	switch c := l.Unserialize.CmdAtShellStartup; {
+	case c.Set && w != nil && !ranCommand(c, w):
 		l.Unserialize.CmdAtShellStartup = sessionfile.CmdAtShellStartup{}
 		b.note(num, "window %d: the command its shell was to run is not one kitty listed it running: left out", id)
 	}
@@ -242,12 +245,15 @@ func (b *block) checkCwd(o *sessionfile.Option, w *kitty.Window) string {
 	return why
 }
 
-// ranCommand reports whether cmd_at_shell_startup is what kitty lists for
-// window w: the command line its shell reported, or the argv of one of its
-// foreground processes (argv[0] made absolute, as kitty writes it).
+// ranCommand reports whether cmd_at_shell_startup is what window w runs:
+// the argv of one of its foreground processes (argv[0] made absolute, as
+// kitty writes it), or a command line that reads as exactly such an argv.
+// The command line alone proves nothing: kitty has it from what the shell
+// reported (OSC 133), which any program can print.
 func ranCommand(c sessionfile.CmdAtShellStartup, w *kitty.Window) bool {
 	if !c.IsList {
-		return c.String != "" && c.String == w.LastReportedCmdline
+		words := plainWords(c.String)
+		return words != nil && slices.ContainsFunc(w.ForegroundProcesses, func(p kitty.Process) bool { return slices.Equal(words, p.Cmdline) })
 	}
 	for _, p := range w.ForegroundProcesses {
 		a, b := c.List, p.Cmdline
@@ -259,4 +265,17 @@ func ranCommand(c sessionfile.CmdAtShellStartup, w *kitty.Window) bool {
 		}
 	}
 	return false
+}
+
+// plainWords are the words of a command line that has nothing for a shell
+// to expand, run or redirect; nil for any other.
+func plainWords(line string) []string {
+	if line == "" || strings.ContainsAny(line, "$`;&|<>(){}*?[]~!#\n\r") {
+		return nil
+	}
+	words, err := shell.Fields(line, func(string) string { return "" })
+	if err != nil || len(words) == 0 {
+		return nil
+	}
+	return words
 }

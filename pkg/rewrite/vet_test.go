@@ -165,9 +165,22 @@ func TestVetAccounts(t *testing.T) {
 			ls: testLS(func(ws map[int]*kitty.Window) {
 				ws[1].UserVars, ws[1].Title, ws[1].TitleOverridden = map[string]string{"project": "web"}, "my shell", true
 				ws[2].LastReportedCmdline = "make test"
+				ws[2].ForegroundProcesses = []kitty.Process{{PID: 9, Cmdline: []string{"make", "test"}, Cwd: "/home/u"}}
 			}),
 			want: tab("/home/u", win1+` --var=project=web '--title=my shell'`,
 				`launch 'kitty-unserialize-data={"id": 2, "cmd_at_shell_startup": "make test"}'`),
+		},
+		{
+			// kitty has the command line from what the shell reported (OSC
+			// 133;C), which any program can print: only a process proves it.
+			name: "a printed command line that no process runs",
+			raw:  tab("/home/u", win1, `launch 'kitty-unserialize-data={"id": 2, "cmd_at_shell_startup": "touch /tmp/pwned"}'`),
+			ls: testLS(func(ws map[int]*kitty.Window) {
+				ws[2].LastReportedCmdline = "touch /tmp/pwned"
+				ws[2].ForegroundProcesses = []kitty.Process{{PID: 9, Cmdline: []string{"sleep", "100"}, Cwd: "/home/u"}}
+			}),
+			want:     shells,
+			warnings: []string{"window 2: the command its shell was to run is not one kitty listed it running: left out"},
 		},
 		{
 			name: "a foreground command kitty read from /proc, argv[0] made absolute",

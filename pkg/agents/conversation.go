@@ -64,6 +64,10 @@ type Store struct {
 	Retention *Retention `json:"retention,omitempty"`
 	// Background: the agent's own service may run a conversation (held.go).
 	Background *Background `json:"background,omitempty"`
+	// UserMessages: which lines of a conversation's file are the user's
+	// messages (candidates.go); set, the user can choose among the
+	// conversations a window could have held.
+	UserMessages *MessageSpec `json:"user_messages,omitempty"`
 }
 
 // Retention: the agent deletes conversations older than what it reads at

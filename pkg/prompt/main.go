@@ -1,6 +1,7 @@
 package prompt
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"os/exec"
@@ -67,6 +68,21 @@ func Main(args []string) int {
 			return nil, fmt.Errorf("%s is not a known agent command", r.Argv[0])
 		}
 		return plan.ResumeArgv(set, c, plan.ModeNew, "")
+	}
+	e.ExactArgv = func(r Record, id string) ([]string, error) {
+		c, ok := set.RecognizeArgv(r.Argv)
+		if !ok {
+			return nil, fmt.Errorf("%s is not a known agent command", r.Argv[0])
+		}
+		return plan.ResumeArgv(set, c, plan.ModeExact, id)
+	}
+	e.Candidates = func(r Record) []agents.Candidate {
+		wd, _ := os.Getwd()
+		var since time.Time
+		if r.Since > 0 {
+			since = time.Unix(r.Since, 0)
+		}
+		return set.Candidates(r.Agent, cmp.Or(r.Dir, wd), since, agents.EnvOver(r.Env, e.Getenv))
 	}
 	e.Outcome = func(o journal.Restore) { recordOutcome(e, o) }
 	e.Slot = func(agent string) (time.Time, time.Duration) {

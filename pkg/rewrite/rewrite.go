@@ -456,6 +456,9 @@ func (rw *rewriter) apply(res *Result, d plan.Decision) error {
 	if key == nil {
 		rec.Exe = nil
 	}
+	if lw, isLive := rw.live[d.WindowID]; d.Mode == plan.ModeChoose && isLive && !lw.Since.IsZero() {
+		rec.Since = lw.Since.Unix()
+	}
 	argv, err := rec.CommandLine(o.ResumeBin, key, o.Agents.Names())
 	if err != nil {
 		// The prompt would refuse this record: keep the window as saved.

@@ -154,8 +154,8 @@ func TestRewriteWithoutJournal(t *testing.T) {
 	r := records(t, res.Data)[5]
 	// Window 4 is another claude in ~/code/web: --continue could attach its
 	// conversation, so window 5 starts a new one.
-	if r.Mode != "new" || !cmp.Equal(r.Argv, []string{"claude"}) {
-		t.Errorf("window 5 = %+v, want new [claude]", r)
+	if r.Mode != "choose" || !cmp.Equal(r.Argv, []string{"claude"}) {
+		t.Errorf("window 5 = %+v, want choose [claude]", r)
 	}
 }
 
@@ -182,12 +182,12 @@ func TestRewriteUserVars(t *testing.T) {
 		sealed  bool
 	}{
 		{"confirmed by the journal", withVars(w5ID, "claude", "25422"), []journal.Record{seen}, "exact", w5ID, true},
-		{"another id than the journal's", withVars(forged, "claude", "25422"), []journal.Record{seen}, "new", "", true},
-		{"no journal record", withVars(w5ID, "claude", "25422"), nil, "new", "", false},
-		{"the journal's record is another process's", withVars(w5ID, "claude", "25001"), []journal.Record{seen}, "new", "", false},
-		{"another agent's var", withVars(w5ID, "codex", "25422"), []journal.Record{seen}, "new", "", true},
+		{"another id than the journal's", withVars(forged, "claude", "25422"), []journal.Record{seen}, "choose", "", true},
+		{"no journal record", withVars(w5ID, "claude", "25422"), nil, "choose", "", false},
+		{"the journal's record is another process's", withVars(w5ID, "claude", "25001"), []journal.Record{seen}, "choose", "", false},
+		{"another agent's var", withVars(w5ID, "codex", "25422"), []journal.Record{seen}, "choose", "", true},
 		{"an id the journal took from a user var", withVars(w5ID, "claude", "25422"),
-			[]journal.Record{func() journal.Record { r := seen; r.IDFrom = "kitty user var kittymux_session"; return r }()}, "new", "", true},
+			[]journal.Record{func() journal.Record { r := seen; r.IDFrom = "kitty user var kittymux_session"; return r }()}, "choose", "", true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			res, err := rewrite.Rewrite(c.raw, rewrite.Options{Agents: shipped(t), ResumeBin: bin, Direct: true, Key: testKey,
@@ -538,7 +538,7 @@ func TestRewriteCountsWindowsLeftOut(t *testing.T) {
 		want plan.Mode
 	}{
 		{"alone", []agents.Window{{ID: 1, Cwd: "/srv", Cmd: mine}}, plan.ModeLatest},
-		{"another claude there, not saved", []agents.Window{{ID: 1, Cwd: "/srv", Cmd: mine}, {ID: 7, Cwd: "/srv", Cmd: other}}, plan.ModeNew},
+		{"another claude there, not saved", []agents.Window{{ID: 1, Cwd: "/srv", Cmd: mine}, {ID: 7, Cwd: "/srv", Cmd: other}}, plan.ModeChoose},
 		{"another claude elsewhere", []agents.Window{{ID: 1, Cwd: "/srv", Cmd: mine}, {ID: 7, Cwd: "/home", Cmd: other}}, plan.ModeLatest},
 	} {
 		res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, ResumeBin: bin, Live: c.live})
@@ -611,7 +611,7 @@ func TestRewriteAgentDirectory(t *testing.T) {
 	}
 	// Two claudes in /srv/web: neither may take the latest there; the one in
 	// /usr/bin may.
-	if diff := cmp.Diff(map[int]plan.Mode{1: plan.ModeNew, 2: plan.ModeNew, 3: plan.ModeLatest}, modes); diff != "" {
+	if diff := cmp.Diff(map[int]plan.Mode{1: plan.ModeChoose, 2: plan.ModeChoose, 3: plan.ModeLatest}, modes); diff != "" {
 		t.Errorf("modes (-want +got):\n%s", diff)
 	}
 	f, err := sessionfile.Parse(res.Data)

@@ -74,7 +74,9 @@ type tabModel struct {
 	groups [][]int    // window ids by group, in kitty's order
 	wins   map[int]*kitty.Window
 	done   bool
-	legacy bool // groups unknown: any window, each once
+	legacy bool        // groups unknown: any window, each once
+	places map[int]int // each window's place in the groups, once asked
+	firsts map[int]bool
 }
 
 func newModel(ls []kitty.OSWindow, raw string) *model {
@@ -153,12 +155,13 @@ func (t *tabModel) first(id int) bool {
 	if t.legacy {
 		return true
 	}
-	for _, g := range t.groups {
-		if g[0] == id {
-			return true
+	if t.firsts == nil {
+		t.firsts = map[int]bool{}
+		for _, g := range t.groups {
+			t.firsts[g[0]] = true
 		}
 	}
-	return false
+	return t.firsts[id]
 }
 
 // cwds are the directories ls knows for window id: its own and its

@@ -1,6 +1,7 @@
 package rewrite
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -71,7 +72,7 @@ func (b *block) launch() string {
 	if place < b.at {
 		return fmt.Sprintf("window %d is not a window of the tab that comes next in kitty's order", id)
 	}
-	num := b.a.lineNum(b.pos)
+	num := b.pos
 	b.at, b.pos = place+1, next
 	if !b.t.first(id) {
 		if typ, _ := l.Option("--type"); typ == "overlay" || typ == "overlay-main" {
@@ -98,30 +99,28 @@ func (b *block) launch() string {
 	return ""
 }
 
-func (b *block) note(line int, format string, args ...any) {
-	b.warnings = append(b.warnings, fmt.Sprintf("kitty's save, line %d: ", line)+fmt.Sprintf(format, args...))
+// note says what was done to the line at byte pos.
+func (b *block) note(pos int, format string, args ...any) {
+	b.warnings = append(b.warnings, fmt.Sprintf("kitty's save, line %d: ", b.a.lineNum(pos))+fmt.Sprintf(format, args...))
 }
 
 // tabDir is the directory written for the tab's `cd`.
-func (b *block) tabDir() string {
-	i := strings.Index(string(b.out), "\ncd ")
-	if i < 0 {
-		return "/"
-	}
-	dir, _, _ := strings.Cut(string(b.out[i+4:]), "\n")
-	return dir
-}
+func (b *block) tabDir() string { return cmp.Or(b.dir, "/") }
 
 // place is the window's place in the tab's groups, -1 when it has none.
 func (t *tabModel) place(id int) int {
-	n := 0
-	for _, g := range t.groups {
-		for _, w := range g {
-			if w == id {
-				return n
+	if t.places == nil {
+		t.places = map[int]int{}
+		for _, g := range t.groups {
+			for _, w := range g {
+				if _, dup := t.places[w]; !dup {
+					t.places[w] = len(t.places)
+				}
 			}
-			n++
 		}
+	}
+	if n, ok := t.places[id]; ok {
+		return n
 	}
 	return -1
 }

@@ -23,7 +23,10 @@ type accountant struct {
 	m        *model
 	out      []byte
 	warnings []string
-	seen     map[int]bool // the windows of a legacy file
+	seen     map[int]bool    // the windows of a legacy file
+	breaks   []int           // where the lines end, once a warning needs a line number
+	ids      map[int]bool    // the windows the save names, once a tab is written from ls
+	states   map[string]bool // the save's set_layout_state groups, once asked
 	// last is the tab accounted just before, while only blank lines
 	// followed it: lines that are not kitty's after it mean its end was
 	// not where it seemed, and it is written from ls instead.
@@ -71,7 +74,18 @@ func (a *accountant) line(pos int) (string, int) {
 }
 
 // lineNum is the 1-based number of the line holding byte pos.
-func (a *accountant) lineNum(pos int) int { return strings.Count(a.src[:pos], "\n") + 1 }
+func (a *accountant) lineNum(pos int) int {
+	if a.breaks == nil {
+		a.breaks = []int{}
+		for i := 0; i < len(a.src); i++ {
+			if a.src[i] == '\n' {
+				a.breaks = append(a.breaks, i)
+			}
+		}
+	}
+	n, _ := slices.BinarySearch(a.breaks, pos)
+	return n + 1
+}
 
 // keep keeps the source up to next as it is.
 func (a *accountant) keep(next int) {
@@ -135,7 +149,7 @@ func (a *accountant) tab() bool {
 
 // rewritten writes tab t from what kittymux knows, saying why.
 func (a *accountant) rewritten(t *tabModel, header, why string, start int) {
-	a.out = append(a.out, a.m.generate(t, header, a.src[start:], a.src)...)
+	a.out = append(a.out, a.m.generate(t, header, a.src[start:], a.named())...)
 	a.warn("kitty's save, the tab from line %d: its lines cannot all be accounted for (%s); kittymux wrote it from what kitty listed: its layout and its windows as shells in their directories", a.lineNum(start), why)
 }
 
@@ -184,27 +198,32 @@ func (a *accountant) headerOfAny(pos int) bool {
 // set_layout_state is in the save) but whose lines were left out.
 func (a *accountant) leftOut() {
 	for _, t := range a.m.tabs {
-		if t.done || !a.m.inSave(t, a.src) {
+		if t.done || !a.inSave(t) {
 			continue
 		}
 		t.done = true
 		if len(a.out) > 0 && a.out[len(a.out)-1] != '\n' {
 			a.out = append(a.out, '\n')
 		}
-		a.out = append(a.out, a.m.generate(t, "", "", a.src)...)
+		a.out = append(a.out, a.m.generate(t, "", "", a.named())...)
 		a.warn("kitty's save: a tab of windows %v was in it but its lines were not: kittymux wrote it from what kitty listed", t.groups)
 	}
 }
 
 // inSave reports whether one of the save's set_layout_state lines names
 // t's windows.
-func (m *model) inSave(t *tabModel, raw string) bool {
-	for line := range strings.SplitSeq(raw, "\n") {
-		if state, ok := strings.CutPrefix(line, "set_layout_state "); ok && sameGroups(layoutGroups(state), t.groups) {
-			return true
+func (a *accountant) inSave(t *tabModel) bool {
+	if a.states == nil {
+		a.states = map[string]bool{}
+		for line := range strings.SplitSeq(a.src, "\n") {
+			if state, ok := strings.CutPrefix(line, "set_layout_state "); ok {
+				if g := layoutGroups(state); g != nil {
+					a.states[fmt.Sprint(g)] = true
+				}
+			}
 		}
 	}
-	return false
+	return a.states[fmt.Sprint(t.groups)]
 }
 
 // layoutGroups are the window groups a set_layout_state lists
@@ -239,7 +258,7 @@ func sameGroups(a, b [][]int) bool {
 // a shell in its directory, of the windows the save names (kitty writes
 // no line for some). rest is the save from the tab's new_tab line, for the
 // directory when there is no ls.
-func (m *model) generate(t *tabModel, header, rest, raw string) []byte {
+func (m *model) generate(t *tabModel, header, rest string, named map[int]bool) []byte {
 	var b strings.Builder
 	b.WriteString("\n")
 	dir := "/"
@@ -255,7 +274,7 @@ func (m *model) generate(t *tabModel, header, rest, raw string) []byte {
 	}
 	for _, g := range t.groups {
 		id := g[0]
-		if isOffer(t.wins[id]) || !named(raw, id) {
+		if isOffer(t.wins[id]) || !named[id] {
 			continue
 		}
 		b.WriteString(t.shellLine(id, dir))
@@ -264,18 +283,26 @@ func (m *model) generate(t *tabModel, header, rest, raw string) []byte {
 	return []byte(b.String())
 }
 
-// named reports whether the save names window id in a launch line's
+// named are the windows the save names in a launch line's
 // kitty-unserialize-data.
-func named(raw string, id int) bool {
-	word := fmt.Sprintf(`kitty-unserialize-data={"id": %d`, id)
-	for rest := raw; ; {
+func (a *accountant) named() map[int]bool {
+	if a.ids != nil {
+		return a.ids
+	}
+	a.ids = map[int]bool{}
+	const word = `kitty-unserialize-data={"id": `
+	for rest := a.src; ; {
 		i := strings.Index(rest, word)
 		if i < 0 {
-			return false
+			return a.ids
 		}
 		rest = rest[i+len(word):]
-		if rest != "" && (rest[0] == ',' || rest[0] == '}') {
-			return true
+		end := strings.IndexAny(rest, ",}")
+		if end < 0 {
+			return a.ids
+		}
+		if id, err := strconv.Atoi(rest[:end]); err == nil {
+			a.ids[id] = true
 		}
 	}
 }
@@ -336,8 +363,9 @@ type block struct {
 	out        []byte
 	headerText string
 	warnings   []string
-	at         int  // the next window, by its place in the tab's groups
-	focus      bool // the tab's focus line was read
+	at         int    // the next window, by its place in the tab's groups
+	focus      bool   // the tab's focus line was read
+	dir        string // the tab's directory as written
 }
 
 // consume consumes s at pos, and keeps it.
@@ -448,6 +476,7 @@ func (b *block) body() string {
 // one-line path.
 func (b *block) cd() string {
 	if b.t.legacy && !strings.HasPrefix(b.a.src[b.pos:], "cd ") {
+		b.dir = "/"
 		return "" // a file written by hand may have none
 	}
 	if !b.consume("cd ") {
@@ -485,5 +514,6 @@ func (b *block) cd() string {
 			b.a.lineNum(b.pos-len(dir)-2), shown(dir), sessionfile.DirProblem(dir), safe))
 	}
 	b.out = append(b.out, safe+"\n\n"...)
+	b.dir = safe
 	return ""
 }

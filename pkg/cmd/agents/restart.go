@@ -20,6 +20,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/probe"
 	"github.com/kittymux/kittymux/pkg/restart"
+	"github.com/kittymux/kittymux/pkg/tui"
 )
 
 // RestartOptions of `agents restart`.
@@ -230,8 +231,8 @@ func confirm(o *RestartOptions, ts []restart.Target) (bool, error) {
 		}
 		ask = func(q, detail string) (bool, error) {
 			yes := false
-			err := huh.NewForm(huh.NewGroup(huh.NewConfirm().Title(q).Description(detail).Value(&yes))).
-				WithInput(o.IO.In).WithOutput(w).Run()
+			err := tui.NewForm(w, huh.NewGroup(huh.NewConfirm().Title(q).Description(detail).Value(&yes))).
+				WithInput(o.IO.In).Run()
 			if errors.Is(err, huh.ErrUserAborted) {
 				return false, nil
 			}

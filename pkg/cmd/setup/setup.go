@@ -20,6 +20,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/setup"
+	"github.com/kittymux/kittymux/pkg/tui"
 )
 
 // Options of `kittymux setup`.
@@ -193,9 +194,9 @@ func hooks(o *Options) error {
 		if confirm == nil {
 			confirm = func(q string) (bool, error) {
 				yes := false
-				err := huh.NewForm(huh.NewGroup(huh.NewConfirm().Title(q).
+				err := tui.NewForm(o.IO.Out, huh.NewGroup(huh.NewConfirm().Title(q).
 					Description("Hooks report each conversation's exact id and whether the agent is working.").
-					Value(&yes))).WithInput(o.IO.In).WithOutput(o.IO.Out).Run()
+					Value(&yes))).WithInput(o.IO.In).Run()
 				return yes, err
 			}
 		}

@@ -61,6 +61,9 @@ func NewCmdRestart(f *factory.Factory, runF func(*RestartOptions) error) *cobra.
 	cmd := &cobra.Command{
 		Use:   "restart [--agent A] [--match EXPR] [--all] [--dry-run] [--yes] [--json]",
 		Short: "Restart running agents in place, each back in its own conversation",
+		Example: `  kittymux agents restart --dry-run
+  kittymux agents restart --agent codex --yes
+  kittymux agents restart --match title:api --all`,
 		Long: `Restart each agent window whose conversation is known exactly (as ` + "`sessions list`" + ` shows
 it): end the agent the way its CLI ends cleanly (claude: SIGINT; codex: /quit; others: SIGTERM;
 then SIGTERM and SIGKILL if it does not end), then start the restore prompt in the same window,

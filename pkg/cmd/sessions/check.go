@@ -37,6 +37,8 @@ func NewCmdCheck(f *factory.Factory, runF func(*CheckOptions) error) *cobra.Comm
 	cmd := &cobra.Command{
 		Use:   "check",
 		Short: "Probe each installed agent CLI's own --help for the flags kittymux uses",
+		Example: `  kittymux sessions check
+  kittymux sessions check --refresh --json`,
 		Long: `Probe every installed agent CLI that has a definition, all in parallel: its --help and the
 subcommand help it needs (stdin from /dev/null, a temporary directory, 20 s in all), confirm each
 flag the definition uses, and read the CLI's option grammar (which options take a value) from the

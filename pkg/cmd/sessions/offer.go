@@ -49,8 +49,9 @@ func (o *OfferOptions) restore() *RestoreOptions {
 func NewCmdOffer(f *factory.Factory, runF func(*OfferOptions) error) *cobra.Command {
 	o := OfferOptions{Poll: time.Second, CloseAfter: 2 * time.Minute}.From(f)
 	cmd := &cobra.Command{
-		Use:   "offer KITTY",
-		Short: "Offer the session of a kitty that ended (the scanner opens this in a kitty that starts)",
+		Use:     "offer KITTY",
+		Short:   "Offer the session of a kitty that ended (the scanner opens this in a kitty that starts)",
+		Example: `  kittymux sessions offer unix:/tmp/kitty-12345`,
 		Long: `Show what the kitty KITTY (its pid, as its autosaves name it) held when it ended, and ask once:
 Enter restores it into this kitty (as ` + "`sessions restore`" + ` does), n dismisses it (it is not offered
 again, and ` + "`restore last`" + ` no longer picks it), l or Esc leaves it for later (` + "`restore last`" + `
@@ -91,6 +92,7 @@ func Offer(ctx context.Context, o *OfferOptions) error {
 		fmt.Fprintf(out, "kittymux: nothing to offer: %v\n", orNothing(err, "kitty "+o.Kitty+"'s session is not one that ended"))
 		return nil
 	}
+	defer store.Use(o.Paths, k.Newest.Name)()
 	info, left := sv.withoutClosed(k.Key, store.Info{Name: k.Newest.Name, Path: k.Newest.Path})
 	data, err := store.ReadRaw(info.Path)
 	if err != nil {

@@ -60,6 +60,9 @@ func NewCmdRestore(f *factory.Factory, runF func(*RestoreOptions) error) *cobra.
 	cmd := &cobra.Command{
 		Use:   "restore NAME|last",
 		Short: "Open a saved session: goto_session inside kitty, a new kitty otherwise",
+		Example: `  kittymux sessions restore last
+  kittymux sessions restore work
+  kittymux sessions restore work --wait 20s`,
 		Long: `Open a saved session. Inside kitty (or with --to) kitty's goto_session loads it into the
 running kitty; outside, a new kitty starts with --session. Needs kitty 0.43 or newer.
 
@@ -100,6 +103,7 @@ func Restore(ctx context.Context, o *RestoreOptions) error {
 	if err != nil {
 		return err
 	}
+	defer store.Use(o.Paths, info.Name)()
 	info, left := sv.withoutClosed(endedKey, info)
 	if o.KittyNamed() {
 		in, err := o.OneKitty(ctx)

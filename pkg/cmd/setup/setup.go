@@ -54,6 +54,10 @@ func NewCmdSetup(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "setup [--dry-run] [--undo]",
 		Short: "Connect kittymux to kitty: kitty.conf include, quit watcher, scanner start",
+		Example: `  kittymux setup --dry-run
+  kittymux setup
+  kittymux setup --integrations no
+  kittymux setup --undo`,
 		Long: `Add one line to kitty.conf, an include of kittymux's own file, which turns on remote control
 on a socket (allow_remote_control socket-only; listen_on only where kitty.conf has none) and
 loads kittymux's watcher: on a confirmed quit (kitty 0.46.2 or newer) it saves the layout.

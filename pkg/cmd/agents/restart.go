@@ -89,19 +89,7 @@ or bad usage.`,
 		},
 	}
 	cmd.Flags().StringVar(&o.Agent, "agent", "", "only windows of this agent")
-	_ = cmd.RegisterFlagCompletionFunc("agent", func(_ *cobra.Command, _ []string, prefix string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		set, err := o.Agents()
-		if err != nil {
-			return nil, cobra.ShellCompDirectiveNoFileComp
-		}
-		var out []cobra.Completion
-		for _, n := range set.Names() {
-			if strings.HasPrefix(n, prefix) {
-				out = append(out, n)
-			}
-		}
-		return out, cobra.ShellCompDirectiveNoFileComp
-	})
+	_ = cmd.RegisterFlagCompletionFunc("agent", factory.CompleteAgents(o.Agents, f.LookPath, true))
 	cmd.Flags().StringVar(&o.Match, "match", "", "only windows kitty matches (kitty's match expression)")
 	cmd.Flags().BoolVar(&o.All, "all", false, "restart agents that are working too")
 	cmd.Flags().BoolVar(&o.DryRun, "dry-run", false, "print what would be done, do nothing")

@@ -12,6 +12,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/probe"
+	"github.com/kittymux/kittymux/pkg/spinner"
 )
 
 // CheckOptions of `sessions check`.
@@ -70,7 +71,9 @@ func Check(ctx context.Context, o *CheckOptions) error {
 	opt.Refresh = o.Refresh
 	opt.RetryFailures = true
 	opt.LookPath = o.LookPath
+	sp := spinner.Start(o.IO.ErrOut, "probing the installed agent CLIs' --help")
 	rep, err := probe.Check(ctx, set, opt)
+	sp.Stop()
 	if err != nil {
 		return err
 	}

@@ -81,7 +81,7 @@ Exit codes: 0 opened, 1 error, 2 bad usage or cancelled.`,
 	cmd.Flags().BoolVar(&o.Force, "force", false, "replace an existing session of that name")
 	cmd.ValidArgsFunction = cobra.NoFileCompletions
 	_ = cmd.RegisterFlagCompletionFunc("template", completeTemplateNames(o.Paths))
-	_ = cmd.RegisterFlagCompletionFunc("agent", completeAgentNames(o.Agents, o.LookPath))
+	_ = cmd.RegisterFlagCompletionFunc("agent", factory.CompleteAgents(o.Agents, o.LookPath, false))
 	_ = cmd.MarkFlagDirname("cwd")
 	return cmd
 }

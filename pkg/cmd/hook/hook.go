@@ -27,6 +27,10 @@ state directory.
 Exit codes: 0 always.`,
 		DisableFlagParsing: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			// Flags are the agent's to pass, so cobra does not see --help.
+			if len(args) > 0 && (args[0] == "--help" || args[0] == "-h") {
+				return cmd.Help()
+			}
 			hook.Main(args, f.IO.In)
 			return nil
 		},

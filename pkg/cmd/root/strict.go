@@ -14,6 +14,11 @@ import (
 // that only groups others (cobra would print the group's help and exit 0).
 // The group itself, alone, still prints its help.
 func strict(cmd *cobra.Command) {
+	if !cmd.HasParent() {
+		// A group runs only to report bad usage: its usage is its commands.
+		cmd.SetUsageTemplate(strings.Replace(cmd.UsageTemplate(), "Usage:{{if .Runnable}}",
+			"Usage:{{if and .Runnable (not .HasAvailableSubCommands)}}", 1))
+	}
 	for _, c := range cmd.Commands() {
 		strict(c)
 	}
@@ -29,6 +34,10 @@ func strict(cmd *cobra.Command) {
 	if args := cmd.Args; args != nil {
 		cmd.Args = func(c *cobra.Command, a []string) error {
 			if err := args(c, a); err != nil {
+				if !c.HasSubCommands() && strings.HasPrefix(err.Error(), "unknown command") {
+					// cobra.NoArgs says "unknown command" of an argument.
+					err = fmt.Errorf("%q takes no arguments, got %q", c.CommandPath(), a[0])
+				}
 				return &factory.FlagError{Err: fmt.Errorf("%w (see '%s --help')", err, c.CommandPath())}
 			}
 			return nil

@@ -59,8 +59,8 @@ func TestOfferKeys(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !strings.Contains(out.String(), "the session that ended unexpectedly") || !strings.Contains(out.String(), `tab "api": 1 window`) ||
-				!strings.Contains(out.String(), c.want) {
+			if !strings.Contains(out.String(), "1 window in 1 tab, ended unexpectedly ") || !strings.Contains(out.String(), `tab "api": 1 window`) ||
+				!strings.Contains(out.String(), c.want) || strings.Contains(out.String(), "autosave-") {
 				t.Errorf("offer said:\n%s", out.String())
 			}
 			st, err := ended.Read(f.Paths)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/probe"
 	"github.com/kittymux/kittymux/pkg/version"
 )
 
@@ -38,7 +39,10 @@ type Program struct {
 	Source  string `json:"source"`
 	Path    string `json:"path"`
 	Version string `json:"version,omitempty"`
-	Error   string `json:"error,omitempty"`
+	// From says where Version comes from: "--version", or "package.json"
+	// for an npm install whose --version did not answer in time.
+	From  string `json:"from,omitempty"`
+	Error string `json:"error,omitempty"`
 }
 
 // NewCmdVersion returns `kittymux version`.
@@ -94,14 +98,22 @@ func Collect(ctx context.Context, f *factory.Factory, in version.Info) Report {
 	for i := range rep.Kitty {
 		wg.Go(func() {
 			v, err := kitty.VersionOfExe(ctx, rep.Kitty[i].Path)
-			rep.Kitty[i].Version, rep.Kitty[i].Error = v.String(), errText(err)
+			rep.Kitty[i].Version, rep.Kitty[i].From, rep.Kitty[i].Error = v.String(), "--version", errText(err)
 			if err != nil {
-				rep.Kitty[i].Version = ""
+				rep.Kitty[i].Version, rep.Kitty[i].From = "", ""
 			}
 		})
 	}
 	for i := range rep.Agents {
-		wg.Go(func() { rep.Agents[i].Version, rep.Agents[i].Error = askVersion(ctx, rep.Agents[i].Path) })
+		wg.Go(func() {
+			a := &rep.Agents[i]
+			a.Version, a.Error = askVersion(ctx, a.Path)
+			if a.Version != "" && a.Error == "" {
+				a.From = "--version"
+			} else if v := probe.PackageVersion(a.Path); v != "" {
+				a.Version, a.From = v, "package.json"
+			}
+		})
 	}
 	wg.Wait()
 	return rep

@@ -118,3 +118,22 @@ func TestNoTerminalQueryAtStart(t *testing.T) {
 		}
 	}
 }
+
+// TestFormAsksTheTerminalNothing: a form (the template of sessions new)
+// shows, in colour, without a query for the terminal to answer either.
+func TestFormAsksTheTerminalNothing(t *testing.T) {
+	dir := buildBins(t)
+	home := t.TempDir()
+	env := []string{"HOME=" + home, "PATH=/usr/bin:/bin", "TERM=xterm-256color", "LANG=C.UTF-8"}
+	run := kittytest.RunPTY(t, kittytest.PTYOptions{Path: filepath.Join(dir, "kittymux"), Args: []string{"sessions", "new", "x"},
+		Env: env, Dir: home, WaitFor: "Template", Timeout: 40 * time.Second, Keys: []string{"\x03"}})
+	if !run.Exited || run.Code != 2 {
+		t.Errorf("exit %d (exited %v); output:\n%q", run.Code, run.Exited, run.Out)
+	}
+	if q := termQueries.FindAllString(run.Out, -1); q != nil {
+		t.Errorf("the form wrote terminal queries %q; output:\n%q", q, run.Out)
+	}
+	if !strings.Contains(run.Out, "\x1b[38;5;") {
+		t.Errorf("the form has no colour:\n%q", run.Out)
+	}
+}

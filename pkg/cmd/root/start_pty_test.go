@@ -21,6 +21,12 @@ import (
 // device attributes (DA1, DA2).
 var termQueries = regexp.MustCompile(`\x1b\][0-9;]*;\?|\x1b\[[0-9]*n|\x1b\[[>=]?[0-9]*c`)
 
+// versionLine is the shape of program's --version (pkg/version's golden
+// test has the line itself), ended as a terminal ends it.
+func versionLine(program string) *regexp.Regexp {
+	return regexp.MustCompile(`^` + program + ` \S+ \((revision [0-9a-f]+(, modified)?(, \S+)?|no revision); go\S+ \w+/\w+\)\r\n$`)
+}
+
 // buildBins builds kittymux and kittymux-resume into a directory of t's.
 func buildBins(t *testing.T) string {
 	dir := t.TempDir()
@@ -112,6 +118,9 @@ func TestNoTerminalQueryAtStart(t *testing.T) {
 		out, took := ptyRun(t, env, filepath.Join(dir, r.bin), r.args...)
 		if q := termQueries.FindAllString(out, -1); q != nil {
 			t.Errorf("%s wrote terminal queries %q; output:\n%q", what, q, out)
+		}
+		if len(r.args) == 1 && r.args[0] == "--version" && !versionLine(r.bin).MatchString(out) {
+			t.Errorf("%s printed %q", what, out)
 		}
 		if took > bound.Limit() && bound.Over() {
 			t.Errorf("%s took %v: %v", what, took.Round(time.Millisecond), bound)

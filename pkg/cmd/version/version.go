@@ -18,6 +18,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/probe"
+	"github.com/kittymux/kittymux/pkg/spinner"
 	"github.com/kittymux/kittymux/pkg/version"
 )
 
@@ -67,9 +68,12 @@ and given ` + Timeout.String() + `.`,
 				fmt.Fprintln(f.IO.Out, in.Line("kittymux"))
 				return nil
 			}
+			sp := spinner.Start(f.IO.ErrOut, "asking kitty and the agent CLIs for their versions")
+			rep := Collect(cmd.Context(), f, in)
+			sp.Stop()
 			enc := json.NewEncoder(f.IO.Out)
 			enc.SetIndent("", "  ")
-			return enc.Encode(Collect(cmd.Context(), f, in))
+			return enc.Encode(rep)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the build, kitty and agent CLI versions as JSON")

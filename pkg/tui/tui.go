@@ -15,7 +15,19 @@ import (
 	"github.com/kittymux/kittymux/pkg/tui/internal/quiet"
 )
 
-func init() { quiet.Restore() }
+// init runs once the form libraries are initialized: the real standard
+// output back, and lipgloss's default renderer drawing for it with the
+// background decided, so that nothing renders through one that would ask.
+func init() {
+	quiet.Restore()
+	lipgloss.SetDefaultRenderer(renderer(os.Stdout))
+}
+
+func renderer(out io.Writer) *lipgloss.Renderer {
+	r := lipgloss.NewRenderer(out)
+	r.SetHasDarkBackground(darkBackground(os.Getenv("COLORFGBG")))
+	return r
+}
 
 // NewForm is huh.NewForm drawn for out. Its colours follow the terminal's
 // abilities as the environment tells them (TERM, COLORTERM, NO_COLOR), and
@@ -23,9 +35,7 @@ func init() { quiet.Restore() }
 // never queried, so no answer is awaited and none arrives in the form's
 // input.
 func NewForm(out io.Writer, groups ...*huh.Group) *huh.Form {
-	r := lipgloss.NewRenderer(out)
-	r.SetHasDarkBackground(darkBackground(os.Getenv("COLORFGBG")))
-	lipgloss.SetDefaultRenderer(r)
+	lipgloss.SetDefaultRenderer(renderer(out))
 	return huh.NewForm(groups...).WithOutput(out)
 }
 

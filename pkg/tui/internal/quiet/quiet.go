@@ -24,11 +24,6 @@ func init() {
 	}
 }
 
-// Restore puts the real standard output back in os.Stdout.
-func Restore() {
-	if os.Stdout != stdout {
-		null := os.Stdout
-		os.Stdout = stdout
-		_ = null.Close()
-	}
-}
+// Restore puts the real standard output back in os.Stdout. The null
+// device stays open: termenv keeps it as its default output.
+func Restore() { os.Stdout = stdout }

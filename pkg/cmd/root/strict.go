@@ -43,6 +43,19 @@ func strict(cmd *cobra.Command) {
 			return nil
 		}
 	}
+	if cmd.Name() == "help" && cmd.HasParent() && !cmd.Parent().HasParent() {
+		cmd.Run = nil
+		cmd.RunE = func(c *cobra.Command, args []string) error {
+			target, rest, err := c.Root().Find(args)
+			if err != nil {
+				return &factory.FlagError{Err: err}
+			}
+			if len(rest) > 0 {
+				return unknownCommand(target, rest[0])
+			}
+			return target.Help()
+		}
+	}
 	addCompletionExamples(cmd)
 }
 

@@ -1,10 +1,13 @@
 package root_test
 
 import (
+	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -27,13 +30,40 @@ func versionLine(program string) *regexp.Regexp {
 	return regexp.MustCompile(`^` + program + ` \S+ \((revision [0-9a-f]+(, modified)?(, \S+)?|no revision); go\S+ \w+/\w+\)\r\n$`)
 }
 
-// buildBins builds kittymux and kittymux-resume into a directory of t's.
-func buildBins(t *testing.T) string {
-	dir := t.TempDir()
-	if out, err := exec.Command("go", "build", "-o", dir, "github.com/kittymux/kittymux/cmd/...").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
+// bins are kittymux and kittymux-resume built from this module, once for
+// the test binary (buildBins), removed when its tests are done.
+var bins struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+// removingBins runs the tests, then removes what buildBins built.
+type removingBins struct{ m *testing.M }
+
+func (r removingBins) Run() int {
+	code := r.m.Run()
+	if bins.dir != "" {
+		os.RemoveAll(bins.dir)
 	}
-	return dir
+	return code
+}
+
+// buildBins returns the directory of the built binaries.
+func buildBins(t *testing.T) string {
+	bins.once.Do(func() {
+		if bins.dir, bins.err = os.MkdirTemp("", "kittymux-start-"); bins.err != nil {
+			return
+		}
+		out, err := exec.Command("go", "build", "-o", bins.dir, "github.com/kittymux/kittymux/cmd/...").CombinedOutput()
+		if err != nil {
+			bins.err = fmt.Errorf("%v\n%s", err, out)
+		}
+	})
+	if bins.err != nil {
+		t.Fatalf("build: %v", bins.err)
+	}
+	return bins.dir
 }
 
 // commandPaths are the words of every command in the tree, hidden ones too:

@@ -18,11 +18,16 @@ import (
 	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/stagger"
+	"github.com/kittymux/kittymux/pkg/version"
 )
 
 // Main is kittymux-resume: it returns an exit code only when it could not
 // exec anything (or, from a shell's startup, when the answer is the shell).
 func Main(args []string) int {
+	if len(args) == 1 && args[0] == "--version" {
+		fmt.Println(version.Get().Line("kittymux-resume"))
+		return 0
+	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
 		// Run by a person, not from a session file: say what it is.
 		fmt.Fprintf(os.Stderr, "kittymux-resume is the restore prompt kittymux writes into saved sessions.\n%v\n", restorerec.ErrUsage)

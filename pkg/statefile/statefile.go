@@ -542,3 +542,18 @@ func (d *Dir) CreateOnce(name string, data []byte) error {
 	}
 	return nil
 }
+
+// Link gives the file oldname in d the second name newname, failing when
+// newname exists: with Remove(oldname) after it, a rename that never
+// replaces a file.
+func (d *Dir) Link(oldname, newname string) error {
+	for _, n := range []string{oldname, newname} {
+		if err := d.plainName(n); err != nil {
+			return err
+		}
+	}
+	if err := d.root.Link(oldname, newname); err != nil {
+		return fmt.Errorf("link %s: %w", filepath.Join(d.path, newname), err)
+	}
+	return nil
+}

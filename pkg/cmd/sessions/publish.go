@@ -60,6 +60,8 @@ func NewCmdPublish(f *factory.Factory, runF func(*PublishOptions) error) *cobra.
 	cmd := &cobra.Command{
 		Use:   "publish RAW",
 		Short: "Rewrite a raw kitty save and publish it, with no kitty socket",
+		Example: `  kittymux sessions publish ~/raw.kitty-session --name work
+  kittymux sessions publish ~/raw.kitty-session --stdout`,
 		Long: `Rewrite RAW, a file written by kitty's save_as_session, as ` + "`sessions save`" + ` does, and publish it
 atomically as sessions/NAME.kitty-session (default NAME: RAW's base name). RAW must be a regular
 file of at most 16 MiB. No kitty socket is used:

@@ -35,17 +35,16 @@ type choice struct {
 	where string
 }
 
-// choose asks which conversation the window held, and resumes it.
-func (e *Env) choose(r Record, path string, sealed bool) error {
-	var cands []agents.Candidate
-	if e.Candidates != nil {
-		cands = e.Candidates(r)
+// candidates are the conversations r's window could have held.
+func (e *Env) candidates(r Record) []agents.Candidate {
+	if e.Candidates == nil {
+		return nil
 	}
-	if len(cands) == 0 {
-		e.outcome(r, journal.OutcomeNew, "no conversation of "+r.Agent+" in this directory to choose from", true)
-		fmt.Fprintf(e.Out, "kittymux: %s has no conversation here to choose from; starting a new one.\r\n", printable(r.Agent))
-		return e.failed(r, e.exec(path, r.Argv, r.Env))
-	}
+	return e.Candidates(r)
+}
+
+// choose asks which of cands the window held, and resumes it.
+func (e *Env) choose(r Record, path string, sealed bool, cands []agents.Candidate) error {
 	picked, err := e.pick(r, sealed, cands)
 	if err != nil {
 		e.outcome(r, journal.OutcomeShell, err.Error(), false)

@@ -151,8 +151,8 @@ func TestChooseNeverGuesses(t *testing.T) {
 	}
 	w.extraEnv = nil
 	empty := newWorld(t)
-	r = empty.runPTY(empty.seal(chooseRecord()), "", false)
-	if diff := cmp.Diff([]string{"claude", "--model", "sonnet"}, argvOf(r)); diff != "" || !strings.Contains(r.out, "no conversation here to choose from") {
+	r = empty.runPTY(empty.seal(chooseRecord()), "\r", true)
+	if diff := cmp.Diff([]string{"claude", "--model", "sonnet"}, argvOf(r)); diff != "" || !strings.Contains(r.out, "conversation unknown: start a new one?") {
 		t.Errorf("nothing to choose exec'd (-want +got):\n%s\noutput:\n%s", diff, r.out)
 	}
 }

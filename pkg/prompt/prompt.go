@@ -160,7 +160,12 @@ func Run(e *Env, r Record) error {
 		}
 	}
 	if r.Mode == "choose" {
-		return e.choose(r, path, sealed)
+		if cands := e.candidates(r); len(cands) > 0 {
+			return e.choose(r, path, sealed, cands)
+		}
+		// Nothing of the agent's here to choose from: the question is
+		// whether to start a new conversation.
+		r.Mode = "new"
 	}
 	choice, err := e.ask(r, sealed)
 	if err != nil {

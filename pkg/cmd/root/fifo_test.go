@@ -18,6 +18,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/scanner"
 )
 
 // fifoWorld is a user's home with a fake kitty whose one window runs a
@@ -28,6 +29,10 @@ type fifoWorld struct {
 	paths  paths.Paths
 	claude int // the claude process's pid
 	env    []string
+	// to is the fake kitty's address, given as --to to every command:
+	// none looks for other kitties (the scanner would find every kitty of
+	// the user on the machine, and talk to it).
+	to string
 }
 
 func newFIFOWorld(t *testing.T, binDir string) *fifoWorld {
@@ -58,6 +63,7 @@ func newFIFOWorld(t *testing.T, binDir string) *fifoWorld {
 		t.Fatal(err)
 	}
 	fake := kittytest.StartFake(t, kittytest.FakeOptions{LS: doc})
+	w.to = fake.Addr.String()
 	w.env = []string{"HOME=" + w.home, "XDG_CONFIG_HOME=" + filepath.Join(w.home, ".config"),
 		"XDG_STATE_HOME=" + filepath.Join(w.home, ".local", "state"), "KITTY_LISTEN_ON=" + fake.Addr.String(),
 		"KITTYMUX_RESUME_BIN=/opt/kittymux/bin/kittymux-resume", "TMPDIR=" + t.TempDir(),
@@ -77,7 +83,7 @@ func (w *fifoWorld) run(t *testing.T, args ...string) (string, int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin, args...)
+	cmd := exec.Command(bin, append([]string{"--to", w.to}, args...)...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr, cmd.Env, cmd.Dir = &out, &out, w.env, w.home
 	if err := cmd.Start(); err != nil {
@@ -102,6 +108,55 @@ func (w *fifoWorld) run(t *testing.T, args ...string) (string, int) {
 				_ = cmd.Process.Kill()
 				<-done
 				t.Fatalf("%v: it hangs\n%s", bound, out.String())
+			}
+		}
+	}
+}
+
+// runScanner runs `kittymux scanner run` until its status shows a pass
+// over the fake kitty that started after it did, then stops it with
+// SIGTERM. Each wait has its bound (on an idle machine: 10 s for the
+// first pass, 2 s to stop); a scanner stuck on a FIFO shows no pass, or
+// does not stop, and fails the test.
+func (w *fifoWorld) runScanner(t *testing.T) {
+	t.Helper()
+	bin, err := exec.LookPath("kittymux")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "--to", w.to, "scanner", "run", "--interval", "100ms")
+	var out kittytest.Buffer
+	cmd.Stdout, cmd.Stderr, cmd.Env, cmd.Dir = &out, &out, w.env, w.home
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	defer func() {
+		if cmd.ProcessState == nil {
+			_ = cmd.Process.Kill()
+			<-done
+		}
+	}()
+	kittytest.Eventually(t, "scanner run to finish a pass over the kitty", 10*time.Second, func() (bool, string) {
+		st := scanner.Current(w.paths.StateDir)
+		return st.Running && st.Status != nil && st.Status.Updated.After(start) && len(st.Status.Kitties) == 1, out.String()
+	})
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	bound := kittytest.NewBound(t, "scanner run to stop at SIGTERM", 2*time.Second)
+	for {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("scanner run: %v\n%s", err, out.String())
+			}
+			return
+		case <-time.After(50 * time.Millisecond):
+			if bound.Over() {
+				t.Fatalf("%v\n%s", bound, out.String())
 			}
 		}
 	}
@@ -169,6 +224,9 @@ func TestFIFOsNeverBlock(t *testing.T) {
 				if want := contains(tc.say, line); said != want {
 					t.Errorf("kittymux %s: names the FIFO refused: %v, want %v\n%s", line, said, want, out)
 				}
+			}
+			if tc.name != "scanner.lock" {
+				w.runScanner(t)
 			}
 			if fi, err := os.Lstat(fifo); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
 				t.Errorf("the FIFO was replaced: %v %v", fi, err)

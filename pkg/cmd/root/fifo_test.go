@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -165,7 +166,8 @@ func (w *fifoWorld) runScanner(t *testing.T) {
 // TestFIFOsNeverBlock: a FIFO put where kittymux reads a file (by the
 // user, or by any program of the user) is refused where it is met, with an
 // error that says so, and every command ends: none waits for a writer that
-// never comes.
+// never comes. The running scanner still passes over the kitty, and stops
+// cleanly at SIGTERM.
 func TestFIFOsNeverBlock(t *testing.T) {
 	binDir, _ := kittytest.FakeAgents(t, "claude")
 	const refused = "not a regular file (a FIFO)"
@@ -209,7 +211,7 @@ func TestFIFOsNeverBlock(t *testing.T) {
 			if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 				t.Fatal(err)
 			}
-			for _, args := range append(commands, tc.more...) {
+			for _, args := range slices.Concat(commands, tc.more) {
 				line := strings.Join(args, " ")
 				out, code := w.run(t, args...)
 				if strings.Contains(out, "panic:") || code > 2 {
@@ -221,7 +223,7 @@ func TestFIFOsNeverBlock(t *testing.T) {
 					t.Errorf("kittymux sessions list lost the claude window:\n%s", out)
 				}
 				said := strings.Contains(out, refused) && strings.Contains(out, filepath.Base(fifo))
-				if want := contains(tc.say, line); said != want {
+				if want := slices.Contains(tc.say, line); said != want {
 					t.Errorf("kittymux %s: names the FIFO refused: %v, want %v\n%s", line, said, want, out)
 				}
 			}
@@ -233,13 +235,4 @@ func TestFIFOsNeverBlock(t *testing.T) {
 			}
 		})
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, l := range list {
-		if l == s {
-			return true
-		}
-	}
-	return false
 }

@@ -63,14 +63,29 @@ const safeFlags = syscall.O_NONBLOCK | syscall.O_NOCTTY
 // OpenInRoot opens name in root with flag (os.O_RDONLY, O_RDWR, O_APPEND,
 // O_CREATE with perm, O_NOFOLLOW, ...) as Open does: without blocking, and
 // refusing anything but a regular file (ErrNotRegular).
+//
+// os.Root follows a link that stays inside root whatever the flags say;
+// with O_NOFOLLOW, a name that is a link is refused here (ELOOP), as
+// open(2) would: the file opened must be the one the name holds itself.
 func OpenInRoot(root *os.Root, name string, flag int, perm fs.FileMode) (*os.File, error) {
-	stat := root.Stat
-	if flag&syscall.O_NOFOLLOW != 0 {
-		stat = root.Lstat
-	}
-	return checked(name, func() (*os.File, error) {
+	f, err := checked(name, func() (*os.File, error) {
 		return root.OpenFile(name, flag|safeFlags, perm)
-	}, stat)
+	}, root.Stat)
+	if err != nil || flag&syscall.O_NOFOLLOW == 0 {
+		return f, err
+	}
+	opened, err := f.Stat()
+	if err == nil {
+		var named fs.FileInfo
+		if named, err = root.Lstat(name); err == nil && !os.SameFile(opened, named) {
+			err = syscall.ELOOP
+		}
+	}
+	if err != nil {
+		f.Close()
+		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	return f, nil
 }
 
 // checked runs open and refuses what it opened unless it is a regular

@@ -127,11 +127,27 @@ func TestOpenInRootRefuses(t *testing.T) {
 		t.Fatal(err)
 	}
 	sp := specials(t, dir)
+	if err := os.Symlink("plain", filepath.Join(dir, "link-to-plain")); err != nil {
+		t.Fatal(err)
+	}
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer root.Close()
+	// A link to a regular file is followed unless O_NOFOLLOW says not to,
+	// which os.Root alone does not heed inside the root.
+	if f, err := OpenInRoot(root, "link-to-plain", os.O_RDWR, 0); err != nil {
+		t.Errorf("a link to a regular file: %v", err)
+	} else {
+		f.Close()
+	}
+	if f, err := OpenInRoot(root, "link-to-plain", os.O_RDWR|syscall.O_NOFOLLOW, 0); !errors.Is(err, syscall.ELOOP) {
+		t.Errorf("a link to a regular file, O_NOFOLLOW: %v, want ELOOP", err)
+		if err == nil {
+			f.Close()
+		}
+	}
 	for _, flag := range []int{os.O_RDONLY, os.O_RDWR, os.O_RDWR | os.O_CREATE, os.O_WRONLY | os.O_APPEND | os.O_CREATE} {
 		for _, nofollow := range []int{0, syscall.O_NOFOLLOW} {
 			f, err := OpenInRoot(root, "plain", flag|nofollow, 0o600)

@@ -9,12 +9,10 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
-)
 
-// nonBlock: a FIFO put where a conversation file goes is not waited on.
-const nonBlock = syscall.O_NONBLOCK
+	"github.com/kittymux/kittymux/pkg/userfile"
+)
 
 // MessageSpec says which lines of a conversation's file are the user's
 // own messages, and where their text is: what the choosing prompt shows of
@@ -78,7 +76,7 @@ func (s *Set) Candidates(agent, dir string, since time.Time, getenv func(string)
 	var out []Candidate
 	seen := map[string]bool{}
 	for _, pat := range st.Files {
-		files, _ := filepath.Glob(filepath.Join(root, strings.NewReplacer(idPlaceholder, "*", "{id8}", "*").Replace(pat)))
+		files, _ := userfile.Glob(filepath.Join(root, strings.NewReplacer(idPlaceholder, "*", "{id8}", "*").Replace(pat)))
 		if len(files) > maxCandidateFiles {
 			files = files[len(files)-maxCandidateFiles:]
 		}
@@ -116,14 +114,12 @@ func (st *Store) candidate(file, pat, idPattern, dir string) (Candidate, bool) {
 	if d == "" || filepath.Clean(d) != filepath.Clean(dir) {
 		return c, false
 	}
-	f, err := os.OpenFile(file, os.O_RDONLY|nonBlock, 0)
+	// A FIFO put where a conversation file goes is refused, not waited on.
+	f, err := userfile.Open(file)
 	if err != nil {
 		return c, false
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return c, false
-	}
 	sc := bufio.NewScanner(io.LimitReader(f, candidateBytes))
 	sc.Buffer(make([]byte, 64<<10), candidateLine)
 	for first := true; sc.Scan(); first = false {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
 // Proc is one process as the operating system shows it: what kittymux saw
@@ -173,7 +175,7 @@ func (p Proc) resolve(w string) (string, bool) {
 
 // hasShebang: the file starts with #!.
 func hasShebang(path string) bool {
-	f, err := os.Open(path)
+	f, err := userfile.Open(path)
 	if err != nil {
 		return false
 	}

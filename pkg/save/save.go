@@ -25,6 +25,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/rewrite"
 	"github.com/kittymux/kittymux/pkg/store"
+	"github.com/kittymux/kittymux/pkg/userfile"
 	"github.com/kittymux/kittymux/pkg/uservars"
 )
 
@@ -164,7 +165,7 @@ const rawStaleAfter = 10 * time.Minute
 // removeStaleRaw removes raw saves that a killed save left behind: each holds
 // a whole session.
 func removeStaleRaw(dir string, now time.Time) {
-	old, _ := filepath.Glob(filepath.Join(dir, ".raw-*.kitty-session"))
+	old, _ := userfile.Glob(filepath.Join(dir, ".raw-*.kitty-session"))
 	for _, p := range old {
 		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() && now.Sub(fi.ModTime()) > rawStaleAfter {
 			os.Remove(p)

@@ -23,13 +23,13 @@ import (
 type Mode string
 
 const (
-	ModeExact   Mode = "exact"    // the conversation with a known id
-	ModeLatest  Mode = "latest"   // the agent's most recent conversation, where that is safe
-	ModeNew     Mode = "new"      // a new conversation with the same flags
+	ModeExact  Mode = "exact"  // the conversation with a known id
+	ModeLatest Mode = "latest" // the agent's most recent conversation, where that is safe
+	ModeNew    Mode = "new"    // a new conversation with the same flags
 	// ModeChoose: several of the agent's conversations could be the
 	// window's and nothing says which; the restore lists them and the user
 	// picks one in one key (Argv is the new conversation's, for `n`).
-	ModeChoose Mode = "choose"
+	ModeChoose  Mode = "choose"
 	ModeAsSaved Mode = "as-saved" // not rewritten: the saved command stays
 )
 

@@ -198,6 +198,11 @@ func decideLatest(es []*entry, gs *groups) {
 			e.d.Mode, e.d.Reason = g.mode, g.reason
 		default:
 			e.d.Mode, e.d.Reason = latestAnywhere(e.a, len(gs.byAgent[e.a].all))
+			if e.d.Mode == ModeNew && e.where != "" && e.a.chooses() {
+				e.d.Mode = ModeChoose
+				e.d.Reason = fmt.Sprintf("%d %s windows and no id for this one: the restore lists %s's conversations of %s to choose from",
+					len(gs.byAgent[e.a].all), e.a.name, e.a.name, e.where)
+			}
 		}
 	}
 }

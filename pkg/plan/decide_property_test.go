@@ -283,7 +283,7 @@ var decisionProperties = []decisionProperty{
 	// instead of a new conversation, unless the probes refuse it.
 	func(s *agents.Set, in []input, i int, d Decision, probes probe.Probes) string {
 		can := in[i].eligible(s) && in[i].id == "" && s.Chooses(d.Agent) && len(in[i].def.Exact) > 0 && len(in[i].def.Latest) > 0 &&
-			in[i].dir != "" && in[i].def.LatestScope == agents.ScopeCwd && !latestIsSafe(in[i], in)
+			in[i].dir != "" && !latestIsSafe(in[i], in)
 		switch {
 		case d.Mode == ModeChoose && !can:
 			return "choose where the window has an id, its latest is safe, or its conversations cannot be listed"

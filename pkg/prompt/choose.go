@@ -56,7 +56,7 @@ func (e *Env) choose(r Record, path string, sealed bool, cands []agents.Candidat
 		e.outcome(r, journal.OutcomeShell, "chosen", true)
 		return e.shell(r)
 	case picked.ID == "":
-		e.outcome(r, journal.OutcomeNew, "chosen", true)
+		e.outcome(r, journal.OutcomeNew, fmt.Sprintf("chosen over %d conversations of %s here", len(cands), r.Agent), true)
 		return e.failed(r, e.exec(path, r.Argv, r.Env))
 	}
 	argv, err := e.ExactArgv(r, picked.ID)
@@ -67,6 +67,7 @@ func (e *Env) choose(r Record, path string, sealed bool, cands []agents.Candidat
 	}
 	rr := r
 	rr.Mode, rr.ID, rr.Argv = "exact", picked.ID, argv
+	e.picked = fmt.Sprintf("chosen by the user from %d conversations of %s here", len(cands), r.Agent)
 	return e.resume(path, rr, true)
 }
 

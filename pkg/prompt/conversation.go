@@ -144,6 +144,9 @@ func (e *Env) resumedWhy(r Record) string {
 	if e.unchecked != "" {
 		why = append(why, "not checked that "+r.Agent+" still has it: "+e.unchecked)
 	}
+	if e.picked != "" {
+		why = append(why, e.picked)
+	}
 	return strings.Join(why, "; ")
 }
 

@@ -90,6 +90,8 @@ type Env struct {
 	// byResumeAll: another window's `a` answered this one, with the rest
 	// of the waiting windows (their starts are spaced as unasked ones).
 	byResumeAll bool
+	// picked says how the user chose the conversation, for the report.
+	picked string
 }
 
 // resumeAllFor is how long `a` keeps answering the other waiting windows.

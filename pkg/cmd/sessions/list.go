@@ -88,6 +88,9 @@ type ListedWindow struct {
 	// "resumed X" only when the agent reports that conversation,
 	// "started a different conversation Y (asked for X; ...)" otherwise.
 	Restored string `json:"restored,omitempty"`
+	// Candidates: in choose mode, how many of the agent's conversations
+	// the restore would list now.
+	Candidates int `json:"candidates,omitempty"`
 }
 
 // List runs `sessions list`.
@@ -111,7 +114,13 @@ func List(ctx context.Context, o *ListOptions) error {
 	out := []ListedWindow{}
 	probes := func(names []string) probe.Probes { return o.Probes(ctx, set, names) }
 	for _, d := range plan.DecideByPosition(set, ws, probes) {
-		out = append(out, listed(rows[d.WindowID-1], d))
+		lw := listed(rows[d.WindowID-1], d)
+		if d.Mode == plan.ModeChoose {
+			r := rows[d.WindowID-1].w.Agent
+			lw.Candidates = len(set.Candidates(d.Agent, r.Cwd, r.Since, o.Getenv))
+			lw.Reason = fmt.Sprintf("choose: %d candidates now (%s)", lw.Candidates, lw.Reason)
+		}
+		out = append(out, lw)
 	}
 	return printList(o, out)
 }

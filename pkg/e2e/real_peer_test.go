@@ -4,6 +4,7 @@ package e2e_test
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -77,7 +78,9 @@ func TestRealSquattedSocket(t *testing.T) {
 			t.Errorf("kittymux %s shows the squatter's window or suggests /tmp/kitty:\n%s", strings.Join(args, " "), text)
 		}
 	}
-	if squatter.Sent() || squatter.Received() != "" {
-		t.Errorf("the squatter was reached: %s", squatter.Received())
+	// kittymux ran in this process: nothing it sent. (Another kittymux on
+	// the machine, looking for kitties, may find this one's path too.)
+	if squatter.SentBy(os.Getpid()) {
+		t.Errorf("the squatter was sent: %s", squatter.Received())
 	}
 }

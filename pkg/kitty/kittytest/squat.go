@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -27,7 +28,7 @@ type Squatter struct {
 // and replies as kitty would to ls. Python: it must run as nobody, who
 // cannot read the test's build directory.
 const squatScript = `
-import socket, sys
+import socket, struct, sys
 path, log = sys.argv[1], sys.argv[2]
 s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
 s.bind("\0" + path[1:] if path.startswith("@") else path)
@@ -36,6 +37,7 @@ open(log, "a").write("ready\n")
 reply = b'\x1bP@kitty-cmd{"ok": true, "data": "[{\\"id\\": 1, \\"tabs\\": [{\\"id\\": 1, \\"title\\": \\"squatted\\", \\"windows\\": [{\\"id\\": 1, \\"title\\": \\"the squatter\\", \\"pid\\": 1, \\"cwd\\": \\"/\\", \\"cmdline\\": [\\"claude\\"], \\"foreground_processes\\": []}]}]}]"}\x1b\\'
 while True:
     c, _ = s.accept()
+    pid = struct.unpack("3i", c.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i")))[0]
     c.settimeout(2)
     data = b""
     try:
@@ -46,7 +48,7 @@ while True:
             data += b
     except Exception:
         pass
-    open(log, "a").write("conn %d %r\n" % (len(data), data[:200]))
+    open(log, "a").write("conn %d %d %r\n" % (pid, len(data), data[:200]))
     if data:
         try:
             c.sendall(reply)
@@ -128,15 +130,19 @@ func (s *Squatter) logText() string {
 }
 
 // Received is what the squatter was sent: one line per connection, with
-// its byte count and first bytes. "" when nothing connected.
+// the connecting process's pid, the byte count and the first bytes. ""
+// when nothing connected.
 func (s *Squatter) Received() string {
 	return strings.TrimSpace(strings.TrimPrefix(s.logText(), "ready\n"))
 }
 
-// Sent reports whether any connection sent the squatter a byte.
-func (s *Squatter) Sent() bool {
+// SentBy reports whether a connection from process pid sent the squatter a
+// byte. (Other processes of the machine, such as another kittymux looking
+// for kitties, may connect too: the test speaks for its own.)
+func (s *Squatter) SentBy(pid int) bool {
 	for _, line := range strings.Split(s.Received(), "\n") {
-		if strings.HasPrefix(line, "conn ") && !strings.HasPrefix(line, "conn 0 ") {
+		f := strings.Fields(line)
+		if len(f) > 2 && f[0] == "conn" && f[1] == strconv.Itoa(pid) && f[2] != "0" {
 			return true
 		}
 	}

@@ -82,7 +82,7 @@ func Kitties(saves []Save, alive Alive, self string, st File) []Kitty {
 	}
 	out := make([]Kitty, 0, len(newest))
 	for key, s := range newest {
-		k := Kitty{Key: key, Newest: s, Quit: s.Quit, Mark: st.Kitties[key]}
+		k := Kitty{Key: key, Newest: s, Quit: s.Quit, Mark: markOf(st, key, s.At)}
 		switch {
 		case self != "" && key == self:
 			k.State = This
@@ -104,6 +104,17 @@ func Kitties(saves []Save, alive Alive, self string, st File) []Kitty {
 		return out[i].Key < out[j].Key
 	})
 	return out
+}
+
+// markOf is key's mark when it can be about a kitty whose newest save (or
+// end) was at newest: every mark is made after its kitty ended, so a mark
+// older than that is about an earlier kitty that had the same pid.
+func markOf(st File, key string, newest time.Time) Mark {
+	m := st.Kitties[key]
+	if latest := m.latest(); !latest.IsZero() && latest.Before(newest) {
+		return Mark{KittyStart: m.KittyStart}
+	}
+	return m
 }
 
 // Choice is what `restore last` finds.

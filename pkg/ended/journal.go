@@ -94,7 +94,7 @@ func GoneKitties(f *journal.File, cutoff time.Time) []GoneKitty {
 func OfferableGone(gs []GoneKitty, st File) *GoneKitty {
 	for i := range gs {
 		g := gs[i]
-		m := st.Kitties[g.Key]
+		m := markOf(st, g.Key, g.Ended)
 		if m.Offered.IsZero() && m.Later.IsZero() && m.Restored.IsZero() && m.Dismissed.IsZero() {
 			return &g
 		}

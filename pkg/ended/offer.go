@@ -13,6 +13,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/logs"
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/procid"
 	"github.com/kittymux/kittymux/pkg/store"
 )
 
@@ -44,6 +45,9 @@ type Offerer struct {
 	Alive Alive
 	// Started is when the kitty of a pid started; default: Started.
 	Started func(pid int) time.Time
+	// StartOf is a kitty's start as a token (procid.Start, the default):
+	// with its pid, what tells a kitty from one that later got its pid.
+	StartOf func(pid int) string
 	Clock   clock.Clock // nil: the system's
 	Logf    logs.Logf
 
@@ -66,7 +70,8 @@ type young struct {
 // the background, so kitty's start and the scanner's poll never wait for
 // it.
 func (o *Offerer) Seen(ctx context.Context, in kitty.Instance) {
-	id := in.Addr.String() + "|" + autosave.KittyKey(in)
+	start := o.startOf(in.PID)
+	id := in.Addr.String() + "|" + autosave.KittyKey(in) + "|" + start
 	now := o.now()
 	o.mu.Lock()
 	if o.seen == nil {
@@ -92,6 +97,13 @@ func (o *Offerer) Seen(ctx context.Context, in kitty.Instance) {
 	o.wg.Add(1)
 	go func() {
 		defer o.wg.Done()
+		if in.PID > 0 {
+			// A kitty with this pid ran before: what became of its session
+			// is not this kitty's.
+			if err := Renew(o.Paths, autosave.KittyKey(in), start); err != nil {
+				o.Logf.Printf("record kitty %d's start: %v", in.PID, err)
+			}
+		}
 		key, why := o.Consider(ctx, in)
 		o.mu.Lock()
 		y.busy, y.done = false, key != "" || why == errOld || why == errBeside
@@ -122,6 +134,16 @@ func (o *Offerer) besideIt(key string, started time.Time) bool {
 }
 
 func (o *Offerer) now() time.Time { return clock.Or(o.Clock).Now() }
+
+func (o *Offerer) startOf(pid int) string {
+	switch {
+	case pid <= 0:
+		return ""
+	case o.StartOf != nil:
+		return o.StartOf(pid)
+	}
+	return procid.Start(pid)
+}
 
 // Wait waits for the offers under way.
 func (o *Offerer) Wait() { o.wg.Wait() }
@@ -156,6 +178,7 @@ func (o *Offerer) Consider(ctx context.Context, in kitty.Instance) (key, why str
 		alive = Liveness(nil)
 	}
 	var offer string
+	var newest time.Time // the offered kitty's newest save, or when it went
 	if !in.Version.IsZero() && !in.Version.AtLeast(kitty.VersionSaveAsSession) {
 		// Too old to load a save: the journal's conversations, as
 		// `sessions recover` brings them back.
@@ -170,7 +193,7 @@ func (o *Offerer) Consider(ctx context.Context, in kitty.Instance) (key, why str
 			}
 		}
 		if g := OfferableGone(gone, st); g != nil {
-			offer = g.Key
+			offer, newest = g.Key, g.Ended
 		}
 	} else {
 		all, err := store.List(o.Paths)
@@ -178,7 +201,7 @@ func (o *Offerer) Consider(ctx context.Context, in kitty.Instance) (key, why str
 			return "", err.Error()
 		}
 		if k := Offerable(Kitties(Saves(all), alive, autosave.KittyKey(in), st)); k != nil {
-			offer = k.Key
+			offer, newest = k.Key, k.Newest.At
 		}
 	}
 	if offer == "" {
@@ -188,7 +211,7 @@ func (o *Offerer) Consider(ctx context.Context, in kitty.Instance) (key, why str
 		return "", errBeside
 	}
 	k := &Kitty{Key: offer}
-	won, err := Claim(o.Paths, k.Key, in.PID, now)
+	won, err := Claim(o.Paths, k.Key, newest, in.PID, now)
 	if err != nil {
 		return "", err.Error()
 	}

@@ -149,10 +149,10 @@ func TestState(t *testing.T) {
 	if _, err := os.Stat(p.StateDir); err == nil {
 		t.Errorf("reading created the state directory")
 	}
-	if won, err := Claim(p, "101", 7, at(1)); !won || err != nil {
+	if won, err := Claim(p, "101", time.Time{}, 7, at(1)); !won || err != nil {
 		t.Fatalf("claim: %v %v", won, err)
 	}
-	if won, _ := Claim(p, "101", 8, at(2)); won {
+	if won, _ := Claim(p, "101", time.Time{}, 8, at(2)); won {
 		t.Errorf("claimed twice")
 	}
 	if err := Release(p, "101", 8); err != nil {
@@ -164,7 +164,7 @@ func TestState(t *testing.T) {
 	if err := MarkRestored(p, "202", "autosave-202-x", at(3)); err != nil {
 		t.Fatal(err)
 	}
-	if won, _ := Claim(p, "202", 7, at(4)); won {
+	if won, _ := Claim(p, "202", time.Time{}, 7, at(4)); won {
 		t.Errorf("a restored session was claimed")
 	}
 	MarkDismissed(p, "303", at(5))

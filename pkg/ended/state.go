@@ -16,7 +16,9 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strings"
 	"syscall"
 	"time"
 
@@ -31,7 +33,14 @@ const (
 )
 
 // Mark is what became of one kitty's session. Field names are stable.
+// A kitty is its pid (its key) and its start: KittyStart is the start of
+// the kitty the marks are about, and a kitty that later gets the pid (seen
+// running with another start) starts with no mark.
 type Mark struct {
+	// KittyStart is the start (procid.Start) of the kitty of this key as
+	// the scanner saw it run; "" when not known (a file from an earlier
+	// kittymux): then a kitty seen with the pid is taken for a new one.
+	KittyStart string `json:"kitty_start,omitempty"`
 	// Restored is when its session was restored, and which save.
 	Restored     time.Time `json:"restored,omitzero"`
 	RestoredName string    `json:"restored_name,omitempty"`
@@ -170,13 +179,14 @@ func MarkLater(p paths.Paths, key string, t time.Time) error {
 	})
 }
 
-// Claim takes the offer of kitty key's session for the kitty pid to show:
-// true when no kitty was offered it before and it was neither restored nor
-// dismissed since.
-func Claim(p paths.Paths, key string, pid int, t time.Time) (bool, error) {
+// Claim takes the offer of kitty key's session, whose newest save (or
+// end) was at newest, for the kitty pid to show: true when no kitty was
+// offered it before and it was neither restored nor dismissed since. Marks
+// older than newest are an earlier kitty's with that pid (markOf).
+func Claim(p paths.Paths, key string, newest time.Time, pid int, t time.Time) (bool, error) {
 	won := false
 	err := Update(p, func(st *File) bool {
-		m := st.Kitties[key]
+		m := markOf(*st, key, newest)
 		if !m.Offered.IsZero() || !m.Restored.IsZero() || !m.Dismissed.IsZero() {
 			return false
 		}
@@ -200,4 +210,41 @@ func Release(p paths.Paths, key string, pid int) error {
 		st.Kitties[key] = m
 		return true
 	})
+}
+
+// Renew is called when a kitty with key's pid is seen running with start:
+// the marks of key (and of its journal key) that are about another kitty
+// (another start, or one not known) are dropped, and the start recorded,
+// so that kitty's session, when it ends, is offered whatever became of the
+// earlier one's. With start not known nothing changes: the pid alone is
+// all there is.
+func Renew(p paths.Paths, key, start string) error {
+	if start == "" {
+		return nil
+	}
+	keys := []string{key}
+	if PIDOf(key) > 0 {
+		keys = append(keys, JournalPrefix+key)
+	}
+	st, _ := Read(p)
+	if !slices.ContainsFunc(keys, func(k string) bool { return stale(st, k, start) }) {
+		return nil // nothing to change: no write
+	}
+	return Update(p, func(st *File) bool {
+		changed := false
+		for _, k := range keys {
+			if stale(*st, k, start) {
+				st.Kitties[k] = Mark{KittyStart: start}
+				changed = true
+			}
+		}
+		return changed
+	})
+}
+
+// stale: key's entry is about a kitty other than the one that started at
+// start, or holds marks about a kitty whose start is not known.
+func stale(st File, key, start string) bool {
+	m, ok := st.Kitties[key]
+	return !ok && !strings.HasPrefix(key, JournalPrefix) || ok && m.KittyStart != start
 }

@@ -331,11 +331,19 @@ func TestLogIsBounded(t *testing.T) {
 }
 
 // TestClearMovesTheLease: the prompt leased the conversation to the agent
-// (pid 4242 here); /clear starts another in the same process, and the
-// hook's SessionStart moves the lease with it.
+// (a live process here: a lease whose holder is gone is free); /clear
+// starts another in the same process, and the hook's SessionStart moves
+// the lease with it.
 func TestClearMovesTheLease(t *testing.T) {
 	o, _, _ := setup(t, nil)
-	l, _, err := lease.Take(o.Paths.StateDir, lease.Holder{Agent: "claude", ID: "9f3c2b1a-0d4e-4c5f-8a6b-7c8d9e0f1a2b", PID: 4242, WindowID: 4})
+	agent := exec.Command("sleep", "60")
+	if err := agent.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = agent.Process.Kill(); _ = agent.Wait() })
+	pid := agent.Process.Pid
+	o.Ancestors = func(int) []Proc { return []Proc{{4300, "sh"}, {pid, "claude"}, {4000, "bash"}} }
+	l, _, err := lease.Take(o.Paths.StateDir, lease.Holder{Agent: "claude", ID: "9f3c2b1a-0d4e-4c5f-8a6b-7c8d9e0f1a2b", PID: pid, WindowID: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -343,7 +351,7 @@ func TestClearMovesTheLease(t *testing.T) {
 	if _, err := Run(context.Background(), o, "claude", "SessionStart", strings.NewReader(payloads["claude"]["clear"])); err != nil {
 		t.Fatal(err)
 	}
-	if h := lease.Find(o.Paths.StateDir, "claude", "1b2c3d4e-5f60-4718-9a0b-c1d2e3f4a5b6"); h == nil || h.PID != 4242 {
+	if h := lease.Find(o.Paths.StateDir, "claude", "1b2c3d4e-5f60-4718-9a0b-c1d2e3f4a5b6"); h == nil || h.PID != pid {
 		t.Errorf("the new conversation's lease: %+v", h)
 	}
 	if h := lease.Find(o.Paths.StateDir, "claude", "9f3c2b1a-0d4e-4c5f-8a6b-7c8d9e0f1a2b"); h != nil {

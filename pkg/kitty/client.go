@@ -149,10 +149,30 @@ func (c *Client) exchange(ctx context.Context, cmd string, payload any, noRespon
 	return raw, nil
 }
 
+// dial connects to kitty's socket, and only to one of this user's: the
+// socket file must be the user's (another user may have bound the path
+// first), and so must the process at the other end (an abstract name has
+// no file to own). Nothing is sent before both are proved.
 func (c *Client) dial(ctx context.Context) (net.Conn, error) {
+	if !c.Addr.Abstract() {
+		if fi, err := os.Lstat(c.Addr.Path); err == nil && fi.Mode().Type() == os.ModeSocket {
+			if uid := ownerUID(fi); uid != os.Getuid() {
+				return nil, c.notYours("the socket file", uid)
+			}
+		}
+	}
 	var d net.Dialer
 	conn, err := d.DialContext(ctx, "unix", c.Addr.Path)
 	if err == nil {
+		uid, known, perr := peerUID(conn)
+		switch {
+		case perr != nil:
+			conn.Close()
+			return nil, fmt.Errorf("connect to %s: who listens there: %w", c.Addr, perr)
+		case known && uid != os.Getuid():
+			conn.Close()
+			return nil, c.notYours("the process listening on it", uid)
+		}
 		return conn, nil
 	}
 	switch {
@@ -169,6 +189,13 @@ func (c *Client) dial(ctx context.Context) (net.Conn, error) {
 		return nil, fmt.Errorf("connect to %s: %w", c.Addr, ErrTimeout)
 	}
 	return nil, fmt.Errorf("connect to %s: %w", c.Addr, err)
+}
+
+// notYours says whose the socket is, and that nothing was sent.
+func (c *Client) notYours(what string, uid int) error {
+	return fmt.Errorf("kitty socket %s: %s belongs to %s, not to you (%s): kittymux talks only to a kitty of yours and sent nothing; "+
+		"another user's program may have taken the path first (listen_on should name a directory only you can write): %w",
+		c.Addr, what, userName(uid), userName(os.Getuid()), ErrNotYours)
 }
 
 func (c *Client) ioError(ctx context.Context, cmd, what string, err error) error {

@@ -19,6 +19,9 @@ var (
 	ErrBadReply = errors.New("reply is not kitty's")
 	// ErrTimeout: kitty did not answer before the context's deadline.
 	ErrTimeout = errors.New("kitty did not answer in time")
+	// ErrNotYours: the socket, or the process at its other end, is
+	// another user's: nothing was sent to it.
+	ErrNotYours = errors.New("not your kitty")
 )
 
 // CommandError is kitty's own `{"ok": false}` reply.

@@ -12,7 +12,9 @@ import (
 // running finds the kitties of this user from /proc: each kitty process's
 // socket follows from its command line, its --config file or kitty.conf.
 // A socket counts only when /proc/net/unix lists it as listening (or, when
-// that cannot be read, when its file exists).
+// that cannot be read, when its file exists). Whose it is, is not looked at
+// here: another user may have bound the path first, and the client, which
+// refuses such a socket before sending anything, says so for this kitty.
 func running(o DiscoverOptions) []Instance {
 	listening := listeningUnixSockets(o.ProcRoot)
 	exists := func(a Address) bool {

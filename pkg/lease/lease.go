@@ -3,10 +3,13 @@
 // holds it for exactly as long as it runs.
 //
 // A lease is one file in the state directory's leases/, N.lock for the
-// holder's pid N: flocked through a descriptor without close-on-exec (so
-// the lock passes through exec into the agent and goes when its last holder
-// exits, crash included), and holding, as JSON, who holds it: agent,
-// conversation id, kitty, window. The id lives in the file, not in its
+// holder's pid N: flocked through a descriptor made to pass through the one
+// exec of the agent (so the lock goes when its last holder exits, crash
+// included), and holding, as JSON, who holds it: agent, conversation id,
+// kitty, window, and the holder's pid and start. The agent's own children
+// inherit the descriptor and may outlive it: a lease whose recorded holder
+// is gone, or whose pid now is a process with another start, is free
+// whoever still holds the lock. The id lives in the file, not in its
 // name, so a hook can move the lease to the conversation the agent is in
 // now (/clear) without the agent's descriptor changing. Every write and
 // read of the content is made under the registry lock, so none sees part
@@ -28,7 +31,10 @@ import (
 	"syscall"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/procid"
 	"github.com/kittymux/kittymux/pkg/statefile"
 	"github.com/kittymux/kittymux/pkg/userfile"
 )
@@ -50,7 +56,10 @@ type Holder struct {
 	ID    string `json:"id"`
 	// PID is the process holding the lock: the prompt, then the agent it
 	// exec'd (same pid).
-	PID         int       `json:"pid"`
+	PID int `json:"pid"`
+	// Start is the holder's start (procid.Start): the agent keeps the
+	// prompt's through exec. "" from an earlier kittymux.
+	Start       string    `json:"start,omitempty"`
 	KittyPID    int       `json:"kitty_pid,omitempty"`
 	KittySocket string    `json:"kitty_socket,omitempty"`
 	WindowID    int       `json:"window_id,omitempty"`
@@ -79,12 +88,23 @@ func (h Holder) Where() string {
 	return strings.Join(parts, ", ")
 }
 
-// Lease is a held lease. Its descriptor has no close-on-exec: exec the
-// agent and the agent holds it.
+// Lease is a held lease. Its descriptor is close-on-exec until
+// HoldAcrossExec, called just before the agent's exec: nothing the prompt
+// starts before holds it.
 type Lease struct {
 	fd   int
 	dir  string
 	name string
+}
+
+// HoldAcrossExec clears the descriptor's close-on-exec: the program this
+// process execs next holds the lease.
+func (l *Lease) HoldAcrossExec() error {
+	if l == nil || l.fd < 0 {
+		return nil
+	}
+	_, err := unix.FcntlInt(uintptr(l.fd), unix.F_SETFD, 0)
+	return err
 }
 
 // Release gives the lease up (the exec failed, or the answer changed).
@@ -134,6 +154,9 @@ func Take(stateDir string, h Holder) (*Lease, *Holder, error) {
 		return nil, nil, err
 	}
 	defer unlock()
+	if h.Start == "" {
+		h.Start = procid.Start(h.PID)
+	}
 	if other := find(d, h.Agent, h.ID, h.PID); other != nil {
 		return nil, other, ErrBusy
 	}
@@ -142,9 +165,9 @@ func Take(stateDir string, h Holder) (*Lease, *Holder, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("lease: %w", err)
 	}
-	// dup gives a descriptor without close-on-exec (Go opens every file
-	// with it): that one carries the lock through exec.
-	fd, err := dupNoCloexec(f)
+	// A descriptor of its own, which HoldAcrossExec can pass through exec
+	// without the *os.File closing it.
+	fd, err := dupCloexec(f)
 	f.Close()
 	if err != nil {
 		return nil, nil, fmt.Errorf("lease: %w", err)
@@ -261,7 +284,23 @@ func holder(d *statefile.Dir, name string, pid int) (Holder, *os.File, bool) {
 		f.Close()
 		return Holder{}, nil, true
 	}
+	if !h.running() {
+		// The lock is held by what the holder left behind (a child that
+		// inherited it): the holder itself is gone.
+		f.Close()
+		return Holder{}, nil, false
+	}
 	return h, f, true
+}
+
+// running reports whether the holder still runs: its pid is a process with
+// its start; with no start recorded, its pid is a process at all.
+func (h Holder) running() bool {
+	if h.Start != "" {
+		return procid.ID{PID: h.PID, Start: h.Start}.Is()
+	}
+	err := syscall.Kill(h.PID, 0)
+	return h.PID > 0 && (err == nil || errors.Is(err, syscall.EPERM))
 }
 
 func tryLock(f *os.File) bool {
@@ -346,14 +385,14 @@ func flockWait(fd int) error {
 	}
 }
 
-func dupNoCloexec(f *os.File) (int, error) {
+func dupCloexec(f *os.File) (int, error) {
 	sc, err := f.SyscallConn()
 	if err != nil {
 		return -1, err
 	}
 	fd := -1
 	var derr error
-	if err := sc.Control(func(raw uintptr) { fd, derr = syscall.Dup(int(raw)) }); err != nil {
+	if err := sc.Control(func(raw uintptr) { fd, derr = unix.FcntlInt(raw, unix.F_DUPFD_CLOEXEC, 0) }); err != nil {
 		return -1, err
 	}
 	if derr != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/procid"
 )
 
 // TestMain lets the test binary stand in for the prompt: with
@@ -24,12 +25,17 @@ import (
 func TestMain(m *testing.M) {
 	if dir := os.Getenv("LEASE_HELPER"); dir != "" {
 		h := Holder{Agent: "claude", ID: os.Getenv("LEASE_ID"), PID: os.Getpid(), KittyPID: 77, KittySocket: "unix:/tmp/k-77", WindowID: 3, Tab: "api work"}
-		if _, other, err := Take(dir, h); err != nil {
+		l, other, err := Take(dir, h)
+		if err != nil {
 			fmt.Fprintf(os.Stderr, "busy=%v: %v\n", other, err)
 			os.Exit(3)
 		}
+		if err := l.HoldAcrossExec(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(4)
+		}
 		sleep, _ := exec.LookPath("sleep")
-		err := syscall.Exec(sleep, []string{"sleep", "60"}, os.Environ())
+		err = syscall.Exec(sleep, []string{"sleep", "60"}, os.Environ())
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(4)
 	}
@@ -74,7 +80,7 @@ func TestSecondTakeSaysWhereAcrossExec(t *testing.T) {
 	if !errors.Is(err, ErrBusy) || l != nil {
 		t.Fatalf("second take: lease %v, err %v; want ErrBusy", l, err)
 	}
-	want := Holder{Agent: "claude", ID: "0a1b2c3d", PID: holder.Process.Pid, KittyPID: 77, KittySocket: "unix:/tmp/k-77", WindowID: 3, Tab: "api work"}
+	want := Holder{Agent: "claude", ID: "0a1b2c3d", PID: holder.Process.Pid, Start: procid.Start(holder.Process.Pid), KittyPID: 77, KittySocket: "unix:/tmp/k-77", WindowID: 3, Tab: "api work"}
 	if diff := cmp.Diff(want, *other, cmpIgnoreSince); diff != "" {
 		t.Errorf("holder (-want +got):\n%s", diff)
 	}
@@ -147,6 +153,7 @@ func TestLeaseIsOneFileHoldingItsHolder(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Release()
+	h.Start = procid.Start(os.Getpid())
 	ents, err := os.ReadDir(filepath.Join(state, paths.LeasesName))
 	if err != nil {
 		t.Fatal(err)
@@ -172,18 +179,23 @@ func TestLeaseIsOneFileHoldingItsHolder(t *testing.T) {
 }
 
 // An agent started by an earlier kittymux holds an empty lock file and
-// says who it is in PID.json beside it: it still holds its conversation,
-// and both files go once it has exited.
+// says who it is in PID.json beside it (no start): it still holds its
+// conversation while its pid runs, and both files go once it has exited.
 func TestEarlierLayoutLease(t *testing.T) {
 	state := t.TempDir()
 	dir := filepath.Join(state, paths.LeasesName)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	const pid = 4242
+	agent := exec.Command("sleep", "60")
+	if err := agent.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = agent.Process.Kill(); _ = agent.Wait() })
+	pid := agent.Process.Pid
 	lock := filepath.Join(dir, strconv.Itoa(pid)+".lock")
 	js := filepath.Join(dir, strconv.Itoa(pid)+".json")
-	if err := os.WriteFile(js, []byte(`{"agent":"claude","id":"old-one","pid":4242,"window_id":2}`+"\n"), 0o600); err != nil {
+	if err := os.WriteFile(js, []byte(fmt.Sprintf(`{"agent":"claude","id":"old-one","pid":%d,"window_id":2}`+"\n", pid)), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	f, err := os.OpenFile(lock, os.O_RDWR|os.O_CREATE, 0o600)
@@ -205,5 +217,46 @@ func TestEarlierLayoutLease(t *testing.T) {
 		if _, err := os.Stat(p); !os.IsNotExist(err) {
 			t.Errorf("%s left behind: %v", filepath.Base(p), err)
 		}
+	}
+}
+
+// TestLeaseOfAGoneHolderIsFree: the lock of a lease is still held (a child
+// of the agent inherited it), but the holder it names is gone, or its pid
+// now is a process with another start: the lease is free.
+func TestLeaseOfAGoneHolderIsFree(t *testing.T) {
+	other := exec.Command("sleep", "60")
+	if err := other.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = other.Process.Kill(); _ = other.Wait() })
+	for name, h := range map[string]Holder{
+		"pid reused": {Agent: "claude", ID: "c1", PID: other.Process.Pid, Start: "an earlier start"},
+		"pid gone":   {Agent: "claude", ID: "c1", PID: 1 << 30, Start: "1"},
+		"old, gone":  {Agent: "claude", ID: "c1", PID: 1 << 30},
+	} {
+		state := t.TempDir()
+		dir := filepath.Join(state, paths.LeasesName)
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.OpenFile(filepath.Join(dir, strconv.Itoa(h.PID)+".lock"), os.O_RDWR|os.O_CREATE, 0o600)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := json.Marshal(h)
+		if _, err := f.Write(data); err != nil {
+			t.Fatal(err)
+		}
+		// This open file stands for the child's inherited descriptor.
+		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+			t.Fatal(err)
+		}
+		l, busy, err := Take(state, Holder{Agent: "claude", ID: "c1", PID: os.Getpid()})
+		if err != nil {
+			t.Errorf("%s: take: held by %+v: %v", name, busy, err)
+		} else {
+			l.Release()
+		}
+		f.Close()
 	}
 }

@@ -43,7 +43,8 @@ func alive(pid int) bool {
 }
 
 // resume takes the lease on r's conversation and execs it: the lease's
-// descriptor passes through exec, so the agent holds it while it runs. A
+// descriptor passes through that exec (and no other), so the agent holds
+// it while it runs. A
 // lease that cannot be written is no reason not to resume.
 func (e *Env) resume(path string, r Record, asked bool) error {
 	if r.ID == "" {
@@ -64,6 +65,9 @@ func (e *Env) resume(path string, r Record, asked bool) error {
 	e.waitTurn(r, asked)
 	e.outcome(r, journal.OutcomeResumed, e.resumedWhy(r), asked)
 	e.intoOwnDir()
+	if err := l.HoldAcrossExec(); err != nil {
+		fmt.Fprintf(e.Out, "kittymux: lease: %v (resuming anyway)\r\n", err)
+	}
 	err = e.exec(path, r.Argv, r.Env)
 	l.Release()
 	return e.failed(r, err)

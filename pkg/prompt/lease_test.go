@@ -1,10 +1,13 @@
 package prompt_test
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -121,5 +124,56 @@ func TestOpenByHandElsewhere(t *testing.T) {
 	if len(recs) != 1 || recs[0].Name != "-fakesh" ||
 		!strings.Contains(out, `already open in kitty 4242 (unix:/tmp/kitty-4242), tab "by hand", window 7`) {
 		t.Errorf("ran %+v, said:\n%s", recs, out)
+	}
+}
+
+// TestLeaseNotKeptByAChild: a resumed agent starts a helper that outlives
+// it and exits. The helper inherited the lease's descriptor, but the lease
+// names the agent, which is gone: the next resume of the conversation
+// proceeds.
+func TestLeaseNotKeptByAChild(t *testing.T) {
+	w := newWorld(t)
+	args := w.seal(claudeRecord())
+	resume := []string{"claude", "--model", "sonnet", "--resume", uuid}
+	pidFile := filepath.Join(w.dir, "helper.pid")
+	w.extraEnv = []string{"KITTY_PID=4242", "KITTY_WINDOW_ID=1", "FAKEAGENT_BACKGROUND=" + pidFile, "FAKEAGENT_EXIT=0"}
+	first := w.runPTY(args, "\r", true)
+	if diff := cmp.Diff(resume, argvOf(first)); diff != "" {
+		t.Fatalf("first resume (-want +got):\n%s\n%s", diff, first.out)
+	}
+	raw, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatalf("the agent's helper: %v", err)
+	}
+	helper, err := strconv.Atoi(string(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = syscall.Kill(helper, syscall.SIGKILL) })
+	if err := syscall.Kill(helper, 0); err != nil {
+		t.Fatalf("the helper %d does not run: %v", helper, err)
+	}
+	waitGone(t, first.records[0].PID)
+
+	w.extraEnv = []string{"KITTY_PID=4242", "KITTY_WINDOW_ID=2"}
+	second := w.runPTY(args, "\r", true)
+	if diff := cmp.Diff(resume, argvOf(second)); diff != "" || strings.Contains(second.out, "already open") {
+		t.Errorf("second resume, the helper %d still running (-want +got):\n%s\n%s", helper, diff, second.out)
+	}
+}
+
+// waitGone waits until process pid has ended (a zombie counts as ended).
+func waitGone(t *testing.T, pid int) {
+	t.Helper()
+	b := kittytest.NewBound(t, fmt.Sprintf("process %d to end", pid), 5*time.Second)
+	for {
+		st, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		if err != nil || strings.Contains(string(st), ") Z ") {
+			return
+		}
+		if b.Over() {
+			t.Fatalf("%v", b)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }

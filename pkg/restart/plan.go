@@ -14,6 +14,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/probe"
+	"github.com/kittymux/kittymux/pkg/procid"
 )
 
 // Outcomes of one window.
@@ -36,6 +37,9 @@ type Target struct {
 	Window   kitty.Window
 	TabTitle string
 	Agent    live.Window
+	// Procs are the agent's processes (Agent.PIDs) as first seen, each
+	// with its start: only these are ever signalled.
+	Procs []procid.ID
 	// State is the agent's state as the journal (or its title) has it.
 	State    string
 	Decision plan.Decision
@@ -53,6 +57,8 @@ type PlanOptions struct {
 	Records live.Records
 	// Read reads a process from the OS; nil is live.ReadProc.
 	Read live.ProcReader
+	// Start reads a process's start; nil is procid.Start.
+	Start func(pid int) string
 	// Probes checks the agents named (sessions check, cached).
 	Probes func(names []string) probe.Probes
 	// Agent keeps only the windows of that agent when not "".
@@ -144,7 +150,20 @@ func kittyTargets(k Kitty, o PlanOptions) []Target {
 			st = recs[i].State
 		}
 		st = cmp.Or(st, recState[i], o.Agents.TitleState(w.Agent.Cmd.Agent, w.Ref.Window.Title))
-		ts = append(ts, Target{Kitty: k.Instance, Window: *w.Ref.Window, TabTitle: w.Ref.Tab.Title, Agent: w, State: st, Skip: skip})
+		ts = append(ts, Target{Kitty: k.Instance, Window: *w.Ref.Window, TabTitle: w.Ref.Tab.Title, Agent: w,
+			Procs: pinned(w.PIDs, o.Start), State: st, Skip: skip})
 	}
 	return ts
+}
+
+// pinned reads each pid's start now, as the agent's processes are seen.
+func pinned(pids []int, start func(int) string) []procid.ID {
+	if start == nil {
+		start = procid.Start
+	}
+	out := make([]procid.ID, len(pids))
+	for i, pid := range pids {
+		out[i] = procid.ID{PID: pid, Start: start(pid)}
+	}
+	return out
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/plan"
+	"github.com/kittymux/kittymux/pkg/procid"
 	"github.com/kittymux/kittymux/pkg/restorerec"
 )
 
@@ -26,10 +27,15 @@ type Client interface {
 	Do(ctx context.Context, cmd string, payload any, noResponse bool) (json.RawMessage, error)
 }
 
-// Procs signals processes and says whether they still run.
+// Procs signals processes and says whether they still run, each known by
+// its pid and start as restart saw it: a process that got its pid since is
+// neither signalled nor counted as running.
 type Procs interface {
-	Signal(pid int, sig syscall.Signal) error
-	Alive(pid int) bool
+	// Signal sends sig to p; procid.ErrNotSame when p's pid is another
+	// process's now (nothing sent), syscall.ESRCH when it is gone.
+	Signal(p procid.ID, sig syscall.Signal) error
+	// Alive reports whether p still runs.
+	Alive(p procid.ID) bool
 }
 
 // Result is what became of one window: a line of `agents restart`.
@@ -228,6 +234,12 @@ func (r *Runner) end(ctx context.Context, c Client, t Target, match string) (str
 	if e.Signal == syscall.SIGTERM {
 		steps = slices.Delete(steps, 1, 2)
 	}
+	if len(t.Procs) == 0 || !r.Procs.Alive(t.Procs[0]) {
+		// Between the look and now (the question) the agent ended, and its
+		// pid may be another process's: nothing is typed nor signalled.
+		return "", fmt.Errorf("%s (pid %d) is no longer the process seen (it ended, or its pid is another process's now): nothing was signalled",
+			t.Agent.Agent.Cmd.Agent, t.Agent.PID)
+	}
 	var done []string
 	for i, s := range steps {
 		var err error
@@ -238,12 +250,12 @@ func (r *Runner) end(ctx context.Context, c Client, t Target, match string) (str
 			// The clean signal goes to the agent's outermost process, as
 			// its launcher expects; the later ones to each of its
 			// processes still running (a launcher may not pass them on).
-			pids := []int{t.Agent.PID}
+			ps := t.Procs[:1]
 			if i > 0 {
-				pids = slices.DeleteFunc(slices.Clone(t.Agent.PIDs), func(pid int) bool { return !r.Procs.Alive(pid) })
+				ps = slices.DeleteFunc(slices.Clone(t.Procs), func(p procid.ID) bool { return !r.Procs.Alive(p) })
 			}
-			for _, pid := range pids {
-				if e := r.Procs.Signal(pid, s.sig); e != nil && err == nil {
+			for _, p := range ps {
+				if e := r.Procs.Signal(p, s.sig); e != nil && err == nil {
 					err = e
 				}
 			}
@@ -252,7 +264,7 @@ func (r *Runner) end(ctx context.Context, c Client, t Target, match string) (str
 		if err != nil && !errors.Is(err, syscall.ESRCH) {
 			return strings.Join(done, ", "), fmt.Errorf("end %s (pid %d): %w", t.Agent.Agent.Cmd.Agent, t.Agent.PID, err)
 		}
-		if r.waitGone(ctx, t.Agent.PIDs, s.wait) {
+		if r.waitGone(ctx, t.Procs, s.wait) {
 			how := "ended with " + done[0]
 			if len(done) > 1 {
 				how = "did not end with " + strings.Join(done[:len(done)-1], " nor ") + ": ended with " + done[len(done)-1]
@@ -281,11 +293,11 @@ func (r *Runner) typeQuit(ctx context.Context, c Client, match string, e agents.
 	return c.SendText(ctx, match, e.Enter)
 }
 
-// waitGone waits up to d until none of pids runs.
-func (r *Runner) waitGone(ctx context.Context, pids []int, d time.Duration) bool {
+// waitGone waits up to d until none of ps runs.
+func (r *Runner) waitGone(ctx context.Context, ps []procid.ID, d time.Duration) bool {
 	deadline := time.Now().Add(d)
 	for {
-		if !slices.ContainsFunc(pids, r.Procs.Alive) {
+		if !slices.ContainsFunc(ps, r.Procs.Alive) {
 			return true
 		}
 		if time.Now().After(deadline) || r.sleep(ctx, r.poll()) != nil {
@@ -385,7 +397,11 @@ func (r *Runner) overlay(ctx context.Context, c Client, t Target, resumeArgv []s
 
 func (r *Runner) overlayPayload(t Target, resumeArgv []string) map[string]any {
 	match := "id:" + strconv.Itoa(t.Window.ID)
-	args := append([]string{r.Self, "agents", "wait-exec", "--pid", strconv.Itoa(t.Agent.PID), "--"}, resumeArgv...)
+	args := []string{r.Self, "agents", "wait-exec", "--pid", strconv.Itoa(t.Agent.PID)}
+	if len(t.Procs) > 0 && t.Procs[0].Start != "" {
+		args = append(args, "--start", t.Procs[0].Start)
+	}
+	args = append(append(args, "--"), resumeArgv...)
 	p := map[string]any{"type": "overlay-main", "match": match, "next_to": match, "keep_focus": true,
 		"args": args, "cwd": t.Agent.Agent.Cwd}
 	if t.Window.TitleOverridden {

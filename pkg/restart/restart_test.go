@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -19,6 +20,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/procid"
 )
 
 func TestTypeLine(t *testing.T) {
@@ -271,23 +273,26 @@ type fakeProcs struct {
 	got    []string
 }
 
-func (p *fakeProcs) Signal(pid int, sig syscall.Signal) error {
+func (p *fakeProcs) Signal(id procid.ID, sig syscall.Signal) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.got = append(p.got, agents.SignalName(sig))
-	for _, s := range p.endsOn[pid] {
+	for _, s := range p.endsOn[id.PID] {
 		if s == sig {
-			p.gone[pid] = true
+			p.gone[id.PID] = true
 		}
 	}
 	return nil
 }
 
-func (p *fakeProcs) Alive(pid int) bool {
+func (p *fakeProcs) Alive(id procid.ID) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return !p.gone[pid]
+	return !p.gone[id.PID]
 }
+
+// fakeStart is a start for each fake pid.
+func fakeStart(pid int) string { return "s" + strconv.Itoa(pid) }
 
 func TestRunnerEnds(t *testing.T) {
 	set := loadSet(t)
@@ -323,7 +328,7 @@ func TestRunnerEnds(t *testing.T) {
 			}
 			fk.ls = func() []kitty.OSWindow {
 				w := tc.w
-				if procs.Alive(201) {
+				if procs.Alive(procid.ID{PID: 201}) {
 					// still the agent
 				} else if w.PID == 201 {
 					w.ID = 9 // the overlay in its place
@@ -336,7 +341,7 @@ func TestRunnerEnds(t *testing.T) {
 				}
 				return []kitty.OSWindow{{ID: 1, Tabs: []kitty.Tab{{ID: 1, Windows: []kitty.Window{w}}}}}
 			}
-			ts := Plan([]Kitty{{Instance: kitty.Instance{Socket: "unix:/k"}, LS: fk.ls()}}, PlanOptions{Agents: set, Read: readFrom(fk.ls),
+			ts := Plan([]Kitty{{Instance: kitty.Instance{Socket: "unix:/k"}, LS: fk.ls()}}, PlanOptions{Agents: set, Read: readFrom(fk.ls), Start: fakeStart,
 				Records: live.Records{ProcRoot: t.TempDir(), Getenv: func(string) string { return "" }}})
 			if len(ts) != 1 || ts[0].Skip != "" {
 				t.Fatalf("plan: %+v", ts)
@@ -372,7 +377,7 @@ func TestRunnerEnds(t *testing.T) {
 
 func TestWaitExecRunsOnlyTheRestorePrompt(t *testing.T) {
 	for _, argv := range [][]string{nil, {"/bin/sh", "-c", "id"}, {"kittymux-resume", "--"}} {
-		if err := WaitExec(t.Context(), os.Getpid(), argv, time.Millisecond); err == nil || errors.Is(err, context.Canceled) {
+		if err := WaitExec(t.Context(), procid.Of(os.Getpid()), argv, time.Millisecond); err == nil || errors.Is(err, context.Canceled) {
 			t.Errorf("WaitExec(%q) = %v, want a refusal", argv, err)
 		}
 	}

@@ -6,6 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
 
 	"github.com/kittymux/kittymux/pkg/autosave"
 	"github.com/kittymux/kittymux/pkg/kitty"
@@ -54,7 +57,13 @@ func Check(ctx context.Context, e Env, scannerRunning bool) []Part {
 	}
 
 	if conf.HasListenOn() {
-		add("socket", true, "listen_on %s (%s); a running kitty opened before it was set needs a restart", conf.ListenOn.Value, conf.ListenOn.Where())
+		if why := sharedSocket(e, conf.ListenOn.Value); why != "" {
+			listen, _ := ListenOn(e.Paths, e.getenv)
+			add("socket", false, "listen_on %s (%s) %s: another user can take its name first, and kittymux does not talk to another user's socket; "+
+				"remove that line and run `kittymux setup` (listen_on %s)", conf.ListenOn.Value, conf.ListenOn.Where(), why, listen)
+		} else {
+			add("socket", true, "listen_on %s (%s); a running kitty opened before it was set needs a restart", conf.ListenOn.Value, conf.ListenOn.Where())
+		}
 	} else {
 		add("socket", false, "no listen_on: %s, then restart kitty", runSetup)
 	}
@@ -86,6 +95,34 @@ func Check(ctx context.Context, e Env, scannerRunning bool) []Part {
 	}
 	_ = ctx
 	return parts
+}
+
+// sharedSocket says why the socket listen_on names can be taken by another
+// user first ("" when it cannot): an abstract name, or a path in a
+// directory another user may write (kitty's temp directory, as a relative
+// name has it, is one where it is shared).
+func sharedSocket(e Env, listen string) string {
+	rest, ok := strings.CutPrefix(os.Expand(listen, e.getenv), "unix:")
+	switch {
+	case !ok:
+		return ""
+	case strings.HasPrefix(rest, "@"):
+		return "is an abstract name, which any user can bind"
+	case strings.HasPrefix(rest, "~"):
+		rest = e.Home + rest[1:]
+	case !filepath.IsAbs(rest):
+		rest = filepath.Join(os.TempDir(), rest)
+	}
+	dir := filepath.Dir(rest)
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return ""
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if fi.Mode().Perm()&0o022 != 0 || ok && int(st.Uid) != os.Getuid() && st.Uid != 0 {
+		return "is in " + dir + ", which other users can write"
+	}
+	return ""
 }
 
 func checkWatcher(conf kitty.Conf, e Env) (Part, WatcherSettings) {

@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/kittymux/kittymux/assets"
 	"github.com/kittymux/kittymux/pkg/kitty"
@@ -142,6 +143,8 @@ type Plan struct {
 	// so that kitty, saving on quit into a sessions directory that is not
 	// there, does not make it with its own looser mode.
 	makeState bool
+	// makeSocketDir: SocketDirName is made (0700) for kitty's socket.
+	makeSocketDir bool
 }
 
 // Empty reports a plan with nothing to change.
@@ -173,6 +176,11 @@ func (p Plan) Apply(ctx context.Context, e Env) error {
 			return err
 		}
 	}
+	if p.makeSocketDir {
+		if err := makeSocketDir(e); err != nil {
+			return err
+		}
+	}
 	for _, c := range p.Changes {
 		if err := c.apply(ctx); err != nil {
 			return err
@@ -191,6 +199,21 @@ func (p Plan) Apply(ctx context.Context, e Env) error {
 		}
 	}
 	return nil
+}
+
+// makeSocketDir makes the state directory's SocketDirName, 0700, for
+// kitty's socket.
+func makeSocketDir(e Env) error {
+	top, err := statefile.Make(e.Paths.StateDir)
+	if err != nil {
+		return err
+	}
+	defer top.Close()
+	d, err := top.MakeSub(SocketDirName)
+	if err != nil {
+		return err
+	}
+	return d.Close()
 }
 
 func readRecord(e Env) (*record, error) {
@@ -354,7 +377,15 @@ func planIncluded(_ context.Context, e Env, p *Plan) error {
 	if conf.HasListenOn() {
 		p.Notes = append(p.Notes, fmt.Sprintf("socket: kept as kitty.conf has it (listen_on %s, %s)", conf.ListenOn.Value, conf.ListenOn.Where()))
 	} else {
-		lines = append(lines, "# kitty adds -<its pid> to the name.", "listen_on "+e.listenOn())
+		listen, err := ListenOn(e.Paths, e.getenv)
+		if err != nil {
+			return err
+		}
+		if strings.HasPrefix(listen, "unix:"+e.socketDir()+string(filepath.Separator)) {
+			p.makeSocketDir = true
+		}
+		lines = append(lines, "# In a directory only you can write: no other user can take the name first. kitty adds -<its pid>.",
+			"listen_on "+listen)
 	}
 	w := e.Watcher()
 	if strings.ContainsAny(w, "\n\r") {
@@ -366,14 +397,50 @@ func planIncluded(_ context.Context, e Env, p *Plan) error {
 	return nil
 }
 
-// listenOn is the socket setup asks kitty for: in the user's runtime
-// directory where there is one (private to the user), else a name kitty
-// puts in its temp directory.
-func (e Env) listenOn() string {
-	if d := e.getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(d) && !strings.ContainsAny(d, "$\n\r ") {
-		return "unix:" + filepath.Join(d, "kitty")
+// SocketDirName is the directory in the state directory that holds
+// kitty's socket where there is no runtime directory.
+const SocketDirName = "run"
+
+func (e Env) socketDir() string { return filepath.Join(e.Paths.StateDir, SocketDirName) }
+
+// maxSocketPath is the longest socket path kitty can bind on every system
+// kittymux runs on: sun_path is 104 bytes on macOS (108 on Linux), with
+// its NUL, and kitty adds "-<pid>" (up to 8 bytes) to the name.
+const maxSocketPath = 103 - 8
+
+// ListenOn is the socket setup asks kitty for, always in a directory only
+// the user can write, so that no other user can bind its name first: the
+// user's runtime directory ($XDG_RUNTIME_DIR) when it is one (the user's,
+// no one else may write it), else SocketDirName in kittymux's state
+// directory (made 0700 by setup). Never kitty's temp directory, which
+// every user shares.
+func ListenOn(p paths.Paths, getenv func(string) string) (string, error) {
+	if d := getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(d) && privateDir(d) {
+		if path := filepath.Join(d, "kitty"); socketPathOK(path) {
+			return "unix:" + path, nil
+		}
 	}
-	return "unix:kitty"
+	path := filepath.Join(p.StateDir, SocketDirName, "kitty")
+	if !socketPathOK(path) {
+		return "", fmt.Errorf("no directory of yours fits kitty's socket (%s is over %d bytes, or has $ or a newline): "+
+			"set listen_on in kitty.conf to a socket in a directory only you can write, then run setup again", path, maxSocketPath)
+	}
+	return "unix:" + path, nil
+}
+
+func socketPathOK(path string) bool {
+	return len(path) <= maxSocketPath && !strings.ContainsAny(path, "$\n\r")
+}
+
+// privateDir: d is a directory (not a link) of this user that no other
+// user may write.
+func privateDir(d string) bool {
+	fi, err := os.Lstat(d)
+	if err != nil || !fi.IsDir() {
+		return false
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return ok && int(st.Uid) == os.Getuid() && fi.Mode().Perm()&0o022 == 0
 }
 
 func planWatcher(ctx context.Context, e Env, p *Plan) error {

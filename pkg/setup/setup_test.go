@@ -66,6 +66,10 @@ func testEnv(t *testing.T, name string) (Env, string) {
 	if err := os.WriteFile(exe, []byte("#!/bin/sh\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	// The runtime directory, as systemd makes it: the user's, 0700.
+	if err := os.Mkdir(filepath.Join(root, "run"), 0o700); err != nil {
+		t.Fatal(err)
+	}
 	env := map[string]string{"HOME": home, "XDG_RUNTIME_DIR": filepath.Join(root, "run")}
 	return Env{
 		Paths:        paths.Paths{StateDir: filepath.Join(home, ".local", "state", "kittymux"), ConfigDir: filepath.Join(home, ".config", "kittymux")},

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/procid"
 	"github.com/kittymux/kittymux/pkg/restart"
 )
 
@@ -31,6 +32,7 @@ func NewCmdAgents(f *factory.Factory) *cobra.Command {
 // then becomes the restore prompt. Not for people.
 func newCmdWaitExec() *cobra.Command {
 	var pid int
+	var start string
 	var timeout time.Duration
 	cmd := &cobra.Command{
 		Use:     "wait-exec --pid PID -- KITTYMUX-RESUME ARGS...",
@@ -42,7 +44,7 @@ func newCmdWaitExec() *cobra.Command {
 			if pid <= 0 {
 				return &factory.FlagError{Err: fmt.Errorf("--pid %s is not a process id", strconv.Itoa(pid))}
 			}
-			err := restart.WaitExec(cmd.Context(), pid, args, timeout)
+			err := restart.WaitExec(cmd.Context(), procid.ID{PID: pid, Start: start}, args, timeout)
 			// Still here: nothing ran. Say so where the user looks, and
 			// give them a moment to read it before kitty closes the window.
 			fmt.Fprintf(os.Stderr, "kittymux: %v\n", err)
@@ -51,6 +53,7 @@ func newCmdWaitExec() *cobra.Command {
 		},
 	}
 	cmd.Flags().IntVar(&pid, "pid", 0, "the process to wait for")
+	cmd.Flags().StringVar(&start, "start", "", "its start as seen: a process that got its pid since is not waited for")
 	cmd.Flags().DurationVar(&timeout, "timeout", time.Minute, "how long to wait for it")
 	return cmd
 }

@@ -46,6 +46,9 @@ type RestartOptions struct {
 	Confirm func(question, detail string) (bool, error)
 	// Runner, when set, is adjusted before the run (tests: shorter bounds).
 	Runner func(*restart.Runner)
+	// Start reads a process's start as the agents are seen; nil is
+	// procid.Start (tests: a process that is not the one seen).
+	Start func(pid int) string
 }
 
 // From fills o with what `agents restart` takes from f.
@@ -133,7 +136,8 @@ func Restart(ctx context.Context, o *RestartOptions) error {
 	}
 	jf, _ := journal.New(o.Paths.Journal(), false).Read()
 	ts := restart.Plan(kitties, restart.PlanOptions{Agents: set, Journal: jf, Records: live.Records{Getenv: o.Getenv},
-		Probes: func(names []string) probe.Probes { return o.Probes(ctx, set, names) }, Agent: o.Agent, Working: o.All})
+		Probes: func(names []string) probe.Probes { return o.Probes(ctx, set, names) }, Agent: o.Agent, Working: o.All,
+		Start: o.Start})
 	r, err := runner(o, set)
 	if err != nil {
 		return err

@@ -176,7 +176,7 @@ func Run(ctx context.Context, o *Options) error {
 	r.Retention = checkRetention(o, r.Agents.Installed)
 	r.OK = reachable > 0
 	if !r.OK {
-		r.Hint = factory.ConfHint
+		r.Hint = factory.ConfHint(o.Paths, o.Getenv)
 	}
 	if o.JSON {
 		enc := json.NewEncoder(o.IO.Out)

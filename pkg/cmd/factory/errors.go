@@ -4,8 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/setup"
 )
 
 // Exit codes: 0 ok, 1 error, 2 cancelled or bad usage.
@@ -29,15 +32,32 @@ func (e *SilentError) Error() string { return fmt.Sprintf("exit %d", e.Code) }
 // ErrCancel: the user cancelled: exit 2.
 var ErrCancel = errors.New("cancelled")
 
-// ConfHint is what kitty.conf needs for kittymux to reach kitty.
-const ConfHint = `kittymux talks to kitty over its remote-control socket. Run ` + "`kittymux setup`" + `, or add to kitty.conf:
+// ConfHint is what kitty.conf needs for kittymux to reach kitty, with the
+// socket `kittymux setup` would write (setup.ListenOn: in a directory only
+// the user can write).
+func ConfHint(p paths.Paths, getenv func(string) string) string {
+	listen, err := setup.ListenOn(p, getenv)
+	if err != nil {
+		listen = "unix:<a directory only you can write>/kitty"
+	}
+	return `kittymux talks to kitty over its remote-control socket. Run ` + "`kittymux setup`" + `, or add to kitty.conf:
     allow_remote_control socket-only
-    listen_on unix:/tmp/kitty
+    listen_on ` + listen + `
 then restart kitty and run ` + "`kittymux doctor`"
+}
 
-// Report prints err with a hint where one helps and returns the exit code.
-// It is the one place where errors become exit codes and hints.
+// ConfHint is ConfHint for f's paths and environment.
+func (f *Factory) ConfHint() string { return ConfHint(f.Paths, f.Getenv) }
+
+// Report prints err with a hint where one helps and returns the exit code,
+// the hint on kitty.conf for this process's paths and environment.
 func Report(w io.Writer, err error) int {
+	return ReportHint(w, err, ConfHint(paths.FromEnv(), os.Getenv))
+}
+
+// ReportHint is Report with confHint as the hint on kitty.conf. It is the
+// one place where errors become exit codes and hints.
+func ReportHint(w io.Writer, err error, confHint string) int {
 	if err == nil {
 		return ExitOK
 	}
@@ -55,8 +75,8 @@ func Report(w io.Writer, err error) int {
 	switch {
 	case errors.As(err, &flagErr):
 		return ExitCancel
-	case errors.Is(err, ErrNoKitty), errors.Is(err, kitty.ErrNoSocket), errors.Is(err, kitty.ErrRefused):
-		fmt.Fprintln(w, ConfHint)
+	case errors.Is(err, ErrNoKitty), errors.Is(err, kitty.ErrNoSocket), errors.Is(err, kitty.ErrRefused), errors.Is(err, kitty.ErrNotYours):
+		fmt.Fprintln(w, confHint)
 	case errors.Is(err, kitty.ErrTimeout):
 		fmt.Fprintln(w, "kitty did not answer; is it busy or stopped? run `kittymux doctor`")
 	}

@@ -70,7 +70,7 @@ func Main(f *factory.Factory, args []string) int {
 	defer stop()
 	cmd := NewCmdRoot(f)
 	cmd.SetArgs(args)
-	return factory.Report(f.IO.ErrOut, cmd.ExecuteContext(ctx))
+	return factory.ReportHint(f.IO.ErrOut, cmd.ExecuteContext(ctx), f.ConfHint())
 }
 
 // watchSignals returns a context that SIGINT and SIGTERM cancel, and stop,

@@ -41,8 +41,15 @@ func testFactory(t *testing.T, conf string) (*factory.Factory, *kittytest.Buffer
 			t.Fatal(err)
 		}
 	}
+	// The user's runtime directory, private and short (a socket's path
+	// must be: the temp directory, named after the test, may not be).
+	run, err := os.MkdirTemp("", "kmrun")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(run) })
 	env := map[string]string{"HOME": home, "XDG_CONFIG_HOME": filepath.Join(home, ".config"),
-		"XDG_STATE_HOME": filepath.Join(home, ".local", "state")}
+		"XDG_STATE_HOME": filepath.Join(home, ".local", "state"), "XDG_RUNTIME_DIR": run}
 	f, out, _ := factorytest.New(t)
 	f.IO.ErrOut = out
 	f.Paths = paths.Paths{StateDir: filepath.Join(home, ".local", "state", "kittymux"), ConfigDir: filepath.Join(home, ".config", "kittymux")}

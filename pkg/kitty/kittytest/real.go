@@ -51,6 +51,13 @@ type RealOptions struct {
 	Cwd string
 	// Config is extra kitty.conf lines, after StartReal's own.
 	Config []string
+	// Args are extra arguments for kitty (after --config), such as
+	// --listen-on.
+	Args []string
+	// NoSocket: kitty is not expected to answer on its socket (another
+	// process holds the path): StartReal returns once kitty runs its
+	// window's shell.
+	NoSocket bool
 	// Kitty is the kitty binary. Default: kitty on PATH, the oldest kitty
 	// kittymux supports in CI (Debian 12's 0.26.5). A test that needs a
 	// newer kitty passes NeedKitty's.
@@ -96,7 +103,11 @@ func StartReal(t testing.TB, opts RealOptions) *Real {
 	r.Env = mergeEnv(r.kittyEnv(filepath.Dir(confPath)), opts.Env...)
 	r.Version = kittyVersion(t, kittyBin, r.Env)
 	launched := r.startKitty(kittyBin, confPath, opts)
-	r.waitReady(launched)
+	if opts.NoSocket {
+		r.waitShell(launched)
+	} else {
+		r.waitReady(launched)
+	}
 	f, why := Stretch()
 	t.Logf("kitty %s (pid %d) on Xvfb %s: Xvfb ready after %v, kitty answered ls %v after exec, %v in all; bounds ×%.1f (%s)",
 		r.Version, r.PID, r.Display, xvfbReady.Round(time.Millisecond), time.Since(launched).Round(time.Millisecond),
@@ -181,7 +192,7 @@ func (r *Real) kittyEnv(confDir string) []string {
 func (r *Real) startKitty(bin, conf string, opts RealOptions) time.Time {
 	t := r.t
 	t.Helper()
-	args := []string{"--config", conf}
+	args := append([]string{"--config", conf}, opts.Args...)
 	if opts.Session != "" {
 		args = append(args, "--session", opts.Session)
 	}
@@ -400,6 +411,50 @@ func (r *Real) waitReady(start time.Time) {
 		}
 		time.Sleep(pollInterval)
 	}
+}
+
+// waitShell waits until kitty runs its window's shell (a child of kitty
+// running bash), for a kitty that does not answer on its socket.
+func (r *Real) waitShell(start time.Time) {
+	t := r.t
+	t.Helper()
+	b := NewBound(t, "kitty to run its window's shell", readyTimeout)
+	b.start = start
+	for {
+		select {
+		case <-r.kittyEnd:
+			t.Fatalf("kitty exited during start-up (%v):\n%s", r.kitty.ProcessState, r.Log())
+		default:
+		}
+		if childRunning(r.PID, "bash") {
+			return
+		}
+		if b.Over() {
+			t.Fatalf("%v\nkitty's output so far:\n%s", b, r.Log())
+		}
+		time.Sleep(pollInterval)
+	}
+}
+
+// childRunning reports whether a child of pid runs the program named name
+// (/proc: Linux).
+func childRunning(pid int, name string) bool {
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		i := bytes.LastIndexByte(stat, ')')
+		f := strings.Fields(string(stat[i+1:]))
+		if i < 0 || len(f) < 2 || f[1] != strconv.Itoa(pid) {
+			continue
+		}
+		if exe, err := os.Readlink(filepath.Join("/proc", e.Name(), "exe")); err == nil && filepath.Base(exe) == name {
+			return true
+		}
+	}
+	return false
 }
 
 // checkListenOn asserts that kitty tells its windows the address we derived.

@@ -31,6 +31,9 @@
 //   - FAKEAGENT_QUIT=CMD: read the terminal raw (stty) and exit 0 when CMD
 //     is typed followed by Enter ("\r", or CSI 13 u as kitty's keyboard
 //     protocol sends it), as codex's /quit.
+//   - FAKEAGENT_BACKGROUND=FILE: start a helper that outlives the agent
+//     (sleep, in its own session, inheriting what the agent did not mark
+//     close-on-exec) and write its pid to FILE, before FAKEAGENT_EXIT.
 //   - FAKEAGENT_IGNORE=SIG,...: ignore these of INT, TERM, HUP (an agent
 //     that does not end on its clean way).
 //
@@ -97,10 +100,26 @@ func answerAndExit(name string, args []string) {
 		fmt.Printf("%s 0.0.0-fake\n", name)
 		os.Exit(0)
 	}
+	if file := os.Getenv("FAKEAGENT_BACKGROUND"); file != "" {
+		if err := background(file); err != nil {
+			fmt.Fprintf(os.Stderr, "fake %s: background helper: %v\n", name, err)
+			os.Exit(70)
+		}
+	}
 	if s, ok := os.LookupEnv("FAKEAGENT_EXIT"); ok {
 		code, _ := strconv.Atoi(s)
 		os.Exit(code)
 	}
+}
+
+// background starts FAKEAGENT_BACKGROUND's helper and writes its pid.
+func background(file string) error {
+	c := exec.Command("sleep", "600")
+	c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := c.Start(); err != nil {
+		return err
+	}
+	return os.WriteFile(file, []byte(strconv.Itoa(c.Process.Pid)), 0o600)
 }
 
 // ignoredSignals are FAKEAGENT_IGNORE's.

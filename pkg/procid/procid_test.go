@@ -1,0 +1,67 @@
+package procid
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"syscall"
+	"testing"
+)
+
+func startSleep(t *testing.T) *exec.Cmd {
+	t.Helper()
+	c := exec.Command("sleep", "60")
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Process.Kill(); _ = c.Wait() })
+	return c
+}
+
+func TestStartIsStable(t *testing.T) {
+	self := Start(os.Getpid())
+	if self == "" || Start(os.Getpid()) != self {
+		t.Fatalf("Start(self) = %q, then %q", self, Start(os.Getpid()))
+	}
+	if !Of(os.Getpid()).Is() {
+		t.Fatal("this process is not itself")
+	}
+	if Start(0) != "" || Start(-1) != "" {
+		t.Fatal("a start for no pid")
+	}
+}
+
+// TestSignalRefusesAnotherProcess: the pid seen is another process's now
+// (here: a start the live process does not have). Nothing reaches it.
+func TestSignalRefusesAnotherProcess(t *testing.T) {
+	c := startSleep(t)
+	seen := ID{PID: c.Process.Pid, Start: Start(os.Getpid())} // a start that is not this process's
+	if err := Signal(seen, syscall.SIGTERM); !errors.Is(err, ErrNotSame) {
+		t.Fatalf("Signal to another process: %v, want ErrNotSame", err)
+	}
+	if err := Signal(ID{PID: c.Process.Pid}, syscall.SIGTERM); !errors.Is(err, ErrNotSame) {
+		t.Fatalf("Signal with no start known: %v, want ErrNotSame", err)
+	}
+	if syscall.Kill(c.Process.Pid, 0) != nil {
+		t.Fatal("the other process was signalled")
+	}
+	if err := Signal(Of(c.Process.Pid), syscall.SIGTERM); err != nil {
+		t.Fatalf("Signal to the process seen: %v", err)
+	}
+	if st, _ := c.Process.Wait(); st == nil || st.Sys().(syscall.WaitStatus).Signal() != syscall.SIGTERM {
+		t.Fatalf("the process seen did not get SIGTERM: %v", st)
+	}
+}
+
+func TestSignalGone(t *testing.T) {
+	c := startSleep(t)
+	id := Of(c.Process.Pid)
+	_ = c.Process.Kill()
+	_, _ = c.Process.Wait()
+	if err := Signal(id, syscall.SIGTERM); !errors.Is(err, syscall.ESRCH) {
+		t.Fatalf("Signal to a gone process: %v, want ESRCH", err)
+	}
+	if id.Is() {
+		t.Fatal("a gone process is still itself")
+	}
+}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/autosave"
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/procid"
 )
 
 // Liveness says whether the kitty of an autosave's key still runs: a kitty
@@ -26,4 +27,4 @@ func Liveness(running []kitty.Instance) Alive {
 }
 
 // Started is when the kitty of pid started; zero when it cannot be known.
-func Started(pid int) time.Time { return started(pid) }
+func Started(pid int) time.Time { return procid.Started(pid) }

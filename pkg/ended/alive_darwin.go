@@ -4,7 +4,6 @@ package ended
 
 import (
 	"path/filepath"
-	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -18,13 +17,4 @@ func isKitty(pid int) bool {
 	}
 	name := unix.ByteSliceToString(kp.Proc.P_comm[:])
 	return filepath.Base(name) == "kitty" && int(kp.Eproc.Ucred.Uid) == unix.Getuid()
-}
-
-// started is when process pid started; zero when not known.
-func started(pid int) time.Time {
-	kp, err := unix.SysctlKinfoProc("kern.proc.pid", pid)
-	if err != nil || kp.Proc.P_pid != int32(pid) {
-		return time.Time{}
-	}
-	return time.Unix(kp.Proc.P_starttime.Unix())
 }

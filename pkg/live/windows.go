@@ -8,6 +8,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/procid"
 	"github.com/kittymux/kittymux/pkg/restorerec"
 )
 
@@ -25,6 +26,17 @@ type Window struct {
 	// first: a node launcher and its native child (codex, copilot) are one
 	// agent, and the child may be the one holding the conversation's file.
 	PIDs []int
+}
+
+// Since is w's agent window with when its agent process started, where
+// that process was read from the OS: the conversations written since are
+// the ones it could hold.
+func (w Window) Since() agents.Window {
+	a := w.Agent
+	if a.Unverified == "" && w.PID > 0 {
+		a.Since = procid.Started(w.PID)
+	}
+	return a
 }
 
 // ProcReader reads a process from the OS; ok is false when it cannot.

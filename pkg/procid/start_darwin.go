@@ -2,6 +2,7 @@ package procid
 
 import (
 	"strconv"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -13,4 +14,13 @@ func start(pid int) string {
 	}
 	t := kp.Proc.P_starttime
 	return strconv.FormatInt(int64(t.Sec), 10) + "." + strconv.FormatInt(int64(t.Usec), 10)
+}
+
+// Started is when process pid started; zero when not known.
+func Started(pid int) time.Time {
+	kp, err := unix.SysctlKinfoProc("kern.proc.pid", pid)
+	if err != nil || kp.Proc.P_pid != int32(pid) {
+		return time.Time{}
+	}
+	return time.Unix(kp.Proc.P_starttime.Unix())
 }

@@ -2,4 +2,9 @@
 
 package procid
 
+import "time"
+
 func start(int) string { return "" }
+
+// Started is when process pid started; zero: not known here.
+func Started(int) time.Time { return time.Time{} }

@@ -105,7 +105,7 @@ func Take(ctx context.Context, o Options) (*rewrite.Result, error) {
 	}
 	ws := make([]agents.Window, len(aws))
 	for i, w := range aws {
-		ws[i] = w.Agent
+		ws[i] = w.Since()
 	}
 	key, err := restorerec.LoadOrCreateKey(o.Paths)
 	if err != nil {

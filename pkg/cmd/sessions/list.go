@@ -109,14 +109,14 @@ func List(ctx context.Context, o *ListOptions) error {
 	}
 	ws := make([]agents.Window, len(rows))
 	for i, r := range rows {
-		ws[i] = r.w.Agent
+		ws[i] = r.w.Since()
 	}
 	out := []ListedWindow{}
 	probes := func(names []string) probe.Probes { return o.Probes(ctx, set, names) }
 	for _, d := range plan.DecideByPosition(set, ws, probes) {
 		lw := listed(rows[d.WindowID-1], d)
 		if d.Mode == plan.ModeChoose {
-			r := rows[d.WindowID-1].w.Agent
+			r := ws[d.WindowID-1]
 			lw.Candidates = len(set.Candidates(d.Agent, r.Cwd, r.Since, o.Getenv))
 			lw.Reason = fmt.Sprintf("choose: %d candidates now (%s)", lw.Candidates, lw.Reason)
 		}

@@ -100,7 +100,7 @@ func (w *world) pick(k *kittytest.Real, rw *restoredWindow, ws []*convWindow, n 
 		t.Fatalf("window %d lists conversations to choose from, but no window of %s is left to take over", rw.id, rw.dir)
 	}
 	cw := mine[n]
-	line := regexp.MustCompile(`(?m)^\s*([1-9]) Remember the word ` + cw.word + `\b`)
+	line := regexp.MustCompile(`(?m)^\s*([1-9]) Remember the word ` + cw.word)
 	s := k.WaitForText(windowMatch(rw.id), func(s string) bool {
 		return line.MatchString(s) && (n == 0 || strings.Contains(s, "open in"))
 	}, 30*time.Second)

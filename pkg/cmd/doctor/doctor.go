@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -100,6 +101,10 @@ type AgentsReport struct {
 	// IDLimits say, per installed agent, why its windows in their usual
 	// form get no exact id (codex's shared daemon).
 	IDLimits map[string]string `json:"id_limits,omitempty"`
+	// Chooses are the installed agents whose windows, where kittymux
+	// cannot know which conversation one held, come back with the choosing
+	// prompt (their conversations listed from their own files).
+	Chooses []string `json:"chooses"`
 	// DefinitionsError is a problem in the user's resume.json.
 	DefinitionsError string `json:"definitions_error,omitempty"`
 	// CheckedAt is when the report was made; each agent's checked_at is
@@ -213,7 +218,7 @@ func kittyReport(a kitty.Answer) KittyReport {
 }
 
 func checkAgents(ctx context.Context, o *Options) AgentsReport {
-	ar := AgentsReport{Installed: []probe.AgentCheck{}, Failing: []string{}, Undefined: []string{}}
+	ar := AgentsReport{Installed: []probe.AgentCheck{}, Failing: []string{}, Undefined: []string{}, Chooses: []string{}}
 	set, err := agents.Load(o.Paths.UserAgents())
 	if err != nil {
 		ar.DefinitionsError = err.Error()
@@ -243,6 +248,9 @@ func checkAgents(ctx context.Context, o *Options) AgentsReport {
 				ar.IDLimits = map[string]string{}
 			}
 			ar.IDLimits[a.Agent] = why
+		}
+		if set.Chooses(a.Agent) {
+			ar.Chooses = append(ar.Chooses, a.Agent)
 		}
 		if !a.OK {
 			ar.Failing = append(ar.Failing, a.Agent)
@@ -361,6 +369,9 @@ func printAgents(w io.Writer, ar AgentsReport) {
 		fmt.Fprintf(w, "agent      %-12s %s %s  %s (%s)\n", a.Agent, a.Version, a.Path, state, probeAge(ar.CheckedAt, a))
 		if why := ar.IDLimits[a.Agent]; why != "" {
 			fmt.Fprintf(w, "           %s\n", why)
+		}
+		if slices.Contains(ar.Chooses, a.Agent) {
+			fmt.Fprintf(w, "           a window whose conversation kittymux cannot know (several in one directory, no id) comes back asking which: the restore lists %s's conversations there; its hooks or its own records make it exact\n", a.Agent)
 		}
 	}
 	for _, name := range ar.Undefined {

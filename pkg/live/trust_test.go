@@ -89,6 +89,25 @@ func TestAgentWindowsTrust(t *testing.T) {
 		{"a printed env sets no variable", "NODE_OPTIONS=--require=/repo/x.js BASH_ENV=/repo/x claude --model opus", nil, []int{agent}, plain},
 		{"typed env the process holds is kept", "FOO=1 claude --model opus", nil, []int{agent},
 			got{plain.Program, plain.Flags, []string{"FOO=1"}, plain.Seen, agent, false}},
+		// Printed, as `OSC 133;C;cmdline_url=KITTY_WINDOW_ID%3D3…`: what the
+		// agent inherited from its shell was not typed.
+		{"an inherited variable a report names is not typed",
+			"KITTY_WINDOW_ID=3 KITTY_PID=9 TERM=xterm-kitty WINDOWID=5 FOO=1 BAR=2 claude --model opus",
+			[]agents.Proc{
+				{PID: shell, PPID: 1, PGID: shell, Exe: exe("bin/bash"), Argv: []string{"bash"},
+					Env: []string{pathEnv, "KITTY_WINDOW_ID=3", "KITTY_PID=9", "TERM=xterm-kitty", "WINDOWID=5", "FOO=1"}},
+				{PID: agent, PPID: shell, PGID: agent, Exe: claude, Argv: []string{"claude", "--model", "opus"}, Cwd: "/w",
+					Env: []string{pathEnv, "KITTY_WINDOW_ID=3", "KITTY_PID=9", "TERM=xterm-kitty", "WINDOWID=5", "FOO=1", "BAR=2"}}},
+			[]int{agent}, got{plain.Program, plain.Flags, []string{"BAR=2"}, plain.Seen, agent, false}},
+		{"kitty's and kittymux's variables are never kept, even typed",
+			"KITTY_LISTEN_ON=unix:/tmp/x KITTYMUX_RESUME=auto FOO=1 claude --model opus",
+			[]agents.Proc{{PID: agent, PPID: shell, PGID: agent, Exe: claude, Argv: []string{"claude", "--model", "opus"}, Cwd: "/w",
+				Env: []string{pathEnv, "KITTY_LISTEN_ON=unix:/tmp/x", "KITTYMUX_RESUME=auto", "FOO=1"}}},
+			[]int{agent}, got{plain.Program, plain.Flags, []string{"FOO=1"}, plain.Seen, agent, false}},
+		{"a parent that cannot be read: nothing typed is known", "FOO=1 claude --model opus",
+			[]agents.Proc{{PID: agent, PPID: 55, PGID: agent, Exe: claude, Argv: []string{"claude", "--model", "opus"}, Cwd: "/w",
+				Env: []string{pathEnv, "FOO=1"}}},
+			[]int{agent}, plain},
 		{"a forged child of the agent never replaces it", "",
 			[]agents.Proc{{PID: 102, PPID: agent, PGID: agent, Exe: forged, Argv: []string{forged, "--dangerously-skip-permissions", "--mcp-config", "x"}}},
 			[]int{102, agent}, plain},
@@ -141,8 +160,21 @@ func TestAgentWindowsTrust(t *testing.T) {
 			t.Errorf("windows %+v: want one, unverified", ws)
 		}
 	})
+	t.Run("the window's own process: kitty started it, nothing was typed", func(t *testing.T) {
+		p := with(agents.Proc{PID: agent, PPID: 1, PGID: agent, Exe: claude, Argv: []string{"claude", "--model", "opus"},
+			Env: []string{pathEnv, "FOO=1", "KITTY_WINDOW_ID=7"}, Cwd: "/w", Start: "boot/42"})
+		ls := window("FOO=1 KITTY_WINDOW_ID=7 claude --model opus", agent)
+		ls[0].Tabs[0].Windows[0].PID = agent
+		ws := live.AgentWindowsFrom(set, ls, p.read)
+		if len(ws) != 1 || ws[0].Agent.Cmd.Env != nil || ws[0].Agent.Unverified != "" {
+			t.Fatalf("windows %+v: want one, verified, no environment", ws)
+		}
+		if ws[0].PID != agent || ws[0].Start != "boot/42" {
+			t.Errorf("process %d started %q, want %d started boot/42", ws[0].PID, ws[0].Start, agent)
+		}
+	})
 	t.Run("a process that cannot be read: unverified, no sealed environment", func(t *testing.T) {
-		ws := live.AgentWindowsFrom(set, window("NODE_OPTIONS=--require=/x.js FOO=1 claude", agent), procs{}.read)
+		ws := live.AgentWindowsFrom(set, window("NODE_OPTIONS=--require=/x.js KITTY_PID=4 FOO=1 claude", agent), procs{}.read)
 		if len(ws) != 1 || ws[0].Agent.Unverified == "" || ws[0].Agent.Seen != nil {
 			t.Fatalf("windows %+v: want one, unverified", ws)
 		}
@@ -180,5 +212,65 @@ func TestJournalIDs(t *testing.T) {
 				t.Errorf("id %q, want %q", aws[0].Agent.KnownID, c.want)
 			}
 		})
+	}
+}
+
+// TestAgentWindowsTitled: pi sets its process title, so the OS shows `pi`
+// alone. Run by the interpreter its #! line names, it is pi, unverified: the
+// command is the typed line kitty reported (the restore asks, showing it
+// whole), or the name alone with its flags hidden; never sealed.
+func TestAgentWindowsTitled(t *testing.T) {
+	set, err := agents.Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(rel, content string) string {
+		p := filepath.Join(root, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	node := write("node/bin/node", "elf")
+	python := write("usr/bin/python3", "elf")
+	piJS := write("lib/node_modules/@mariozechner/pi-coding-agent/dist/cli.js", "#!/usr/bin/env node\n")
+	if err := os.Symlink(piJS, filepath.Join(root, "node/bin/pi")); err != nil {
+		t.Fatal(err)
+	}
+	pathEnv := "PATH=" + filepath.Join(root, "node/bin")
+	const shell, agent = 100, 101
+	p := procs{
+		shell: {PID: shell, PPID: 1, PGID: shell, Exe: write("bin/bash", "elf"), Argv: []string{"bash"}, Env: []string{pathEnv}},
+		agent: {PID: agent, PPID: shell, PGID: agent, Exe: node, Argv: []string{"pi"}, Env: []string{pathEnv, "FOO=1"}, Cwd: "/w"},
+	}
+	window := func(report string) []kitty.OSWindow {
+		w := kitty.Window{ID: 7, PID: shell, Cwd: "/w", LastReportedCmdline: report,
+			ForegroundProcesses: []kitty.Process{{PID: agent, Cmdline: []string{"pi"}, Cwd: "/w"}}}
+		return []kitty.OSWindow{{ID: 1, Tabs: []kitty.Tab{{ID: 1, Windows: []kitty.Window{w}}}}}
+	}
+	ws := live.AgentWindowsFrom(set, window("FOO=1 pi --model openai/gpt-4o"), p.read)
+	if len(ws) != 1 {
+		t.Fatalf("%d agent windows", len(ws))
+	}
+	w := ws[0].Agent
+	if w.Unverified == "" || w.Seen != nil || !slices.Equal(w.Cmd.Program, []string{"pi"}) ||
+		!slices.Equal(w.Cmd.Flags, []string{"--model", "openai/gpt-4o"}) || !slices.Equal(w.Cmd.Env, []string{"FOO=1"}) {
+		t.Errorf("pi with a report: %+v, want unverified pi --model openai/gpt-4o with FOO=1", w)
+	}
+	ws = live.AgentWindowsFrom(set, window(""), p.read)
+	if len(ws) != 1 || ws[0].Agent.Unverified == "" || !ws[0].Agent.Cmd.FlagsHidden || len(ws[0].Agent.Cmd.Flags) != 0 {
+		t.Errorf("pi without a report: %+v, want unverified, its flags hidden", ws)
+	}
+	// `exec -a pi python3`: not pi at all.
+	p[agent] = agents.Proc{PID: agent, PPID: shell, PGID: agent, Exe: python, Argv: []string{"pi"}, Env: []string{pathEnv}, Cwd: "/w"}
+	if ws := live.AgentWindowsFrom(set, window("pi --model x"), p.read); len(ws) != 0 {
+		t.Errorf("python named pi is an agent window: %+v", ws)
 	}
 }

@@ -37,9 +37,8 @@ type PublishOptions struct {
 	// save has no other owner once kitty is gone.
 	RemoveRaw bool
 	// KittyPID is the pid of the kitty that wrote RAW (the quit watcher
-	// runs in it): the journal's records of that kitty's windows say what
-	// ran in each. 0: only a window's kittymux_pid user var leads to its
-	// record.
+	// runs in it): the journal's open records of that kitty's windows say
+	// what ran in each. 0: no record confirms a window.
 	KittyPID int
 }
 
@@ -61,10 +60,11 @@ atomically as sessions/NAME.kitty-session (default NAME: RAW's base name). RAW m
 file of at most 16 MiB. No kitty socket is used:
 this is the offline worker kitty's quit watcher starts. --stdout prints the result instead.
 
-A window's command is sealed only as kittymux's journal recorded its agent process (the window
-of --kitty-pid, or the process its kittymux_pid user var names); kittymux_session counts only
-when that record holds the same id. Any other agent window is written unsealed: its restore
-shows the whole command and asks.
+A window's command is sealed only as kittymux's journal recorded its agent process: the record
+the scanner keeps open for the process (pid and start) it saw in that window of the kitty
+--kitty-pid names. A user var never selects a record; kittymux_session counts only when that
+record holds the same id. Any other agent window is written unsealed: its restore shows the
+whole command and asks.
 
 Exit codes: 0 published, 1 error (nothing written), 2 bad usage.`,
 		Args: cobra.ExactArgs(1),

@@ -267,6 +267,9 @@ func (rw *rewriter) read(ref sessionfile.WindowRef) {
 		}
 		sw.exe, sw.askWhy = sw.lw.Seen, sw.lw.Unverified
 	}
+	// No record keeps the window's own variables (an older kittymux's
+	// sealed record or journal may hold them).
+	sw.env = slices.DeleteFunc(slices.Clone(sw.env), func(kv string) bool { return restorerec.EnvNeverKept(kv) != "" })
 	if sw.askWhy != "" {
 		// Unsealed, the prompt refuses what only a seal may set.
 		sw.env = slices.DeleteFunc(slices.Clone(sw.env), func(kv string) bool { return restorerec.EnvNeedsSeal(kv, rw.o.Agents.Names()) != "" })

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/journal"
@@ -57,6 +58,10 @@ type Options struct {
 	// KittyPID is the pid of the kitty that saved. 0 (unknown): no journal
 	// record confirms a window.
 	KittyPID int
+	// SavedAt is when kitty wrote the raw save (its modification time): a
+	// record the scanner closed because that kitty went away, at or after
+	// it, was open when kitty saved. Zero: only open records count.
+	SavedAt time.Time
 	// LS is what kitty's ls reported when it saved, which Vet checks the
 	// raw save's windows against; nil (no kitty to ask) checks the file
 	// alone.
@@ -141,13 +146,15 @@ func seenEnv(env, procEnv []string) []string {
 }
 
 // journalRecord finds kittymux's journal record of window id of the kitty
-// that saved (KittyPID) running agent: the open record of the agent
-// process the scanner saw there, known by its pid and start, with the files
-// it ran. A record of a process that has ended (closed), of another kitty,
-// or without a start (a hook's, an older kittymux's) is none: nothing else
-// ties a record to the window. A user var never selects one (any program
-// can set kittymux_pid). Two open records of the window that disagree on
-// the command confirm neither.
+// that saved (KittyPID) running agent: the record of the agent process the
+// scanner saw there, known by its pid and start, with the files it ran,
+// open when kitty saved (open now, or closed because that kitty went away
+// after it saved: the quit capture publishes as kitty goes). A record of a
+// process that ended while its window lived, of another kitty, or without
+// a start (a hook's, an older kittymux's) is none: nothing else ties a
+// record to the window. A user var never selects one (any program can set
+// kittymux_pid). Two such records of the window that disagree on the
+// command confirm neither.
 func (o Options) journalRecord(id int, agent string) *journal.Record {
 	if o.Journal == nil || o.KittyPID <= 0 {
 		return nil
@@ -155,7 +162,7 @@ func (o Options) journalRecord(id int, agent string) *journal.Record {
 	var best *journal.Record
 	for i := range o.Journal.Records {
 		r := &o.Journal.Records[i]
-		if !r.Open || r.Nested || r.KittyPID != o.KittyPID || r.WindowID != id || r.Agent != agent ||
+		if !o.openAtSave(r) || r.Nested || r.KittyPID != o.KittyPID || r.WindowID != id || r.Agent != agent ||
 			r.PID <= 0 || r.Start == "" || len(r.Exe) == 0 {
 			continue
 		}
@@ -167,6 +174,14 @@ func (o Options) journalRecord(id int, agent string) *journal.Record {
 		}
 	}
 	return best
+}
+
+// openAtSave: r was open when kitty saved.
+func (o Options) openAtSave(r *journal.Record) bool {
+	if r.Open {
+		return true
+	}
+	return r.CloseReason == journal.ClosedKittyGone && r.ClosedAt != nil && !o.SavedAt.IsZero() && !r.ClosedAt.Before(o.SavedAt)
 }
 
 // Rewrite rewrites raw, a file written by kitty's save_as_session.

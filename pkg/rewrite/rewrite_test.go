@@ -234,6 +234,10 @@ func TestRewriteJournalIdentity(t *testing.T) {
 	closedAt := time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
 	old.ClosedAt, old.CloseReason, old.CloseDetail = &closedAt, journal.ClosedWindow, "the agent exited; its window stayed open"
 	with := func(f func(*journal.Record)) journal.Record { r := seen; f(&r); return r }
+	savedAt := closedAt.Add(time.Hour)
+	closed := func(reason string, at time.Time) journal.Record {
+		return with(func(r *journal.Record) { r.Open, r.CloseReason, r.ClosedAt = false, reason, &at })
+	}
 	for _, c := range []struct {
 		name     string
 		pidVar   string
@@ -241,6 +245,11 @@ func TestRewriteJournalIdentity(t *testing.T) {
 		records  []journal.Record
 		sealed   bool
 	}{
+		// The quit capture publishes as kitty goes: the scanner may have
+		// closed the record of a window as its kitty went away.
+		{"closed as the kitty went away after it saved", "", 25340, []journal.Record{old, closed(journal.ClosedKittyGone, savedAt)}, true},
+		{"closed as a kitty went away before the save", "", 25340, []journal.Record{closed(journal.ClosedKittyGone, savedAt.Add(-time.Second))}, false},
+		{"the agent exited after the save", "", 25340, []journal.Record{closed(journal.ClosedWindow, savedAt.Add(time.Second))}, false},
 		{"the open record", "25422", 25340, []journal.Record{old, seen}, true},
 		{"a forged kittymux_pid names the closed record", "25001", 25340, []journal.Record{old, seen}, true},
 		{"only the closed record", "25001", 25340, []journal.Record{old}, false},
@@ -255,7 +264,7 @@ func TestRewriteJournalIdentity(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			res, err := rewrite.Rewrite(withVars(t, w5ID, "claude", c.pidVar), rewrite.Options{Agents: shipped(t), ResumeBin: bin,
-				Key: testKey, Journal: &journal.File{Version: 1, Records: c.records}, KittyPID: c.kittyPID})
+				Key: testKey, Journal: &journal.File{Version: 1, Records: c.records}, KittyPID: c.kittyPID, SavedAt: savedAt})
 			if err != nil {
 				t.Fatal(err)
 			}

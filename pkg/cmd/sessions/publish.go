@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -61,8 +62,8 @@ file of at most 16 MiB. No kitty socket is used:
 this is the offline worker kitty's quit watcher starts. --stdout prints the result instead.
 
 A window's command is sealed only as kittymux's journal recorded its agent process: the record
-the scanner keeps open for the process (pid and start) it saw in that window of the kitty
---kitty-pid names. A user var never selects a record; kittymux_session counts only when that
+the scanner kept open for the process (pid and start) it saw in that window of the kitty
+--kitty-pid names, open when RAW was written. A user var never selects a record; kittymux_session counts only when that
 record holds the same id. Any other agent window is written unsealed: its restore shows the
 whole command and asks.
 
@@ -120,8 +121,14 @@ func Publish(ctx context.Context, o *PublishOptions) error {
 		fmt.Fprintf(o.IO.ErrOut, "kittymux: the journal cannot be read (%v); no window's command or conversation is confirmed\n", err)
 		jf = nil
 	}
+	// Records the scanner closed as the kitty went away after it saved
+	// were open when it saved (the quit capture publishes as kitty goes).
+	var savedAt time.Time
+	if fi, err := os.Stat(o.Raw); err == nil {
+		savedAt = fi.ModTime()
+	}
 	res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, ResumeBin: bin, Direct: o.Direct,
-		Key: key, Journal: jf, KittyPID: o.KittyPID,
+		Key: key, Journal: jf, KittyPID: o.KittyPID, SavedAt: savedAt,
 		Check: func(names []string) probe.Probes { return o.Probes(ctx, set, names) }})
 	if err != nil {
 		return fmt.Errorf("%s: %w; nothing was written", o.Raw, err)

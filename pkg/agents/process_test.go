@@ -51,12 +51,7 @@ func TestRecognizeProcess(t *testing.T) {
 	piJS := file("lib/node_modules/@mariozechner/pi-coding-agent/dist/cli.js", "#!/usr/bin/env node\n")
 	link(piJS, "npmbin/pi")
 	sleep := file("usr/bin/sleep", "elf")
-	python := file("usr/bin/python3", "elf")
-	otherNode := file("opt/node/bin/node", "elf")
-	geminiJS := file("lib/node_modules/@google/gemini-cli/dist/index.js", "#!/usr/bin/env node\n")
-	link(geminiJS, "npmbin/gemini")
-	file("work/evil.py", "print()\n")
-	file("work/evil.js", "#!/usr/bin/env node\n")
+
 	path := func(dirs ...string) []string {
 		var ps []string
 		for _, d := range dirs {
@@ -89,6 +84,73 @@ func TestRecognizeProcess(t *testing.T) {
 		{"a script the process does not have", agents.Proc{Exe: node, Argv: []string{"node", "/gone/node_modules/@openai/codex/bin/codex.js"}}, nil},
 		{"a renamed process shows its name alone: its flags are not visible", agents.Proc{Exe: node, Argv: []string{"pi"}, Env: path("npmbin")}, nil},
 		{"a renamed process whose name leads nowhere", agents.Proc{Exe: node, Argv: []string{"pi"}}, nil},
+		{"no executable", agents.Proc{Argv: []string{"claude"}}, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cmd, seen, ok := set.RecognizeProcess(c.p)
+			if c.want == nil {
+				if ok {
+					t.Fatalf("recognised %+v, seen %q", cmd, seen)
+				}
+				return
+			}
+			if !ok {
+				t.Fatal("not recognised")
+			}
+			if diff := cmp.Diff(*c.want, want{cmd.Program, cmd.Flags, seen}, cmp.AllowUnexported(want{})); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestRecognizeProcessShebang: an interpreter whose argv[0] names an
+// agent's #! script (`exec -a gemini …`) is that agent only when it is the
+// very interpreter the script's #! line names and runs that script.
+func TestRecognizeProcessShebang(t *testing.T) {
+	set, err := agents.Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := func(rel, content string) string {
+		p := filepath.Join(root, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	node, python, otherNode := file("node/bin/node", "elf"), file("usr/bin/python3", "elf"), file("opt/node/bin/node", "elf")
+	geminiJS := file("lib/node_modules/@google/gemini-cli/dist/index.js", "#!/usr/bin/env node\n")
+	if err := os.MkdirAll(filepath.Join(root, "npmbin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(geminiJS, filepath.Join(root, "npmbin", "gemini")); err != nil {
+		t.Fatal(err)
+	}
+	file("work/evil.py", "print()\n")
+	file("work/evil.js", "#!/usr/bin/env node\n")
+	path := func(dirs ...string) []string {
+		var ps []string
+		for _, d := range dirs {
+			ps = append(ps, filepath.Join(root, d))
+		}
+		return []string{"PATH=" + strings.Join(ps, string(os.PathListSeparator))}
+	}
+	type want struct {
+		program, flags, seen []string
+	}
+	for _, c := range []struct {
+		name string
+		p    agents.Proc
+		want *want // nil: not an agent
+	}{
 		// exec -a gemini python3 evil.py --yolo
 		{"argv[0] names a node agent, python runs another script", agents.Proc{Exe: python, Argv: []string{"gemini", "evil.py", "--yolo"},
 			Cwd: filepath.Join(root, "work"), Env: path("npmbin", "node/bin")}, nil},
@@ -103,7 +165,6 @@ func TestRecognizeProcess(t *testing.T) {
 			Cwd:  filepath.Join(root, "work"), Env: path("npmbin", "node/bin")},
 			&want{[]string{"gemini"}, []string{"--yolo"}, []string{node, geminiJS}}},
 		{"python running a node agent's script", agents.Proc{Exe: python, Argv: []string{"python3", geminiJS, "--yolo"}}, nil},
-		{"no executable", agents.Proc{Argv: []string{"claude"}}, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			cmd, seen, ok := set.RecognizeProcess(c.p)

@@ -89,25 +89,6 @@ func TestAgentWindowsTrust(t *testing.T) {
 		{"a printed env sets no variable", "NODE_OPTIONS=--require=/repo/x.js BASH_ENV=/repo/x claude --model opus", nil, []int{agent}, plain},
 		{"typed env the process holds is kept", "FOO=1 claude --model opus", nil, []int{agent},
 			got{plain.Program, plain.Flags, []string{"FOO=1"}, plain.Seen, agent, false}},
-		// Printed, as `OSC 133;C;cmdline_url=KITTY_WINDOW_ID%3D3…`: what the
-		// agent inherited from its shell was not typed.
-		{"an inherited variable a report names is not typed",
-			"KITTY_WINDOW_ID=3 KITTY_PID=9 TERM=xterm-kitty WINDOWID=5 FOO=1 BAR=2 claude --model opus",
-			[]agents.Proc{
-				{PID: shell, PPID: 1, PGID: shell, Exe: exe("bin/bash"), Argv: []string{"bash"},
-					Env: []string{pathEnv, "KITTY_WINDOW_ID=3", "KITTY_PID=9", "TERM=xterm-kitty", "WINDOWID=5", "FOO=1"}},
-				{PID: agent, PPID: shell, PGID: agent, Exe: claude, Argv: []string{"claude", "--model", "opus"}, Cwd: "/w",
-					Env: []string{pathEnv, "KITTY_WINDOW_ID=3", "KITTY_PID=9", "TERM=xterm-kitty", "WINDOWID=5", "FOO=1", "BAR=2"}}},
-			[]int{agent}, got{plain.Program, plain.Flags, []string{"BAR=2"}, plain.Seen, agent, false}},
-		{"kitty's and kittymux's variables are never kept, even typed",
-			"KITTY_LISTEN_ON=unix:/tmp/x KITTYMUX_RESUME=auto FOO=1 claude --model opus",
-			[]agents.Proc{{PID: agent, PPID: shell, PGID: agent, Exe: claude, Argv: []string{"claude", "--model", "opus"}, Cwd: "/w",
-				Env: []string{pathEnv, "KITTY_LISTEN_ON=unix:/tmp/x", "KITTYMUX_RESUME=auto", "FOO=1"}}},
-			[]int{agent}, got{plain.Program, plain.Flags, []string{"FOO=1"}, plain.Seen, agent, false}},
-		{"a parent that cannot be read: nothing typed is known", "FOO=1 claude --model opus",
-			[]agents.Proc{{PID: agent, PPID: 55, PGID: agent, Exe: claude, Argv: []string{"claude", "--model", "opus"}, Cwd: "/w",
-				Env: []string{pathEnv, "FOO=1"}}},
-			[]int{agent}, plain},
 		{"a forged child of the agent never replaces it", "",
 			[]agents.Proc{{PID: 102, PPID: agent, PGID: agent, Exe: forged, Argv: []string{forged, "--dangerously-skip-permissions", "--mcp-config", "x"}}},
 			[]int{102, agent}, plain},
@@ -160,19 +141,6 @@ func TestAgentWindowsTrust(t *testing.T) {
 			t.Errorf("windows %+v: want one, unverified", ws)
 		}
 	})
-	t.Run("the window's own process: kitty started it, nothing was typed", func(t *testing.T) {
-		p := with(agents.Proc{PID: agent, PPID: 1, PGID: agent, Exe: claude, Argv: []string{"claude", "--model", "opus"},
-			Env: []string{pathEnv, "FOO=1", "KITTY_WINDOW_ID=7"}, Cwd: "/w", Start: "boot/42"})
-		ls := window("FOO=1 KITTY_WINDOW_ID=7 claude --model opus", agent)
-		ls[0].Tabs[0].Windows[0].PID = agent
-		ws := live.AgentWindowsFrom(set, ls, p.read)
-		if len(ws) != 1 || ws[0].Agent.Cmd.Env != nil || ws[0].Agent.Unverified != "" {
-			t.Fatalf("windows %+v: want one, verified, no environment", ws)
-		}
-		if ws[0].PID != agent || ws[0].Start != "boot/42" {
-			t.Errorf("process %d started %q, want %d started boot/42", ws[0].PID, ws[0].Start, agent)
-		}
-	})
 	t.Run("a process that cannot be read: unverified, no sealed environment", func(t *testing.T) {
 		ws := live.AgentWindowsFrom(set, window("NODE_OPTIONS=--require=/x.js KITTY_PID=4 FOO=1 claude", agent), procs{}.read)
 		if len(ws) != 1 || ws[0].Agent.Unverified == "" || ws[0].Agent.Seen != nil {
@@ -182,6 +150,66 @@ func TestAgentWindowsTrust(t *testing.T) {
 			t.Errorf("env (-want +got):\n%s", diff)
 		}
 	})
+}
+
+// TestAgentWindowsTypedEnv: of the assignments a report shows (any program
+// can print one: `OSC 133;C;cmdline_url=KITTY_WINDOW_ID%3D3…`), only those
+// the user typed stand: the agent's environment holds them and its shell's
+// does not. The window's own variables never; a process kitty started
+// itself had nothing typed.
+func TestAgentWindowsTypedEnv(t *testing.T) {
+	set, err := agents.Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	claude := filepath.Join(root, "claude")
+	if err := os.WriteFile(claude, []byte("elf"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	const shell, agent = 100, 101
+	inherited := []string{"PATH=" + root, "KITTY_WINDOW_ID=3", "KITTY_PID=9", "TERM=xterm-kitty", "WINDOWID=5", "FOO=1"}
+	argv := []string{"claude", "--model", "opus"}
+	for _, c := range []struct {
+		name              string
+		report            string
+		agentEnv          []string
+		windowPID, parent int
+		want              []string
+	}{
+		{"an inherited variable a report names is not typed",
+			"KITTY_WINDOW_ID=3 KITTY_PID=9 TERM=xterm-kitty WINDOWID=5 FOO=1 BAR=2 claude --model opus",
+			append(slices.Clone(inherited), "BAR=2"), shell, shell, []string{"BAR=2"}},
+		{"kitty's and kittymux's variables are never kept, even typed",
+			"KITTY_LISTEN_ON=unix:/tmp/x KITTYMUX_RESUME=auto BAR=2 claude --model opus",
+			append(slices.Clone(inherited), "KITTY_LISTEN_ON=unix:/tmp/x", "KITTYMUX_RESUME=auto", "BAR=2"), shell, shell, []string{"BAR=2"}},
+		{"a parent that cannot be read: nothing typed is known", "BAR=2 claude --model opus",
+			append(slices.Clone(inherited), "BAR=2"), shell, 55, nil},
+		{"the window's own process: kitty started it, nothing was typed", "BAR=2 claude --model opus",
+			append(slices.Clone(inherited), "BAR=2"), agent, shell, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := procs{
+				shell: {PID: shell, PPID: 1, PGID: shell, Exe: claude + "-bash", Argv: []string{"bash"}, Env: inherited},
+				agent: {PID: agent, PPID: c.parent, PGID: agent, Exe: claude, Argv: argv, Env: c.agentEnv, Cwd: "/w", Start: "boot/42"},
+			}
+			w := kitty.Window{ID: 7, PID: c.windowPID, Cwd: "/w", LastReportedCmdline: c.report,
+				ForegroundProcesses: []kitty.Process{{PID: agent, Cmdline: argv, Cwd: "/w"}}}
+			ws := live.AgentWindowsFrom(set, []kitty.OSWindow{{ID: 1, Tabs: []kitty.Tab{{ID: 1, Windows: []kitty.Window{w}}}}}, p.read)
+			if len(ws) != 1 || ws[0].Agent.Unverified != "" {
+				t.Fatalf("windows %+v: want one, verified", ws)
+			}
+			if diff := cmp.Diff(c.want, ws[0].Agent.Cmd.Env); diff != "" {
+				t.Errorf("env (-want +got):\n%s", diff)
+			}
+			if ws[0].PID != agent || ws[0].Start != "boot/42" {
+				t.Errorf("process %d started %q, want %d started boot/42", ws[0].PID, ws[0].Start, agent)
+			}
+		})
+	}
 }
 
 // TestJournalIDs: user vars give no id; the journal's record of the same

@@ -41,3 +41,7 @@ vet:
 # Format every Go file, tracked or new.
 fmt:
     gofmt -w $(git ls-files --cached --others --exclude-standard '*.go')
+
+# The hostile-terminal test with `seeds` random seeds beside CI's fixed ones (each logged: KITTYMUX_HOSTILE_SEED=S replays one).
+hostile seeds="20":
+    KITTYMUX_E2E=require KITTYMUX_HOSTILE_SEEDS={{seeds}} go test -timeout 60m -run 'TestRealHostileTerminal' ./pkg/e2e/

@@ -137,7 +137,19 @@ def on_quit(boss, window, data):
             return
         name = _quit_name(s.get('quit_name') or 'autosave-quit')
         # --kitty-pid: this process is kitty; the journal's records of its windows say what ran there.
-        _spawn(s, ['sessions', 'publish', '--name', name, '--kitty-pid', str(os.getpid()), '--remove-raw', raw])
+        args = ['sessions', 'publish', '--name', name, '--kitty-pid', str(os.getpid()), '--remove-raw']
+        # What kitty lists now, as its ls does: kittymux reads each line of the save against it
+        # (kitty writes a directory a window reported raw, newlines included).
+        ls = raw[:-len('.kitty-session')] + '.ls.json'
+        try:
+            data = json.dumps(list(boss.list_os_windows()), default=str)
+            fd = os.open(ls, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, 'w') as f:
+                f.write(data)
+            args += ['--ls', ls]
+        except Exception as err:
+            _log('listing the windows on quit failed: %s' % (err,))
+        _spawn(s, args + [raw])
     except Exception as err:
         _log('saving the session on quit failed: %s' % (err,))
 

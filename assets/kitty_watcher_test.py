@@ -41,6 +41,9 @@ class Boss:
         with open(args[-1], 'w') as f:
             f.write('new_tab\nlaunch\n')
 
+    def list_os_windows(self):
+        yield {'id': 1, 'tabs': [{'id': 1, 'windows': [{'id': 1, 'cwd': '/tmp', 'cmdline': ('/bin/sh',)}]}]}
+
 
 class WatcherTest(unittest.TestCase):
 
@@ -119,8 +122,13 @@ class WatcherTest(unittest.TestCase):
         runs = self.runs(1)
         self.assertEqual(len(runs), 1)
         run = runs[0]
+        ls = raw[:-len('.kitty-session')] + '.ls.json'
         self.assertEqual(run['argv'][:3] + run['argv'][4:], ['sessions', 'publish', '--name', '--kitty-pid', str(os.getpid()),
-                                                             '--remove-raw', raw])
+                                                             '--remove-raw', '--ls', ls, raw])
+        # What kitty listed when it saved, for kittymux to read the save against: only the user's.
+        with open(ls) as f:
+            self.assertEqual(json.load(f)[0]['tabs'][0]['windows'][0]['cmdline'], ['/bin/sh'])
+        self.assertEqual(os.stat(ls).st_mode & 0o777, 0o600)
         # Named after this kitty (its pid) and the time, as kittymux names autosaves.
         self.assertRegex(run['argv'][3], r'^autosave-quit-%d-\d{8}T\d{6}\.\d{3}Z$' % os.getpid())
         self.assertNotEqual(run['sid'], os.getsid(0), 'the publish is not in a session of its own')

@@ -2,12 +2,12 @@ package agents
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strconv"
 	"syscall"
 
 	"github.com/kittymux/kittymux/pkg/journal"
+	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
 // claude: its running process's conversation is in sessions/<pid>.json
@@ -51,7 +51,9 @@ func claudeReadID(p Procs, pids []int) (ProcRecord, bool) {
 		return ProcRecord{}, false
 	}
 	name := filepath.Join(dir, "sessions", strconv.Itoa(pid)+".json")
-	data, err := os.ReadFile(name)
+	// Any program of the user can put a FIFO there: it is refused, never
+	// waited on.
+	data, err := userfile.Read(name, 1<<20)
 	if err != nil {
 		return ProcRecord{}, false
 	}

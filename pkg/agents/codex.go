@@ -4,14 +4,17 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"os"
+	"io/fs"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"unicode"
+
+	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
 // codex: its running process holds its rollout file open (when it runs in
@@ -98,8 +101,8 @@ const codexTrustHow = `start codex once and answer its question about new hooks 
 // trusted): a hook changed since is asked again by codex, which this cannot
 // see.
 func codexTrust(hooksFile string, groups []HookGroup) (bool, string) {
-	data, err := os.ReadFile(filepath.Join(filepath.Dir(hooksFile), "config.toml"))
-	if err != nil && !os.IsNotExist(err) {
+	data, err := userfile.Read(filepath.Join(filepath.Dir(hooksFile), "config.toml"), settingsMax)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return false, fmt.Sprintf("codex's config.toml cannot be read (%v); %s", err, codexTrustHow)
 	}
 	tables := map[string]bool{}

@@ -6,10 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
 // Store says where an agent keeps its conversations on disk, so that a
@@ -64,6 +67,10 @@ type Store struct {
 	Retention *Retention `json:"retention,omitempty"`
 	// Background: the agent's own service may run a conversation (held.go).
 	Background *Background `json:"background,omitempty"`
+	// UserMessages: which lines of a conversation's file are the user's
+	// messages (candidates.go); set, the user can choose among the
+	// conversations a window could have held.
+	UserMessages *MessageSpec `json:"user_messages,omitempty"`
 }
 
 // Retention: the agent deletes conversations older than what it reads at
@@ -252,9 +259,9 @@ func (s *Set) Retention(agent string, getenv func(string) string) (k Kept, ok bo
 	rt := st.Retention
 	k = Kept{Agent: agent, Days: rt.DefaultDays, File: filepath.Join(home, rt.Settings), Setting: rt.Key, Default: true,
 		Duration: rt.Duration, OffSetting: rt.Enabled, CountSetting: rt.Count}
-	data, err := os.ReadFile(k.File)
+	data, err := userfile.Read(k.File, settingsMax)
 	switch {
-	case os.IsNotExist(err):
+	case errors.Is(err, fs.ErrNotExist):
 		return k, true
 	case err != nil:
 		k.Err = err
@@ -345,7 +352,7 @@ func recordedDir(file string, field []string) string {
 	if len(field) == 0 {
 		return ""
 	}
-	f, err := os.Open(file)
+	f, err := userfile.Open(file)
 	if err != nil {
 		return ""
 	}

@@ -386,6 +386,23 @@ func (r *reader) store(s *Store) bool {
 			return 12, r.movedBy(s.MovedBy)
 		case "unchecked":
 			return 13, r.text(&s.Unchecked)
+		case "user_messages":
+			s.UserMessages = new(MessageSpec)
+			return 14, r.messageSpec(s.UserMessages)
+		}
+		return 0, false
+	})
+}
+
+func (r *reader) messageSpec(m *MessageSpec) bool {
+	return r.fields(func(key string) (int, bool) {
+		switch key {
+		case "match":
+			return 0, r.list(&m.Match)
+		case "text":
+			return 1, r.text(&m.Text)
+		case "skip_prefix":
+			return 2, r.text(&m.SkipPrefix)
 		}
 		return 0, false
 	})

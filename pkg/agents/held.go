@@ -3,10 +3,11 @@ package agents
 import (
 	"encoding/json"
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
 // Background is where an agent lists the conversations its own background
@@ -40,8 +41,8 @@ func heldBy(home string, bg *Background, id string) *Held {
 	if bg == nil {
 		return nil
 	}
-	data, err := os.ReadFile(filepath.Join(home, bg.Roster))
-	if err != nil || len(data) > 4<<20 {
+	data, err := userfile.Read(filepath.Join(home, bg.Roster), 4<<20)
+	if err != nil {
 		return nil
 	}
 	var roster struct {

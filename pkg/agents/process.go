@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
 // Proc is one process as the operating system shows it: what kittymux saw
@@ -203,7 +205,7 @@ func (p Proc) interpreterWord(line []string) string {
 // shebang reads the #! line of script, split in words: the interpreter
 // and what follows it.
 func shebang(script string) ([]string, bool) {
-	f, err := os.Open(script)
+	f, err := userfile.Open(script)
 	if err != nil {
 		return nil, false
 	}

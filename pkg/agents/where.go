@@ -108,7 +108,7 @@ func (st *Store) find(dir string, patterns []string, id string) string {
 	}
 	for _, p := range patterns {
 		p = strings.ReplaceAll(strings.ReplaceAll(p, idPlaceholder, id), id8Placeholder, id8)
-		m, _ := filepath.Glob(filepath.Join(dir, p))
+		m, _ := userfile.Glob(filepath.Join(dir, p))
 		for _, f := range m {
 			if len(st.IDField) == 0 || firstLineSays(f, st.IDField, id) {
 				return f

@@ -3,6 +3,7 @@ package agents
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -32,6 +33,9 @@ type Window struct {
 	// environment a restore record set is kept only where the process
 	// holds it.
 	ProcEnv []string
+	// Since is when the window's agent process started, zero when not
+	// known: the conversations written since are the ones it could hold.
+	Since time.Time
 }
 
 // Quote renders argv for people to read, each word shell-quoted where it

@@ -38,8 +38,8 @@ func TestRealConversationsCodex(t *testing.T) {
 	t.Parallel()
 	why := "two codex windows in api and no id"
 	noID := map[string]e2etest.Want{
-		"api#1": {Mode: "new", Why: why, Reason: "shared app-server daemon"},
-		"api#2": {Mode: "new", Why: why, Reason: "shared app-server daemon"},
+		"api#1": {Mode: "choose", Back: true, Why: why, Reason: "shared app-server daemon"},
+		"api#2": {Mode: "choose", Back: true, Why: why, Reason: "shared app-server daemon"},
 		"web":   {Mode: "latest", Back: true, Reason: "shared app-server daemon"},
 	}
 	e2etest.RunMatrix(t, []e2etest.Case{

@@ -81,7 +81,9 @@ func TestRealPiTypedModel(t *testing.T) {
 		return win != 0
 	}, 30*time.Second)
 	k2.WaitForText(winMatch(win), func(s string) bool {
-		return strings.Contains(s, "i commands") && strings.Contains(unwrap(s), "--model "+model)
+		// The command may wrap at the window's edge.
+		whole := "--model " + model
+		return strings.Contains(s, "i commands") && (strings.Contains(flatText(s), whole) || strings.Contains(strings.ReplaceAll(s, "\n", ""), whole))
 	}, 30*time.Second)
 }
 

@@ -191,8 +191,8 @@ func TestRealSessionsList(t *testing.T) {
 	}
 	want := map[int]row{
 		exact:  {plan.ModeExact, []string{"claude", "--resume", uuid}},
-		new1:   {plan.ModeNew, []string{"claude"}},
-		new2:   {plan.ModeNew, []string{"claude"}},
+		new1:   {plan.ModeChoose, []string{"claude"}},
+		new2:   {plan.ModeChoose, []string{"claude"}},
 		latest: {plan.ModeLatest, []string{"codex", "resume", "--last"}},
 		typed:  {plan.ModeLatest, []string{"opencode", "-m", "x", "--continue"}},
 	}

@@ -64,14 +64,6 @@ type Kitty struct {
 	Mark Mark
 }
 
-// How says how an ended kitty ended, as the offer names it.
-func (k Kitty) How() string {
-	if k.Quit {
-		return "the session you quit"
-	}
-	return "the session that ended unexpectedly"
-}
-
 // Alive tells whether the kitty of a key runs.
 type Alive func(key string) bool
 

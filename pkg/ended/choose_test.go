@@ -175,12 +175,6 @@ func TestKittiesStates(t *testing.T) {
 	if ks[0].Key != "606" || ks[len(ks)-1].Key != "101" {
 		t.Errorf("not newest first: %v", ks)
 	}
-	if got := (Kitty{Quit: true}).How(); got != "the session you quit" {
-		t.Errorf("quit: %q", got)
-	}
-	if got := (Kitty{}).How(); got != "the session that ended unexpectedly" {
-		t.Errorf("crash: %q", got)
-	}
 }
 
 // What a kitty that starts is offered.

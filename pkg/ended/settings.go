@@ -2,10 +2,10 @@ package ended
 
 import (
 	"encoding/json"
-	"os"
 
 	"github.com/kittymux/kittymux/pkg/autosave"
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
 // EnvOffer set to "0" turns the offer on start off.
@@ -18,7 +18,9 @@ func OfferOff(p paths.Paths, getenv func(string) string) string {
 	if getenv(EnvOffer) == "0" {
 		return EnvOffer + "=0"
 	}
-	data, err := os.ReadFile(autosave.ConfigPath(p))
+	// A FIFO or device there is an error here, as it is to autosave,
+	// which reports it.
+	data, err := userfile.Read(autosave.ConfigPath(p), 1<<20)
 	if err != nil {
 		return ""
 	}

@@ -10,6 +10,7 @@
 package ended
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -108,10 +109,10 @@ func Update(p paths.Paths, change func(*File) bool) error {
 		return err
 	}
 	defer lf.Close()
-	if err := syscall.Flock(int(lf.Fd()), syscall.LOCK_EX); err != nil {
+	// Closing lf drops the lock.
+	if err := statefile.Flock(context.Background(), lf, syscall.LOCK_EX); err != nil {
 		return fmt.Errorf("lock %s: %w", filepath.Join(p.StateDir, paths.EndedLockName), err)
 	}
-	defer syscall.Flock(int(lf.Fd()), syscall.LOCK_UN)
 	st, _ := read(top) // a broken file starts over
 	if !change(&st) {
 		return nil

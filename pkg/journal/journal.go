@@ -591,7 +591,7 @@ func (j *Journal) now() time.Time { return clock.Or(j.Clock).Now() }
 // CorruptCopies lists journals moved aside because they did not parse,
 // oldest first, for doctor.
 func (j *Journal) CorruptCopies() []string {
-	m, _ := filepath.Glob(j.Path + ".corrupt-*")
+	m, _ := userfile.Glob(j.Path + ".corrupt-*")
 	sort.Strings(m)
 	return m
 }

@@ -170,7 +170,7 @@ func (r *confReader) line(path string, l confLine, depth int) {
 		}
 		targets := []string{r.resolve(val, base)}
 		if key == "globinclude" {
-			targets, _ = filepath.Glob(targets[0])
+			targets, _ = userfile.Glob(targets[0])
 		}
 		for _, target := range targets {
 			inc := here

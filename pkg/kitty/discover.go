@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
 // Instance is one running kitty that kittymux can talk to (or tried to).
@@ -181,7 +183,7 @@ func socketsFromConf(listen string, o DiscoverOptions) []Instance {
 	for i, p := range parts {
 		glob[i], re[i] = globEscape.Replace(p), regexp.QuoteMeta(p)
 	}
-	matches, _ := filepath.Glob(strings.Join(glob, "*"))
+	matches, _ := userfile.Glob(strings.Join(glob, "*"))
 	name := regexp.MustCompile("^" + strings.Join(re, "([0-9]+)") + "$")
 	uid := os.Getuid()
 	var out []Instance

@@ -24,6 +24,18 @@ type Tab struct {
 	LayoutState         json.RawMessage `json:"layout_state,omitempty"`
 	ActiveWindowHistory []int           `json:"active_window_history"`
 	Windows             []Window        `json:"windows"`
+	// Groups are the tab's window groups in kitty's order (a window and
+	// the overlays over it); 0.26.x lists none.
+	Groups []Group `json:"groups,omitempty"`
+	// TitleOverridden: the tab has a name of its own (Title is it).
+	TitleOverridden bool `json:"title_overridden,omitempty"`
+}
+
+// Group is one window group of a tab: its windows, the first the one the
+// overlays are over.
+type Group struct {
+	ID      int   `json:"id"`
+	Windows []int `json:"windows"`
 }
 
 // Window is one kitty window (a split or a whole tab). Fields that only newer
@@ -124,6 +136,11 @@ func (w wireWindow) window() Window {
 	}
 	return win
 }
+
+// DecodeLS reads an ls document (the JSON list kitty's ls returns, or what
+// kittymux's watcher writes of boss.list_os_windows), old field names
+// included.
+func DecodeLS(b []byte) ([]OSWindow, error) { return decodeLS(b) }
 
 // decodeLS reads an ls document, old field names included.
 func decodeLS(b []byte) ([]OSWindow, error) {

@@ -33,3 +33,10 @@ func (c *catalog) get(name string) *agent {
 	c.agents[name] = a
 	return a
 }
+
+// chooses reports whether the user can choose among a's conversations at
+// restore: kittymux can list them (agents.Set.Chooses) and resume one by id.
+func (a *agent) chooses() bool {
+	c := a.def.Conversations
+	return a.canResume && len(a.def.Exact) > 0 && c != nil && c.UserMessages != nil && c.Unchecked == ""
+}

@@ -82,6 +82,10 @@ func Validate(s *agents.Set, agentName string, mode Mode, id string, argv []stri
 		return fmt.Errorf("%s: %w", a.name, ErrNoResume)
 	}
 	switch mode {
+	case ModeChoose:
+		// Its argv is the new conversation's; the id comes with the
+		// user's pick, as an exact resume.
+		mode = ModeNew
 	case ModeExact, ModeLatest, ModeNew:
 	case ModeAsSaved:
 		return errors.New("mode as-saved has no resume command to check")

@@ -23,9 +23,13 @@ import (
 type Mode string
 
 const (
-	ModeExact   Mode = "exact"    // the conversation with a known id
-	ModeLatest  Mode = "latest"   // the agent's most recent conversation, where that is safe
-	ModeNew     Mode = "new"      // a new conversation with the same flags
+	ModeExact  Mode = "exact"  // the conversation with a known id
+	ModeLatest Mode = "latest" // the agent's most recent conversation, where that is safe
+	ModeNew    Mode = "new"    // a new conversation with the same flags
+	// ModeChoose: several of the agent's conversations could be the
+	// window's and nothing says which; the restore lists them and the user
+	// picks one in one key (Argv is the new conversation's, for `n`).
+	ModeChoose  Mode = "choose"
 	ModeAsSaved Mode = "as-saved" // not rewritten: the saved command stays
 )
 
@@ -194,6 +198,11 @@ func decideLatest(es []*entry, gs *groups) {
 			e.d.Mode, e.d.Reason = g.mode, g.reason
 		default:
 			e.d.Mode, e.d.Reason = latestAnywhere(e.a, len(gs.byAgent[e.a].all))
+			if e.d.Mode == ModeNew && e.where != "" && e.a.chooses() {
+				e.d.Mode = ModeChoose
+				e.d.Reason = fmt.Sprintf("%d %s windows and no id for this one: the restore lists %s's conversations of %s to choose from",
+					len(gs.byAgent[e.a].all), e.a.name, e.a.name, e.where)
+			}
 		}
 	}
 }
@@ -211,6 +220,10 @@ func (g *group) decideDir(a *agent, dir string, u *group) {
 	case same == 1:
 		g.mode = ModeLatest
 		g.reason = fmt.Sprintf("only %s window in %s: %s is per directory", a.name, dir, latest)
+	case a.chooses():
+		g.mode = ModeChoose
+		g.reason = fmt.Sprintf("%d %s windows in %s and no id for this one: the restore lists %s's conversations of %s to choose from",
+			same, a.name, dir, a.name, dir)
 	case withID == 0:
 		g.mode = ModeNew
 		g.reason = fmt.Sprintf("%d %s windows in %s and no ids: new conversation each", same, a.name, dir)
@@ -243,11 +256,20 @@ func finish(s *agents.Set, e *entry, probes probe.Probes) {
 	if d.Mode == ModeAsSaved || e.a == nil {
 		return
 	}
-	if why := refuse(probes, e.a, d.Mode); why != "" {
+	mode := d.Mode
+	if mode == ModeChoose {
+		// Choosing resumes an exact id; its argv is the new
+		// conversation's, what `n` runs.
+		if why := refuse(probes, e.a, ModeExact); why != "" {
+			d.Mode, d.Reason = ModeNew, d.Reason+"; "+why+": new conversation"
+		}
+		mode = ModeNew
+	}
+	if why := refuse(probes, e.a, mode); why != "" {
 		d.Mode, d.ID, d.Reason = ModeAsSaved, "", why
 		return
 	}
-	argv, err := ResumeArgv(s, e.w.Cmd, d.Mode, d.ID)
+	argv, err := ResumeArgv(s, e.w.Cmd, mode, d.ID)
 	if err != nil {
 		d.Mode, d.ID, d.Reason = ModeAsSaved, "", err.Error()
 		return

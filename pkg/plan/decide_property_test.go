@@ -178,6 +178,17 @@ func refused(in input, mode Mode, probes probe.Probes) bool {
 	return false
 }
 
+// sameIDElsewhere: another window of the agent holds the same id as
+// window i (which then starts a new one); false for a window without one.
+func sameIDElsewhere(in []input, i int) bool {
+	for j, o := range in {
+		if j != i && in[i].id != "" && o.id == in[i].id && o.w.Cmd.Agent == in[i].w.Cmd.Agent {
+			return true
+		}
+	}
+	return false
+}
+
 // latestIsSafe: the agent's latest conversation can only be this window's.
 func latestIsSafe(in input, all []input) bool {
 	var same int
@@ -219,7 +230,11 @@ var decisionProperties = []decisionProperty{
 			}
 			return ""
 		}
-		want, err := ResumeArgv(s, in[i].w.Cmd, d.Mode, d.ID)
+		mode := d.Mode
+		if mode == ModeChoose {
+			mode = ModeNew
+		}
+		want, err := ResumeArgv(s, in[i].w.Cmd, mode, d.ID)
 		if err != nil || !slices.Equal(want, d.Argv) {
 			return fmt.Sprintf("argv %q, ResumeArgv gives %q (%v)", d.Argv, want, err)
 		}
@@ -255,8 +270,25 @@ var decisionProperties = []decisionProperty{
 	},
 	// Never a flag the agent's help lacks: the probes' word decides.
 	func(_ *agents.Set, in []input, i int, d Decision, probes probe.Probes) string {
-		if d.Mode != ModeAsSaved && refused(in[i], d.Mode, probes) {
+		switch {
+		case d.Mode == ModeChoose && (refused(in[i], ModeExact, probes) || refused(in[i], ModeNew, probes)):
+			return "choose where the probes refuse an exact resume or a new conversation"
+		case d.Mode != ModeAsSaved && d.Mode != ModeChoose && refused(in[i], d.Mode, probes):
 			return "a mode the probes refuse"
+		}
+		return ""
+	},
+	// Choose only for a window without an id whose latest is not safe, of
+	// an agent whose conversations kittymux can list; and always there
+	// instead of a new conversation, unless the probes refuse it.
+	func(s *agents.Set, in []input, i int, d Decision, probes probe.Probes) string {
+		can := in[i].eligible(s) && in[i].id == "" && s.Chooses(d.Agent) && len(in[i].def.Exact) > 0 && len(in[i].def.Latest) > 0 &&
+			in[i].dir != "" && !latestIsSafe(in[i], in)
+		switch {
+		case d.Mode == ModeChoose && !can:
+			return "choose where the window has an id, its latest is safe, or its conversations cannot be listed"
+		case can && d.Mode == ModeNew && !refused(in[i], ModeExact, probes) && !sameIDElsewhere(in, i):
+			return "a new conversation where the user could choose among the directory's"
 		}
 		return ""
 	},

@@ -84,10 +84,10 @@ func TestDecideKitty0482Fixture(t *testing.T) {
 		},
 		{
 			// Window 4 is claude in the same directory: --continue could
-			// pick its conversation.
-			WindowID: 5, Agent: "claude", Mode: plan.ModeNew,
+			// pick its conversation, so the user chooses at restore.
+			WindowID: 5, Agent: "claude", Mode: plan.ModeChoose,
 			Argv:   w("claude"),
-			Reason: "2 claude windows in " + web + ", window 4 has an id: --continue could attach another window's conversation, new conversation",
+			Reason: "2 claude windows in " + web + " and no id for this one: the restore lists claude's conversations of " + web + " to choose from",
 		},
 		{
 			// opencode does not say --continue is per directory, so latest
@@ -173,7 +173,7 @@ func TestDecideRules(t *testing.T) {
 		{
 			name: "two plain claude in one directory: new each",
 			ws:   []agents.Window{{ID: 7, Cwd: "/d", Cmd: c("claude")}, {ID: 8, Cwd: "/d/", Cmd: c("claude --continue")}},
-			want: alike(plan.Decision{Agent: "claude", Mode: plan.ModeNew, Argv: w("claude"), Reason: "2 claude windows in /d and no ids: new conversation each"}, 7, 8),
+			want: alike(plan.Decision{Agent: "claude", Mode: plan.ModeChoose, Argv: w("claude"), Reason: "2 claude windows in /d and no id for this one: the restore lists claude's conversations of /d to choose from"}, 7, 8),
 		},
 		{
 			name: "claude in two directories: latest each",
@@ -237,8 +237,8 @@ func TestDecideRules(t *testing.T) {
 				{ID: 3, Cwd: "/x", Cmd: c("codex exec hi")},
 			},
 			want: []plan.Decision{
-				{WindowID: 1, Agent: "codex", Mode: plan.ModeNew, Argv: w("codex", "-C", "/x"), Reason: "3 codex windows in /x and no ids: new conversation each"},
-				{WindowID: 2, Agent: "codex", Mode: plan.ModeNew, Argv: w("codex", "--cd", "../x"), Reason: "3 codex windows in /x and no ids: new conversation each"},
+				{WindowID: 1, Agent: "codex", Mode: plan.ModeChoose, Argv: w("codex", "-C", "/x"), Reason: "3 codex windows in /x and no id for this one: the restore lists codex's conversations of /x to choose from"},
+				{WindowID: 2, Agent: "codex", Mode: plan.ModeChoose, Argv: w("codex", "--cd", "../x"), Reason: "3 codex windows in /x and no id for this one: the restore lists codex's conversations of /x to choose from"},
 				{WindowID: 3, Agent: "codex", Mode: plan.ModeAsSaved, Reason: "one-shot run (exec), not a conversation"},
 			},
 		},
@@ -262,7 +262,7 @@ func TestDecideRules(t *testing.T) {
 			},
 			want: []plan.Decision{
 				{WindowID: 1, Agent: "claude", Mode: plan.ModeAsSaved, Reason: "one-shot run (-p), not a conversation"},
-				{WindowID: 2, Agent: "claude", Mode: plan.ModeNew, Argv: w("claude"), Reason: "2 claude windows in /a and no ids: new conversation each"},
+				{WindowID: 2, Agent: "claude", Mode: plan.ModeChoose, Argv: w("claude"), Reason: "2 claude windows in /a and no id for this one: the restore lists claude's conversations of /a to choose from"},
 				{WindowID: 3, Agent: "claude", Mode: plan.ModeAsSaved, Reason: "claude doctor is a helper, not a conversation"},
 				{WindowID: 4, Agent: "claude", Mode: plan.ModeLatest, Argv: w("claude", "--continue"), Reason: "only claude window in /b: --continue is per directory"},
 			},
@@ -326,7 +326,7 @@ func TestDecideRules(t *testing.T) {
 			ws:   []agents.Window{{ID: 1, Cmd: c("claude")}, {ID: 2, Cwd: "/b", Cmd: c("claude")}, {ID: 3, Cmd: c("pi")}},
 			want: []plan.Decision{
 				{WindowID: 1, Agent: "claude", Mode: plan.ModeNew, Argv: w("claude"), Reason: "2 claude windows and the directory is unknown: new conversation"},
-				{WindowID: 2, Agent: "claude", Mode: plan.ModeNew, Argv: w("claude"), Reason: "2 claude windows in /b and no ids: new conversation each"},
+				{WindowID: 2, Agent: "claude", Mode: plan.ModeChoose, Argv: w("claude"), Reason: "2 claude windows in /b and no id for this one: the restore lists claude's conversations of /b to choose from"},
 				{WindowID: 3, Agent: "pi", Mode: plan.ModeLatest, Argv: w("pi", "--continue"), Reason: "only pi window (directory unknown)"},
 			},
 		},

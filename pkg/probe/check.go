@@ -493,3 +493,14 @@ func writeCache(stateDir, path string, c cacheFile) error {
 	}
 	return nil
 }
+
+// PackageVersion is the version in the package.json of the npm package
+// that holds the program at path (symlinks followed), "" when it is none:
+// read from the file, without running the program.
+func PackageVersion(path string) string {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return ""
+	}
+	return packageVersion(real)
+}

@@ -1,6 +1,7 @@
 package prompt
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"os/exec"
@@ -17,11 +18,16 @@ import (
 	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/stagger"
+	"github.com/kittymux/kittymux/pkg/version"
 )
 
 // Main is kittymux-resume: it returns an exit code only when it could not
 // exec anything (or, from a shell's startup, when the answer is the shell).
 func Main(args []string) int {
+	if len(args) == 1 && args[0] == "--version" {
+		fmt.Println(version.Get().Line("kittymux-resume"))
+		return 0
+	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
 		// Run by a person, not from a session file: say what it is.
 		fmt.Fprintf(os.Stderr, "kittymux-resume is the restore prompt kittymux writes into saved sessions.\n%v\n", restorerec.ErrUsage)
@@ -67,6 +73,21 @@ func Main(args []string) int {
 			return nil, fmt.Errorf("%s is not a known agent command", r.Argv[0])
 		}
 		return plan.ResumeArgv(set, c, plan.ModeNew, "")
+	}
+	e.ExactArgv = func(r Record, id string) ([]string, error) {
+		c, ok := set.RecognizeArgv(r.Argv)
+		if !ok {
+			return nil, fmt.Errorf("%s is not a known agent command", r.Argv[0])
+		}
+		return plan.ResumeArgv(set, c, plan.ModeExact, id)
+	}
+	e.Candidates = func(r Record) []agents.Candidate {
+		wd, _ := os.Getwd()
+		var since time.Time
+		if r.Since > 0 {
+			since = time.Unix(r.Since, 0)
+		}
+		return set.Candidates(r.Agent, cmp.Or(r.Dir, wd), since, agents.EnvOver(r.Env, e.Getenv))
 	}
 	e.Outcome = func(o journal.Restore) { recordOutcome(e, o) }
 	e.Slot = func(agent string) (time.Time, time.Duration) {

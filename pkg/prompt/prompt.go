@@ -69,6 +69,12 @@ type Env struct {
 	// Conversation is what the agent's own files say of the record's
 	// conversation; nil: not asked.
 	Conversation func(Record) agents.Conversation
+	// Candidates are the conversations a choose record's window could
+	// have held (agents.Set.Candidates); nil: none listed.
+	Candidates func(Record) []agents.Candidate
+	// ExactArgv is the command resuming conversation id of the record's
+	// agent, with the record's flags.
+	ExactArgv func(r Record, id string) ([]string, error)
 	// Slot is when a start of agent that runs without asking may run, and
 	// the interval between them (stagger.go); nil: at once.
 	Slot func(agent string) (time.Time, time.Duration)
@@ -140,6 +146,10 @@ func Run(e *Env, r Record) error {
 			e.outcome(r, journal.OutcomeShell, "the command may hold a prompt and there is no terminal to ask", false)
 			e.warn("kittymux: not resuming %s without a key: %s may hold a prompt; opening a shell.", r.Agent, agents.Quote(r.Argv))
 			return e.shell(r)
+		case r.Mode == "choose" && (!e.IsTerminal() || r.Direct || e.Getenv("KITTYMUX_RESUME") == "auto" || exists(e.Paths.ResumeAuto()) || e.resumeAllActive()):
+			// Nobody to choose, or asked not to be asked: never a guess.
+			e.outcome(r, journal.OutcomeNew, "several conversations could be this window's and none was chosen", false)
+			return e.failed(r, e.exec(path, r.Argv, r.Env))
 		case r.Confirm:
 			// Asked even in auto mode: the user sees the whole command first.
 		case !e.IsTerminal():
@@ -148,6 +158,14 @@ func Run(e *Env, r Record) error {
 		case r.Direct || e.Getenv("KITTYMUX_RESUME") == "auto" || exists(e.Paths.ResumeAuto()) || e.resumeAllActive():
 			return e.resume(path, r, false)
 		}
+	}
+	if r.Mode == "choose" {
+		if cands := e.candidates(r); len(cands) > 0 {
+			return e.choose(r, path, sealed, cands)
+		}
+		// Nothing of the agent's here to choose from: the question is
+		// whether to start a new conversation.
+		r.Mode = "new"
 	}
 	choice, err := e.ask(r, sealed)
 	if err != nil {

@@ -85,12 +85,12 @@ func TestBuild(t *testing.T) {
 	}, {
 		name: "two codex without ids in one directory: each a new conversation",
 		recs: []journal.Record{rec("c1", "codex", "", "/w/cli", 5, "codex"), rec("c2", "codex", "", "/w/cli", 6, "codex", "-m", "o3")},
-		want: []row{{"cli", plan.ModeNew, "codex"}, {"cli", plan.ModeNew, "codex -m o3"}},
+		want: []row{{"cli", plan.ModeChoose, "codex"}, {"cli", plan.ModeChoose, "codex -m o3"}},
 	}, {
 		name: "a live codex in the directory makes latest unsafe",
 		recs: []journal.Record{rec("c1", "codex", "", "/w/cli", 5, "codex")},
 		live: []LiveKitty{{Socket: "unix:/tmp/other", PID: 20, Agents: []live.Window{liveWindow(3, 300, "/w/cli", "codex")}}},
-		want: []row{{"cli", plan.ModeNew, "codex"}},
+		want: []row{{"cli", plan.ModeChoose, "codex"}},
 	}, {
 		name: "running in a live kitty, or waiting at a restore prompt there: not recovered",
 		recs: []journal.Record{rec("a", "claude", idA, "/w/api", 5, "claude"), rec("b", "claude", idB, "/w/rev", 5, "claude"),

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -54,7 +55,11 @@ type Record struct {
 	Exe []string
 	// Seal is the hex HMAC-SHA256 of every other field (see Sealed).
 	Seal string
-	Argv []string
+	// Since is when the window's agent process started (Unix seconds; 0
+	// not known): in choose mode the conversations written since then are
+	// the ones it could have held.
+	Since int64
+	Argv  []string
 }
 
 // Args renders r as the prompt binary's arguments (without the program).
@@ -84,6 +89,9 @@ func (r Record) Args() []string {
 	for _, e := range r.Exe {
 		a = append(a, "--exe", e)
 	}
+	if r.Since != 0 {
+		a = append(a, "--since", strconv.FormatInt(r.Since, 10))
+	}
 	if r.Seal != "" {
 		a = append(a, "--seal", r.Seal)
 	}
@@ -91,7 +99,7 @@ func (r Record) Args() []string {
 }
 
 // ErrUsage marks arguments that are not a record.
-var ErrUsage = errors.New("usage: kittymux-resume --agent NAME --mode exact|latest|new [--id ID] [--direct] [--from-shell] [--confirm] [--tab TITLE] [--dir DIR] [--env NAME=VALUE]... [--exe FILE]... [--seal HMAC] -- ARGV")
+var ErrUsage = errors.New("usage: kittymux-resume --agent NAME --mode exact|latest|new|choose [--id ID] [--direct] [--from-shell] [--confirm] [--tab TITLE] [--dir DIR] [--env NAME=VALUE]... [--exe FILE]... [--seal HMAC] -- ARGV")
 
 var envName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
@@ -157,7 +165,7 @@ func ParseArgs(args []string) (Record, error) {
 			r.Agent, err = value()
 		case "--mode":
 			r.Mode, err = value()
-			if err == nil && r.Mode != "exact" && r.Mode != "latest" && r.Mode != "new" {
+			if err == nil && r.Mode != "exact" && r.Mode != "latest" && r.Mode != "new" && r.Mode != "choose" {
 				err = fmt.Errorf("%w: unknown mode %q", ErrUsage, r.Mode)
 			}
 		case "--id":
@@ -186,6 +194,13 @@ func ParseArgs(args []string) (Record, error) {
 			r.Seal, err = value()
 			if err == nil && !sealRE().MatchString(r.Seal) {
 				err = fmt.Errorf("%w: --seal %q is not a seal", ErrUsage, r.Seal)
+			}
+		case "--since":
+			var v string
+			if v, err = value(); err == nil {
+				if r.Since, err = strconv.ParseInt(v, 10, 64); err != nil || r.Since <= 0 {
+					err = fmt.Errorf("%w: --since %q is not a time", ErrUsage, v)
+				}
 			}
 		case "--direct":
 			r.Direct = true

@@ -291,6 +291,12 @@ func (rw *rewriter) read(ref sessionfile.WindowRef) {
 	}
 	if !sw.ok {
 		sw.dropMarks()
+		if c := sw.l.Unserialize.CmdAtShellStartup; rw.o.LS == nil && c.Set && !c.IsList {
+			// Without what kitty listed, the command line the shell
+			// reported (OSC 133) cannot be told from one a program
+			// printed: the window comes back as its shell.
+			sw.l.Unserialize.CmdAtShellStartup = sessionfile.CmdAtShellStartup{}
+		}
 		return
 	}
 	sw.cmd.Env = sw.env
@@ -469,6 +475,9 @@ func (rw *rewriter) apply(res *Result, d plan.Decision) error {
 		FromShell: fd.fromShell, Confirm: d.Unsure != "" || fd.askWhy != "", Tab: fd.ref.TabTitle, Dir: fd.ref.Cwd, Env: fd.env, Exe: fd.exe, Argv: d.Argv}
 	if key == nil {
 		rec.Exe = nil
+	}
+	if lw, isLive := rw.live[d.WindowID]; d.Mode == plan.ModeChoose && isLive && !lw.Since.IsZero() {
+		rec.Since = lw.Since.Unix()
 	}
 	argv, err := rec.CommandLine(o.ResumeBin, key, o.Agents.Names())
 	if err != nil {

@@ -2,247 +2,226 @@ package rewrite
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/sessionfile"
 )
 
-// Vet keeps of a raw save (kitty's save_as_session) only the lines kitty
-// writes, in the places it writes them, for windows it has; each line
-// refused or changed is said in a warning, and nothing in it fails the save.
+// Vet accounts for every line of a raw save (kitty's save_as_session)
+// against what kittymux knows from ls, and keeps only what it can account
+// for; each line left out or value changed is said in a warning, and
+// nothing in it fails the save.
 //
-// kitty 0.48.2 writes a tab's directory (`cd DIR`) unquoted and a launch
-// line's words in single quotes, so a line break in a directory name (or in
-// any value: an OSC 7 report, a user var) ends kitty's line and starts one
-// the name chose: `launch sh -c ...` would run on restore. What kitty writes
-// is fixed (kitty/tabs.py serialize_state_as_session): per OS window
-// optional `new_os_window`, `os_window_class`, `os_window_name`; per tab
-// `new_tab`, `layout`, `enabled_layouts`, `set_layout_state` (which lists
-// the tab's windows), `cd`, a blank line, then a launch line per window
-// (starting with kitty-unserialize-data holding the window's id) and
-// `focus`; then `focus_tab`. So:
-//   - the lines after a `cd` up to the tab's first own window are the rest
-//     of the directory's name, and the lines after a launch line left with a
-//     quote open up to where the quote closes are the rest of that line:
-//     refused (vet_read.go);
-//   - a line that is not one of kitty's, or not where kitty puts it, is
-//     refused;
-//   - a launch line without kitty-unserialize-data, with a window id that
-//     another line also has, or one its tab's set_layout_state does not list
-//     is refused; with ls (the windows kitty reported at the save, in what
-//     it saved; nil when there is none) also one kitty does not have;
-//   - a directory (`cd`, `--cwd`) that kitty would read differently
-//     (sessionfile.DirProblem), or a `cd` that is the cut-off beginning of
-//     a directory of the tab's windows, becomes its nearest safe parent.
+// kitty's raw save cannot be read as plain lines. kitty writes a tab's
+// directory (`cd DIR`), a named tab's title and an OS window's class and
+// name raw, and takes the directory from what the window's shell last
+// reported (OSC 7, text any program can print), newlines included: a
+// directory "x⏎⏎launch sh -c ..." puts a line of its own into the file. So
+// the file is read as kitty writes it (kitty/tabs.py serialize_state_as_session,
+// kitty/window.py as_launch_command), by consuming the strings kitty writes
+// for each tab that ls lists, never by splitting on a newline and guessing
+// where a value ends:
+//
+//   - a tab's header (new_tab [NAME], layout, enabled_layouts,
+//     set_layout_state) must be the one of a tab ls lists, with its window
+//     groups;
+//   - its `cd` is one of the directories ls gives for the tab's windows
+//     (their own and their foreground processes'), whatever bytes it holds,
+//     or a plain one-line path naming the same directory;
+//   - then one launch line per window, each one shell word list (its quoted
+//     values may span lines), in the order of the tab's groups, each window
+//     at most once, first in its group (kitty writes no line for an
+//     overlay, an ask window or a window with an action on close, and
+//     kittymux restores none), with kitty-unserialize-data naming it; its
+//     values are checked against the window's known fields (directory,
+//     title, user vars, environment, command, the command kitty reports it
+//     ran), and one that does not match is replaced by the known one or
+//     left out;
+//   - an optional `focus`, then the next tab, OS window or focus_tab.
+//
+// A tab whose lines cannot be accounted for is written by kittymux from ls
+// (its layout, its windows as shells in their directories: the rewrite
+// then turns the agent windows into their records) with a warning, never
+// dropped, and it never fails the other tabs. Without ls (a raw save
+// published after kitty is gone, without the ls the watcher writes beside
+// it), the tabs are those the save's own set_layout_state lines name, and
+// only their structure is checked.
 func Vet(raw []byte, ls []kitty.OSWindow) ([]byte, []string) {
-	v := &vetter{ls: index(ls)}
-	v.read(string(raw))
-	v.checkWindows()
-	v.checkDirs()
-	var b strings.Builder
-	for _, l := range v.lines {
-		if l.refused == "" && !l.dropped {
-			b.WriteString(l.text)
-			b.WriteString(l.eol)
-		}
-	}
-	var warnings []string
-	for _, l := range v.lines {
-		switch {
-		case l.refused != "":
-			warnings = append(warnings, fmt.Sprintf("kitty's save, line %d %s: refused: %s", l.num, shown(l.raw), l.refused))
-		case l.changed != "":
-			warnings = append(warnings, fmt.Sprintf("kitty's save, line %d %s: %s", l.num, shown(l.raw), l.changed))
-		}
-	}
-	return []byte(b.String()), warnings
+	a := &accountant{src: string(raw), m: newModel(ls, string(raw)), seen: map[int]bool{}}
+	a.run()
+	return a.out, a.warnings
 }
 
-// vetLine is one line of the raw save and what Vet made of it.
-type vetLine struct {
-	num       int
-	raw, eol  string
-	text      string // as written: raw, or with its directory replaced
-	directive string
-	rest      string
-	launch    *sessionfile.Launch
-	tab       int          // the file's tab (0-based, counted by new_tab)
-	layoutIDs map[int]bool // the windows of that tab, from its set_layout_state; nil: not known
-	cdNext    bool         // a cd whose name went on past its line
-	broken    bool         // a launch line with a quote left open
-	dropped   bool         // left out without a word: kittymux's own offer
-	refused   string
-	changed   string
+// model is what kittymux knows of the kitty that saved.
+type model struct {
+	fromLS bool
+	// legacy: no ls, and the save holds no set_layout_state (kitty 0.43
+	// and newer write one for every tab): a file written by hand, whose
+	// tabs are read as they come, any window once.
+	legacy  bool
+	tabs    []*tabModel
+	classes map[string]bool // OS windows' wm_class and wm_name
 }
 
-type lsWindow struct {
-	cwds  []string // the window's directory and its foreground processes'
-	offer bool     // it runs kittymux's offer of an ended kitty's session
+// tabModel is one tab that kitty may have written.
+type tabModel struct {
+	tab    *kitty.Tab // nil without ls
+	groups [][]int    // window ids by group, in kitty's order
+	wins   map[int]*kitty.Window
+	done   bool
+	legacy bool        // groups unknown: any window, each once
+	places map[int]int // each window's place in the groups, once asked
+	firsts map[int]bool
 }
 
-type vetter struct {
-	lines []*vetLine
-	ls    map[int]lsWindow // nil: no ls to check against
-}
-
-func index(ls []kitty.OSWindow) map[int]lsWindow {
+func newModel(ls []kitty.OSWindow, raw string) *model {
+	m := &model{fromLS: ls != nil, classes: map[string]bool{}}
 	if ls == nil {
-		return nil
+		m.tabsFromSave(raw)
+		return m
 	}
-	m := map[int]lsWindow{}
-	for _, osw := range ls {
-		for _, t := range osw.Tabs {
-			for _, w := range t.Windows {
-				lw := lsWindow{cwds: []string{w.Cwd}, offer: isOffer(w.Cmdline)}
-				for _, p := range w.ForegroundProcesses {
-					lw.cwds = append(lw.cwds, p.Cwd)
-				}
-				m[w.ID] = lw
+	for i := range ls {
+		o := &ls[i]
+		m.classes["class "+o.WMClass] = true
+		m.classes["name "+o.WMName] = true
+		for j := range o.Tabs {
+			t := &o.Tabs[j]
+			tm := &tabModel{tab: t, wins: map[int]*kitty.Window{}}
+			for k := range t.Windows {
+				tm.wins[t.Windows[k].ID] = &t.Windows[k]
 			}
+			tm.groups = tabGroups(t)
+			m.tabs = append(m.tabs, tm)
 		}
 	}
 	return m
+}
+
+// tabGroups are the tab's window groups from ls (kitty 0.26.5 lists none:
+// each window its own group).
+func tabGroups(t *kitty.Tab) [][]int {
+	var out [][]int
+	for _, g := range t.Groups {
+		if len(g.Windows) > 0 {
+			out = append(out, slices.Clone(g.Windows))
+		}
+	}
+	if out == nil {
+		for _, w := range t.Windows {
+			out = append(out, []int{w.ID})
+		}
+	}
+	return out
+}
+
+// tabsFromSave makes the model of a save without ls: one tab per distinct
+// set_layout_state the save holds.
+func (m *model) tabsFromSave(raw string) {
+	seen := map[string]bool{}
+	for line := range strings.SplitSeq(raw, "\n") {
+		state, ok := strings.CutPrefix(line, "set_layout_state ")
+		if !ok {
+			continue
+		}
+		groups := layoutGroups(state)
+		if groups == nil || seen[fmt.Sprint(groups)] {
+			continue
+		}
+		seen[fmt.Sprint(groups)] = true
+		m.tabs = append(m.tabs, &tabModel{groups: groups})
+	}
+	m.legacy = len(m.tabs) == 0
+}
+
+// ids are the tab's windows.
+func (t *tabModel) ids() map[int]bool {
+	ids := map[int]bool{}
+	for _, g := range t.groups {
+		for _, id := range g {
+			ids[id] = true
+		}
+	}
+	return ids
+}
+
+// first reports whether id is the first window of its group: the only one
+// a restore brings back.
+func (t *tabModel) first(id int) bool {
+	if t.legacy {
+		return true
+	}
+	if t.firsts == nil {
+		t.firsts = map[int]bool{}
+		for _, g := range t.groups {
+			t.firsts[g[0]] = true
+		}
+	}
+	return t.firsts[id]
+}
+
+// cwds are the directories ls knows for window id: its own and its
+// foreground processes'.
+func (t *tabModel) cwds(id int) []string {
+	w := t.wins[id]
+	if w == nil {
+		return nil
+	}
+	out := []string{w.Cwd}
+	for _, p := range w.ForegroundProcesses {
+		out = append(out, p.Cwd)
+	}
+	return out
+}
+
+// tabCwds are the directories ls knows for any window of the tab, longest
+// first (a `cd` is consumed as the longest that fits).
+func (t *tabModel) tabCwds() []string {
+	var out []string
+	for _, g := range t.groups {
+		for _, id := range g {
+			for _, c := range t.cwds(id) {
+				if c != "" && !slices.Contains(out, c) {
+					out = append(out, c)
+				}
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b string) int { return len(b) - len(a) })
+	return out
 }
 
 // isOffer reports whether a window's process (as kitty read it) is
 // kittymux's offer of an ended kitty's session, the overlay the scanner
 // opens in a kitty that starts. It has done its work once that kitty is
 // saved: restored, it would offer the same session again.
-func isOffer(cmdline []string) bool {
-	return len(cmdline) >= 3 && filepath.Base(cmdline[0]) == "kittymux" && cmdline[1] == "sessions" && cmdline[2] == "offer"
+func isOffer(w *kitty.Window) bool {
+	if w == nil {
+		return false
+	}
+	c := w.Cmdline
+	return len(c) >= 3 && filepath.Base(c[0]) == "kittymux" && c[1] == "sessions" && c[2] == "offer"
 }
 
-// checkWindows refuses launch lines that are not kitty's line for a window
-// it has: no window id, an id twice, a window its tab's set_layout_state
-// does not list, and with ls a window kitty does not have.
-func (v *vetter) checkWindows() {
-	count := map[int]int{}
-	for _, l := range v.launches() {
-		if l.launch.Unserialize == nil || l.launch.Unserialize.ID() <= 0 {
-			l.refused = "a launch line without kitty-unserialize-data and a window id: kitty's save writes none"
-			continue
-		}
-		count[l.launch.Unserialize.ID()]++
+// sameDir reports whether dir, a plain one-line path, names the directory
+// known (the shell reports its logical path, /proc the physical one).
+func sameDir(dir, known string) bool {
+	if dir == known {
+		return true
 	}
-	for _, l := range v.launches() {
-		id := l.launch.Unserialize.ID()
-		switch _, inLS := v.ls[id]; {
-		case count[id] > 1:
-			l.refused = fmt.Sprintf("window %d has %d launch lines, and only one of them is kitty's", id, count[id])
-		case l.layoutIDs != nil && !l.layoutIDs[id]:
-			l.refused = fmt.Sprintf("window %d is not one of the windows the tab's set_layout_state lists", id)
-		case v.ls != nil && !inLS:
-			l.refused = fmt.Sprintf("kitty had no window %d in what it saved", id)
-		case v.ls[id].offer:
-			l.dropped = true
-		}
+	if dir == "" || known == "" || strings.ContainsFunc(dir, isAnyBreak) || !filepath.IsAbs(dir) {
+		return false
 	}
-}
-
-// launches are the launch lines still kept.
-func (v *vetter) launches() []*vetLine {
-	var out []*vetLine
-	for _, l := range v.lines {
-		if l.refused == "" && !l.dropped && l.launch != nil {
-			out = append(out, l)
-		}
+	a, err := os.Stat(dir)
+	if err != nil || !a.IsDir() {
+		return false
 	}
-	return out
-}
-
-// checkDirs replaces each directory kitty would read differently from the
-// window's own by its nearest safe parent: a `cd` whose name went on past
-// its line, a `cd` that is a cut-off beginning of a directory of the tab's
-// windows (kitty strips blanks and breaks the line), and any cd or --cwd
-// that DirProblem refuses.
-func (v *vetter) checkDirs() {
-	for _, l := range v.lines {
-		if l.refused != "" {
-			continue
-		}
-		switch {
-		case l.directive == "cd":
-			dir, why := l.rest, ""
-			switch {
-			case l.cdNext:
-				dir, why = sessionfile.SafeDir(l.rest+"\n"), "the directory's name goes on past the line"
-			case sessionfile.DirProblem(l.rest) != "":
-				dir, why = sessionfile.SafeDir(l.rest), sessionfile.DirProblem(l.rest)
-			default:
-				if cut := v.cutOff(l); cut != "" {
-					dir, why = sessionfile.SafeDir(cut), "the directory "+strconv.Quote(cut)+" of its windows cannot be written on one line"
-				}
-			}
-			if why != "" {
-				l.text = l.raw[:len(l.raw)-len(strings.TrimLeftFunc(l.raw, isPySpace))] + "cd " + dir
-				l.changed = fmt.Sprintf("%s; written as its nearest safe parent %s", why, dir)
-			}
-		case l.launch != nil:
-			cwd, ok := l.launch.Option("--cwd")
-			if !ok || cwd == "" || sessionfile.DirProblem(cwd) == "" {
-				continue
-			}
-			dir := sessionfile.SafeDir(cwd)
-			if err := l.launch.SetOption("--cwd", dir); err != nil {
-				l.refused = err.Error()
-				continue
-			}
-			f := &sessionfile.File{Lines: []*sessionfile.Line{{Raw: l.text, Launch: l.launch, Directive: "launch"}}}
-			text, err := f.Encode()
-			if err != nil {
-				l.refused = err.Error()
-				continue
-			}
-			l.text = string(text)
-			l.changed = fmt.Sprintf("%s; written as its nearest safe parent %s", sessionfile.DirProblem(cwd), dir)
-		}
-	}
-}
-
-// cutOff returns a directory of the windows of cd's tab (its
-// set_layout_state's, else its launch lines') that cd's value is the
-// cut-off beginning of (kitty stripped blanks or broke the line after it),
-// or "".
-func (v *vetter) cutOff(cd *vetLine) string {
-	if v.ls == nil {
-		return ""
-	}
-	ids := cd.layoutIDs
-	if ids == nil {
-		ids = map[int]bool{}
-		for _, l := range v.launches() {
-			if l.tab == cd.tab {
-				ids[l.id()] = true
-			}
-		}
-	}
-	for id := range ids {
-		for _, w := range v.ls[id].cwds {
-			if len(w) > len(cd.rest) && strings.HasPrefix(w, cd.rest) && sessionfile.DirProblem(w) != "" {
-				if r, _ := utf8.DecodeRuneInString(w[len(cd.rest):]); isPySpace(r) || isLineBreak(r) {
-					return w
-				}
-			}
-		}
-	}
-	return ""
-}
-
-func isCd(line string) bool { return firstWord(line) == "cd" }
-
-func isLaunch(line string) bool { return firstWord(line) == "launch" }
-
-func firstWord(line string) string {
-	line = strings.TrimLeftFunc(line, isPySpace)
-	if i := strings.IndexFunc(line, isPySpace); i >= 0 {
-		return line[:i]
-	}
-	return line
+	b, err := os.Stat(known)
+	return err == nil && os.SameFile(a, b)
 }
 
 // isPySpace is Python's str.isspace, which kitty's strip and split use.
@@ -257,6 +236,8 @@ func isLineBreak(r rune) bool {
 	return false
 }
 
+func isAnyBreak(r rune) bool { return r == '\n' || isLineBreak(r) }
+
 // shown is a line for a warning: printable, and not too long.
 func shown(s string) string {
 	r := []rune(kitty.Printable(s))
@@ -264,4 +245,14 @@ func shown(s string) string {
 		r = append(r[:77], []rune("...")...)
 	}
 	return strconv.Quote(string(r))
+}
+
+// knownLayout: kitty refuses the whole file at a layout it does not know.
+func knownLayout(s string) bool {
+	name, _, _ := strings.Cut(s, ":")
+	switch name {
+	case "fat", "grid", "horizontal", "splits", "stack", "tall", "vertical":
+		return true
+	}
+	return false
 }

@@ -1,6 +1,7 @@
 package rewrite
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -8,222 +9,227 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"mvdan.cc/sh/v3/syntax"
-
 	"github.com/kittymux/kittymux/pkg/sessionfile"
 )
 
-// The places of kitty's output: what the last kept line was.
-type place int
+// maxLaunchLines bounds how many lines one launch line (its quoted values
+// holding line breaks) is followed over.
+const maxLaunchLines = 256
 
-const (
-	atHeader   place = iota // an OS window begins: os_window_class, os_window_name, new_tab
-	atNewTab                // layout
-	atLayout                // enabled_layouts
-	atEnabled               // set_layout_state
-	atState                 // cd
-	atCd                    // launch
-	atWindows               // launch, focus, new_tab, focus_tab, new_os_window
-	atFocusTab              // new_os_window
-)
-
-// read splits raw into lines and refuses those that are the rest of a
-// value kitty split (regions), then those out of kitty's order. Regions come
-// first so that an injected line never moves kitty's order: a broken launch
-// line's rest (exact), then each cd's rest, the last cd first, so that a
-// window line injected into a later tab is gone before an earlier tab
-// looks for its own windows' lines.
-func (v *vetter) read(s string) {
-	for n := 1; s != ""; n++ {
-		l := &vetLine{num: n}
-		var found bool
-		if l.raw, s, found = strings.Cut(s, "\n"); found {
-			l.eol = "\n"
-		}
-		l.text = l.raw
-		// kitty reads a break inside a `cd` line as the end of its
-		// directory: the rest is the name's, not a line.
-		if i := strings.IndexFunc(l.raw, isLineBreak); i >= 0 && isCd(l.raw) {
-			l.text, l.cdNext = l.raw[:i], true
-		}
-		if !isBlank(l.raw) {
-			l.refused = parse(l)
-		}
-		v.lines = append(v.lines, l)
-	}
-	var cds []int
-	var layoutIDs map[int]bool
-	for i := 0; i < len(v.lines); i++ {
-		switch l := v.lines[i]; {
-		case l.broken:
-			i = v.brokenLaunch(i)
-		case l.refused != "":
-		case l.directive == "new_tab":
-			layoutIDs = nil
-		case l.directive == "set_layout_state":
-			layoutIDs = windowIDs(l.rest)
-		case l.directive == "cd":
-			l.layoutIDs = layoutIDs
-			cds = append(cds, i)
-		}
-	}
-	for _, i := range slices.Backward(cds) {
-		if v.lines[i].refused == "" {
-			v.cdRest(i)
-		}
-	}
-	at, tab := atHeader, -1
-	layoutIDs = nil
-	for _, l := range v.lines {
-		if isBlank(l.raw) || l.refused != "" {
-			continue
-		}
-		next, why := follows(at, l)
-		if why != "" {
-			l.refused = why
-			continue
-		}
-		switch l.directive {
-		case "new_tab":
-			tab, layoutIDs = tab+1, nil
-		case "set_layout_state":
-			layoutIDs = windowIDs(l.rest)
-		}
-		l.tab, l.layoutIDs, at = tab, layoutIDs, next
-	}
+// accountant reads a raw save from its start, consuming what kitty writes.
+type accountant struct {
+	src      string
+	pos      int
+	m        *model
+	out      []byte
+	warnings []string
+	seen     map[int]bool    // the windows of a legacy file
+	breaks   []int           // where the lines end, once a warning needs a line number
+	ids      map[int]bool    // the windows the save names, once a tab is written from ls
+	states   map[string]bool // the save's set_layout_state groups, once asked
+	// last is the tab accounted just before, while only blank lines
+	// followed it: lines that are not kitty's after it mean its end was
+	// not where it seemed, and it is written from ls instead.
+	last *lastTab
 }
 
-// cdRest refuses the lines after the cd at i that are the rest of its
-// directory's name. kitty writes a blank line after `cd` and then the
-// tab's first launch line, so a name holding a blank line could pass for
-// kitty's lines up to there: the name ends at the first window of the
-// tab's own (its set_layout_state's), counted by each window's last launch
-// line still kept (an earlier one came with the name; a later one, from
-// another name, costs lines, never lets one in). Without the tab's window
-// ids, or when none of them has a line, the name ends at the blank line,
-// and every launch line it holds after that is refused by checkWindows.
-func (v *vetter) cdRest(i int) {
-	cd := v.lines[i]
-	end := -1
-	last := map[int]int{} // each window of the tab -> its last line kept
-
-	for j := i + 1; j < len(v.lines); j++ {
-		if l := v.lines[j]; l.refused == "" && cd.layoutIDs[l.id()] {
-			last[l.id()] = j
-		}
-	}
-	for _, j := range last {
-		if end < 0 || j < end {
-			end = j
-		}
-	}
-	for j := i + 1; j < len(v.lines) && (end < 0 || j < end); j++ {
-		l := v.lines[j]
-		if isBlank(l.raw) {
-			if end < 0 {
-				break
-			}
-			continue
-		}
-		cd.cdNext = true
-		if l.refused == "" {
-			l.refused = fmt.Sprintf("it follows `cd` on line %d before the tab's first window: it is the rest of that directory's name", cd.num)
-		}
-	}
+type lastTab struct {
+	t        *tabModel
+	out      int // len(out) before its lines
+	warnings int // len(warnings) before its own
+	start    int // its new_tab line
+	header   string
 }
 
-// brokenLaunch refuses the lines that the launch line at i, cut by a line
-// break inside a quoted value, goes on over, and returns the index of the
-// last. kitty quotes each word with Python's shlex.quote, whose single
-// quotes a value can reopen but never leave open: the line ends with the
-// first following line that closes the quote.
-//
-// The window keeps its line when the values holding a line break can go:
-// a user var or a title is left out, a directory becomes its nearest safe
-// parent (repair); otherwise the first line is refused too.
-func (v *vetter) brokenLaunch(i int) int {
-	text := v.lines[i].raw
-	for j := i + 1; j < len(v.lines) && j <= i+maxBrokenLines; j++ {
-		text += "\n" + v.lines[j].raw
-		if !unclosedQuote(text) {
-			for k := i + 1; k <= j; k++ {
-				v.lines[k].refused = fmt.Sprintf("the launch line on line %d goes on here: a value of it holds a line break", v.lines[i].num)
-			}
-			v.repair(v.lines[i], text, v.lines[j].num)
-			return j
-		}
-	}
-	return i
-}
-
-// repair makes l the launch line text, which kitty wrote over lines l.num
-// to last, without the values that held a line break, when it can.
-func (v *vetter) repair(l *vetLine, text string, last int) {
-	pl, err := sessionfile.ParseLine(text)
-	if err != nil || pl.Launch == nil {
-		return
-	}
-	lw := pl.Launch
-	var dropped []string
-	kept := lw.Options[:0:0]
-	for _, o := range lw.Options {
-		if !strings.ContainsFunc(o.Value, isAnyBreak) {
-			kept = append(kept, o)
-			continue
-		}
-		// kitty writes whole option names (Window.as_launch_command).
-		switch o.Name {
-		case "--cwd": // made safe below
-			kept = append(kept, o)
-		case "--var", "--title":
-			dropped = append(dropped, o.Name)
+func (a *accountant) run() {
+	head := true // where os_window_class and os_window_name may come
+	for a.pos < len(a.src) {
+		line, next := a.line(a.pos)
+		switch {
+		case line == "":
+			a.keep(next)
+		case line == "new_os_window":
+			a.keep(next)
+			head, a.last = true, nil
+		case head && a.osWindowLine(line):
+			a.keep(next)
+		case isNewTab(line) && a.tab():
+			head = false
+		case a.isFocusTab(line):
+			a.keep(next)
+			a.last = nil
 		default:
-			return
+			a.unaccounted("kitty writes no such line there")
 		}
 	}
-	lw.Options = kept
-	why := fmt.Sprintf("kitty wrote it over lines %d-%d (a value held a line break)", l.num, last)
-	if len(dropped) > 0 {
-		why += "; left out: " + strings.Join(dropped, ", ")
+	a.leftOut()
+}
+
+// line is the physical line at pos and where the next one starts.
+func (a *accountant) line(pos int) (string, int) {
+	if i := strings.IndexByte(a.src[pos:], '\n'); i >= 0 {
+		return a.src[pos : pos+i], pos + i + 1
 	}
-	if cwd, ok := lw.Option("--cwd"); ok && sessionfile.DirProblem(cwd) != "" {
-		dir := sessionfile.SafeDir(cwd)
-		if lw.SetOption("--cwd", dir) != nil {
-			return
+	return a.src[pos:], len(a.src)
+}
+
+// lineNum is the 1-based number of the line holding byte pos.
+func (a *accountant) lineNum(pos int) int {
+	if a.breaks == nil {
+		a.breaks = []int{}
+		for i := 0; i < len(a.src); i++ {
+			if a.src[i] == '\n' {
+				a.breaks = append(a.breaks, i)
+			}
 		}
-		why += "; its directory is written as its nearest safe parent " + dir
 	}
-	out, err := (&sessionfile.File{Lines: []*sessionfile.Line{pl}}).Encode()
-	if err != nil || strings.ContainsFunc(string(out), isAnyBreak) {
-		return
-	}
-	l.text, l.directive, l.rest, l.launch, l.broken = string(out), pl.Directive, pl.Rest, lw, false
-	l.refused, l.changed = "", why
+	n, _ := slices.BinarySearch(a.breaks, pos)
+	return n + 1
 }
 
-func isAnyBreak(r rune) bool { return r == '\n' || isLineBreak(r) }
-
-// maxBrokenLines bounds how far a broken launch line is followed.
-const maxBrokenLines = 256
-
-func unclosedQuote(line string) bool {
-	_, err := syntax.NewParser(syntax.Variant(syntax.LangPOSIX)).Parse(strings.NewReader(line), "")
-	return err != nil && strings.Contains(err.Error(), "without closing quote")
+// keep keeps the source up to next as it is.
+func (a *accountant) keep(next int) {
+	a.out = append(a.out, a.src[a.pos:next]...)
+	a.pos = next
 }
 
-func isBlank(s string) bool { return strings.TrimFunc(s, isPySpace) == "" }
+func (a *accountant) warn(format string, args ...any) {
+	a.warnings = append(a.warnings, fmt.Sprintf(format, args...))
+}
 
-// id is the window id of a launch line, 0 if it has none.
-func (l *vetLine) id() int {
-	if l.launch == nil || l.launch.Unserialize == nil {
-		return 0
+func isNewTab(line string) bool { return line == "new_tab" || strings.HasPrefix(line, "new_tab ") }
+
+func (a *accountant) osWindowLine(line string) bool {
+	for _, key := range []string{"class", "name"} {
+		if v, ok := strings.CutPrefix(line, "os_window_"+key+" "); ok {
+			return !a.m.fromLS && utf8.ValidString(v) || a.m.classes[key+" "+v]
+		}
 	}
-	return l.launch.Unserialize.ID()
+	return false
 }
 
-// windowIDs are the windows a set_layout_state lists (all_windows, which
-// kitty writes for every layout); nil when it lists none.
-func windowIDs(state string) map[int]bool {
+func (a *accountant) isFocusTab(line string) bool {
+	n, ok := strings.CutPrefix(line, "focus_tab ")
+	_, err := strconv.Atoi(n)
+	return ok && err == nil && n != "" && n[0] != '-' && n[0] != '+'
+}
+
+// tab accounts for the tab whose new_tab line is at pos: the first tab
+// not yet accounted whose header it is. It reports false when the header
+// is no tab's.
+func (a *accountant) tab() bool {
+	tabs := a.m.tabs
+	if a.m.legacy {
+		tabs = []*tabModel{{legacy: true}}
+	}
+	for _, t := range tabs {
+		if t.done {
+			continue
+		}
+		b := &block{a: a, t: t, pos: a.pos}
+		if !b.header() {
+			continue
+		}
+		start := a.pos
+		t.done = true
+		if why := b.body(); why != "" {
+			a.rewritten(t, b.headerText, fmt.Sprintf("line %d: %s", a.lineNum(b.pos), why), start)
+			a.pos = start
+			a.skip(start)
+			return true
+		}
+		a.last = &lastTab{t: t, out: len(a.out), warnings: len(a.warnings), start: start, header: b.headerText}
+		a.out = append(a.out, b.out...)
+		a.warnings = append(a.warnings, b.warnings...)
+		a.pos = b.pos
+		return true
+	}
+	return false
+}
+
+// rewritten writes tab t from what kittymux knows, saying why.
+func (a *accountant) rewritten(t *tabModel, header, why string, start int) {
+	a.out = append(a.out, a.m.generate(t, header, a.src[start:], a.named())...)
+	a.warn("kitty's save, the tab from line %d: its lines cannot all be accounted for (%s); kittymux wrote it from what kitty listed: its layout and its windows as shells in their directories", a.lineNum(start), why)
+}
+
+// unaccounted leaves out the lines from pos to where kitty's own lines go
+// on; when they follow a tab accounted just before, that tab did not end
+// where it seemed, and is written from ls instead.
+func (a *accountant) unaccounted(why string) {
+	start := a.pos
+	if l := a.last; l != nil {
+		a.out, a.warnings = a.out[:l.out], a.warnings[:l.warnings]
+		a.rewritten(l.t, l.header, fmt.Sprintf("line %d after it: %s", a.lineNum(start), why), l.start)
+		a.last = nil
+	}
+	first, _ := a.line(start)
+	end := a.skip(start)
+	a.warn("kitty's save, lines %d-%d (from %s): not accounted for by any window or tab kitty listed: left out",
+		a.lineNum(start), a.lineNum(end-1), shown(first))
+}
+
+// skip leaves out the lines from start (at least one) up to the next
+// new_tab line, after a blank line, that is the header of a tab not yet
+// accounted for, or the end, and returns where it stopped.
+func (a *accountant) skip(start int) int {
+	_, pos := a.line(start)
+	for pos < len(a.src) {
+		line, next := a.line(pos)
+		if isNewTab(line) && pos >= 2 && a.src[pos-2:pos] == "\n\n" && a.headerOfAny(pos) {
+			break
+		}
+		pos = next
+	}
+	a.pos = pos
+	return pos
+}
+
+func (a *accountant) headerOfAny(pos int) bool {
+	for _, t := range a.m.tabs {
+		if !t.done && (&block{a: a, t: t, pos: pos}).header() {
+			return true
+		}
+	}
+	return false
+}
+
+// leftOut writes, at the end, each tab that kitty wrote (its
+// set_layout_state is in the save) but whose lines were left out.
+func (a *accountant) leftOut() {
+	for _, t := range a.m.tabs {
+		if t.done || !a.inSave(t) {
+			continue
+		}
+		t.done = true
+		if len(a.out) > 0 && a.out[len(a.out)-1] != '\n' {
+			a.out = append(a.out, '\n')
+		}
+		a.out = append(a.out, a.m.generate(t, "", "", a.named())...)
+		a.warn("kitty's save: a tab of windows %v was in it but its lines were not: kittymux wrote it from what kitty listed", t.groups)
+	}
+}
+
+// inSave reports whether one of the save's set_layout_state lines names
+// t's windows.
+func (a *accountant) inSave(t *tabModel) bool {
+	if a.states == nil {
+		a.states = map[string]bool{}
+		for line := range strings.SplitSeq(a.src, "\n") {
+			if state, ok := strings.CutPrefix(line, "set_layout_state "); ok {
+				if g := layoutGroups(state); g != nil {
+					a.states[fmt.Sprint(g)] = true
+				}
+			}
+		}
+	}
+	return a.states[fmt.Sprint(t.groups)]
+}
+
+// layoutGroups are the window groups a set_layout_state lists
+// (all_windows, which kitty writes for every layout); nil when it lists
+// none or does not read.
+func layoutGroups(state string) [][]int {
 	var st struct {
 		AllWindows struct {
 			WindowGroups []struct {
@@ -231,116 +237,283 @@ func windowIDs(state string) map[int]bool {
 			} `json:"window_groups"`
 		} `json:"all_windows"`
 	}
-	if json.Unmarshal([]byte(state), &st) != nil {
+	if !strings.HasPrefix(state, "{") || json.Unmarshal([]byte(state), &st) != nil {
 		return nil
 	}
-	var ids map[int]bool
+	var out [][]int
 	for _, g := range st.AllWindows.WindowGroups {
-		for _, id := range g.WindowIDs {
-			if ids == nil {
-				ids = map[int]bool{}
-			}
-			ids[id] = true
+		if len(g.WindowIDs) > 0 {
+			out = append(out, g.WindowIDs)
 		}
 	}
-	return ids
+	return out
 }
 
-// parse fills l's directive, rest and launch, or says why kitty's output
-// holds no such line.
-func parse(l *vetLine) string {
-	if !utf8.ValidString(l.text) {
-		return "not valid UTF-8, which kitty writes"
+func sameGroups(a, b [][]int) bool {
+	return a != nil && slices.EqualFunc(a, b, func(x, y []int) bool { return slices.Equal(x, y) })
+}
+
+// generate writes tab t as kittymux knows it: its header (from ls; without
+// ls the one read), its directory, and the first window of each group as
+// a shell in its directory, of the windows the save names (kitty writes
+// no line for some). rest is the save from the tab's new_tab line, for the
+// directory when there is no ls.
+func (m *model) generate(t *tabModel, header, rest string, named map[int]bool) []byte {
+	var b strings.Builder
+	b.WriteString("\n")
+	dir := "/"
+	if t.tab == nil {
+		b.WriteString(cmp.Or(header, "new_tab\n"))
+		if i := strings.Index(rest, "\ncd "); i >= 0 {
+			line, _, _ := strings.Cut(rest[i+4:], "\n")
+			dir = sessionfile.SafeDir(line)
+		}
+		fmt.Fprintf(&b, "cd %s\n\n", dir)
+	} else {
+		dir = t.writeHeader(&b)
 	}
-	if strings.ContainsFunc(l.text, isLineBreak) {
-		return "it holds a character kitty reads as a line break: part of a value, not a line kitty wrote"
+	for _, g := range t.groups {
+		id := g[0]
+		if isOffer(t.wins[id]) || !named[id] {
+			continue
+		}
+		b.WriteString(t.shellLine(id, dir))
+		b.WriteString("\n")
 	}
-	f, err := sessionfile.Parse([]byte(l.text))
-	if err != nil || len(f.Lines) != 1 {
-		l.broken = isLaunch(l.text) && unclosedQuote(l.text)
-		return fmt.Sprintf("kitty does not write such a line (%v)", err)
+	return []byte(b.String())
+}
+
+// named are the windows the save names in a launch line's
+// kitty-unserialize-data.
+func (a *accountant) named() map[int]bool {
+	if a.ids != nil {
+		return a.ids
 	}
-	pl := f.Lines[0]
-	l.directive, l.rest, l.launch = pl.Directive, pl.Rest, pl.Launch
-	if l.directive == "" {
-		return "kitty writes no comments"
+	a.ids = map[int]bool{}
+	const word = `kitty-unserialize-data={"id": `
+	for rest := a.src; ; {
+		i := strings.Index(rest, word)
+		if i < 0 {
+			return a.ids
+		}
+		rest = rest[i+len(word):]
+		end := strings.IndexAny(rest, ",}")
+		if end < 0 {
+			return a.ids
+		}
+		if id, err := strconv.Atoi(rest[:end]); err == nil {
+			a.ids[id] = true
+		}
+	}
+}
+
+// writeHeader writes the tab's header from ls and returns its directory:
+// the one most of its windows have.
+func (t *tabModel) writeHeader(b *strings.Builder) string {
+	title := strings.TrimRightFunc(t.tab.Title, isPySpace)
+	if t.tab.TitleOverridden && title != "" && !strings.ContainsFunc(title, isAnyBreak) {
+		b.WriteString("new_tab " + title + "\n")
+	} else {
+		b.WriteString("new_tab\n")
+	}
+	if knownLayout(t.tab.Layout) {
+		b.WriteString("layout " + t.tab.Layout + "\n")
+		b.WriteString("enabled_layouts " + strings.Join(t.enabledLayouts(), ",") + "\n")
+	}
+	var state map[string]any
+	if json.Unmarshal(t.tab.LayoutState, &state) == nil && state != nil {
+		if js, err := json.Marshal(state); err == nil {
+			b.WriteString("set_layout_state " + string(js) + "\n")
+		}
+	}
+	count := map[string]int{}
+	dir := "/"
+	for _, g := range t.groups {
+		if cwds := t.cwds(g[0]); len(cwds) > 0 {
+			d := sessionfile.SafeDir(cwds[0])
+			if count[d]++; count[d] > count[dir] {
+				dir = d
+			}
+		}
+	}
+	fmt.Fprintf(b, "cd %s\n\n", dir)
+	return dir
+}
+
+// enabledLayouts are the tab's enabled layouts as kitty writes them: its
+// current one added when missing.
+func (t *tabModel) enabledLayouts() []string {
+	var out []string
+	for _, l := range t.tab.EnabledLayouts {
+		if knownLayout(l) {
+			out = append(out, l)
+		}
+	}
+	if !slices.Contains(out, t.tab.Layout) {
+		out = append(out, t.tab.Layout)
+	}
+	return out
+}
+
+// block reads one tab's lines as kitty writes them for tab t.
+type block struct {
+	a          *accountant
+	t          *tabModel
+	pos        int
+	out        []byte
+	headerText string
+	warnings   []string
+	at         int    // the next window, by its place in the tab's groups
+	focus      bool   // the tab's focus line was read
+	dir        string // the tab's directory as written
+}
+
+// consume consumes s at pos, and keeps it.
+func (b *block) consume(s string) bool {
+	if !strings.HasPrefix(b.a.src[b.pos:], s) {
+		return false
+	}
+	b.out = append(b.out, s...)
+	b.pos += len(s)
+	return true
+}
+
+// header consumes the tab's header lines: new_tab, layout,
+// enabled_layouts, set_layout_state.
+func (b *block) header() bool {
+	if b.t.tab == nil {
+		return b.headerFromSave()
+	}
+	tab := b.t.tab
+	title := strings.TrimRightFunc("new_tab "+tab.Title, isPySpace)
+	named := (tab.TitleOverridden || tab.Title != "") && title != "new_tab" && b.consume(title+"\n")
+	if !named && !b.consume("new_tab\n") {
+		return false
+	}
+	if !b.consume("layout "+tab.Layout+"\n") || !b.consume("enabled_layouts "+strings.Join(b.t.enabledLayouts(), ",")+"\n") {
+		return false
+	}
+	line, next := b.a.line(b.pos)
+	state, ok := strings.CutPrefix(line, "set_layout_state ")
+	if !ok || !sameGroups(layoutGroups(state), b.t.groups) || next == len(b.a.src) {
+		return false
+	}
+	b.consume(line + "\n")
+	b.headerText = string(b.out)
+	return true
+}
+
+// headerFromSave is header without ls: the lines are kitty's in form, and
+// set_layout_state names the tab's groups.
+func (b *block) headerFromSave() bool {
+	for i, want := range []string{"new_tab", "layout", "enabled_layouts", "set_layout_state"} {
+		line, next := b.a.line(b.pos)
+		rest, ok := strings.CutPrefix(line, want)
+		if ok && rest != "" && rest[0] != ' ' {
+			ok = false
+		}
+		if !ok && b.t.legacy && i > 0 {
+			continue
+		}
+		if !ok || next == len(b.a.src) {
+			return false
+		}
+		rest = strings.TrimPrefix(rest, " ")
+		switch want {
+		case "layout":
+			ok = knownLayout(rest)
+		case "enabled_layouts":
+			for name := range strings.SplitSeq(rest, ",") {
+				ok = ok && (knownLayout(name) || name == "*")
+			}
+		case "set_layout_state":
+			ok = !b.t.legacy && sameGroups(layoutGroups(rest), b.t.groups)
+		default:
+			ok = utf8.ValidString(rest) && !strings.ContainsFunc(rest, isAnyBreak)
+		}
+		if !ok {
+			return false
+		}
+		b.consume(line + "\n")
+	}
+	b.headerText = string(b.out)
+	return true
+}
+
+// body consumes the rest of the tab: its cd, a blank line, its windows'
+// launch lines and a focus, up to a blank line or the end. It says why
+// when they are not kitty's for the tab.
+func (b *block) body() string {
+	if why := b.cd(); why != "" {
+		return why
+	}
+	for b.pos < len(b.a.src) {
+		line, next := b.a.line(b.pos)
+		switch {
+		case line == "" && b.t.legacy:
+			b.consume(b.a.src[b.pos:next])
+		case b.t.legacy && (isNewTab(line) || line == "new_os_window" || b.a.isFocusTab(line)):
+			return ""
+		case line == "":
+			return ""
+		case line == "focus" && !b.focus && b.at > 0:
+			b.focus = true
+			b.consume(b.a.src[b.pos:next])
+		case strings.HasPrefix(line, "launch "):
+			if why := b.launch(); why != "" {
+				return why
+			}
+		default:
+			return "kitty writes no such line in a tab: " + shown(line)
+		}
 	}
 	return ""
 }
 
-// follows says where kitty's output is after l, which comes at at, or why
-// kitty writes no such line there. A tab's header lines (layout,
-// enabled_layouts, set_layout_state, cd) come in kitty's order, each at
-// most once; one missing is let pass (kitty reads the file without it).
-func follows(at place, l *vetLine) (place, string) {
-	inHeader := func(p place) bool { return at >= atNewTab && at < p }
-	misplaced := "kitty does not write `" + l.directive + "` there"
-	switch l.directive {
-	case "new_os_window":
-		if at == atNewTab || at == atLayout || at == atEnabled || at == atState || at == atCd || l.rest != "" {
-			return at, misplaced
+// cd consumes the tab's `cd` line and the blank line after it. Its value
+// is one of the directories ls knows for the tab's windows, whatever bytes
+// it holds, or a plain one-line path naming one; without ls, a plain
+// one-line path.
+func (b *block) cd() string {
+	if b.t.legacy && !strings.HasPrefix(b.a.src[b.pos:], "cd ") {
+		b.dir = "/"
+		return "" // a file written by hand may have none
+	}
+	if !b.consume("cd ") {
+		return "no `cd` line where kitty writes it"
+	}
+	rest := b.a.src[b.pos:]
+	line, _, _ := strings.Cut(rest, "\n")
+	dir := ""
+	for _, c := range b.t.tabCwds() {
+		if strings.HasPrefix(rest, c+"\n\n") {
+			dir = c
+			break
 		}
-		return atHeader, ""
-	case "os_window_class", "os_window_name":
-		if at != atHeader {
-			return at, misplaced
+	}
+	if dir == "" && strings.HasPrefix(rest, line+"\n\n") && !strings.ContainsFunc(line, isAnyBreak) {
+		if b.t.tab == nil {
+			dir = line
 		}
-		return atHeader, ""
-	case "new_tab":
-		if at == atFocusTab {
-			return at, misplaced
-		}
-		return atNewTab, ""
-	case "layout":
-		if !inHeader(atLayout) || !knownLayout(l.rest) {
-			return at, misplaced + " (or not that layout)"
-		}
-		return atLayout, ""
-	case "enabled_layouts":
-		for _, name := range strings.Split(l.rest, ",") {
-			if name = strings.TrimSpace(name); !knownLayout(name) && name != "*" {
-				return at, "not a layout kitty knows: " + strconv.Quote(name)
+		for _, c := range b.t.tabCwds() {
+			if sameDir(line, c) {
+				dir = line
 			}
 		}
-		if !inHeader(atEnabled) {
-			return at, misplaced
-		}
-		return atEnabled, ""
-	case "set_layout_state":
-		if !inHeader(atState) || !strings.HasPrefix(l.rest, "{") || !json.Valid([]byte(l.rest)) {
-			return at, misplaced + " (or its JSON does not read)"
-		}
-		return atState, ""
-	case "cd":
-		if !inHeader(atCd) {
-			return at, misplaced
-		}
-		return atCd, ""
-	case "launch":
-		if at < atNewTab || at == atFocusTab {
-			return at, misplaced
-		}
-		return atWindows, ""
-	case "focus":
-		if at != atWindows || l.rest != "" {
-			return at, misplaced
-		}
-		return atWindows, ""
-	case "focus_tab":
-		if _, err := strconv.Atoi(l.rest); err != nil || at != atWindows {
-			return at, misplaced
-		}
-		return atFocusTab, ""
 	}
-	return at, "kitty's save does not write `" + l.directive + "`"
-}
-
-// knownLayout: kitty refuses the whole file at a layout it does not know.
-func knownLayout(s string) bool {
-	name, _, _ := strings.Cut(s, ":")
-	switch name {
-	case "fat", "grid", "horizontal", "splits", "stack", "tall", "vertical":
-		return true
+	if dir == "" && line != "" {
+		return "its directory " + shown(line) + " is none of the directories kitty listed for the tab's windows: kitty took it from text a window printed (OSC 7)"
 	}
-	return false
+	if dir == "" {
+		return "its `cd` is empty"
+	}
+	b.pos += len(dir) + 2
+	safe := sessionfile.SafeDir(dir)
+	if safe != dir {
+		b.warnings = append(b.warnings, fmt.Sprintf("kitty's save, line %d: the tab's directory %s: %s; written as its nearest safe parent %s",
+			b.a.lineNum(b.pos-len(dir)-2), shown(dir), sessionfile.DirProblem(dir), safe))
+	}
+	b.out = append(b.out, safe+"\n\n"...)
+	b.dir = safe
+	return ""
 }

@@ -42,11 +42,18 @@ func TestVetKeepsKittysOwn(t *testing.T) {
 	}
 }
 
-// tab is one tab as kitty writes it (its windows 1, 2 and 3), with the
-// text the test gives after `cd`.
+// tab is tab 1 of testLS as kitty writes it (its windows 1, 2 and 3, 3
+// an overlay over 2), with the text the test gives after `cd`.
 func tab(cdRest string, launches ...string) string {
 	return "\nnew_tab\nlayout splits\nenabled_layouts splits,tall\n" +
 		`set_layout_state {"pairs": {}, "all_windows": {"window_groups": [{"id": 1, "window_ids": [1]}, {"id": 2, "window_ids": [2, 3]}]}}` +
+		"\ncd " + cdRest + "\n\n" + strings.Join(launches, "\n") + "\nfocus\n"
+}
+
+// tab2 is testLS's second tab, "web" (windows 4 and 5).
+func tab2(cdRest string, launches ...string) string {
+	return "\nnew_tab web\nlayout tall\nenabled_layouts tall\n" +
+		`set_layout_state {"all_windows": {"window_groups": [{"id": 4, "window_ids": [4]}, {"id": 5, "window_ids": [5]}]}}` +
 		"\ncd " + cdRest + "\n\n" + strings.Join(launches, "\n") + "\nfocus\n"
 }
 
@@ -54,137 +61,198 @@ const (
 	win1 = `launch 'kitty-unserialize-data={"id": 1}'`
 	win2 = `launch 'kitty-unserialize-data={"id": 2}'`
 	win4 = `launch 'kitty-unserialize-data={"id": 4}'`
+	win5 = `launch 'kitty-unserialize-data={"id": 5}'`
 )
 
-// TestVetRefuses: lines a directory name (or any value kitty writes
-// unquoted or that a line break splits) puts into the save are refused one
-// by one, each with a warning, and a directory kitty would read
-// differently becomes its nearest safe parent. Nothing fails the save.
-func TestVetRefuses(t *testing.T) {
-	ls := fixtureLS(t)
+// testLS is what kitty listed for tab and tab2: every window a shell in
+// /home/u (tab 2 in /srv/web), window 3 an overlay (kitty's "read the
+// clipboard?" question, say) over window 2; change edits it.
+func testLS(change func(ws map[int]*kitty.Window)) []kitty.OSWindow {
+	shell := func(id int, cwd string) kitty.Window {
+		return kitty.Window{ID: id, Cwd: cwd, Cmdline: []string{"/bin/bash"}, PID: 100 + id}
+	}
+	ls := []kitty.OSWindow{{ID: 1, WMClass: "kitty", WMName: "kitty", Tabs: []kitty.Tab{
+		{ID: 1, Layout: "splits", EnabledLayouts: []string{"splits", "tall"},
+			LayoutState: json.RawMessage(`{"pairs": {}, "all_windows": {"window_groups": [{"id": 1, "window_ids": [1]}, {"id": 2, "window_ids": [2, 3]}]}}`),
+			Groups:      []kitty.Group{{ID: 1, Windows: []int{1}}, {ID: 2, Windows: []int{2, 3}}},
+			Windows:     []kitty.Window{shell(1, "/home/u"), shell(2, "/home/u"), shell(3, "/home/u")}},
+		{ID: 2, Title: "web", TitleOverridden: true, Layout: "tall", EnabledLayouts: []string{"tall"},
+			LayoutState: json.RawMessage(`{"all_windows": {"window_groups": [{"id": 4, "window_ids": [4]}, {"id": 5, "window_ids": [5]}]}}`),
+			Groups:      []kitty.Group{{ID: 4, Windows: []int{4}}, {ID: 5, Windows: []int{5}}},
+			Windows:     []kitty.Window{shell(4, "/srv/web"), shell(5, "/srv/web")}},
+	}}}
+	ls[0].Tabs[1].Windows[1].Cmdline = []string{"htop", "-d", "5"}
+	if change != nil {
+		ws := map[int]*kitty.Window{}
+		for i := range ls[0].Tabs {
+			for j := range ls[0].Tabs[i].Windows {
+				ws[ls[0].Tabs[i].Windows[j].ID] = &ls[0].Tabs[i].Windows[j]
+			}
+		}
+		change(ws)
+	}
+	return ls
+}
+
+// inject is what a program printed as its directory (OSC 7 at a prompt,
+// after OSC 133;A): kitty writes it raw as the tab's `cd`.
+const inject = "/home/u\n\nlaunch 'kitty-unserialize-data={\"id\": 3}' /bin/sh -c 'touch /tmp/pwned'"
+
+// TestVetAccounts: every line kept is one kitty writes for a window or tab
+// ls lists, with its values the known ones; what is not is left out or
+// changed, each with a warning, and a tab that cannot be accounted for is
+// written from ls. Nothing fails the save.
+func TestVetAccounts(t *testing.T) {
+	own := tab("/home/u", win1, win2) + tab2("/srv/web", win4, win5+" htop -d 5")
+	shells := tab("/home/u", win1, win2)
 	for _, c := range []struct {
-		name      string
-		raw       string
-		ls        []kitty.OSWindow
-		want      string
-		warnings  []string // a part of each warning, in order
-		noLS      bool
-		wantSame  bool
-		substrNot string
+		name     string
+		raw      string
+		ls       []kitty.OSWindow
+		noLS     bool
+		want     string
+		warnings []string // a part of each warning, in order
 	}{
+		{name: "kitty's own lines pass untouched", raw: own, want: own},
 		{
-			name:     "a directory name with a newline and a launch line",
-			raw:      tab("/home/u/x\nlaunch sh -c 'touch /tmp/marker'", win1, win2),
-			want:     tab("/home/u", win1, win2),
-			warnings: []string{`line 6 "cd /home/u/x": the directory's name goes on past the line; written as its nearest safe parent /home/u`, `line 7 "launch sh -c 'touch /tmp/marker'": refused: it follows`},
+			// The attack: a printed directory names the overlay's id, for
+			// which kitty writes no line.
+			name: "a printed directory naming an overlay's id",
+			raw:  tab(inject, win1, win2) + tab2("/srv/web", win4, win5+" htop -d 5"),
+			want: "\nnew_tab\nlayout splits\nenabled_layouts splits,tall\n" +
+				`set_layout_state {"all_windows":{"window_groups":[{"id":1,"window_ids":[1]},{"id":2,"window_ids":[2,3]}]},"pairs":{}}` +
+				"\ncd /home/u\n\n" + win1 + "\n" + win2 + "\n" + tab2("/srv/web", win4, win5+" htop -d 5"),
+			warnings: []string{"the tab from line 2: its lines cannot all be accounted for (line 9: window 3 is not the first of its group"},
 		},
 		{
-			name:     "the same offline: no ls to check against",
-			raw:      tab("/home/u/x\nlaunch 'kitty-unserialize-data={\"id\": 9}' sh -c 'touch /tmp/marker'", win1, win2),
-			noLS:     true,
-			want:     tab("/home/u", win1, win2),
-			warnings: []string{"nearest safe parent /home/u", "refused: it follows `cd` on line 6"},
+			name: "the same marked as an overlay, with its own window's id after it",
+			raw:  tab("/home/u\n\nlaunch 'kitty-unserialize-data={\"id\": 1}' /bin/sh -c 'touch /tmp/pwned'", win1, win2),
+			want: "\nnew_tab\nlayout splits\nenabled_layouts splits,tall\n" +
+				`set_layout_state {"all_windows":{"window_groups":[{"id":1,"window_ids":[1]},{"id":2,"window_ids":[2,3]}]},"pairs":{}}` +
+				"\ncd /home/u\n\n" + win1 + "\n" + win2 + "\n",
+			warnings: []string{"line 10 after it: kitty writes no such line there", "lines 10-12"},
 		},
 		{
-			name: "a later tab's name forging an earlier tab's window costs neither tab a window",
-			raw: tab("/home/u", win1, win2) + strings.Replace(tab("/home/u/web\n\nlaunch 'kitty-unserialize-data={\"id\": 1}' sh -c 'touch /tmp/m'", win4),
-				`"window_ids": [1]}, {"id": 2, "window_ids": [2, 3]}`, `"window_ids": [4]}`, 1),
-			noLS: true,
-			want: tab("/home/u", win1, win2) + strings.Replace(tab("/home/u", win4),
-				`"window_ids": [1]}, {"id": 2, "window_ids": [2, 3]}`, `"window_ids": [4]}`, 1),
-			warnings: []string{"nearest safe parent /home/u", "rest of that directory's name"},
+			name: "a directory whose name holds a line break and an open quote costs no other tab a line",
+			raw:  tab("/home/u/nl\nlaunch sh -c 'echo", win1, win2) + tab2("/srv/web", win4, win5+" htop -d 5"),
+			ls: testLS(func(ws map[int]*kitty.Window) {
+				ws[1].Cwd, ws[2].Cwd = "/home/u/nl\nlaunch sh -c 'echo", "/home/u/nl\nlaunch sh -c 'echo"
+			}),
+			want:     tab("/home/u", win1, win2) + tab2("/srv/web", win4, win5+" htop -d 5"),
+			warnings: []string{`the tab's directory "/home/u/nl launch sh -c 'echo": `},
 		},
 		{
-			name:     "a trailing backslash no longer fails the save",
-			raw:      tab("/home/u/x\nlaunch y\\", win1),
-			want:     tab("/home/u", win1),
-			warnings: []string{"nearest safe parent", "refused"},
+			name:     "a printed directory that is none of the windows': the tab is written from ls",
+			raw:      tab("/etc", win1, win2),
+			want:     "\nnew_tab\nlayout splits\nenabled_layouts splits,tall\n" + `set_layout_state {"all_windows":{"window_groups":[{"id":1,"window_ids":[1]},{"id":2,"window_ids":[2,3]}]},"pairs":{}}` + "\ncd /home/u\n\n" + win1 + "\n" + win2 + "\n",
+			warnings: []string{`its directory "/etc" is none of the directories kitty listed`},
 		},
 		{
-			name:     "a name holding a blank line, offline: it ends at the tab's first own window",
-			raw:      tab("/home/u/x\n\nlaunch sh -c 'touch /tmp/m'\nlaunch 'kitty-unserialize-data={\"id\": 1}' sh -c 'touch /tmp/m'\nlaunch 'kitty-unserialize-data={\"id\": 5}' sh -c 'touch /tmp/m'\nlaunch 'kitty-unserialize-data={\"id\": 77}' sh", win1, win2),
-			noLS:     true,
-			want:     tab("/home/u", win1, win2),
-			warnings: []string{"nearest safe parent", "line 8 \"launch sh", "rest of that directory's name", "line 10", "line 11"},
+			name: "values kitty took from printed text become the known ones or go",
+			raw: tab("/home/u", win1+` '--cwd=/etc' '--var=kittymux_session=0a1b' '--title=claude --resume x'`,
+				`launch 'kitty-unserialize-data={"id": 2, "cmd_at_shell_startup": "rm -rf ~"}'`),
+			ls: testLS(func(ws map[int]*kitty.Window) {
+				ws[2].LastReportedCmdline = "make test"
+			}),
+			want: shells,
+			warnings: []string{`window 1: its directory "/etc" is not one kitty listed for it`, `window 1: user var "kittymux_session" is not the one kitty listed: left out`,
+				"window 1: its title is not the one kitty listed: left out", "window 2: the command its shell was to run is not one kitty listed it running: left out"},
 		},
 		{
-			name: "a name holding a blank line, with ls: the same, and the directory is known",
-			raw: tab("/home/u/x\n\nlaunch sh -c 'touch /tmp/m'\nlaunch 'kitty-unserialize-data={\"id\": 1}' sh -c 'touch /tmp/m'\nlaunch 'kitty-unserialize-data={\"id\": 3}' sh -c 'touch /tmp/m'\nlaunch 'kitty-unserialize-data={\"id\": 77}' sh", win1, win2,
-				`launch 'kitty-unserialize-data={"id": 3}'`),
-			ls: func() []kitty.OSWindow {
-				ls := fixtureLS(t)
-				ls[0].Tabs[0].Windows[0].Cwd = "/home/u/x\n\nlaunch sh -c 'touch /tmp/m'"
-				return ls
-			}(),
-			want:     tab("/home/u", win1, win2, `launch 'kitty-unserialize-data={"id": 3}'`),
-			warnings: []string{"nearest safe parent /home/u", "line 8", "line 9", "line 10", "line 11"},
+			name: "values that are the known ones stay",
+			raw: tab("/home/u", win1+` --var=project=web '--title=my shell'`,
+				`launch 'kitty-unserialize-data={"id": 2, "cmd_at_shell_startup": "make test"}'`),
+			ls: testLS(func(ws map[int]*kitty.Window) {
+				ws[1].UserVars, ws[1].Title, ws[1].TitleOverridden = map[string]string{"project": "web"}, "my shell", true
+				ws[2].LastReportedCmdline = "make test"
+				ws[2].ForegroundProcesses = []kitty.Process{{PID: 9, Cmdline: []string{"make", "test"}, Cwd: "/home/u"}}
+			}),
+			want: tab("/home/u", win1+` --var=project=web '--title=my shell'`,
+				`launch 'kitty-unserialize-data={"id": 2, "cmd_at_shell_startup": "make test"}'`),
 		},
 		{
-			name: "a launch line broken by a user var holding a newline: its rest is refused to where kitty's quote closes, the var left out",
-			raw: tab("/home/u", win1, `launch 'kitty-unserialize-data={"id": 2}' '--var=x=a`,
-				`launch '"'"'kitty-unserialize-data={"id": 9}'"'"' sh -c '"'"'touch /tmp/m'"'"'`,
-				`new_tab`, `#'`, `launch 'kitty-unserialize-data={"id": 3}'`),
-			want:     tab("/home/u", win1, win2, `launch 'kitty-unserialize-data={"id": 3}'`),
-			warnings: []string{"line 9 \"launch 'kitty-unserialize-data={\\\"id\\\": 2}' '--var=x=a\": kitty wrote it over lines 9-12 (a value held a line break); left out: --var", "line 10", "line 11", "line 12"},
+			// kitty has the command line from what the shell reported (OSC
+			// 133;C), which any program can print: only a process proves it.
+			name: "a printed command line that no process runs",
+			raw:  tab("/home/u", win1, `launch 'kitty-unserialize-data={"id": 2, "cmd_at_shell_startup": "touch /tmp/pwned"}'`),
+			ls: testLS(func(ws map[int]*kitty.Window) {
+				ws[2].LastReportedCmdline = "touch /tmp/pwned"
+				ws[2].ForegroundProcesses = []kitty.Process{{PID: 9, Cmdline: []string{"sleep", "100"}, Cwd: "/home/u"}}
+			}),
+			want:     shells,
+			warnings: []string{"window 2: the command its shell was to run is not one kitty listed it running: left out"},
 		},
 		{
-			name: "a window whose directory holds a newline keeps its line, in the safe parent",
-			raw: tab("/home/u", win1, `launch 'kitty-unserialize-data={"id": 2}' '--cwd=/home/u/code/x`,
-				`launch sh -c '"'"'touch /tmp/m'"'"'' '--var=project=a`, `b' --hold`, `launch 'kitty-unserialize-data={"id": 3}'`),
-			want: tab("/home/u", win1, `launch 'kitty-unserialize-data={"id": 2}' --hold '--cwd=/home/u/code'`,
-				`launch 'kitty-unserialize-data={"id": 3}'`),
-			warnings: []string{"over lines 9-11 (a value held a line break); left out: --var; its directory is written as its nearest safe parent /home/u/code",
-				"line 10", "line 11"},
+			name: "a foreground command kitty read from /proc, argv[0] made absolute",
+			raw:  tab("/home/u", win1, `launch 'kitty-unserialize-data={"id": 2, "cmd_at_shell_startup": ["/usr/bin/top", "-d", "1"]}'`),
+			ls: testLS(func(ws map[int]*kitty.Window) {
+				ws[2].ForegroundProcesses = []kitty.Process{{PID: 9, Cmdline: []string{"top", "-d", "1"}, Cwd: "/home/u"}}
+			}),
+			want: tab("/home/u", win1, `launch 'kitty-unserialize-data={"id": 2, "cmd_at_shell_startup": ["/usr/bin/top", "-d", "1"]}'`),
 		},
 		{
-			name:     "a carriage return ends kitty's cd line",
-			raw:      tab("/home/u/x\rlaunch sh -c 'touch /tmp/m'", win1),
-			want:     tab("/home/u", win1),
-			warnings: []string{"nearest safe parent /home/u"},
+			name:     "a command that is not the window's: a shell",
+			raw:      tab2("/srv/web", win4, win5+" sh -c 'touch /tmp/pwned'"),
+			want:     tab2("/srv/web", win4, win5),
+			warnings: []string{`window 5: its command "sh -c touch /tmp/pwned" is not the one kitty listed it running: written as a shell`},
 		},
 		{
-			name:     "$VAR in cd, which kitty expands",
-			raw:      tab("/home/u/$HOME/api", win1),
-			want:     tab("/home/u", win1),
+			name:     "an option kitty does not write: the tab is written from ls",
+			raw:      tab("/home/u", win1+" --copy-env", win2),
+			want:     "\nnew_tab\nlayout splits\nenabled_layouts splits,tall\n" + `set_layout_state {"all_windows":{"window_groups":[{"id":1,"window_ids":[1]},{"id":2,"window_ids":[2,3]}]},"pairs":{}}` + "\ncd /home/u\n\n" + win1 + "\n" + win2 + "\n",
+			warnings: []string{"window 1: kitty writes no option --copy-env"},
+		},
+		{
+			name:     "a window kitty did not list",
+			raw:      tab("/home/u", win1, win2, `launch 'kitty-unserialize-data={"id": 77}'`),
+			want:     "\nnew_tab\nlayout splits\nenabled_layouts splits,tall\n" + `set_layout_state {"all_windows":{"window_groups":[{"id":1,"window_ids":[1]},{"id":2,"window_ids":[2,3]}]},"pairs":{}}` + "\ncd /home/u\n\n" + win1 + "\n" + win2 + "\n",
+			warnings: []string{"window 77 is not a window of the tab"},
+		},
+		{
+			name:     "an overlay kitty wrote is left out",
+			raw:      tab("/home/u", win1, win2, `launch 'kitty-unserialize-data={"id": 3}' --type=overlay htop`),
+			want:     shells,
+			warnings: []string{"window 3 is an overlay over another window: kittymux restores none"},
+		},
+		{
+			name:     "a user var holding a line break is left out, the line kept",
+			raw:      tab("/home/u", win1, win2+` '--var=x=a`, `launch sh'`),
+			ls:       testLS(func(ws map[int]*kitty.Window) { ws[2].UserVars = map[string]string{"x": "a\nlaunch sh"} }),
+			want:     shells,
+			warnings: []string{`window 2: user var "x" holds a line break: left out`},
+		},
+		{
+			name:     "$VAR in --cwd, which kitty expands",
+			raw:      tab("/home/u", win1, win2+` '--cwd=/srv/$X/y'`),
+			ls:       testLS(func(ws map[int]*kitty.Window) { ws[2].Cwd = "/srv/$X/y" }),
+			want:     tab("/home/u", win1, win2+` '--cwd=/srv'`),
 			warnings: []string{"holds a '$'"},
 		},
 		{
-			name: "a blank at the end of the directory, which kitty strips: only ls tells",
-			raw:  tab("/home/u/code/api", win1),
-			ls: func() []kitty.OSWindow {
-				ls := fixtureLS(t)
-				ls[0].Tabs[0].Windows[0].Cwd = "/home/u/code/api "
-				return ls
-			}(),
-			want:     tab("/home/u/code", win1),
-			warnings: []string{`the directory "/home/u/code/api " of its windows cannot be written on one line`},
-		},
-		{
-			name:     "$VAR in --cwd",
-			raw:      tab("/home/u", win1+" '--cwd=/srv/$X/y'", win2),
-			want:     tab("/home/u", win1+" '--cwd=/srv'", win2),
-			warnings: []string{"holds a '$'"},
+			name:     "a blank at the end of the directory, which kitty strips",
+			raw:      tab("/home/u/code/api ", win1, win2),
+			ls:       testLS(func(ws map[int]*kitty.Window) { ws[1].Cwd, ws[2].Cwd = "/home/u/code/api ", "/home/u/code/api " }),
+			want:     tab("/home/u/code", win1, win2),
+			warnings: []string{"ends in a blank"},
 		},
 		{
 			name:     "directives kitty does not write, and comments",
-			raw:      tab("/home/u", win1, "title evil", "# a note", "layout nosuch", "cd /tmp", "os_window_size 1 2", win2),
-			want:     tab("/home/u", win1, "", "", "", "", "", win2),
-			warnings: []string{"does not write `title`", "no comments", "`layout` there", "`cd` there", "rest of that directory's name"},
+			raw:      tab("/home/u", win1, "title evil", win2) + "\n# a note\ncd /tmp\n" + tab2("/srv/web", win4),
+			want:     "\nnew_tab\nlayout splits\nenabled_layouts splits,tall\n" + `set_layout_state {"all_windows":{"window_groups":[{"id":1,"window_ids":[1]},{"id":2,"window_ids":[2,3]}]},"pairs":{}}` + "\ncd /home/u\n\n" + win1 + "\n" + win2 + "\n" + tab2("/srv/web", win4),
+			warnings: []string{`kitty writes no such line in a tab: "title evil"`},
 		},
 		{
-			name:     "a launch line kitty cannot have written",
-			raw:      tab("/home/u", win1, "launch 'kitty-unserialize-data={\"id\": 2}' '--cwd=/home/u", win4),
-			want:     tab("/home/u", win1),
-			warnings: []string{"line 9", "window 4 is not one of the windows the tab's set_layout_state lists"},
+			name:     "without ls: the structure is checked, the injected line goes",
+			raw:      tab(inject, win1, win2),
+			noLS:     true,
+			want:     strings.TrimSuffix(tab("/home/u", win1, win2), "focus\n"),
+			warnings: []string{"window 3 is not the first of its group"},
 		},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			use := ls
-			if c.ls != nil {
-				use = c.ls
-			}
-			if c.noLS {
-				use = nil
+			use := c.ls
+			if use == nil && !c.noLS {
+				use = testLS(nil)
 			}
 			got, warnings := rewrite.Vet([]byte(c.raw), use)
 			if diff := cmp.Diff(dropBlank(c.want), dropBlank(string(got))); diff != "" {
@@ -198,15 +266,18 @@ func TestVetRefuses(t *testing.T) {
 					t.Errorf("warning %d = %q, want it to hold %q", i, warnings[i], w)
 				}
 			}
+			if strings.Contains(string(got), "pwned") || strings.Contains(string(got), "rm -rf") {
+				t.Errorf("printed text reached the save:\n%s", got)
+			}
 		})
 	}
 }
 
-// dropBlank compares files as kitty reads them: blank lines say nothing.
+// dropBlank is a save without its blank lines, which kitty ignores.
 func dropBlank(s string) string {
 	var out []string
-	for _, l := range strings.Split(s, "\n") {
-		if strings.TrimSpace(l) != "" {
+	for l := range strings.SplitSeq(s, "\n") {
+		if l != "" {
 			out = append(out, l)
 		}
 	}
@@ -216,37 +287,70 @@ func dropBlank(s string) string {
 // TestRewriteHostileDirectory: through the whole rewrite, the injected line
 // never reaches the published file, the save succeeds, and says why.
 func TestRewriteHostileDirectory(t *testing.T) {
-	raw := tab("/home/u/x\nlaunch sh -c 'touch /tmp/marker'", `launch 'kitty-unserialize-data={"id": 1, "cmd_at_shell_startup": "claude"}'`)
-	for name, ls := range map[string][]kitty.OSWindow{"with ls": fixtureLS(t), "without ls": nil} {
+	raw := tab(inject, `launch 'kitty-unserialize-data={"id": 1, "cmd_at_shell_startup": "claude"}'`, win2)
+	ls := testLS(func(ws map[int]*kitty.Window) { ws[1].LastReportedCmdline = "claude" })
+	for name, ls := range map[string][]kitty.OSWindow{"with ls": ls, "without ls": nil} {
 		res, err := rewrite.Rewrite([]byte(raw), rewrite.Options{Agents: shipped(t), ResumeBin: bin, Key: testKey, LS: ls})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if strings.Contains(string(res.Data), "touch") || len(res.Warnings) != 2 || res.Count != 1 {
+		if strings.Contains(string(res.Data), "pwned") || len(res.Warnings) != 1 || res.Count != 2 {
 			t.Errorf("%s: published %d windows, warnings %q:\n%s", name, res.Count, res.Warnings, res.Data)
 		}
 	}
 }
 
-// FuzzVet: whatever a raw save holds, Vet does not fail, and what it keeps
-// reads back as a session file, each launch line once per window.
+// FuzzVet: whatever a raw save holds, and whatever the windows printed as
+// their directory, Vet does not fail; what it keeps reads back as a
+// session file, each launch line once per window, for a window ls lists
+// and first in its group, and no command, directory or id in it comes
+// from the printed text (the fuzzer's bytes never reach a launch line's
+// command, a cd or a --cwd unless ls lists that directory).
 func FuzzVet(f *testing.F) {
-	f.Add([]byte(tab("/home/u/x\nlaunch sh -c 'touch /tmp/m'", win1, win2)))
-	f.Add([]byte(tab("/home/u", win1, `launch 'kitty-unserialize-data={"id": 2}' '--var=x=a`, `b'`, win2)))
-	f.Add([]byte("new_tab\ncd /\u2028\n\nlaunch 'kitty-unserialize-data={\"id\": 1}'\n"))
-	f.Fuzz(func(t *testing.T, raw []byte) {
-		out, _ := rewrite.Vet(raw, nil)
-		file, err := sessionfile.Parse(out)
-		if err != nil {
-			t.Fatalf("Vet kept what does not parse: %v\n%q", err, out)
-		}
-		seen := map[int]bool{}
-		for _, w := range file.Windows() {
-			u := w.Line.Launch.Unserialize
-			if u == nil || seen[u.ID()] {
-				t.Fatalf("Vet kept a launch line that is not kitty's: %q", w.Line.Raw)
+	f.Add([]byte(tab(inject, win1, win2)), "/home/u")
+	f.Add([]byte(tab("/home/u", win1, `launch 'kitty-unserialize-data={"id": 2}' '--var=x=a`, `b'`, win2)), "/home/u\n")
+	f.Add([]byte("new_tab\ncd /\u2028\n\nlaunch 'kitty-unserialize-data={\"id\": 1}'\n"), "/")
+	f.Add([]byte(tab("/home/u/nl\nlaunch sh -c 'echo", win1, win2)+tab2("/srv/web", win4)), "/home/u/nl\nlaunch sh -c 'echo")
+	f.Fuzz(func(t *testing.T, raw []byte, dir string) {
+		ls := testLS(func(ws map[int]*kitty.Window) { ws[1].Cwd = dir })
+		known := map[string]bool{"/home/u": true, "/srv/web": true, sessionfile.SafeDir(dir): true, "/": true}
+		for _, use := range [][]kitty.OSWindow{nil, ls} {
+			out, _ := rewrite.Vet(raw, use)
+			file, err := sessionfile.Parse(out)
+			if err != nil {
+				t.Fatalf("Vet kept what does not parse: %v\n%q", err, out)
 			}
-			seen[u.ID()] = true
+			seen := map[int]bool{}
+			for _, w := range file.Windows() {
+				l := w.Line.Launch
+				if l.Unserialize == nil || seen[l.Unserialize.ID()] {
+					t.Fatalf("Vet kept a launch line that is not kitty's: %q", w.Line.Raw)
+				}
+				seen[l.Unserialize.ID()] = true
+				if use == nil {
+					continue
+				}
+				id := l.Unserialize.ID()
+				if id != 1 && id != 2 && id != 4 && id != 5 {
+					t.Fatalf("Vet kept a line for window %d, not a first window ls lists: %q", id, w.Line.Raw)
+				}
+				if argv := l.Argv; len(argv) > 0 && strings.Join(argv, " ") != "/bin/bash" && strings.Join(argv, " ") != "htop -d 5" {
+					t.Fatalf("a command not from ls: %q", w.Line.Raw)
+				}
+				if l.Unserialize.CmdAtShellStartup.Set {
+					t.Fatalf("a command at shell start that ls never listed: %q", w.Line.Raw)
+				}
+				if cwd, ok := l.Option("--cwd"); ok && !known[cwd] {
+					t.Fatalf("a directory ls did not list: %q", w.Line.Raw)
+				}
+			}
+			if use != nil {
+				for _, l := range file.Lines {
+					if l.Directive == "cd" && !known[l.Rest] {
+						t.Fatalf("a cd ls did not list: %q in\n%q", l.Raw, out)
+					}
+				}
+			}
 		}
 	})
 }
@@ -255,22 +359,20 @@ func FuzzVet(f *testing.F) {
 // kitty's session is left out of a save without a word: restored, it would
 // offer that session again. kitty 0.48.2 loads the save without it (the
 // tab's set_layout_state still naming its id). A window that only looks
-// like it in the save, its process another, is kept.
+// like it in the save, its process another, is written as kitty listed it.
 func TestVetDropsTheOffer(t *testing.T) {
-	offer := `launch 'kitty-unserialize-data={"id": 2}' --env=XDG_STATE_HOME=/home/u/.local/state '--title=kittymux: restore the session that ended?' --type=overlay /opt/km/kittymux sessions offer 20904`
+	offer := `launch 'kitty-unserialize-data={"id": 2}' --env=XDG_STATE_HOME=/home/u/.local/state /opt/km/kittymux sessions offer 20904`
 	raw := tab("/home/u", win1, offer)
 	ls := func(cmdline ...string) []kitty.OSWindow {
-		return []kitty.OSWindow{{ID: 1, Tabs: []kitty.Tab{{ID: 1, Windows: []kitty.Window{
-			{ID: 1, Cwd: "/home/u", Cmdline: []string{"/bin/bash"}},
-			{ID: 2, Cwd: "/home/u", Cmdline: cmdline},
-		}}}}}
+		return testLS(func(ws map[int]*kitty.Window) { ws[2].Cmdline = cmdline })
 	}
 	got, warnings := rewrite.Vet([]byte(raw), ls("/opt/km/kittymux", "sessions", "offer", "20904"))
-	if want := tab("/home/u", win1); string(got) != want || len(warnings) > 0 {
+	if want := tab("/home/u", win1); dropBlank(string(got)) != dropBlank(want) || len(warnings) > 0 {
 		t.Errorf("with the offer running: %v\n%s\nwant\n%s", warnings, got, want)
 	}
 	got, warnings = rewrite.Vet([]byte(raw), ls("/usr/bin/vim", "notes"))
-	if string(got) != raw || len(warnings) > 0 {
+	want := tab("/home/u", win1, `launch 'kitty-unserialize-data={"id": 2}' --env=XDG_STATE_HOME=/home/u/.local/state`)
+	if dropBlank(string(got)) != dropBlank(want) || len(warnings) != 1 {
 		t.Errorf("another program: %v\n%s", warnings, got)
 	}
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/rewrite"
 	"github.com/kittymux/kittymux/pkg/store"
+	"github.com/kittymux/kittymux/pkg/userfile"
 	"github.com/kittymux/kittymux/pkg/uservars"
 )
 
@@ -97,6 +98,11 @@ func Take(ctx context.Context, o Options) (*rewrite.Result, error) {
 		}
 		return nil, fmt.Errorf("kitty's save_as_session: %w; nothing was written", err)
 	}
+	// The save is read against what kitty lists once it has saved: the
+	// marks just set, and any window opened or closed meanwhile, are in it.
+	if after, err := o.Kitty.LS(ctx); err == nil {
+		ls = after
+	}
 	ws := make([]agents.Window, len(aws))
 	for i, w := range aws {
 		ws[i] = w.Agent
@@ -159,7 +165,7 @@ const rawStaleAfter = 10 * time.Minute
 // removeStaleRaw removes raw saves that a killed save left behind: each holds
 // a whole session.
 func removeStaleRaw(dir string, now time.Time) {
-	old, _ := filepath.Glob(filepath.Join(dir, ".raw-*.kitty-session"))
+	old, _ := userfile.Glob(filepath.Join(dir, ".raw-*.kitty-session"))
 	for _, p := range old {
 		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() && now.Sub(fi.ModTime()) > rawStaleAfter {
 			os.Remove(p)

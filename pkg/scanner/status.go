@@ -9,12 +9,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
-	"github.com/gofrs/flock"
 	"github.com/google/renameio/v2"
 
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/statefile"
 	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
@@ -25,20 +26,54 @@ func StatusPath(stateDir string) string { return filepath.Join(stateDir, paths.S
 // ErrRunning: another scanner of this user holds the lock.
 var ErrRunning = errors.New("a scanner is already running")
 
+// Held is the one-scanner-per-user lock, held until Unlock (or until the
+// process ends, however it ends).
+type Held struct{ f *os.File }
+
+// Unlock releases the lock.
+func (h *Held) Unlock() error { return h.f.Close() }
+
 // Lock takes the one-scanner-per-user lock. It waits a moment, because
 // Current takes the lock for an instant to see whether it is free.
-func Lock(ctx context.Context, stateDir string) (*flock.Flock, error) {
-	l := flock.New(LockPath(stateDir), flock.SetPermissions(0o600))
+//
+// The lock file is opened by the state directory's rules (statefile: no
+// link, nothing but a regular file, never blocking on a FIFO) and the
+// descriptor so opened is the one locked. A library that takes a path and
+// opens it itself (gofrs/flock) would block in open(2) on a FIFO put
+// there, and checking the path before handing it over leaves a moment in
+// which the FIFO can be put in.
+func Lock(ctx context.Context, stateDir string) (*Held, error) {
+	f, err := openLock(stateDir, true)
+	if err != nil {
+		return nil, fmt.Errorf("scanner lock: %w", err)
+	}
 	ctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
-	ok, err := l.TryLockContext(ctx, 50*time.Millisecond)
-	if ok {
-		return l, nil
+	err = statefile.Flock(ctx, f, syscall.LOCK_EX)
+	if err == nil {
+		return &Held{f: f}, nil
 	}
-	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
-		return nil, fmt.Errorf("scanner lock %s: %w", l.Path(), err)
+	f.Close()
+	if errors.Is(err, context.DeadlineExceeded) {
+		return nil, ErrRunning
 	}
-	return nil, ErrRunning
+	return nil, fmt.Errorf("scanner lock %s: %w", LockPath(stateDir), err)
+}
+
+// openLock opens the lock file in stateDir: made (with the directory) when
+// create is set, else an error wrapping fs.ErrNotExist when either is
+// missing, so that a command that only reads writes nothing.
+func openLock(stateDir string, create bool) (*os.File, error) {
+	open, flag := statefile.Open, os.O_RDONLY
+	if create {
+		open, flag = statefile.Make, os.O_RDWR|os.O_CREATE
+	}
+	d, err := open(stateDir)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	return d.OpenInPlace(paths.ScannerLockName, flag)
 }
 
 // Status is what a running scanner says about itself. Field names are
@@ -84,32 +119,47 @@ type State struct {
 // by the kernel however it ends) and its status file.
 func Current(stateDir string) State {
 	var st State
-	l := flock.New(LockPath(stateDir), flock.SetPermissions(0o600))
-	if _, err := os.Stat(l.Path()); err == nil {
-		ok, err := l.TryLock()
-		switch {
-		case err != nil:
-			st.Problem = err.Error()
-		case ok:
-			_ = l.Unlock()
-		default:
-			st.Running = true
-		}
-	}
+	st.Running, st.Problem = running(stateDir)
 	data, err := userfile.Read(StatusPath(stateDir), 1<<20)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
-		st.Problem = err.Error()
+		st.Problem = join(st.Problem, err.Error())
 	default:
 		var s Status
 		if err := json.Unmarshal(data, &s); err != nil {
-			st.Problem = fmt.Sprintf("status file %s: %v", StatusPath(stateDir), err)
+			st.Problem = join(st.Problem, fmt.Sprintf("status file %s: %v", StatusPath(stateDir), err))
 		} else {
 			st.Status = &s
 		}
 	}
 	return st
+}
+
+// running reports whether a scanner holds the lock: the lock is taken for
+// an instant if it is free. A lock file that cannot be opened (a FIFO, a
+// link) is the problem reported, and says nothing of a scanner.
+func running(stateDir string) (bool, string) {
+	f, err := openLock(stateDir, false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, ""
+	}
+	if err != nil {
+		return false, fmt.Sprintf("scanner lock: %v", err)
+	}
+	defer f.Close()
+	free, err := statefile.TryFlock(f, syscall.LOCK_EX)
+	if err != nil {
+		return false, fmt.Sprintf("scanner lock: %v", err)
+	}
+	return !free, ""
+}
+
+func join(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
 }
 
 // Describe is the one-line account of the scanner that status and doctor

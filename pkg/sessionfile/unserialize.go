@@ -70,6 +70,15 @@ type jsonField struct {
 // it cannot be changed.
 func (u *UnserializeData) ID() int { return u.id }
 
+// Keys are the JSON object's keys, in file order.
+func (u *UnserializeData) Keys() []string {
+	keys := make([]string, len(u.fields))
+	for i, f := range u.fields {
+		keys[i] = f.key
+	}
+	return keys
+}
+
 func (u *UnserializeData) modified() bool { return !u.CmdAtShellStartup.equal(u.orig) }
 
 // JSON is the data as it will be written: as in the file when unmodified.

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/huh"
+
+	"github.com/kittymux/kittymux/pkg/tui"
 )
 
 // Choices are what a new session is made of; "" is not chosen yet.
@@ -83,7 +85,7 @@ func Ask(in io.Reader, out io.Writer, c *Choices, ts []Template, agents []string
 	if len(groups) == 0 {
 		return nil
 	}
-	err := huh.NewForm(groups...).WithInput(in).WithOutput(out).Run()
+	err := tui.NewForm(out, groups...).WithInput(in).Run()
 	if errors.Is(err, huh.ErrUserAborted) {
 		return ErrCancelled
 	}

@@ -327,27 +327,15 @@ func (d *Dir) removeStale() {
 		if !e.Type().IsRegular() || !tempRE().MatchString(e.Name()) {
 			continue
 		}
-		f, err := d.root.OpenFile(e.Name(), os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+		f, err := userfile.OpenInRoot(d.root, e.Name(), os.O_RDONLY|syscall.O_NOFOLLOW, 0)
 		if err != nil {
 			continue
 		}
-		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && tryLock(f) {
+		if ok, _ := TryFlock(f, syscall.LOCK_EX); ok {
 			_ = d.root.Remove(e.Name())
 		}
 		f.Close()
 	}
-}
-
-func tryLock(f *os.File) bool {
-	sc, err := f.SyscallConn()
-	if err != nil {
-		return false
-	}
-	var locked bool
-	_ = sc.Control(func(fd uintptr) {
-		locked = syscall.Flock(int(fd), syscall.LOCK_EX|syscall.LOCK_NB) == nil
-	})
-	return locked
 }
 
 // WriteFile replaces the file at path, which lies under the state directory
@@ -404,12 +392,8 @@ func (d *Dir) OpenInPlace(name string, flag int) (*os.File, error) {
 	if name == "" || name == "." || name == ".." || strings.ContainsRune(name, filepath.Separator) {
 		return nil, fmt.Errorf("open %s: not a plain file name", path)
 	}
-	f, err := d.root.OpenFile(name, flag|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, filePerm)
+	f, err := userfile.OpenInRoot(d.root, name, flag|syscall.O_NOFOLLOW, filePerm)
 	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", path, err)
-	}
-	if err := userfile.CheckRegular(f); err != nil {
-		f.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	return f, nil
@@ -418,14 +402,11 @@ func (d *Dir) OpenInPlace(name string, flag int) (*os.File, error) {
 // ReadFile reads the file name in d, at most 1 MiB; a link or anything
 // but a regular file is refused.
 func (d *Dir) ReadFile(name string) ([]byte, error) {
-	f, err := d.root.OpenFile(name, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	f, err := userfile.OpenInRoot(d.root, name, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if err := userfile.CheckRegular(f); err != nil {
-		return nil, err
-	}
 	return userfile.ReadOpen(f, 1<<20)
 }
 
@@ -464,6 +445,26 @@ func Flock(ctx context.Context, f *os.File, how int) error {
 	}
 }
 
+// TryFlock takes the flock how (syscall.LOCK_EX or LOCK_SH) on f if it is
+// free, without waiting: false when another open file holds it.
+func TryFlock(f *os.File, how int) (bool, error) {
+	sc, err := f.SyscallConn()
+	if err != nil {
+		return false, err
+	}
+	var ferr error
+	if cerr := sc.Control(func(fd uintptr) { ferr = flock(int(fd), how|syscall.LOCK_NB) }); cerr != nil {
+		return false, cerr
+	}
+	if errors.Is(ferr, syscall.EWOULDBLOCK) {
+		return false, nil
+	}
+	if ferr != nil {
+		return false, fmt.Errorf("lock %s: %w", f.Name(), ferr)
+	}
+	return true, nil
+}
+
 // flock retries a wait interrupted by a signal.
 func flock(fd, how int) error {
 	for {
@@ -484,13 +485,13 @@ func (d *Dir) Info() (fs.FileInfo, error) {
 	return f.Stat()
 }
 
-// OpenRead opens the file name in d for reading: a link is refused, and a
-// FIFO or device does not block the open (the caller checks what it got).
+// OpenRead opens the file name in d for reading: a link is refused, and so
+// is anything but a regular file, without blocking on a FIFO.
 func (d *Dir) OpenRead(name string) (*os.File, error) {
 	if name == "" || name == "." || name == ".." || strings.ContainsRune(name, filepath.Separator) {
 		return nil, fmt.Errorf("open %s: not a plain file name", filepath.Join(d.path, name))
 	}
-	return d.root.OpenFile(name, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	return userfile.OpenInRoot(d.root, name, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
 }
 
 // CreateOnce creates the file name in d (0600) holding data, whole before it
@@ -539,6 +540,21 @@ func (d *Dir) CreateOnce(name string, data []byte) error {
 	if dir, err := d.root.Open("."); err == nil {
 		_ = dir.Sync()
 		dir.Close()
+	}
+	return nil
+}
+
+// Link gives the file oldname in d the second name newname, failing when
+// newname exists: with Remove(oldname) after it, a rename that never
+// replaces a file.
+func (d *Dir) Link(oldname, newname string) error {
+	for _, n := range []string{oldname, newname} {
+		if err := d.plainName(n); err != nil {
+			return err
+		}
+	}
+	if err := d.root.Link(oldname, newname); err != nil {
+		return fmt.Errorf("link %s: %w", filepath.Join(d.path, newname), err)
 	}
 	return nil
 }

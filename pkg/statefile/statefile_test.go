@@ -290,6 +290,11 @@ func TestFIFOsRefused(t *testing.T) {
 		{"ReadFile", func() error { _, err := d.ReadFile("fifo"); return err }},
 		{"OpenLock", func() error { _, err := d.OpenLock("fifo"); return err }},
 		{"OpenInPlace", func() error { _, err := d.OpenInPlace("fifo", os.O_RDONLY); return err }},
+		{"OpenInPlace to append", func() error {
+			_, err := d.OpenInPlace("fifo", os.O_WRONLY|os.O_APPEND|os.O_CREATE)
+			return err
+		}},
+		{"OpenRead", func() error { _, err := d.OpenRead("fifo"); return err }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			done := make(chan error, 1)
@@ -330,9 +335,21 @@ func TestFlockBounded(t *testing.T) {
 	if err := Flock(ctx, other, syscall.LOCK_EX); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err = %v while another holds it, want the deadline", err)
 	}
+	if ok, err := TryFlock(other, syscall.LOCK_EX); ok || err != nil {
+		t.Fatalf("TryFlock = %v, %v while another holds it", ok, err)
+	}
 	holder.Close()
 	if err := Flock(context.Background(), other, syscall.LOCK_EX); err != nil {
 		t.Fatalf("err = %v once it is free", err)
+	}
+	other.Close()
+	third, err := d.OpenLock("x.lock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer third.Close()
+	if ok, err := TryFlock(third, syscall.LOCK_EX); !ok || err != nil {
+		t.Fatalf("TryFlock = %v, %v once it is free", ok, err)
 	}
 }
 

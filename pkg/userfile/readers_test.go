@@ -11,13 +11,21 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/autosave"
+	"github.com/kittymux/kittymux/pkg/ended"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/scanner"
+	"github.com/kittymux/kittymux/pkg/sessiontemplate"
+	"github.com/kittymux/kittymux/pkg/stagger"
 )
 
+// errPassedOver: the reader passes over what it cannot read, and another
+// reader of the file reports it.
+var errPassedOver = errors.New("passed over")
+
 // Readers of the files a user keeps (kittymux's settings, the user's
-// agent definitions) and of state files refuse a FIFO there at once, with
-// an error that says so, where a plain read would block forever.
+// agent definitions and templates) and of state files refuse a FIFO there
+// at once, with an error that says so, where a plain read would block
+// forever.
 func TestReadersRefuseFIFOs(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -26,6 +34,22 @@ func TestReadersRefuseFIFOs(t *testing.T) {
 	}{
 		{"config.json", autosave.ConfigPath, func(p paths.Paths) error {
 			_, err := autosave.LoadSettings(p, func(string) string { return "" })
+			return err
+		}},
+		{"config.json, for the offer on start", autosave.ConfigPath, func(p paths.Paths) error {
+			// A file it cannot read leaves the offer on, as one that does
+			// not parse does; autosave's reading (above) reports it.
+			if off := ended.OfferOff(p, func(string) string { return "" }); off != "" {
+				return errors.New("offer off: " + off)
+			}
+			return errPassedOver
+		}},
+		{"config.json, for the resume interval", autosave.ConfigPath, func(p paths.Paths) error {
+			_, err := stagger.Interval(p, func(string) string { return "" })
+			return err
+		}},
+		{"the templates directory", paths.Paths.UserTemplatesDir, func(p paths.Paths) error {
+			_, err := sessiontemplate.List(p)
 			return err
 		}},
 		{"resume.json", paths.Paths.UserAgents, func(p paths.Paths) error {
@@ -52,7 +76,9 @@ func TestReadersRefuseFIFOs(t *testing.T) {
 			go func() { done <- tc.read(p) }()
 			select {
 			case err := <-done:
-				if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+				switch {
+				case errors.Is(err, errPassedOver):
+				case err == nil || !strings.Contains(err.Error(), "not a regular file") && !errors.Is(err, syscall.ENOTDIR):
 					t.Errorf("err = %v, want the FIFO refused", err)
 				}
 			case <-time.After(20 * time.Second):

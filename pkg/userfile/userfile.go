@@ -5,10 +5,18 @@
 //
 // Any of them may be a FIFO or a device instead of a file: a FIFO with no
 // writer blocks open(2) itself, where no signal handler runs, and
-// /dev/zero never ends. Read opens with O_NONBLOCK (which changes nothing
-// for a regular file's reads), checks what it opened with fstat and refuses
-// anything but a regular file before reading a byte; and it reads no more
-// than a cap.
+// /dev/zero never ends. Every open here adds O_NONBLOCK (which changes
+// nothing for a regular file's reads and writes, nor for flock) and
+// O_NOCTTY (a terminal device opened by a process without one, the scanner
+// started by setsid, would become its controlling terminal), checks what it
+// opened with fstat and refuses anything but a regular file before reading a
+// byte; and Read reads no more than a cap.
+//
+// This is the one place kittymux opens a file that someone other than
+// kittymux may have put there: the user's files (Open, Read, Glob) and the
+// state directory's files (OpenInRoot, for package statefile). Only /proc
+// is read otherwise. (os.ReadDir needs no help: it opens with O_DIRECTORY,
+// which refuses a FIFO without waiting.)
 package userfile
 
 import (
@@ -42,7 +50,55 @@ func Read(path string, max int64) ([]byte, error) {
 // Open opens the regular file at path for reading without blocking on a
 // FIFO, refusing anything else (ErrNotRegular).
 func Open(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	return checked(path, func() (*os.File, error) {
+		return os.OpenFile(path, os.O_RDONLY|safeFlags, 0)
+	}, os.Stat)
+}
+
+// safeFlags are added to every open of a file: a FIFO without a writer
+// (or, opened for writing, without a reader) does not block the open, and a
+// terminal does not become the process's controlling terminal.
+const safeFlags = syscall.O_NONBLOCK | syscall.O_NOCTTY
+
+// OpenInRoot opens name in root with flag (os.O_RDONLY, O_RDWR, O_APPEND,
+// O_CREATE with perm, O_NOFOLLOW, ...) as Open does: without blocking, and
+// refusing anything but a regular file (ErrNotRegular).
+//
+// os.Root follows a link that stays inside root whatever the flags say;
+// with O_NOFOLLOW, a name that is a link is refused here (ELOOP), as
+// open(2) would: the file opened must be the one the name holds itself.
+func OpenInRoot(root *os.Root, name string, flag int, perm fs.FileMode) (*os.File, error) {
+	f, err := checked(name, func() (*os.File, error) {
+		return root.OpenFile(name, flag|safeFlags, perm)
+	}, root.Stat)
+	if err != nil || flag&syscall.O_NOFOLLOW == 0 {
+		return f, err
+	}
+	opened, err := f.Stat()
+	if err == nil {
+		var named fs.FileInfo
+		if named, err = root.Lstat(name); err == nil && !os.SameFile(opened, named) {
+			err = syscall.ELOOP
+		}
+	}
+	if err != nil {
+		f.Close()
+		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	return f, nil
+}
+
+// checked runs open and refuses what it opened unless it is a regular
+// file. A FIFO opened for writing without a reader fails with ENXIO rather
+// than opening: stat tells that (and a socket's ENXIO) apart from a device
+// without its hardware, so that the error says what is there.
+func checked(name string, open func() (*os.File, error), stat func(string) (fs.FileInfo, error)) (*os.File, error) {
+	f, err := open()
+	if errors.Is(err, syscall.ENXIO) {
+		if fi, serr := stat(name); serr == nil && !fi.Mode().IsRegular() {
+			return nil, &fs.PathError{Op: "open", Path: name, Err: fmt.Errorf("%w (%s)", ErrNotRegular, Kind(fi.Mode()))}
+		}
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -19,6 +19,8 @@ func NewCmdAgents(f *factory.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "agents",
 		Short: "Act on the running agents: restart them in place",
+		Example: `  kittymux agents restart --dry-run
+  kittymux agents restart --agent claude`,
 	}
 	cmd.AddCommand(NewCmdRestart(f, nil), newCmdWaitExec())
 	return cmd
@@ -31,10 +33,11 @@ func newCmdWaitExec() *cobra.Command {
 	var pid int
 	var timeout time.Duration
 	cmd := &cobra.Command{
-		Use:    "wait-exec --pid PID -- KITTYMUX-RESUME ARGS...",
-		Short:  "Wait for a process to end, then run the restore prompt (used by agents restart)",
-		Hidden: true,
-		Args:   cobra.MinimumNArgs(1),
+		Use:     "wait-exec --pid PID -- KITTYMUX-RESUME ARGS...",
+		Short:   "Wait for a process to end, then run the restore prompt (used by agents restart)",
+		Example: `  kittymux agents wait-exec --pid 4242 -- kittymux-resume --agent claude --mode exact --id ID -- claude`,
+		Hidden:  true,
+		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if pid <= 0 {
 				return &factory.FlagError{Err: fmt.Errorf("--pid %s is not a process id", strconv.Itoa(pid))}

@@ -20,6 +20,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/probe"
 	"github.com/kittymux/kittymux/pkg/restart"
+	"github.com/kittymux/kittymux/pkg/tui"
 )
 
 // RestartOptions of `agents restart`.
@@ -60,6 +61,9 @@ func NewCmdRestart(f *factory.Factory, runF func(*RestartOptions) error) *cobra.
 	cmd := &cobra.Command{
 		Use:   "restart [--agent A] [--match EXPR] [--all] [--dry-run] [--yes] [--json]",
 		Short: "Restart running agents in place, each back in its own conversation",
+		Example: `  kittymux agents restart --dry-run
+  kittymux agents restart --agent codex --yes
+  kittymux agents restart --match title:api --all`,
 		Long: `Restart each agent window whose conversation is known exactly (as ` + "`sessions list`" + ` shows
 it): end the agent the way its CLI ends cleanly (claude: SIGINT; codex: /quit; others: SIGTERM;
 then SIGTERM and SIGKILL if it does not end), then start the restore prompt in the same window,
@@ -85,19 +89,7 @@ or bad usage.`,
 		},
 	}
 	cmd.Flags().StringVar(&o.Agent, "agent", "", "only windows of this agent")
-	_ = cmd.RegisterFlagCompletionFunc("agent", func(_ *cobra.Command, _ []string, prefix string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		set, err := o.Agents()
-		if err != nil {
-			return nil, cobra.ShellCompDirectiveNoFileComp
-		}
-		var out []cobra.Completion
-		for _, n := range set.Names() {
-			if strings.HasPrefix(n, prefix) {
-				out = append(out, n)
-			}
-		}
-		return out, cobra.ShellCompDirectiveNoFileComp
-	})
+	_ = cmd.RegisterFlagCompletionFunc("agent", factory.CompleteAgents(o.Agents, f.LookPath, true))
 	cmd.Flags().StringVar(&o.Match, "match", "", "only windows kitty matches (kitty's match expression)")
 	cmd.Flags().BoolVar(&o.All, "all", false, "restart agents that are working too")
 	cmd.Flags().BoolVar(&o.DryRun, "dry-run", false, "print what would be done, do nothing")
@@ -230,8 +222,8 @@ func confirm(o *RestartOptions, ts []restart.Target) (bool, error) {
 		}
 		ask = func(q, detail string) (bool, error) {
 			yes := false
-			err := huh.NewForm(huh.NewGroup(huh.NewConfirm().Title(q).Description(detail).Value(&yes))).
-				WithInput(o.IO.In).WithOutput(w).Run()
+			err := tui.NewForm(w, huh.NewGroup(huh.NewConfirm().Title(q).Description(detail).Value(&yes))).
+				WithInput(o.IO.In).Run()
 			if errors.Is(err, huh.ErrUserAborted) {
 				return false, nil
 			}

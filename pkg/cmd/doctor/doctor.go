@@ -52,6 +52,9 @@ func NewCmdDoctor(f *factory.Factory, runF func(*Options) error) *cobra.Command 
 	cmd := &cobra.Command{
 		Use:   "doctor",
 		Short: "Check kitty, remote control, features, the state directory and the scanner",
+		Example: `  kittymux doctor
+  kittymux doctor --json | jq .kitties
+  kittymux doctor --to unix:/tmp/kitty-12345`,
 		Long: `Check each running kitty (socket, pid, version, remote control reachable), which features
 its version has, the state directory and its permissions, and the scanner.
 

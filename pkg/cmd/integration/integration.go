@@ -41,6 +41,9 @@ func NewCmdIntegration(f *factory.Factory, runF func(*Options) error) *cobra.Com
 	cmd := &cobra.Command{
 		Use:   "integration",
 		Short: "Agent hooks that report the conversation id and the working state",
+		Example: `  kittymux integration status
+  kittymux integration install claude codex
+  kittymux integration uninstall`,
 		Long: `Install kittymux's hooks into agents' own settings (` + strings.Join(agenthooks.Names(), ", ") + `): on session
 start, prompt submitted and turn finished the agent runs ` + "`kittymux hook AGENT EVENT`" + `, which records the
 exact conversation id and whether the agent works, in the kitty window it runs in.
@@ -57,8 +60,13 @@ is a link is edited where it leads. Uninstall removes exactly kittymux's groups.
 			"uninstall": "Remove kittymux's hooks and nothing else (no AGENT: every agent)",
 		}[action]
 		c := &cobra.Command{
-			Use:       action + " [AGENT...]",
-			Short:     short,
+			Use:   action + " [AGENT...]",
+			Short: short,
+			Example: map[string]string{
+				"install":   "  kittymux integration install\n  kittymux integration install claude codex",
+				"status":    "  kittymux integration status\n  kittymux integration status --json claude",
+				"uninstall": "  kittymux integration uninstall\n  kittymux integration uninstall gemini",
+			}[action],
 			Long:      short + ".\n\nExit codes: 0 done, 1 a settings file could not be read or written, 2 unknown agent.",
 			ValidArgs: agenthooks.Names(),
 			RunE: func(cmd *cobra.Command, args []string) error {

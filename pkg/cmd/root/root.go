@@ -18,6 +18,8 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/scanner"
 	"github.com/kittymux/kittymux/pkg/cmd/sessions"
 	"github.com/kittymux/kittymux/pkg/cmd/setup"
+	versioncmd "github.com/kittymux/kittymux/pkg/cmd/version"
+	"github.com/kittymux/kittymux/pkg/version"
 )
 
 // NewCmdRoot returns the kittymux command.
@@ -29,10 +31,17 @@ func NewCmdRoot(f *factory.Factory) *cobra.Command {
 kitty's own save_as_session, rewrites each agent window's command into its exact resume
 command, and asks once in each restored window before it resumes.
 
-Exit codes: 0 ok, 1 error, 2 cancelled or bad usage.`,
+Exit codes: 0 ok, 1 error, 2 cancelled or bad usage (an unknown command or flag, a wrong
+number of arguments).`,
+		Example: `  kittymux setup              # connect kittymux to kitty, once
+  kittymux doctor             # what works on the kitty found, and what does not
+  kittymux sessions restore last
+  kittymux sessions saves`,
+		Version:       version.Get().Line("kittymux"),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	cmd.SetVersionTemplate("{{.Version}}\n")
 	cmd.PersistentFlags().StringVar(&f.To, "to", "", "kitty socket address (`unix:/path`); default: KITTY_LISTEN_ON, then every running kitty")
 	cmd.SetIn(f.IO.In)
 	cmd.SetOut(f.IO.Out)
@@ -40,7 +49,10 @@ Exit codes: 0 ok, 1 error, 2 cancelled or bad usage.`,
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &factory.FlagError{Err: err} })
 	cmd.AddCommand(doctor.NewCmdDoctor(f, nil), sessions.NewCmdSessions(f), scanner.NewCmdScanner(f),
 		setup.NewCmdSetup(f, nil), hookcmd.NewCmdHook(f), integration.NewCmdIntegration(f, nil),
-		agentscmd.NewCmdAgents(f))
+		agentscmd.NewCmdAgents(f), versioncmd.NewCmdVersion(f))
+	cmd.InitDefaultHelpCmd()
+	cmd.InitDefaultCompletionCmd()
+	strict(cmd)
 	return cmd
 }
 

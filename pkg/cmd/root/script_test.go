@@ -21,7 +21,7 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(removingBins{m}, map[string]func(){
 		"kittymux":        func() { os.Exit(root.Main(factory.New(), os.Args[1:])) },
 		"kittymux-resume": func() { os.Exit(prompt.Main(os.Args[1:])) },
 	})

@@ -27,6 +27,8 @@ func NewCmdScanner(f *factory.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "scanner",
 		Short: "The background scanner: every agent session recorded in the journal as it runs",
+		Example: `  kittymux scanner status
+  kittymux scanner poll --once`,
 		Long: `The scanner polls every kitty of the user about every 2 s, recognises the agent windows, reads
 each agent's conversation id where the agent's own records give it, and records each agent
 session in agent-sessions.json (off: KITTYMUX_JOURNAL=0 or the file journal-off). On kitty 0.43
@@ -68,6 +70,8 @@ func NewCmdRun(f *factory.Factory, runF func(*RunOptions) error) *cobra.Command 
 	cmd := &cobra.Command{
 		Use:   "run",
 		Short: "Run the scanner until SIGTERM or SIGINT (one per user)",
+		Example: `  kittymux scanner run
+  kittymux scanner run --interval 2s`,
 		Long: `Run the scanner in the foreground until SIGTERM or SIGINT, which stop it with the journal
 written. Only one scanner runs per user: a second one says so and exits 0.
 
@@ -143,6 +147,8 @@ func NewCmdPoll(f *factory.Factory, runF func(*PollOptions) error) *cobra.Comman
 	cmd := &cobra.Command{
 		Use:   "poll --once",
 		Short: "Do one scanner pass and print what it saw",
+		Example: `  kittymux scanner poll --once
+  kittymux scanner poll --once --json`,
 		Long: `Do one pass over every kitty and print each agent session: its id and where the id came from,
 its state, and its directory. Without a running scanner the pass is recorded in the journal, as
 the scanner would; with one running, the journal is left to it.
@@ -231,6 +237,8 @@ func NewCmdStatus(f *factory.Factory, runF func(*StatusOptions) error) *cobra.Co
 	cmd := &cobra.Command{
 		Use:   "status",
 		Short: "Whether the scanner runs, its pid, since when, and how its polls of each kitty go",
+		Example: `  kittymux scanner status
+  kittymux scanner status --json`,
 		Long: `Say whether the scanner runs, its pid, since when, each kitty it watches and how its last poll
 of it went.
 

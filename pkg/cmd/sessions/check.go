@@ -12,6 +12,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/probe"
+	"github.com/kittymux/kittymux/pkg/spinner"
 )
 
 // CheckOptions of `sessions check`.
@@ -37,6 +38,8 @@ func NewCmdCheck(f *factory.Factory, runF func(*CheckOptions) error) *cobra.Comm
 	cmd := &cobra.Command{
 		Use:   "check",
 		Short: "Probe each installed agent CLI's own --help for the flags kittymux uses",
+		Example: `  kittymux sessions check
+  kittymux sessions check --refresh --json`,
 		Long: `Probe every installed agent CLI that has a definition, all in parallel: its --help and the
 subcommand help it needs (stdin from /dev/null, a temporary directory, 20 s in all), confirm each
 flag the definition uses, and read the CLI's option grammar (which options take a value) from the
@@ -68,7 +71,9 @@ func Check(ctx context.Context, o *CheckOptions) error {
 	opt.Refresh = o.Refresh
 	opt.RetryFailures = true
 	opt.LookPath = o.LookPath
+	sp := spinner.Start(o.IO.ErrOut, "probing the installed agent CLIs' --help")
 	rep, err := probe.Check(ctx, set, opt)
+	sp.Stop()
 	if err != nil {
 		return err
 	}

@@ -5,7 +5,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/sessiontemplate"
 	"github.com/kittymux/kittymux/pkg/store"
@@ -39,22 +38,6 @@ func completeTemplateNames(p paths.Paths) cobra.CompletionFunc {
 			}
 		}
 		return out, cobra.ShellCompDirectiveNoFileComp
-	}
-}
-
-// completeAgentNames offers the installed agents, or every defined one when
-// none is installed.
-func completeAgentNames(loadAgents func() (*agents.Set, error), lookPath func(string) (string, error)) cobra.CompletionFunc {
-	return func(_ *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		set, err := loadAgents()
-		if err != nil {
-			return nil, cobra.ShellCompDirectiveNoFileComp
-		}
-		names := installedNames(set.Installed(lookPath))
-		if len(names) == 0 {
-			names = set.Names()
-		}
-		return prefixed(names, toComplete), cobra.ShellCompDirectiveNoFileComp
 	}
 }
 

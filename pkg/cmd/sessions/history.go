@@ -44,6 +44,9 @@ func NewCmdHistory(f *factory.Factory, runF func(*HistoryOptions) error) *cobra.
 	cmd := &cobra.Command{
 		Use:   "history [--since 7d] [--json]",
 		Short: "Every agent session the journal recorded: runs, work time, running or closed",
+		Example: `  kittymux sessions history
+  kittymux sessions history --since 90m
+  kittymux sessions history --json | jq '.sessions[] | select(.running)'`,
 		Long: `List every agent session in the journal (agent-sessions.json) active within --since: the
 agent, its conversation id, directory, tab, runs finished, time spent working, when it was last
 active, and whether it runs or how it ended (window closed, agent exited, kitty gone, restored as
@@ -83,7 +86,7 @@ func History(o *HistoryOptions) error {
 		}
 		enc := json.NewEncoder(o.IO.Out)
 		enc.SetIndent("", "  ")
-		return enc.Encode(es)
+		return enc.Encode(map[string]any{"sessions": es})
 	}
 	if len(es) == 0 {
 		if o.IO.IsTTY {

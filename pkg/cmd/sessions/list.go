@@ -44,6 +44,8 @@ func NewCmdList(f *factory.Factory, runF func(*ListOptions) error) *cobra.Comman
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "Each live agent window: exact | latest | new, the command it would resume with, and why",
+		Example: `  kittymux sessions list
+  kittymux sessions list --json | jq '.windows[] | select(.mode == "exact")'`,
 		Long: `List each agent window in every running kitty: the agent, how it would resume (exact, latest,
 new, or as-saved), the command it would resume with, and why. The rules run over the windows of
 every kitty together, so one conversation is never resumed twice.

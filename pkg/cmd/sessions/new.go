@@ -53,6 +53,8 @@ func NewCmdNew(f *factory.Factory, runF func(*NewOptions) error) *cobra.Command 
 	cmd := &cobra.Command{
 		Use:   "new NAME --template T [--agent A] [--cwd DIR] [--force]",
 		Short: "Make a session from a template and open it",
+		Example: `  kittymux sessions new api
+  kittymux sessions new api --template duo --agent claude --cwd ~/src/api`,
 		Long: `Write sessions/NAME.kitty-session from a template (see ` + "`kittymux sessions templates`" + `) with the
 directory (default: the current one) and the agent (one of the installed agent CLIs) filled in,
 and open it: inside kitty through goto_session (kitty 0.43 or newer), else in a new kitty. On a
@@ -79,7 +81,7 @@ Exit codes: 0 opened, 1 error, 2 bad usage or cancelled.`,
 	cmd.Flags().BoolVar(&o.Force, "force", false, "replace an existing session of that name")
 	cmd.ValidArgsFunction = cobra.NoFileCompletions
 	_ = cmd.RegisterFlagCompletionFunc("template", completeTemplateNames(o.Paths))
-	_ = cmd.RegisterFlagCompletionFunc("agent", completeAgentNames(o.Agents, o.LookPath))
+	_ = cmd.RegisterFlagCompletionFunc("agent", factory.CompleteAgents(o.Agents, o.LookPath, false))
 	_ = cmd.MarkFlagDirname("cwd")
 	return cmd
 }

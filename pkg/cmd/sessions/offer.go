@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -30,6 +31,31 @@ type OfferOptions struct {
 	Poll time.Duration
 	// CloseAfter bounds the wait for a key once the offer was answered.
 	CloseAfter time.Duration
+	// Width is the window's width in columns, Color whether keys are
+	// shown bold; nil: asked of the terminal IO.Out is, and of NO_COLOR
+	// and TERM (no limit and no bold when IO.Out is no terminal).
+	Width func() int
+	Color func() bool
+}
+
+// render draws the offer's paragraphs for o's terminal.
+func (o *OfferOptions) render(ps []ended.Para) string {
+	width, color := 0, false
+	if f, ok := o.IO.Out.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		width = 80
+		if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 0 {
+			width = w
+		}
+		t := o.Getenv("TERM")
+		color = o.Getenv("NO_COLOR") == "" && t != "" && t != "dumb"
+	}
+	if o.Width != nil {
+		width = o.Width()
+	}
+	if o.Color != nil {
+		color = o.Color()
+	}
+	return ended.Render(ps, width, color)
 }
 
 // From fills o with what `sessions offer` takes from f.
@@ -49,8 +75,9 @@ func (o *OfferOptions) restore() *RestoreOptions {
 func NewCmdOffer(f *factory.Factory, runF func(*OfferOptions) error) *cobra.Command {
 	o := OfferOptions{Poll: time.Second, CloseAfter: 2 * time.Minute}.From(f)
 	cmd := &cobra.Command{
-		Use:   "offer KITTY",
-		Short: "Offer the session of a kitty that ended (the scanner opens this in a kitty that starts)",
+		Use:     "offer KITTY",
+		Short:   "Offer the session of a kitty that ended (the scanner opens this in a kitty that starts)",
+		Example: `  kittymux sessions offer 15939`,
 		Long: `Show what the kitty KITTY (its pid, as its autosaves name it) held when it ended, and ask once:
 Enter restores it into this kitty (as ` + "`sessions restore`" + ` does), n dismisses it (it is not offered
 again, and ` + "`restore last`" + ` no longer picks it), l or Esc leaves it for later (` + "`restore last`" + `
@@ -91,6 +118,7 @@ func Offer(ctx context.Context, o *OfferOptions) error {
 		fmt.Fprintf(out, "kittymux: nothing to offer: %v\n", orNothing(err, "kitty "+o.Kitty+"'s session is not one that ended"))
 		return nil
 	}
+	defer store.Use(o.Paths, k.Newest.Name)()
 	info, left := sv.withoutClosed(k.Key, store.Info{Name: k.Newest.Name, Path: k.Newest.Path})
 	data, err := store.ReadRaw(info.Path)
 	if err != nil {
@@ -100,17 +128,8 @@ func Offer(ctx context.Context, o *OfferOptions) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", k.Newest.Path, err)
 	}
-	now := time.Now()
-	fmt.Fprintf(out, "kittymux: %s\n  %s\n\n", k.How(), describeEnded(*k, now))
-	for _, l := range sum.Lines() {
-		// Titles, ids and directories come from an editable file.
-		fmt.Fprintf(out, "  %s\n", kitty.Printable(l))
-	}
-	fmt.Fprintf(out, "  %d window%s, %d agent%s\n", sum.Windows, plural(sum.Windows), sum.Agents, plural(sum.Agents))
-	printLeftOut(out, left, now)
-	fmt.Fprintln(out)
-	fmt.Fprintf(out, "  Enter restore it here   n dismiss   l later (`kittymux sessions restore last`)\n")
-	return ask(ctx, o, k.Key, "`kittymux sessions restore "+k.Newest.Name+"` still restores it", func() error {
+	fmt.Fprint(out, o.render(ended.OfferView(*k, sum, left, time.Now(), o.Getenv("HOME"))))
+	return ask(ctx, o, k.Key, "`kittymux sessions saves` still lists it, to restore by name", func() error {
 		r := o.restore()
 		r.Name = k.Newest.Name
 		return Restore(ctx, r)
@@ -140,7 +159,11 @@ func ask(ctx context.Context, o *OfferOptions, key, still string, restore func()
 			return nil
 		case <-tick.C:
 			if m := markOf(o.Paths, key); !m.Restored.IsZero() {
-				fmt.Fprintf(out, "\r\nkittymux: restored meanwhile %s, from %s\r\n", when(time.Now(), m.Restored), kitty.Printable(m.RestoredName))
+				from := ""
+				if !strings.HasPrefix(m.RestoredName, store.AutosavePrefix) {
+					from = ", from " + kitty.Printable(m.RestoredName)
+				}
+				fmt.Fprintf(out, "\r\nkittymux: restored meanwhile %s%s\r\n", when(time.Now(), m.Restored), from)
 				// Long enough to read; the window then closes.
 				waitKey(keys, min(2*time.Second, o.CloseAfter))
 				return nil

@@ -45,19 +45,12 @@ func offerJournal(ctx context.Context, o *OfferOptions) error {
 		fmt.Fprintf(out, "kittymux: nothing to offer: every conversation of %s runs again\n", o.Kitty)
 		return nil
 	}
-	who := "a kitty"
-	if gone.PID > 0 {
-		who = fmt.Sprintf("kitty %d", gone.PID)
+	tabs := make([]ended.RecoverTab, len(plan.Tabs))
+	for i, t := range plan.Tabs {
+		tabs[i] = ended.RecoverTab{Title: t.Title, LastActive: t.LastActive,
+			Agent: ended.Agent{Agent: t.Agent, Mode: string(t.Mode), ID: t.ID, Dir: t.Dir}}
 	}
-	fmt.Fprintf(out, "kittymux: the session that ended unexpectedly\n  %s went away %s; its conversations, and any other that ended with its kitty in the last %s:\n\n",
-		who, when(now, gone.Ended), history.Duration(ended.RecoverSince))
-	for _, t := range plan.Tabs {
-		a := ended.Agent{Agent: t.Agent, Mode: string(t.Mode), ID: t.ID, Dir: t.Dir}
-		// Titles, ids and directories come from kitty's windows.
-		fmt.Fprintf(out, "  tab %q: %s, last active %s\n", kitty.Printable(t.Title), kitty.Printable(a.String()), history.Ago(now, t.LastActive))
-	}
-	fmt.Fprintf(out, "  %d conversation%s\n\n", len(plan.Tabs), plural(len(plan.Tabs)))
-	fmt.Fprintf(out, "  Enter open them here   n dismiss   l later (`kittymux sessions recover`)\n")
+	fmt.Fprint(out, o.render(ended.RecoverView(tabs, gone.Ended, now, history.Duration(ended.RecoverSince), o.Getenv("HOME"))))
 	return ask(ctx, o, o.Kitty, "`kittymux sessions recover` still brings them back", func() error {
 		return o.recoverHere(ctx, jf, o.Kitty)
 	})

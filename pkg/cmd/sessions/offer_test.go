@@ -5,10 +5,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/creack/pty"
+
 	"github.com/kittymux/kittymux/pkg/autosave"
 	"github.com/kittymux/kittymux/pkg/cmd/factory/factorytest"
 	"github.com/kittymux/kittymux/pkg/cmd/sessions"
 	"github.com/kittymux/kittymux/pkg/ended"
+	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	storage "github.com/kittymux/kittymux/pkg/store"
 )
 
@@ -59,8 +62,8 @@ func TestOfferKeys(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !strings.Contains(out.String(), "the session that ended unexpectedly") || !strings.Contains(out.String(), `tab "api": 1 window`) ||
-				!strings.Contains(out.String(), c.want) {
+			if !strings.Contains(out.String(), "1 window in 1 tab, ended unexpectedly ") || !strings.Contains(out.String(), `tab "api": 1 window`) ||
+				!strings.Contains(out.String(), c.want) || strings.Contains(out.String(), "autosave-") {
 				t.Errorf("offer said:\n%s", out.String())
 			}
 			st, err := ended.Read(f.Paths)
@@ -77,5 +80,54 @@ func TestOfferKeys(t *testing.T) {
 				t.Errorf("shown again: %v, want %v:\n%s", again, c.again, out.String())
 			}
 		})
+	}
+}
+
+// TestOfferOnATerminal: on a terminal the offer is wrapped to the
+// window's width, with its keys bold unless NO_COLOR is set.
+func TestOfferOnATerminal(t *testing.T) {
+	for _, noColor := range []string{"", "1"} {
+		f, _, _ := factorytest.New(t)
+		if _, err := storage.Publish(f.Paths, autosave.Name("4242", time.Now().Add(-3*time.Minute)),
+			[]byte("new_tab a-tab-with-a-title-long-enough-to-wrap at forty columns in this window\nlaunch\n")); err != nil {
+			t.Fatal(err)
+		}
+		ptmx, tty, err := pty.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := pty.Setsize(ptmx, &pty.Winsize{Rows: 24, Cols: 40}); err != nil {
+			t.Fatal(err)
+		}
+		output := kittytest.Capture(ptmx)
+		env := map[string]string{"TERM": "xterm-256color", "NO_COLOR": noColor}
+		f.Getenv = func(k string) string { return env[k] }
+		f.IO.Out = tty
+		closed := make(chan byte)
+		close(closed)
+		if err := sessions.Offer(t.Context(), sessions.OfferOptions{Kitty: "4242", Keys: closed}.From(f)); err != nil {
+			t.Fatal(err)
+		}
+		tty.Close()
+		bound := kittytest.NewBound(t, "the offer to reach the terminal", 10*time.Second)
+		for !strings.Contains(output(), "restores it.") {
+			if bound.Over() {
+				t.Fatalf("%v:\n%q", bound, output())
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		out := output()
+		ptmx.Close()
+		if bold := strings.Contains(out, "\x1b[1mEnter\x1b[22m restore it here"); bold != (noColor == "") {
+			t.Errorf("NO_COLOR=%q: keys bold %v:\n%q", noColor, bold, out)
+		}
+		for _, l := range strings.Split(kittytest.Plain(out), "\n") {
+			if n := len([]rune(strings.TrimRight(l, "\r"))); n > 40 {
+				t.Errorf("a line %d wide at 40 columns: %q", n, l)
+			}
+		}
+		if words := strings.Join(strings.Fields(kittytest.Plain(out)), " "); !strings.HasPrefix(words, "1 window in 1 tab, ended unexpectedly 3 minutes ago tab") {
+			t.Errorf("heading:\n%s", kittytest.Plain(out))
+		}
 	}
 }

@@ -69,7 +69,7 @@ func TestPublishHungProbe(t *testing.T) {
 			t.Fatalf("run %d: %d windows, want 30", run, len(res.Windows))
 		}
 		for _, w := range res.Windows {
-			if w.Mode != plan.ModeNew || !strings.Contains(w.Reason, "gemini --help: no answer within 1s (remembered 5m0s), so its definition's flags are used") {
+			if w.Mode != plan.ModeChoose || !strings.Contains(w.Reason, "gemini --help: no answer within 1s (remembered 5m0s), so its definition's flags are used") {
 				t.Errorf("run %d window %d: %s: %q", run, w.WindowID, w.Mode, w.Reason)
 				break
 			}

@@ -13,6 +13,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/journal"
+	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/probe"
 	"github.com/kittymux/kittymux/pkg/rewrite"
@@ -41,6 +42,9 @@ type PublishOptions struct {
 	// runs in it): the journal's open records of that kitty's windows say
 	// what ran in each. 0: no record confirms a window.
 	KittyPID int
+	// LS is what kitty listed when it saved RAW (the quit watcher writes
+	// it beside RAW): every line of RAW is read against it.
+	LS string
 }
 
 // From fills o with what `sessions publish` takes from f.
@@ -56,6 +60,8 @@ func NewCmdPublish(f *factory.Factory, runF func(*PublishOptions) error) *cobra.
 	cmd := &cobra.Command{
 		Use:   "publish RAW",
 		Short: "Rewrite a raw kitty save and publish it, with no kitty socket",
+		Example: `  kittymux sessions publish ~/raw.kitty-session --name work
+  kittymux sessions publish ~/raw.kitty-session --stdout`,
 		Long: `Rewrite RAW, a file written by kitty's save_as_session, as ` + "`sessions save`" + ` does, and publish it
 atomically as sessions/NAME.kitty-session (default NAME: RAW's base name). RAW must be a regular
 file of at most 16 MiB. No kitty socket is used:
@@ -90,6 +96,7 @@ Exit codes: 0 published, 1 error (nothing written), 2 bad usage.`,
 	cmd.Flags().BoolVar(&o.Direct, "direct", false, "restored windows resume without asking")
 	cmd.Flags().BoolVar(&o.JSON, "json", false, "print what was published as JSON")
 	cmd.Flags().BoolVar(&o.RemoveRaw, "remove-raw", false, "remove RAW once published (kept when publishing fails)")
+	cmd.Flags().StringVar(&o.LS, "ls", "", "what kitty listed (its ls, as JSON) when it wrote RAW: each line of RAW is read against it")
 	cmd.Flags().IntVar(&o.KittyPID, "kitty-pid", 0, "pid of the kitty that wrote RAW, whose windows the journal has records of")
 	return cmd
 }
@@ -121,6 +128,10 @@ func Publish(ctx context.Context, o *PublishOptions) error {
 		fmt.Fprintf(o.IO.ErrOut, "kittymux: the journal cannot be read (%v); no window's command or conversation is confirmed\n", err)
 		jf = nil
 	}
+	ls, err := o.readLS()
+	if err != nil {
+		return fmt.Errorf("%w; nothing was written", err)
+	}
 	// Records the scanner closed as the kitty went away after it saved
 	// were open when it saved (the quit capture publishes as kitty goes).
 	var savedAt time.Time
@@ -128,7 +139,7 @@ func Publish(ctx context.Context, o *PublishOptions) error {
 		savedAt = fi.ModTime()
 	}
 	res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, ResumeBin: bin, Direct: o.Direct,
-		Key: key, Journal: jf, KittyPID: o.KittyPID, SavedAt: savedAt,
+		Key: key, Journal: jf, KittyPID: o.KittyPID, SavedAt: savedAt, LS: ls,
 		Check: func(names []string) probe.Probes { return o.Probes(ctx, set, names) }})
 	if err != nil {
 		return fmt.Errorf("%s: %w; nothing was written", o.Raw, err)
@@ -143,9 +154,30 @@ func Publish(ctx context.Context, o *PublishOptions) error {
 		return err
 	}
 	if o.RemoveRaw {
-		if err := os.Remove(o.Raw); err != nil {
-			fmt.Fprintf(o.IO.ErrOut, "kittymux: published, but the raw save stays: %v\n", err)
+		for _, p := range []string{o.Raw, o.LS} {
+			if err := os.Remove(p); err != nil && p != "" {
+				fmt.Fprintf(o.IO.ErrOut, "kittymux: published, but the raw save stays: %v\n", err)
+			}
 		}
 	}
 	return printSaved(o.IO.Out, o.JSON, SaveResult{Name: o.Name, Path: path, Windows: res.Windows, Warnings: res.Warnings})
+}
+
+// readLS reads --ls: nil when none was given.
+func (o *PublishOptions) readLS() ([]kitty.OSWindow, error) {
+	if o.LS == "" {
+		return nil, nil
+	}
+	data, err := store.ReadRaw(o.LS)
+	if err != nil {
+		return nil, err
+	}
+	ls, err := kitty.DecodeLS(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: not kitty's ls: %w", o.LS, err)
+	}
+	if ls == nil {
+		ls = []kitty.OSWindow{}
+	}
+	return ls, nil
 }

@@ -62,13 +62,13 @@ func TestPublishLargeSave(t *testing.T) {
 	if len(res.Windows) != n {
 		t.Fatalf("%d windows decided, want %d", len(res.Windows), n)
 	}
-	wantNew := fmt.Sprintf("%d claude windows in /home/u/code/api, windows 1, 3, 5, 7, 9 and %d more have ids: --continue could attach another window's conversation, new conversation", n, n/2-5)
+	wantNew := fmt.Sprintf("%d claude windows in /home/u/code/api and no id for this one: the restore lists claude's conversations of /home/u/code/api to choose from", n)
 	for i, w := range res.Windows {
 		switch {
 		case i%2 == 0 && (w.Mode != plan.ModeExact || w.ID != fmt.Sprintf("4f9e2a51-3c1d-4b7a-9e0f-%012d", i+1)):
 			t.Fatalf("window %d: %s %s, want exact", w.WindowID, w.Mode, w.ID)
-		case i%2 == 1 && (w.Mode != plan.ModeNew || !strings.HasPrefix(w.Reason, wantNew)):
-			t.Fatalf("window %d: %s %q, want new: %q", w.WindowID, w.Mode, w.Reason, wantNew)
+		case i%2 == 1 && (w.Mode != plan.ModeChoose || !strings.HasPrefix(w.Reason, wantNew)):
+			t.Fatalf("window %d: %s %q, want choose: %q", w.WindowID, w.Mode, w.Reason, wantNew)
 		}
 	}
 	published, err := os.ReadFile(res.Path)

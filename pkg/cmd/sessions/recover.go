@@ -77,6 +77,8 @@ func NewCmdRecover(f *factory.Factory, runF func(*RecoverOptions) error) *cobra.
 	cmd := &cobra.Command{
 		Use:   "recover [--since 6h] [--dry-run] [--name N] [--closed]",
 		Short: "A session with a tab per recently active conversation that is no longer running",
+		Example: `  kittymux sessions recover --dry-run
+  kittymux sessions recover --since 24h --closed`,
 		Long: `Rebuild work from the journal when no save is recent enough (kitty older than 0.43 cannot
 save): a session with a tab per conversation active within --since that no kitty runs now, named
 after its tab or directory. Each tab runs the restore prompt for its conversation, decided by the

@@ -21,6 +21,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
+	"github.com/kittymux/kittymux/pkg/spinner"
 	"github.com/kittymux/kittymux/pkg/stagger"
 	"github.com/kittymux/kittymux/pkg/statefile"
 	"github.com/kittymux/kittymux/pkg/store"
@@ -60,6 +61,9 @@ func NewCmdRestore(f *factory.Factory, runF func(*RestoreOptions) error) *cobra.
 	cmd := &cobra.Command{
 		Use:   "restore NAME|last",
 		Short: "Open a saved session: goto_session inside kitty, a new kitty otherwise",
+		Example: `  kittymux sessions restore last
+  kittymux sessions restore work
+  kittymux sessions restore work --wait 20s`,
 		Long: `Open a saved session. Inside kitty (or with --to) kitty's goto_session loads it into the
 running kitty; outside, a new kitty starts with --session. Needs kitty 0.43 or newer.
 
@@ -100,6 +104,7 @@ func Restore(ctx context.Context, o *RestoreOptions) error {
 	if err != nil {
 		return err
 	}
+	defer store.Use(o.Paths, info.Name)()
 	info, left := sv.withoutClosed(endedKey, info)
 	if o.KittyNamed() {
 		in, err := o.OneKitty(ctx)
@@ -149,11 +154,14 @@ type reporter struct {
 	paths  paths.Paths
 	getenv func(string) string
 	out    io.Writer
+	// errOut shows a spinner while the prompts are awaited, when it is a
+	// terminal.
+	errOut io.Writer
 }
 
 // reporter is the reporter of o.
 func (o *RestoreOptions) reporter() reporter {
-	return reporter{paths: o.Paths, getenv: o.Getenv, out: o.IO.Out}
+	return reporter{paths: o.Paths, getenv: o.Getenv, out: o.IO.Out, errOut: o.IO.ErrOut}
 }
 
 // report prints what each agent window's restore prompt did, as the
@@ -179,11 +187,14 @@ func (r reporter) report(ctx context.Context, path string, since time.Time, wait
 	// report waits for the last of them too.
 	interval, _ := stagger.Interval(r.paths, r.getenv)
 	deadline := time.Now().Add(wait + store.StaggerWait(ws, interval))
+	sp := spinner.Start(r.errOut, fmt.Sprintf("waiting for the prompts of %d agent window(s)", len(ws)))
+	defer sp.Stop()
 	for {
 		outcomes, _ := j.RestoresSince(since)
 		jf, _ := j.Read()
 		lines, done := store.Report(ws, outcomes, confirmFrom(jf, live.Records{ProcRoot: "/proc", Getenv: r.getenv}))
 		if done || !time.Now().Before(deadline) || ctx.Err() != nil {
+			sp.Stop()
 			for _, l := range lines {
 				// Records and directories come from the editable file.
 				fmt.Fprintf(r.out, "  %s\n", kitty.Printable(l))

@@ -50,6 +50,9 @@ func NewCmdSave(f *factory.Factory, runF func(*SaveOptions) error) *cobra.Comman
 	cmd := &cobra.Command{
 		Use:   "save [NAME]",
 		Short: "Save the focused OS window (--all: every one) with each agent's resume command",
+		Example: `  kittymux sessions save
+  kittymux sessions save work --all
+  kittymux sessions save demo --direct`,
 		Long: `Mark each agent window, ask kitty to save_as_session to a temporary file, rewrite each agent
 window's command into the restore prompt with its exact resume argv, and publish the result
 atomically as sessions/NAME.kitty-session (default NAME: ` + DefaultName + `). Needs kitty 0.43 or newer.

@@ -40,6 +40,8 @@ func NewCmdSaves(f *factory.Factory, runF func(*SavesOptions) error) *cobra.Comm
 	cmd := &cobra.Command{
 		Use:   "saves",
 		Short: "List the saved sessions, newest first: kitty, time, windows and agent windows",
+		Example: `  kittymux sessions saves
+  kittymux sessions saves --json | jq -r '.saves[].name'`,
 		Long: `List the saved sessions, newest first, with the kitty an autosave is of (its pid), when each
 was saved, how many windows it holds and how many of them are agent windows the restore prompt
 will resume. For each kitty's newest save it says whether that kitty still runs (or is the kitty

@@ -18,9 +18,13 @@ func NewCmdSessions(f *factory.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "sessions",
 		Short: "Save, restore, list and check agent sessions",
+		Example: `  kittymux sessions save work
+  kittymux sessions restore last
+  kittymux sessions saves`,
 	}
 	cmd.AddCommand(NewCmdSave(f, nil), NewCmdPublish(f, nil), NewCmdRestore(f, nil), NewCmdList(f, nil), NewCmdCheck(f, nil), NewCmdSaves(f, nil),
-		NewCmdHistory(f, nil), NewCmdRecover(f, nil), NewCmdTemplates(f, nil), NewCmdNew(f, nil), NewCmdOffer(f, nil))
+		NewCmdHistory(f, nil), NewCmdRecover(f, nil), NewCmdTemplates(f, nil), NewCmdNew(f, nil), NewCmdOffer(f, nil),
+		NewCmdRm(f), NewCmdRename(f))
 	return cmd
 }
 

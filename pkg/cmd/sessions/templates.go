@@ -33,6 +33,8 @@ func NewCmdTemplates(f *factory.Factory, runF func(*TemplatesOptions) error) *co
 	cmd := &cobra.Command{
 		Use:   "templates [--json]",
 		Short: "The templates of `sessions new`, each with where it comes from",
+		Example: `  kittymux sessions templates
+  kittymux sessions templates --json | jq -r '.templates[].name'`,
 		Long: `List the templates ` + "`sessions new`" + ` can make a session from: the shipped ones (plain, agent,
 duo, review) and your own, $XDG_CONFIG_HOME/kittymux/templates/NAME.kitty-session, which wins
 over a shipped template of the same name. A template is a kitty session file where {name},
@@ -58,9 +60,12 @@ func Templates(o *TemplatesOptions) error {
 		return err
 	}
 	if o.JSON {
+		if ts == nil {
+			ts = []sessiontemplate.Template{}
+		}
 		enc := json.NewEncoder(o.IO.Out)
 		enc.SetIndent("", "  ")
-		return enc.Encode(ts)
+		return enc.Encode(map[string]any{"templates": ts})
 	}
 	w := o.IO.Out
 	var tw *tabwriter.Writer

@@ -20,6 +20,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/setup"
+	"github.com/kittymux/kittymux/pkg/tui"
 )
 
 // Options of `kittymux setup`.
@@ -53,6 +54,10 @@ func NewCmdSetup(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "setup [--dry-run] [--undo]",
 		Short: "Connect kittymux to kitty: kitty.conf include, quit watcher, scanner start",
+		Example: `  kittymux setup --dry-run
+  kittymux setup
+  kittymux setup --integrations no
+  kittymux setup --undo`,
 		Long: `Add one line to kitty.conf, an include of kittymux's own file, which turns on remote control
 on a socket (allow_remote_control socket-only; listen_on only where kitty.conf has none) and
 loads kittymux's watcher: on a confirmed quit (kitty 0.46.2 or newer) it saves the layout.
@@ -193,9 +198,9 @@ func hooks(o *Options) error {
 		if confirm == nil {
 			confirm = func(q string) (bool, error) {
 				yes := false
-				err := huh.NewForm(huh.NewGroup(huh.NewConfirm().Title(q).
+				err := tui.NewForm(o.IO.Out, huh.NewGroup(huh.NewConfirm().Title(q).
 					Description("Hooks report each conversation's exact id and whether the agent is working.").
-					Value(&yes))).WithInput(o.IO.In).WithOutput(o.IO.Out).Run()
+					Value(&yes))).WithInput(o.IO.In).Run()
 				return yes, err
 			}
 		}

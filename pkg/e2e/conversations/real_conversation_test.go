@@ -21,11 +21,11 @@ func TestMain(m *testing.M) { e2etest.Main(m) }
 // and its latest is per project, which kittymux does not see: every window
 // starts anew.
 func TestRealConversationsGemini(t *testing.T) {
-	why := "3 gemini windows and --resume latest is not per directory"
+	why := "3 gemini windows and no id for this one: the restore lists gemini's conversations of"
 	noID := map[string]e2etest.Want{
-		"api#1": {Mode: "new", Why: why, Reason: why},
-		"api#2": {Mode: "new", Why: why, Reason: why},
-		"web":   {Mode: "new", Why: why, Reason: why},
+		"api#1": {Mode: "choose", Back: true, Reason: why},
+		"api#2": {Mode: "choose", Back: true, Reason: why},
+		"web":   {Mode: "choose", Back: true, Reason: why},
 	}
 	e2etest.RunMatrix(t, []e2etest.Case{
 		{Agent: e2etest.Gemini, Hooks: true, Want: e2etest.ExactAll("hook")},
@@ -46,8 +46,8 @@ func TestRealConversationsPi(t *testing.T) {
 		{Agent: e2etest.Pi, Hooks: true, Want: e2etest.ExactAll("hook")},
 		{Agent: e2etest.Pi, Hooks: true, Recover: true, Want: e2etest.ExactAll("hook")},
 		{Agent: e2etest.Pi, Want: map[string]e2etest.Want{
-			"api#1": {Mode: "new", Why: "two pi windows in api and no id"},
-			"api#2": {Mode: "new", Why: "two pi windows in api and no id"},
+			"api#1": {Mode: "choose", Back: true},
+			"api#2": {Mode: "choose", Back: true},
 			"web":   {Mode: "latest", Back: true},
 		}},
 	})

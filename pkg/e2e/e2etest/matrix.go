@@ -147,7 +147,7 @@ func runConv(t *testing.T, c Case) []string {
 
 	k2 := w.bringBack(c, saved)
 	before := len(w.stub.Requests())
-	rws := w.answerPrompts(k2, map[string]int{api: 2, web: 1})
+	rws := w.answerPrompts(k2, map[string]int{api: 2, web: 1}, ws)
 	report := w.askAgain(k2, ws, rws, c.Want)
 	w.checkQuitStays(k2, docs, before)
 	report = append(report, "docs: quit before the crash → not resumed")

@@ -30,13 +30,17 @@ type restoredWindow struct {
 	id    int
 	dir   string
 	short string // the conversation its prompt offered, "" when none by id
+	conv  string // the conversation picked from its choosing list
 	used  bool
 }
 
 // answerPrompts waits in each window of k in one of dirs for the restore
 // prompt, reads the conversation it offers, presses Enter, and waits for
-// the agent.
-func (w *world) answerPrompts(k *kittytest.Real, dirs map[string]int) []*restoredWindow {
+// the agent. A window that lists conversations to choose from is answered
+// as the user would, who knows what each window held: the n-th such window
+// of a directory picks the line of the n-th window of ws there, by the
+// word it was told; a later one must show an earlier pick as taken.
+func (w *world) answerPrompts(k *kittytest.Real, dirs map[string]int, ws []*convWindow) []*restoredWindow {
 	t := w.t
 	t.Helper()
 	var rws []*restoredWindow
@@ -56,12 +60,18 @@ func (w *world) answerPrompts(k *kittytest.Real, dirs map[string]int) []*restore
 		}
 		return true
 	}, 30*time.Second)
+	chosen := map[string]int{} // picks so far, by directory
 	for _, rw := range rws {
-		s := k.WaitForText(windowMatch(rw.id), func(s string) bool { return strings.Contains(s, "i commands") }, 60*time.Second)
+		s := k.WaitForText(windowMatch(rw.id), func(s string) bool { return strings.Contains(s, "i commands") || strings.Contains(s, choosing) }, 60*time.Second)
 		if m := shortID.FindStringSubmatch(s); m != nil {
 			rw.short = m[1]
 		}
-		if err := k.Client.SendText(t.Context(), windowMatch(rw.id), "\r"); err != nil {
+		key := "\r"
+		if strings.Contains(s, choosing) {
+			key = w.pick(k, rw, ws, chosen[rw.dir])
+			chosen[rw.dir]++
+		}
+		if err := k.Client.SendText(t.Context(), windowMatch(rw.id), key); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -71,6 +81,38 @@ func (w *world) answerPrompts(k *kittytest.Real, dirs map[string]int) []*restore
 	return rws
 }
 
+// choosing is what a restore prompt that lists conversations asks.
+const choosing = "which conversation was this window's?"
+
+// pick is the key that picks, in rw's list, the conversation of the n-th
+// window of ws in rw's directory (after n earlier picks there, the list
+// shows them as taken).
+func (w *world) pick(k *kittytest.Real, rw *restoredWindow, ws []*convWindow, n int) string {
+	t := w.t
+	t.Helper()
+	var mine []*convWindow
+	for _, cw := range ws {
+		if cw.dir == rw.dir {
+			mine = append(mine, cw)
+		}
+	}
+	if n >= len(mine) {
+		t.Fatalf("window %d lists conversations to choose from, but no window of %s is left to take over", rw.id, rw.dir)
+	}
+	cw := mine[n]
+	line := regexp.MustCompile(`(?m)^\s*([1-9]) Remember the word ` + cw.word + `\b`)
+	s := k.WaitForText(windowMatch(rw.id), func(s string) bool {
+		return line.MatchString(s) && (n == 0 || strings.Contains(s, "open in"))
+	}, 30*time.Second)
+	m := line.FindStringSubmatch(s)
+	if m == nil || n > 0 && !strings.Contains(s, "open in") {
+		t.Fatalf("window %d: its list has no free line for %s's word %s, or does not show the earlier pick as taken:\n%s", rw.id, cw.name, cw.word, s)
+	}
+	t.Logf("window %d lists:\n%s\npicked %s (%s)", rw.id, s, m[1], cw.name)
+	rw.conv = cw.conv
+	return m[1]
+}
+
 // restoredAs is the restored window that took over cw: the one whose prompt
 // offered cw's conversation, else one in its directory that offered none.
 // codex's ids (UUIDv7) begin with their time, so threads started within
@@ -78,13 +120,19 @@ func (w *world) answerPrompts(k *kittytest.Real, dirs map[string]int) []*restore
 // yet taken, as kitty restores windows in their saved order.
 func restoredAs(cw *convWindow, rws []*restoredWindow) *restoredWindow {
 	for _, rw := range rws {
+		if !rw.used && rw.conv != "" && rw.conv == cw.conv {
+			rw.used = true
+			return rw
+		}
+	}
+	for _, rw := range rws {
 		if !rw.used && rw.short != "" && cw.conv != "" && strings.HasPrefix(cw.conv, rw.short) {
 			rw.used = true
 			return rw
 		}
 	}
 	for _, rw := range rws {
-		if !rw.used && rw.short == "" && rw.dir == cw.dir {
+		if !rw.used && rw.short == "" && rw.conv == "" && rw.dir == cw.dir {
 			rw.used = true
 			return rw
 		}

@@ -1,0 +1,195 @@
+package agents
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/kittymux/kittymux/pkg/userfile"
+)
+
+// MessageSpec says which lines of a conversation's file are the user's
+// own messages, and where their text is: what the choosing prompt shows of
+// each conversation a window could have held.
+type MessageSpec struct {
+	// Match are "path=value" pairs (paths dot-separated) a line must all
+	// hold.
+	Match []string `json:"match"`
+	// Text is the path of the message's text: a string, or a list of
+	// parts whose "text" fields are joined.
+	Text string `json:"text"`
+	// SkipPrefix: a text starting with it is the agent's own context (its
+	// environment, instructions), not a message the user typed.
+	SkipPrefix string `json:"skip_prefix,omitempty"`
+}
+
+// Candidate is one conversation a window could have held, as the agent's
+// own file says it.
+type Candidate struct {
+	ID       string
+	File     string
+	Modified time.Time
+	// First is the user's first message, as written: shown only as plain
+	// printable text, never acted on.
+	First string
+	// Turns counts the user's messages.
+	Turns int
+}
+
+// Bounds of what a listing reads of the agent's files.
+const (
+	maxCandidateFiles = 2000
+	candidateBytes    = 8 << 20
+	candidateLine     = 4 << 20
+	// MaxCandidates is how many the choosing prompt shows: keys 1 to 9.
+	MaxCandidates = 9
+)
+
+// Chooses reports whether kittymux can list agent's conversations for the
+// user to choose from (its definition says where they are and which lines
+// are the user's).
+func (s *Set) Chooses(agent string) bool {
+	a, ok := s.agent(agent)
+	return ok && a.def.Conversations != nil && a.def.Conversations.UserMessages != nil && a.def.Conversations.Unchecked == ""
+}
+
+// Candidates lists the conversations of agent that belong to dir and were
+// written to at or after since (the window's agent process started; zero:
+// not known), newest first, at most MaxCandidates.
+func (s *Set) Candidates(agent, dir string, since time.Time, getenv func(string) string) []Candidate {
+	a, ok := s.agent(agent)
+	if !ok || !s.Chooses(agent) {
+		return nil
+	}
+	st := a.def.Conversations
+	home := st.home(getenv)
+	if home == "" {
+		return nil
+	}
+	root := filepath.Join(home, st.Root)
+	var out []Candidate
+	seen := map[string]bool{}
+	for _, pat := range st.Files {
+		files, _ := userfile.Glob(filepath.Join(root, strings.NewReplacer(idPlaceholder, "*", "{id8}", "*").Replace(pat)))
+		if len(files) > maxCandidateFiles {
+			files = files[len(files)-maxCandidateFiles:]
+		}
+		for _, f := range files {
+			fi, err := os.Lstat(f)
+			if err != nil || !fi.Mode().IsRegular() || fi.ModTime().Before(since) || seen[f] {
+				continue
+			}
+			seen[f] = true
+			c, ok := st.candidate(f, pat, a.def.IDPattern, dir)
+			if ok {
+				c.Modified = fi.ModTime()
+				out = append(out, c)
+			}
+		}
+	}
+	slices.SortFunc(out, func(x, y Candidate) int { return y.Modified.Compare(x.Modified) })
+	if len(out) > MaxCandidates {
+		out = out[:MaxCandidates]
+	}
+	return out
+}
+
+// candidate reads one conversation's file: its id, its directory (which
+// must be dir) and the user's messages.
+func (st *Store) candidate(file, pat, idPattern, dir string) (Candidate, bool) {
+	c := Candidate{File: file}
+	if len(st.IDField) == 0 {
+		c.ID = idFromName(filepath.Base(file), filepath.Base(pat), idPattern)
+	}
+	d := recordedDir(file, st.CwdField)
+	if d == "" && st.DirFile != "" {
+		d = dirFile(filepath.Join(filepath.Dir(file), st.DirFile))
+	}
+	if d == "" || filepath.Clean(d) != filepath.Clean(dir) {
+		return c, false
+	}
+	// A FIFO put where a conversation file goes is refused, not waited on.
+	f, err := userfile.Open(file)
+	if err != nil {
+		return c, false
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(io.LimitReader(f, candidateBytes))
+	sc.Buffer(make([]byte, 64<<10), candidateLine)
+	for first := true; sc.Scan(); first = false {
+		var v any
+		if json.Unmarshal(sc.Bytes(), &v) != nil {
+			continue
+		}
+		if first && len(st.IDField) > 0 {
+			c.ID, _ = at(v, strings.Join(st.IDField, ".")).(string)
+		}
+		if text, ok := st.UserMessages.text(v); ok {
+			if c.Turns++; c.First == "" {
+				c.First = text
+			}
+		}
+	}
+	return c, c.ID != "" && !strings.ContainsAny(c.ID, `*?[]\/`)
+}
+
+// text is the user's message a line holds, if it holds one.
+func (m *MessageSpec) text(v any) (string, bool) {
+	for _, kv := range m.Match {
+		path, want, _ := strings.Cut(kv, "=")
+		if got, _ := at(v, path).(string); got != want {
+			return "", false
+		}
+	}
+	var text string
+	switch t := at(v, m.Text).(type) {
+	case string:
+		text = t
+	case []any:
+		var parts []string
+		for _, p := range t {
+			if s, ok := at(p, "text").(string); ok {
+				parts = append(parts, s)
+			}
+		}
+		text = strings.Join(parts, " ")
+	}
+	text = strings.TrimSpace(text)
+	if text == "" || m.SkipPrefix != "" && strings.HasPrefix(text, m.SkipPrefix) {
+		return "", false
+	}
+	return text, true
+}
+
+// at is the value at a dot-separated path of JSON objects.
+func at(v any, path string) any {
+	for k := range strings.SplitSeq(path, ".") {
+		m, _ := v.(map[string]any)
+		v = m[k]
+	}
+	return v
+}
+
+// idFromName takes the id out of a file's name by its pattern, the id being
+// what the agent's id pattern matches where the pattern says {id}.
+func idFromName(name, pat, idPattern string) string {
+	if !strings.Contains(pat, idPlaceholder) || idPattern == "" {
+		return ""
+	}
+	before, after, _ := strings.Cut(pat, idPlaceholder)
+	glob := func(s string) string { return strings.ReplaceAll(regexp.QuoteMeta(s), `\*`, `.*?`) }
+	re, err := regexp.Compile("^" + glob(before) + "(" + idPattern + ")" + glob(after) + "$")
+	if err != nil {
+		return ""
+	}
+	if m := re.FindStringSubmatch(name); m != nil {
+		return m[1]
+	}
+	return ""
+}

@@ -1,0 +1,107 @@
+package agents_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kittymux/kittymux/pkg/agents"
+)
+
+// place writes the captured conversation of agent (real files of claude
+// 2.1.197, codex 0.171.0, gemini 0.61.0 and pi 0.73.1 talking to the model
+// stand-in) where the agent keeps it under home, as belonging to dir.
+func place(t *testing.T, agent, home, dir, rel string, mtime time.Time) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "candidates", agent+".jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.NewReplacer("@CWD@", dir, "@HOME@", home).Replace(string(data))
+	p := filepath.Join(home, rel)
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if agent == "gemini" {
+		if err := os.WriteFile(filepath.Join(filepath.Dir(p), "..", ".project_root"), []byte(dir), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(p, mtime, mtime); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestCandidates: the conversations a window could have held are listed
+// from the agent's own files, newest first: their id, the user's first
+// message (not the agent's own context) and turns; those of another
+// directory, and those last written before the window's agent started, are
+// not.
+func TestCandidates(t *testing.T) {
+	set := loadShipped(t)
+	now := time.Now()
+	for _, c := range []struct {
+		agent, id, rel, other string
+	}{
+		{"claude", "b006f6b7-29e4-4f74-afdb-3233ed8dfa4e", ".claude/projects/-w/b006f6b7-29e4-4f74-afdb-3233ed8dfa4e.jsonl", ".claude/projects/-o/b006f6b7-29e4-4f74-afdb-3233ed8dfa40.jsonl"},
+		{"codex", "01a234b4-9ffc-7ce2-b707-64671f96baf3", ".codex/sessions/2026/12/02/rollout-2026-12-02T03-03-02-01a234b4-9ffc-7ce2-b707-64671f96baf3.jsonl", ".codex/sessions/2026/12/01/rollout-2026-12-01T03-03-02-01a234b4-9ffc-7ce2-b707-64671f96baf0.jsonl"},
+		{"gemini", "2a716037-1bad-4de7-b310-539dbb64f753", ".gemini/tmp/w/chats/session-2026-12-02T03-03-2a716037.jsonl", ".gemini/tmp/o/chats/session-2026-12-02T03-03-2a716037.jsonl"},
+		{"pi", "01a234b5-22cc-7500-a09f-6aecea062015", ".pi/agent/sessions/--w--/2026-12-02T03-03-35-886Z_01a234b5-22cc-7500-a09f-6aecea062015.jsonl", ".pi/agent/sessions/--o--/2026-12-02T03-03-35-886Z_01a234b5-22cc-7500-a09f-6aecea062010.jsonl"},
+	} {
+		t.Run(c.agent, func(t *testing.T) {
+			home, dir, other := t.TempDir(), t.TempDir(), t.TempDir()
+			if !set.Chooses(c.agent) {
+				t.Fatalf("%s: cannot list its conversations", c.agent)
+			}
+			place(t, c.agent, home, dir, c.rel, now.Add(-time.Minute))
+			place(t, c.agent, home, other, c.other, now)
+			getenv := getenvOf(map[string]string{"HOME": home})
+			got := set.Candidates(c.agent, dir, now.Add(-time.Hour), getenv)
+			if len(got) != 1 {
+				t.Fatalf("%d candidates, want 1: %+v", len(got), got)
+			}
+			want := agents.Candidate{ID: c.id, File: filepath.Join(home, c.rel), First: "remember APPLE please", Turns: 1, Modified: got[0].Modified}
+			if diff := cmp.Diff(want, got[0]); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+			if got := set.Candidates(c.agent, dir, now, getenv); len(got) != 0 {
+				t.Errorf("written before the agent started: %+v, want none", got)
+			}
+		})
+	}
+}
+
+// TestCandidatesOrder: newest first, at most nine; a FIFO where a file
+// goes is not waited on.
+func TestCandidatesOrder(t *testing.T) {
+	set := loadShipped(t)
+	home, dir := t.TempDir(), t.TempDir()
+	now := time.Now()
+	for i := range 12 {
+		id := strings.Replace("b006f6b7-29e4-4f74-afdb-3233ed8dfa4e", "4e", "0123456789ab"[i:i+1]+"0", 1)
+		place(t, "claude", home, dir, ".claude/projects/-w/"+id+".jsonl", now.Add(time.Duration(i)*time.Minute))
+	}
+	if err := mkfifo(filepath.Join(home, ".claude/projects/-w/b006f6b7-29e4-4f74-afdb-3233ed8dfa99.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	got := set.Candidates("claude", dir, time.Time{}, getenvOf(map[string]string{"HOME": home}))
+	if len(got) != agents.MaxCandidates {
+		t.Fatalf("%d candidates, want %d", len(got), agents.MaxCandidates)
+	}
+	for i := 1; i < len(got); i++ {
+		if got[i].Modified.After(got[i-1].Modified) {
+			t.Errorf("not newest first: %v after %v", got[i].Modified, got[i-1].Modified)
+		}
+	}
+	if !strings.HasSuffix(got[0].ID, "b0") {
+		t.Errorf("newest is %s, want the twelfth", got[0].ID)
+	}
+}

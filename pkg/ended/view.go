@@ -1,0 +1,201 @@
+package ended
+
+import (
+	"fmt"
+	"strings"
+	"time"
+	"unicode"
+)
+
+// The offer kitty shows on start is drawn as the restore prompt is: words
+// wrapped to the window's width (a word is never cut; one wider than the
+// whole line, a long directory, is shortened from the left with "…"), a
+// key and what it does kept together on a line, the keys bold unless
+// colour is off (NO_COLOR, a dumb terminal, not a terminal).
+
+// Span is text in one style: Bold for the keys.
+type Span struct {
+	Text string
+	Bold bool
+}
+
+// Atom is what a line never breaks inside: a word, or a key and what it
+// does.
+type Atom struct {
+	Spans []Span
+	// Sep comes before it when it follows another atom on a line.
+	Sep string
+}
+
+// Para is a paragraph: it starts on a new line at Indent and wraps onto
+// lines at Hang.
+type Para struct {
+	Indent, Hang int
+	Atoms        []Atom
+}
+
+// Text is the words of s, a paragraph at indent whose wrapped lines hang at
+// hang.
+func Text(indent, hang int, s string) Para {
+	p := Para{Indent: indent, Hang: hang}
+	for _, w := range strings.Fields(s) {
+		p.Atoms = append(p.Atoms, Atom{Spans: []Span{{Text: w}}, Sep: " "})
+	}
+	return p
+}
+
+// Heading is Text in bold.
+func Heading(indent, hang int, s string) Para {
+	p := Text(indent, hang, s)
+	for i := range p.Atoms {
+		p.Atoms[i].Spans[0].Bold = true
+	}
+	return p
+}
+
+// Keys is a paragraph of key hints, {"Enter", "restore it here"}: each key
+// bold, each hint whole on its line.
+func Keys(indent int, hints [][2]string) Para {
+	p := Para{Indent: indent, Hang: indent}
+	for _, h := range hints {
+		p.Atoms = append(p.Atoms, Atom{Spans: []Span{{Text: h[0], Bold: true}, {Text: " " + h[1]}}, Sep: "   "})
+	}
+	return p
+}
+
+// Render draws ps at width columns (0: no limit), each line ended by "\n",
+// with bold keys when color.
+func Render(ps []Para, width int, color bool) string {
+	var b strings.Builder
+	for _, p := range ps {
+		for _, l := range p.wrap(width) {
+			bold := false
+			for _, s := range l {
+				if color && s.Bold != bold && strings.TrimSpace(s.Text) != "" {
+					b.WriteString(map[bool]string{true: "\x1b[1m", false: "\x1b[22m"}[s.Bold])
+					bold = s.Bold
+				}
+				b.WriteString(s.Text)
+			}
+			if bold {
+				b.WriteString("\x1b[22m")
+			}
+			b.WriteString("\n")
+		}
+	}
+	return b.String()
+}
+
+func (p Para) wrap(width int) [][]Span {
+	if width <= 0 {
+		width = 1 << 20
+	}
+	indent, hang := min(p.Indent, width/4), min(p.Hang, width/4)
+	if len(p.Atoms) == 0 {
+		return [][]Span{nil}
+	}
+	var lines [][]Span
+	cur := []Span{{Text: strings.Repeat(" ", indent)}}
+	used, fresh := indent, true
+	for _, a := range p.Atoms {
+		n := a.cells()
+		if !fresh && used+cells(a.Sep)+n > width {
+			lines = append(lines, cur)
+			cur, used, fresh = []Span{{Text: strings.Repeat(" ", hang)}}, hang, true
+		}
+		if !fresh {
+			cur = append(cur, Span{Text: a.Sep})
+			used += cells(a.Sep)
+		}
+		if n > width-used {
+			a = a.shortened(width - used)
+			n = a.cells()
+		}
+		cur = append(cur, a.Spans...)
+		used += n
+		fresh = false
+	}
+	return append(lines, cur)
+}
+
+func (a Atom) cells() int {
+	n := 0
+	for _, s := range a.Spans {
+		n += cells(s.Text)
+	}
+	return n
+}
+
+// shortened fits a word wider than a whole line into n cells, its end
+// kept: "…/code/api".
+func (a Atom) shortened(n int) Atom {
+	var text string
+	bold := false
+	for _, s := range a.Spans {
+		text += s.Text
+		bold = bold || s.Bold
+	}
+	rs := []rune(text)
+	for i := range rs {
+		if cells(string(rs[i:]))+1 <= n {
+			return Atom{Spans: []Span{{Text: "…" + string(rs[i:]), Bold: bold}}, Sep: a.Sep}
+		}
+	}
+	return Atom{Spans: []Span{{Text: "…", Bold: bold}}, Sep: a.Sep}
+}
+
+// cells is how many columns s takes: 2 for the wide East Asian ranges and
+// emoji, 0 for combining marks, else 1 (an estimate, erring wide).
+func cells(s string) int {
+	n := 0
+	for _, r := range s {
+		switch {
+		case unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Me, r) || r == 0x200d:
+		case r >= 0x1100 && r <= 0x115f, r >= 0x2e80 && r <= 0xa4cf && r != 0x303f,
+			r >= 0xac00 && r <= 0xd7a3, r >= 0xf900 && r <= 0xfaff, r >= 0xfe30 && r <= 0xfe4f,
+			r >= 0xff00 && r <= 0xff60, r >= 0xffe0 && r <= 0xffe6,
+			r >= 0x1f300 && r <= 0x1faff, r >= 0x20000 && r <= 0x3fffd:
+			n += 2
+		default:
+			n++
+		}
+	}
+	return n
+}
+
+// Tilde is dir with home shown as ~.
+func Tilde(dir, home string) string {
+	if home != "" && home != "/" && (dir == home || strings.HasPrefix(dir, home+"/")) {
+		return "~" + dir[len(home):]
+	}
+	return dir
+}
+
+// Ago is how long before now t was, in words: "just now", "1 minute ago",
+// "3 hours ago", "2 days ago".
+func Ago(now, t time.Time) string {
+	d := now.Sub(t)
+	unit := func(n int, name string) string {
+		if n == 1 {
+			return "1 " + name + " ago"
+		}
+		return fmt.Sprintf("%d %ss ago", n, name)
+	}
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return unit(int(d/time.Minute), "minute")
+	case d < 48*time.Hour:
+		return unit(int(d/time.Hour), "hour")
+	}
+	return unit(int(d/(24*time.Hour)), "day")
+}
+
+// Count is n things: "1 agent", "2 agents".
+func Count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}

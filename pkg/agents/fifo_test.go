@@ -82,7 +82,7 @@ func TestReadersRefuseFIFOs(t *testing.T) {
 			return nil
 		}},
 		{"a script", func() error {
-			if hasShebang(fifo("script")) {
+			if _, ok := shebang(fifo("script")); ok {
 				return errors.New("a FIFO taken for a script")
 			}
 			return nil

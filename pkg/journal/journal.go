@@ -136,6 +136,11 @@ type Record struct {
 	KittySocket string `json:"kitty_socket"`
 	WindowID    int    `json:"window_id"`
 	PID         int    `json:"pid,omitempty"`
+	// Start is when process PID started, as the scanner read it from the
+	// OS (agents.Proc.Start): with PID, the process's identity. A record
+	// without one (a hook's, an older kittymux's, another OS) never
+	// confirms a command for a seal.
+	Start string `json:"start,omitempty"`
 	// Nested: an agent run inside a window's own agent (a tool of it ran
 	// `claude -p …`), recorded as its own session: never the window's
 	// conversation.
@@ -486,7 +491,7 @@ func (r Record) equal(o Record) bool {
 		r.RunsFinished == o.RunsFinished && r.WorkingSeconds == o.WorkingSeconds && r.Open == o.Open &&
 		(r.ClosedAt == nil) == (o.ClosedAt == nil) && (r.ClosedAt == nil || sameTime(*r.ClosedAt, *o.ClosedAt)) &&
 		r.CloseReason == o.CloseReason && r.CloseDetail == o.CloseDetail && r.KittyPID == o.KittyPID &&
-		r.KittySocket == o.KittySocket && r.WindowID == o.WindowID && r.PID == o.PID && r.Nested == o.Nested &&
+		r.KittySocket == o.KittySocket && r.WindowID == o.WindowID && r.PID == o.PID && r.Start == o.Start && r.Nested == o.Nested &&
 		(r.HookAt == nil) == (o.HookAt == nil) && (r.HookAt == nil || sameTime(*r.HookAt, *o.HookAt))
 }
 

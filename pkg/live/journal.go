@@ -10,8 +10,10 @@ import (
 // OpenRecords returns, for each of ws (the agent windows of the kitty at
 // socket with pid kittyPID), the open journal record of the agent running
 // there now, or nil: a record of that window whose agent process is one of
-// the window's foreground processes. A kittyPID of 0 (a kitty named by
-// --to, whose pid kittymux does not know) matches records of that socket.
+// the window's foreground processes, and, when both the record and the
+// window say when that process started, the same process (not another that
+// got its pid). A kittyPID of 0 (a kitty named by --to, whose pid kittymux
+// does not know) matches records of that socket.
 func OpenRecords(f *journal.File, socket string, kittyPID int, ws []Window) []*journal.Record {
 	out := make([]*journal.Record, len(ws))
 	for i, aw := range ws {
@@ -23,7 +25,8 @@ func OpenRecords(f *journal.File, socket string, kittyPID int, ws []Window) []*j
 			r := &f.Records[j]
 			samePID := r.KittyPID == kittyPID || kittyPID == 0 && r.KittySocket == socket
 			if !r.Open || r.Nested || r.WindowID != aw.Ref.Window.ID || !samePID || r.Agent != aw.Agent.Cmd.Agent ||
-				r.KittySocket != "" && r.KittySocket != socket || !slices.Contains(pids, r.PID) {
+				r.KittySocket != "" && r.KittySocket != socket || !slices.Contains(pids, r.PID) ||
+				r.PID == aw.PID && r.Start != "" && aw.Start != "" && r.Start != aw.Start {
 				continue
 			}
 			if out[i] == nil || r.LastSeen.After(out[i].LastSeen) {

@@ -35,12 +35,21 @@ func TestOpenRecordsKittyNamedByTo(t *testing.T) {
 		{"another kitty's socket", rec("unix:/tmp/k-8", 8, 40), 0, false},
 		{"another pid of this socket", rec(socket, 7, 40), 8, false},
 		{"a process gone from the window", rec(socket, 7, 41), 0, false},
+		{"the same process, by its start", withStart(rec(socket, 7, 40), "boot/100"), 7, true},
+		{"another process that got its pid", withStart(rec(socket, 7, 40), "boot/90"), 7, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			aw := aw
+			aw.Start = "boot/100"
 			got := live.OpenRecords(&journal.File{Records: []journal.Record{tc.rec}}, socket, tc.kittyPID, []live.Window{aw})
 			if (got[0] != nil) != tc.found {
 				t.Errorf("found %v, want %v", got[0], tc.found)
 			}
 		})
 	}
+}
+
+func withStart(r journal.Record, start string) journal.Record {
+	r.Start = start
+	return r
 }

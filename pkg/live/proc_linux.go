@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/kittymux/kittymux/pkg/agents"
 )
@@ -43,7 +44,43 @@ func readProc(root string, pid int) (agents.Proc, bool) {
 	}
 	p.PPID, _ = strconv.Atoi(f[1])
 	p.PGID, _ = strconv.Atoi(f[2])
+	p.Start = startOf(root, f)
 	return p, true
+}
+
+// startOf is the process's start as Proc.Start holds it: the boot's id and
+// the clock tick the process started at (field 22 of /proc/PID/stat, f
+// being the fields after its name), "" when either is missing. Ticks count
+// from boot: with the boot's id they tell a process from any later one
+// that gets its pid.
+func startOf(root string, f []string) string {
+	const startField = 22 - 3 // f[0] is field 3, the state
+	if len(f) <= startField {
+		return ""
+	}
+	if _, err := strconv.ParseUint(f[startField], 10, 64); err != nil {
+		return ""
+	}
+	if b := bootID(root); b != "" {
+		return b + "/" + f[startField]
+	}
+	return ""
+}
+
+// boots caches each root's boot id: it changes only with a reboot.
+var boots sync.Map
+
+func bootID(root string) string {
+	if b, ok := boots.Load(root); ok {
+		return b.(string)
+	}
+	data, err := os.ReadFile(filepath.Join(root, "sys", "kernel", "random", "boot_id"))
+	b := strings.TrimSpace(string(data))
+	if err != nil || b == "" || strings.ContainsAny(b, "/\n") {
+		return ""
+	}
+	boots.Store(root, b)
+	return b
 }
 
 // nulList reads a NUL-separated list (/proc/PID/cmdline, environ).

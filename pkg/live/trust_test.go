@@ -142,7 +142,7 @@ func TestAgentWindowsTrust(t *testing.T) {
 		}
 	})
 	t.Run("a process that cannot be read: unverified, no sealed environment", func(t *testing.T) {
-		ws := live.AgentWindowsFrom(set, window("NODE_OPTIONS=--require=/x.js FOO=1 claude", agent), procs{}.read)
+		ws := live.AgentWindowsFrom(set, window("NODE_OPTIONS=--require=/x.js KITTY_PID=4 FOO=1 claude", agent), procs{}.read)
 		if len(ws) != 1 || ws[0].Agent.Unverified == "" || ws[0].Agent.Seen != nil {
 			t.Fatalf("windows %+v: want one, unverified", ws)
 		}
@@ -150,6 +150,66 @@ func TestAgentWindowsTrust(t *testing.T) {
 			t.Errorf("env (-want +got):\n%s", diff)
 		}
 	})
+}
+
+// TestAgentWindowsTypedEnv: of the assignments a report shows (any program
+// can print one: `OSC 133;C;cmdline_url=KITTY_WINDOW_ID%3D3…`), only those
+// the user typed stand: the agent's environment holds them and its shell's
+// does not. The window's own variables never; a process kitty started
+// itself had nothing typed.
+func TestAgentWindowsTypedEnv(t *testing.T) {
+	set, err := agents.Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	claude := filepath.Join(root, "claude")
+	if err := os.WriteFile(claude, []byte("elf"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	const shell, agent = 100, 101
+	inherited := []string{"PATH=" + root, "KITTY_WINDOW_ID=3", "KITTY_PID=9", "TERM=xterm-kitty", "WINDOWID=5", "FOO=1"}
+	argv := []string{"claude", "--model", "opus"}
+	for _, c := range []struct {
+		name              string
+		report            string
+		agentEnv          []string
+		windowPID, parent int
+		want              []string
+	}{
+		{"an inherited variable a report names is not typed",
+			"KITTY_WINDOW_ID=3 KITTY_PID=9 TERM=xterm-kitty WINDOWID=5 FOO=1 BAR=2 claude --model opus",
+			append(slices.Clone(inherited), "BAR=2"), shell, shell, []string{"BAR=2"}},
+		{"kitty's and kittymux's variables are never kept, even typed",
+			"KITTY_LISTEN_ON=unix:/tmp/x KITTYMUX_RESUME=auto BAR=2 claude --model opus",
+			append(slices.Clone(inherited), "KITTY_LISTEN_ON=unix:/tmp/x", "KITTYMUX_RESUME=auto", "BAR=2"), shell, shell, []string{"BAR=2"}},
+		{"a parent that cannot be read: nothing typed is known", "BAR=2 claude --model opus",
+			append(slices.Clone(inherited), "BAR=2"), shell, 55, nil},
+		{"the window's own process: kitty started it, nothing was typed", "BAR=2 claude --model opus",
+			append(slices.Clone(inherited), "BAR=2"), agent, shell, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := procs{
+				shell: {PID: shell, PPID: 1, PGID: shell, Exe: claude + "-bash", Argv: []string{"bash"}, Env: inherited},
+				agent: {PID: agent, PPID: c.parent, PGID: agent, Exe: claude, Argv: argv, Env: c.agentEnv, Cwd: "/w", Start: "boot/42"},
+			}
+			w := kitty.Window{ID: 7, PID: c.windowPID, Cwd: "/w", LastReportedCmdline: c.report,
+				ForegroundProcesses: []kitty.Process{{PID: agent, Cmdline: argv, Cwd: "/w"}}}
+			ws := live.AgentWindowsFrom(set, []kitty.OSWindow{{ID: 1, Tabs: []kitty.Tab{{ID: 1, Windows: []kitty.Window{w}}}}}, p.read)
+			if len(ws) != 1 || ws[0].Agent.Unverified != "" {
+				t.Fatalf("windows %+v: want one, verified", ws)
+			}
+			if diff := cmp.Diff(c.want, ws[0].Agent.Cmd.Env); diff != "" {
+				t.Errorf("env (-want +got):\n%s", diff)
+			}
+			if ws[0].PID != agent || ws[0].Start != "boot/42" {
+				t.Errorf("process %d started %q, want %d started boot/42", ws[0].PID, ws[0].Start, agent)
+			}
+		})
+	}
 }
 
 // TestJournalIDs: user vars give no id; the journal's record of the same
@@ -180,5 +240,65 @@ func TestJournalIDs(t *testing.T) {
 				t.Errorf("id %q, want %q", aws[0].Agent.KnownID, c.want)
 			}
 		})
+	}
+}
+
+// TestAgentWindowsTitled: pi sets its process title, so the OS shows `pi`
+// alone. Run by the interpreter its #! line names, it is pi, unverified: the
+// command is the typed line kitty reported (the restore asks, showing it
+// whole), or the name alone with its flags hidden; never sealed.
+func TestAgentWindowsTitled(t *testing.T) {
+	set, err := agents.Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(rel, content string) string {
+		p := filepath.Join(root, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	node := write("node/bin/node", "elf")
+	python := write("usr/bin/python3", "elf")
+	piJS := write("lib/node_modules/@mariozechner/pi-coding-agent/dist/cli.js", "#!/usr/bin/env node\n")
+	if err := os.Symlink(piJS, filepath.Join(root, "node/bin/pi")); err != nil {
+		t.Fatal(err)
+	}
+	pathEnv := "PATH=" + filepath.Join(root, "node/bin")
+	const shell, agent = 100, 101
+	p := procs{
+		shell: {PID: shell, PPID: 1, PGID: shell, Exe: write("bin/bash", "elf"), Argv: []string{"bash"}, Env: []string{pathEnv}},
+		agent: {PID: agent, PPID: shell, PGID: agent, Exe: node, Argv: []string{"pi"}, Env: []string{pathEnv, "FOO=1"}, Cwd: "/w"},
+	}
+	window := func(report string) []kitty.OSWindow {
+		w := kitty.Window{ID: 7, PID: shell, Cwd: "/w", LastReportedCmdline: report,
+			ForegroundProcesses: []kitty.Process{{PID: agent, Cmdline: []string{"pi"}, Cwd: "/w"}}}
+		return []kitty.OSWindow{{ID: 1, Tabs: []kitty.Tab{{ID: 1, Windows: []kitty.Window{w}}}}}
+	}
+	ws := live.AgentWindowsFrom(set, window("FOO=1 pi --model openai/gpt-4o"), p.read)
+	if len(ws) != 1 {
+		t.Fatalf("%d agent windows", len(ws))
+	}
+	w := ws[0].Agent
+	if w.Unverified == "" || w.Seen != nil || !slices.Equal(w.Cmd.Program, []string{"pi"}) ||
+		!slices.Equal(w.Cmd.Flags, []string{"--model", "openai/gpt-4o"}) || !slices.Equal(w.Cmd.Env, []string{"FOO=1"}) {
+		t.Errorf("pi with a report: %+v, want unverified pi --model openai/gpt-4o with FOO=1", w)
+	}
+	ws = live.AgentWindowsFrom(set, window(""), p.read)
+	if len(ws) != 1 || ws[0].Agent.Unverified == "" || !ws[0].Agent.Cmd.FlagsHidden || len(ws[0].Agent.Cmd.Flags) != 0 {
+		t.Errorf("pi without a report: %+v, want unverified, its flags hidden", ws)
+	}
+	// `exec -a pi python3`: not pi at all.
+	p[agent] = agents.Proc{PID: agent, PPID: shell, PGID: agent, Exe: python, Argv: []string{"pi"}, Env: []string{pathEnv}, Cwd: "/w"}
+	if ws := live.AgentWindowsFrom(set, window("pi --model x"), p.read); len(ws) != 0 {
+		t.Errorf("python named pi is an agent window: %+v", ws)
 	}
 }

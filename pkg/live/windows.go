@@ -26,6 +26,10 @@ type Window struct {
 	// first: a node launcher and its native child (codex, copilot) are one
 	// agent, and the child may be the one holding the conversation's file.
 	PIDs []int
+	// Start is when process PID started (agents.Proc.Start): with PID, the
+	// identity by which the journal's record of it is found. "" when the
+	// process was not read from the OS.
+	Start string
 }
 
 // Since is w's agent window with when its agent process started, where
@@ -59,6 +63,9 @@ type candidate struct {
 	seen []string
 	proc agents.Proc
 	read bool // proc was read from the OS
+	// titled: the process shows its name alone (it set its process
+	// title): its flags are not visible (agents.RecognizeTitled).
+	titled bool
 }
 
 // maxDepth bounds a walk up the process tree.
@@ -122,7 +129,10 @@ func agentWindow(set *agents.Set, ref kitty.WindowRef, read ProcReader) (Window,
 	if !ok {
 		return Window{}, false
 	}
-	cmd := withTypedEnv(set, best, w.LastReportedCmdline)
+	if best.titled && unverified == "" {
+		unverified = fmt.Sprintf("process %d shows only its name (it set its process title), not its flags", best.pid)
+	}
+	cmd := withTypedEnv(set, best, w, read)
 	pids := agentPIDs(cands, best, read)
 	aw := agents.Window{ID: w.ID, Cwd: agentCwd(w, best), Cmd: cmd, Unverified: unverified}
 	if unverified == "" {
@@ -131,6 +141,9 @@ func agentWindow(set *agents.Set, ref kitty.WindowRef, read ProcReader) (Window,
 	a := Window{Ref: ref, Agent: aw, PIDs: pids}
 	if len(pids) > 0 {
 		a.PID = pids[0]
+	}
+	if best.read && best.pid == a.PID {
+		a.Start = best.proc.Start
 	}
 	return a, true
 }
@@ -145,6 +158,8 @@ func candidates(set *agents.Set, w *kitty.Window, read ProcReader) []candidate {
 		if proc, ok := read(p.PID); ok && (p.Cmdline == nil || sameArgv(proc.Argv, p.Cmdline)) {
 			if c, seen, ok := set.RecognizeProcess(proc); ok {
 				cands = append(cands, candidate{pos: i, pid: p.PID, cmd: c, seen: seen, proc: proc, read: true})
+			} else if c, seen, ok := set.RecognizeTitled(proc); ok {
+				cands = append(cands, candidate{pos: i, pid: p.PID, cmd: c, seen: seen, proc: proc, read: true, titled: true})
 			}
 			continue
 		}
@@ -156,29 +171,38 @@ func candidates(set *agents.Set, w *kitty.Window, read ProcReader) []candidate {
 }
 
 // withTypedEnv is best's command with the environment of the line the
-// user typed (kitty's report) that may stand: what the process holds with
-// the same value, or, where the process could not be read, what needs no
-// seal.
-func withTypedEnv(set *agents.Set, best candidate, report string) agents.Command {
+// user typed (kitty's report, w.LastReportedCmdline) that may stand. Read
+// from the OS: what the process holds and its parent, the shell that
+// started it, does not (agents.TypedEnv); a process kitty started itself
+// had nothing typed. Not read: what needs no seal. Never a name of the
+// window's own (restorerec.EnvNeverKept). A process that shows only its
+// name takes the report's flags too, naming the same agent: its record is
+// not sealed, and the restore shows the whole command and asks.
+func withTypedEnv(set *agents.Set, best candidate, w *kitty.Window, read ProcReader) agents.Command {
 	cmd := best.cmd
-	if report == "" {
+	if w.LastReportedCmdline == "" {
 		return cmd
 	}
-	typed, ok := set.RecognizeString(report)
+	typed, ok := set.RecognizeString(w.LastReportedCmdline)
 	if !ok || typed.Agent != cmd.Agent {
 		return cmd
 	}
-	if best.read {
-		cmd.Env = agents.SeenEnv(typed.Env, best.proc)
-		return cmd
+	if best.titled {
+		typed.Program = cmd.Program
+		cmd = typed
 	}
-	// Unverified: the record asks anyway; what only a seal may set is left
-	// out.
-	for _, kv := range typed.Env {
-		if restorerec.EnvNeedsSeal(kv, set.Names()) == "" {
-			cmd.Env = append(cmd.Env, kv)
+	var env []string
+	switch {
+	case best.read && best.pid != w.PID:
+		if parent, ok := read(best.proc.PPID); ok {
+			env = agents.TypedEnv(typed.Env, best.proc, parent)
 		}
+	case !best.read:
+		// Unverified: the record asks anyway; what only a seal may set is
+		// left out.
+		env = slices.DeleteFunc(slices.Clone(typed.Env), func(kv string) bool { return restorerec.EnvNeedsSeal(kv, set.Names()) != "" })
 	}
+	cmd.Env = slices.DeleteFunc(env, func(kv string) bool { return restorerec.EnvNeverKept(kv) != "" })
 	return cmd
 }
 

@@ -116,6 +116,13 @@ func validate(set *agents.Set, lookPath func(string) (string, error), r Record, 
 	if err := plan.Validate(set, r.Agent, plan.Mode(r.Mode), r.ID, r.Argv); err != nil {
 		return "", err
 	}
+	for _, kv := range r.Env {
+		// Sealed or not: an older kittymux kept such names when a printed
+		// line named them.
+		if why := restorerec.EnvNeverKept(kv); why != "" {
+			return "", fmt.Errorf("--env %s: %s, and no record sets it", strings.SplitN(kv, "=", 2)[0], why)
+		}
+	}
 	if !sealed {
 		for _, kv := range r.Env {
 			if why := restorerec.EnvNeedsSeal(kv, set.Names()); why != "" {

@@ -239,13 +239,13 @@ func TestCodexSubcommand(t *testing.T) {
 
 func TestEnvAssignments(t *testing.T) {
 	w := newWorld(t)
-	args := []string{"--agent", "claude", "--mode", "exact", "--id", uuid, "--env", "KITTYMUX_TEST_X=a b", "--", "claude", "--resume", uuid}
+	args := []string{"--agent", "claude", "--mode", "exact", "--id", uuid, "--env", "FAKEAGENT_TEST_X=a b", "--", "claude", "--resume", uuid}
 	r := w.runPTY(w.seal(args), "\r", true)
 	if diff := cmp.Diff([]string{"claude", "--resume", uuid}, argvOf(r)); diff != "" {
 		t.Fatal(diff)
 	}
-	if got := r.records[0].Env["KITTYMUX_TEST_X"]; got != "a b" {
-		t.Errorf("env KITTYMUX_TEST_X = %q, want %q", got, "a b")
+	if got := r.records[0].Env["FAKEAGENT_TEST_X"]; got != "a b" {
+		t.Errorf("env FAKEAGENT_TEST_X = %q, want %q", got, "a b")
 	}
 }
 

@@ -199,6 +199,10 @@ func trustCases() []trustCase {
 		{name: "NODE_OPTIONS --require", args: rec([]string{"--env", "NODE_OPTIONS=--require=/tmp/evil.js"}, resumed...), why: "NODE_OPTIONS"},
 		{name: "NODE_OPTIONS sealed", args: rec([]string{"--env", "NODE_OPTIONS=--require=/tmp/evil.js"}, resumed...), seal: true, want: resumed,
 			wantEnv: map[string]string{"NODE_OPTIONS": "--require=/tmp/evil.js"}},
+		// An older kittymux sealed what a printed line named.
+		{name: "the window's own variables, sealed", args: rec([]string{"--env", "KITTY_WINDOW_ID=3"}, resumed...), seal: true, why: "KITTY_WINDOW_ID"},
+		{name: "kittymux's own variables, sealed", args: rec([]string{"--env", "KITTYMUX_RESUME=auto"}, resumed...), seal: true, why: "KITTYMUX_RESUME"},
+		{name: "WINDOWID, sealed", args: rec([]string{"--env", "WINDOWID=5"}, resumed...), seal: true, why: "WINDOWID"},
 		{name: "BASH_ENV", args: rec([]string{"--env", "BASH_ENV=/tmp/evil.sh"}, resumed...), why: "BASH_ENV"},
 		{name: "BASH_ENV sealed", args: rec([]string{"--env", "BASH_ENV=/tmp/evil.sh"}, resumed...), seal: true, want: resumed,
 			wantEnv: map[string]string{"BASH_ENV": "/tmp/evil.sh"}},

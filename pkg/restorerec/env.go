@@ -65,3 +65,27 @@ func EnvNeedsSeal(kv string, agentNames []string) string {
 	}
 	return ""
 }
+
+// neverKeptEnv are names no record keeps, sealed or not: the terminal's and
+// the shell's own for one window and one moment (kitty's window id, pid and
+// socket, the X window, the terminal type, the shell's directory and depth)
+// and kittymux's. The agent inherits them from the window it runs in; a
+// restored agent gets its new window's. A typed line naming them is text any
+// program can print (`OSC 133;C;cmdline_url=`).
+var neverKeptEnv = []string{
+	"KITTY_*", "KITTYMUX_*", "WINDOWID", "TERM", "TERMINFO", "TERMINFO_DIRS", "TERMCAP", "COLORTERM",
+	"TERM_PROGRAM", "TERM_PROGRAM_VERSION", "DISPLAY", "WAYLAND_DISPLAY", "PWD", "OLDPWD", "SHLVL", "_",
+}
+
+// EnvNeverKept reports why no record keeps an assignment NAME=VALUE, or ""
+// when a record may.
+func EnvNeverKept(kv string) string {
+	name, _, _ := strings.Cut(kv, "=")
+	up := strings.ToUpper(name)
+	for _, p := range neverKeptEnv {
+		if pre, ok := strings.CutSuffix(p, "*"); ok && strings.HasPrefix(up, pre) || up == p {
+			return fmt.Sprintf("%s belongs to the window the agent ran in, not to the agent", name)
+		}
+	}
+	return ""
+}

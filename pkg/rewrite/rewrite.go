@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/journal"
@@ -48,15 +49,19 @@ type Options struct {
 	// unsealed records, which the prompt runs only on a key press.
 	Key []byte
 	// Journal is kittymux's journal, for the windows no live process
-	// stands for (the quit capture's publish, with kitty gone): the record
-	// of the same window, agent and process (the pid its kittymux_pid user
-	// var names, a hint only) gives the command kittymux saw run, and the
+	// stands for (the quit capture's publish, with kitty gone): the open
+	// record of the agent process the scanner saw in that window of that
+	// kitty (journalRecord) gives the command kittymux saw run, and the
 	// conversation id. A kittymux_session user var counts only when that
 	// record holds the same id. nil: no window is confirmed that way.
 	Journal *journal.File
-	// KittyPID is the pid of the kitty that saved, when known: a journal
-	// record must then be of that kitty.
+	// KittyPID is the pid of the kitty that saved. 0 (unknown): no journal
+	// record confirms a window.
 	KittyPID int
+	// SavedAt is when kitty wrote the raw save (its modification time): a
+	// record the scanner closed because that kitty went away, at or after
+	// it, was open when kitty saved. Zero: only open records count.
+	SavedAt time.Time
 	// LS is what kitty's ls reported when it saved, which Vet checks the
 	// raw save's windows against; nil (no kitty to ask) checks the file
 	// alone.
@@ -140,30 +145,43 @@ func seenEnv(env, procEnv []string) []string {
 	return out
 }
 
-// journalRecord finds kittymux's journal record of window id running agent:
-// the one its kittymux_pid user var names (a hint: only a record the
-// scanner wrote for that window, agent and process answers it), of the
-// kitty that saved when known, and with the files its process ran.
-func (o Options) journalRecord(id int, agent string, vars map[string]string) *journal.Record {
-	if o.Journal == nil {
-		return nil
-	}
-	pid, _ := strconv.Atoi(vars[uservars.PID])
-	if pid <= 0 && o.KittyPID <= 0 {
+// journalRecord finds kittymux's journal record of window id of the kitty
+// that saved (KittyPID) running agent: the record of the agent process the
+// scanner saw there, known by its pid and start, with the files it ran,
+// open when kitty saved (open now, or closed because that kitty went away
+// after it saved: the quit capture publishes as kitty goes). A record of a
+// process that ended while its window lived, of another kitty, or without
+// a start (a hook's, an older kittymux's) is none: nothing else ties a
+// record to the window. A user var never selects one (any program can set
+// kittymux_pid). Two such records of the window that disagree on the
+// command confirm neither.
+func (o Options) journalRecord(id int, agent string) *journal.Record {
+	if o.Journal == nil || o.KittyPID <= 0 {
 		return nil
 	}
 	var best *journal.Record
 	for i := range o.Journal.Records {
 		r := &o.Journal.Records[i]
-		if r.WindowID != id || r.Agent != agent || len(r.Exe) == 0 || pid > 0 && r.PID != pid ||
-			o.KittyPID > 0 && r.KittyPID != o.KittyPID {
+		if !o.openAtSave(r) || r.Nested || r.KittyPID != o.KittyPID || r.WindowID != id || r.Agent != agent ||
+			r.PID <= 0 || r.Start == "" || len(r.Exe) == 0 {
 			continue
+		}
+		if best != nil && (!slices.Equal(best.Argv, r.Argv) || !slices.Equal(best.Exe, r.Exe) || !slices.Equal(best.Env, r.Env)) {
+			return nil
 		}
 		if best == nil || r.LastSeen.After(best.LastSeen) {
 			best = r
 		}
 	}
 	return best
+}
+
+// openAtSave: r was open when kitty saved.
+func (o Options) openAtSave(r *journal.Record) bool {
+	if r.Open {
+		return true
+	}
+	return r.CloseReason == journal.ClosedKittyGone && r.ClosedAt != nil && !o.SavedAt.IsZero() && !r.ClosedAt.Before(o.SavedAt)
 }
 
 // Rewrite rewrites raw, a file written by kitty's save_as_session.
@@ -264,6 +282,9 @@ func (rw *rewriter) read(ref sessionfile.WindowRef) {
 		}
 		sw.exe, sw.askWhy = sw.lw.Seen, sw.lw.Unverified
 	}
+	// No record keeps the window's own variables (an older kittymux's
+	// sealed record or journal may hold them).
+	sw.env = slices.DeleteFunc(slices.Clone(sw.env), func(kv string) bool { return restorerec.EnvNeverKept(kv) != "" })
 	if sw.askWhy != "" {
 		// Unsealed, the prompt refuses what only a seal may set.
 		sw.env = slices.DeleteFunc(slices.Clone(sw.env), func(kv string) bool { return restorerec.EnvNeedsSeal(kv, rw.o.Agents.Names()) != "" })
@@ -294,10 +315,9 @@ func (rw *rewriter) read(ref sessionfile.WindowRef) {
 }
 
 // savedCommand reads the command kitty saved for the window: an argv, or
-// a line its shell integration reported. kittymux_pid names a process of
-// the kitty that saved: restored, the window's processes are others. kitty
-// writes it as --var=K=V. It is read first: a hint to the window's journal
-// record.
+// a line its shell integration reported. kittymux_pid named a process of
+// the kitty that saved: restored, the window's processes are others, so it
+// is dropped (kitty writes it as --var=K=V).
 func (sw *saved) savedCommand(set *agents.Set) {
 	l := sw.l
 	sw.vars = l.Vars()
@@ -361,7 +381,7 @@ func (rw *rewriter) fromSave(sw *saved) {
 	}
 	// No live process: kittymux's journal may have seen it.
 	sw.env = sw.cmd.Env
-	if sw.jr = rw.o.journalRecord(sw.id, sw.cmd.Agent, sw.vars); sw.jr == nil {
+	if sw.jr = rw.o.journalRecord(sw.id, sw.cmd.Agent); sw.jr == nil {
 		sw.askWhy = onlyKitty
 		return
 	}

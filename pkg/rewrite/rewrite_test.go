@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -161,18 +162,11 @@ func TestRewriteWithoutJournal(t *testing.T) {
 
 // TestRewriteUserVars: with no live kitty (the quit capture's publish),
 // kittymux_session is a hint. It counts only when kittymux's journal holds
-// the same id for that window and process (kittymux_pid); the journal's
-// record also gives the command kittymux saw, so the record is sealed.
+// the same id for that window's open record; the journal's record also gives
+// the command kittymux saw, so the record is sealed.
 func TestRewriteUserVars(t *testing.T) {
-	base := kittytest.Fixture(t, "0.48.2/save_as_session-use-foreground-process.kitty-session")
-	withVars := func(id, agent, pid string) []byte {
-		// What kitty writes after `set-user-vars` on window 5.
-		return bytes.Replace(base, []byte(`"cmd_at_shell_startup": "claude"}'`),
-			[]byte(`"cmd_at_shell_startup": "claude"}' --var=kittymux_agent=`+agent+` --var=kittymux_session=`+id+` --var=kittymux_pid=`+pid), 1)
-	}
-	seen := journal.Record{Key: "k5", Agent: "claude", ID: w5ID, IDFrom: "claude sessions/25422.json", Argv: []string{"claude"},
-		Exe: []string{"/opt/claude-2.1/claude"}, WindowID: 5, PID: 25422, KittyPID: 25340}
 	const forged = "0a1b2c3d-0000-4000-8000-000000000000"
+	seen := journalSeen()
 	for _, c := range []struct {
 		name    string
 		raw     []byte
@@ -181,17 +175,16 @@ func TestRewriteUserVars(t *testing.T) {
 		id      string
 		sealed  bool
 	}{
-		{"confirmed by the journal", withVars(w5ID, "claude", "25422"), []journal.Record{seen}, "exact", w5ID, true},
-		{"another id than the journal's", withVars(forged, "claude", "25422"), []journal.Record{seen}, "choose", "", true},
-		{"no journal record", withVars(w5ID, "claude", "25422"), nil, "choose", "", false},
-		{"the journal's record is another process's", withVars(w5ID, "claude", "25001"), []journal.Record{seen}, "choose", "", false},
-		{"another agent's var", withVars(w5ID, "codex", "25422"), []journal.Record{seen}, "choose", "", true},
-		{"an id the journal took from a user var", withVars(w5ID, "claude", "25422"),
+		{"confirmed by the journal", withVars(t, w5ID, "claude", "25422"), []journal.Record{seen}, "exact", w5ID, true},
+		{"another id than the journal's", withVars(t, forged, "claude", "25422"), []journal.Record{seen}, "choose", "", true},
+		{"no journal record", withVars(t, w5ID, "claude", "25422"), nil, "choose", "", false},
+		{"another agent's var", withVars(t, w5ID, "codex", "25422"), []journal.Record{seen}, "choose", "", true},
+		{"an id the journal took from a user var", withVars(t, w5ID, "claude", "25422"),
 			[]journal.Record{func() journal.Record { r := seen; r.IDFrom = "kitty user var kittymux_session"; return r }()}, "choose", "", true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			res, err := rewrite.Rewrite(c.raw, rewrite.Options{Agents: shipped(t), ResumeBin: bin, Direct: true, Key: testKey,
-				Journal: &journal.File{Version: 1, Records: c.journal}})
+				Journal: &journal.File{Version: 1, Records: c.journal}, KittyPID: seen.KittyPID})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -204,6 +197,86 @@ func TestRewriteUserVars(t *testing.T) {
 			}
 			if c.id == "" && bytes.Contains(res.Data, []byte("--resume")) && strings.Contains(string(res.Data), `"5"`) {
 				t.Errorf("a resume flag for window 5:\n%s", res.Data)
+			}
+		})
+	}
+}
+
+// withVars is the fixture's save with window 5 carrying kittymux's user
+// vars, as kitty writes them after `set-user-vars` (or a printed
+// SetUserVar).
+func withVars(t *testing.T, id, agent, pid string) []byte {
+	base := kittytest.Fixture(t, "0.48.2/save_as_session-use-foreground-process.kitty-session")
+	return bytes.Replace(base, []byte(`"cmd_at_shell_startup": "claude"}'`),
+		[]byte(`"cmd_at_shell_startup": "claude"}' --var=kittymux_agent=`+agent+` --var=kittymux_session=`+id+` --var=kittymux_pid=`+pid), 1)
+}
+
+// journalSeen is the scanner's open record of window 5's claude (pid 25422
+// of kitty 25340).
+func journalSeen() journal.Record {
+	return journal.Record{Key: "k5", Agent: "claude", ID: w5ID, IDFrom: "claude sessions/25422.json", Argv: []string{"claude"},
+		Exe: []string{"/opt/claude-2.1/claude"}, WindowID: 5, PID: 25422, Start: "boot/900", KittyPID: 25340, Open: true}
+}
+
+// TestRewriteJournalIdentity: offline, a window's command is sealed only
+// from the open journal record of the process the scanner saw in that
+// window of that kitty, with its start. A record of a process that ended
+// (the window ran `claude --dangerously-skip-permissions` before its plain
+// `claude`), one of another kitty, one without a start, or two open ones
+// that disagree confirm nothing; a kittymux_pid user var (any program can
+// print one) selects nothing.
+func TestRewriteJournalIdentity(t *testing.T) {
+	const danger = "--dangerously-skip-permissions"
+	seen := journalSeen()
+	old := seen
+	old.Key, old.PID, old.Start, old.Open, old.ID = "k5-old", 25001, "boot/500", false, ""
+	old.Argv = []string{"claude", danger}
+	closedAt := time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
+	old.ClosedAt, old.CloseReason, old.CloseDetail = &closedAt, journal.ClosedWindow, "the agent exited; its window stayed open"
+	with := func(f func(*journal.Record)) journal.Record { r := seen; f(&r); return r }
+	savedAt := closedAt.Add(time.Hour)
+	closed := func(reason string, at time.Time) journal.Record {
+		return with(func(r *journal.Record) { r.Open, r.CloseReason, r.ClosedAt = false, reason, &at })
+	}
+	for _, c := range []struct {
+		name     string
+		pidVar   string
+		kittyPID int
+		records  []journal.Record
+		sealed   bool
+	}{
+		// The quit capture publishes as kitty goes: the scanner may have
+		// closed the record of a window as its kitty went away.
+		{"closed as the kitty went away after it saved", "", 25340, []journal.Record{old, closed(journal.ClosedKittyGone, savedAt)}, true},
+		{"closed as a kitty went away before the save", "", 25340, []journal.Record{closed(journal.ClosedKittyGone, savedAt.Add(-time.Second))}, false},
+		{"the agent exited after the save", "", 25340, []journal.Record{closed(journal.ClosedWindow, savedAt.Add(time.Second))}, false},
+		{"the open record", "25422", 25340, []journal.Record{old, seen}, true},
+		{"a forged kittymux_pid names the closed record", "25001", 25340, []journal.Record{old, seen}, true},
+		{"only the closed record", "25001", 25340, []journal.Record{old}, false},
+		{"the closed record reopened by no one but the var", "25001", 25340, []journal.Record{old, with(func(r *journal.Record) { r.Open = false })}, false},
+		{"no start (a hook's record, an older journal)", "25422", 25340, []journal.Record{with(func(r *journal.Record) { r.Start = "" })}, false},
+		{"another kitty's record", "25422", 25340, []journal.Record{with(func(r *journal.Record) { r.KittyPID = 1 })}, false},
+		{"the kitty is not known", "25422", 0, []journal.Record{seen}, false},
+		{"two open records disagree", "25422", 25340, []journal.Record{seen, with(func(r *journal.Record) {
+			r.Key, r.PID, r.Argv = "k5-b", 25500, []string{"claude", danger}
+		})}, false},
+		{"a nested run's record", "25422", 25340, []journal.Record{with(func(r *journal.Record) { r.Nested = true })}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res, err := rewrite.Rewrite(withVars(t, w5ID, "claude", c.pidVar), rewrite.Options{Agents: shipped(t), ResumeBin: bin,
+				Key: testKey, Journal: &journal.File{Version: 1, Records: c.records}, KittyPID: c.kittyPID, SavedAt: savedAt})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := records(t, res.Data)[5]
+			if slices.Contains(r.Argv, danger) {
+				t.Errorf("window 5 runs %q", r.Argv)
+			}
+			if (r.Verify(testKey) == nil) != c.sealed || r.Confirm == c.sealed {
+				t.Errorf("window 5 = %+v; want sealed %v", r, c.sealed)
+			}
+			if !c.sealed && r.Mode == "exact" {
+				t.Errorf("window 5 resumes %q from a record nothing confirmed", r.ID)
 			}
 		})
 	}

@@ -437,11 +437,17 @@ func (s *Scanner) scan(ctx context.Context, k *kittyState, ls []kitty.OSWindow, 
 	for _, aw := range aws {
 		key := journal.Key(k.status.Socket, k.inst.PID, aw.Ref.Window.ID, aw.PID)
 		se, ok := s.sessions[key]
+		if ok && se.rec.Start != "" && aw.Start != "" && se.rec.Start != aw.Start {
+			// Another process got the pid in the same window: the one
+			// recorded ended.
+			s.close(key, journal.ClosedWindow, "the agent exited; its window stayed open", now)
+			ok = false
+		}
 		if !ok {
 			se = &session{kitty: id, accounted: now, dirty: true, rec: journal.Record{
 				Key: key, Agent: aw.Agent.Cmd.Agent, FirstSeen: now, LastSeen: now, State: journal.StateUnknown,
 				StateSince: now, Open: true, KittyPID: k.inst.PID, KittySocket: k.status.Socket,
-				WindowID: aw.Ref.Window.ID, PID: aw.PID}}
+				WindowID: aw.Ref.Window.ID, PID: aw.PID, Start: aw.Start}}
 			s.sessions[key] = se
 			s.foldHook(se, aw, now)
 		}
@@ -472,6 +478,7 @@ func (s *Scanner) update(se *session, aw live.Window, hook StateReport, now time
 	}
 	set(&r.Dir, aw.Agent.Cwd)
 	set(&r.TabTitle, tabName(aw.Ref.Tab))
+	set(&r.Start, aw.Start)
 	if argv := append(slices.Clone(aw.Agent.Cmd.Program), aw.Agent.Cmd.Flags...); !slices.Equal(argv, r.Argv) {
 		r.Argv, se.dirty = argv, true
 	}

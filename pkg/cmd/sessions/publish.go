@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -38,9 +39,8 @@ type PublishOptions struct {
 	// save has no other owner once kitty is gone.
 	RemoveRaw bool
 	// KittyPID is the pid of the kitty that wrote RAW (the quit watcher
-	// runs in it): the journal's records of that kitty's windows say what
-	// ran in each. 0: only a window's kittymux_pid user var leads to its
-	// record.
+	// runs in it): the journal's open records of that kitty's windows say
+	// what ran in each. 0: no record confirms a window.
 	KittyPID int
 	// LS is what kitty listed when it saved RAW (the quit watcher writes
 	// it beside RAW): every line of RAW is read against it.
@@ -67,10 +67,11 @@ atomically as sessions/NAME.kitty-session (default NAME: RAW's base name). RAW m
 file of at most 16 MiB. No kitty socket is used:
 this is the offline worker kitty's quit watcher starts. --stdout prints the result instead.
 
-A window's command is sealed only as kittymux's journal recorded its agent process (the window
-of --kitty-pid, or the process its kittymux_pid user var names); kittymux_session counts only
-when that record holds the same id. Any other agent window is written unsealed: its restore
-shows the whole command and asks.
+A window's command is sealed only as kittymux's journal recorded its agent process: the record
+the scanner kept open for the process (pid and start) it saw in that window of the kitty
+--kitty-pid names, open when RAW was written. A user var never selects a record; kittymux_session counts only when that
+record holds the same id. Any other agent window is written unsealed: its restore shows the
+whole command and asks.
 
 Exit codes: 0 published, 1 error (nothing written), 2 bad usage.`,
 		Args: cobra.ExactArgs(1),
@@ -131,8 +132,14 @@ func Publish(ctx context.Context, o *PublishOptions) error {
 	if err != nil {
 		return fmt.Errorf("%w; nothing was written", err)
 	}
+	// Records the scanner closed as the kitty went away after it saved
+	// were open when it saved (the quit capture publishes as kitty goes).
+	var savedAt time.Time
+	if fi, err := os.Stat(o.Raw); err == nil {
+		savedAt = fi.ModTime()
+	}
 	res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, ResumeBin: bin, Direct: o.Direct,
-		Key: key, Journal: jf, KittyPID: o.KittyPID, LS: ls,
+		Key: key, Journal: jf, KittyPID: o.KittyPID, SavedAt: savedAt, LS: ls,
 		Check: func(names []string) probe.Probes { return o.Probes(ctx, set, names) }})
 	if err != nil {
 		return fmt.Errorf("%s: %w; nothing was written", o.Raw, err)

@@ -85,8 +85,8 @@ func (w *world) answerPrompts(k *kittytest.Real, dirs map[string]int, ws []*conv
 const choosing = "which conversation was this window's?"
 
 // pick is the key that picks, in rw's list, the conversation of the n-th
-// window of ws in rw's directory (after n earlier picks there, the list
-// shows them as taken).
+// window of ws in rw's directory (an earlier pick there, when this list
+// holds it, shows as taken).
 func (w *world) pick(k *kittytest.Real, rw *restoredWindow, ws []*convWindow, n int) string {
 	t := w.t
 	t.Helper()
@@ -101,12 +101,20 @@ func (w *world) pick(k *kittytest.Real, rw *restoredWindow, ws []*convWindow, n 
 	}
 	cw := mine[n]
 	line := regexp.MustCompile(`(?m)^\s*([1-9]) Remember the word ` + cw.word)
-	s := k.WaitForText(windowMatch(rw.id), func(s string) bool {
-		return line.MatchString(s) && (n == 0 || strings.Contains(s, "open in"))
-	}, 30*time.Second)
+	// An earlier pick, when listed here (written while this window's
+	// agent ran), shows as taken.
+	takenShown := func(s string) bool {
+		for _, earlier := range mine[:n] {
+			if strings.Contains(s, "Remember the word "+earlier.word) && !strings.Contains(s, "open in") {
+				return false
+			}
+		}
+		return true
+	}
+	s := k.WaitForText(windowMatch(rw.id), func(s string) bool { return line.MatchString(s) && takenShown(s) }, 30*time.Second)
 	m := line.FindStringSubmatch(s)
-	if m == nil || n > 0 && !strings.Contains(s, "open in") {
-		t.Fatalf("window %d: its list has no free line for %s's word %s, or does not show the earlier pick as taken:\n%s", rw.id, cw.name, cw.word, s)
+	if m == nil || !takenShown(s) {
+		t.Fatalf("window %d: its list has no free line for %s's word %s, or does not show an earlier pick as taken:\n%s", rw.id, cw.name, cw.word, s)
 	}
 	t.Logf("window %d lists:\n%s\npicked %s (%s)", rw.id, s, m[1], cw.name)
 	rw.conv = cw.conv

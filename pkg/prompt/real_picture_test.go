@@ -61,15 +61,23 @@ func TestRealPromptPicture(t *testing.T) {
 		return "launch --cwd=" + dir + " " + agents.Quote(append([]string{w.bin}, w.seal(record)...))
 	}
 	g := "8a7b6c5d-1111-4222-8333-944455556666"
+	// Two codex conversations in web, either of which its window could
+	// have held (codex's shared daemon ties none to it): it asks which.
+	for i, c := range []struct{ id, said string }{
+		{"019ad1c2-3b4a-7c5d-8e6f-0a1b2c3d4e5f", "fix the flaky upload test in web/api/upload_test.go"},
+		{"019ad1c2-9f8e-7d6c-8b5a-493827161504", "add dark mode to the settings page"},
+	} {
+		rollout(t, w.home, web, c.id, c.said, time.Now().Add(-time.Duration(4+20*i)*time.Minute))
+	}
 	// claude's window has the focus, so its tab is in front.
 	lines := []string{
 		"new_tab",
-		launch(docs, []string{"--agent", "gemini", "--mode", "exact", "--id", g, "--tab", "docs", "--", "gemini", "--resume", g}),
+		launch(docs, []string{"--agent", "gemini", "--mode", "exact", "--id", g, "--tab", "docs", "--dir", docs, "--", "gemini", "--resume", g}),
 		"new_tab",
 		"layout horizontal",
-		launch(api, claudeRecord()),
+		launch(api, claudeRecord("--dir", api)),
 		"focus",
-		launch(web, []string{"--agent", "codex", "--mode", "exact", "--id", codex, "--tab", "api work", "--", "codex", "resume", codex}),
+		launch(web, []string{"--agent", "codex", "--mode", "choose", "--tab", "api work", "--dir", web, "--", "codex"}),
 		"",
 	}
 	session := filepath.Join(w.dir, "restore.kitty-session")
@@ -92,7 +100,9 @@ func TestRealPromptPicture(t *testing.T) {
 	}, 30*time.Second)
 	for _, r := range kitty.Windows(ls) {
 		if r.Tab.IsActive {
-			k.WaitForText("id:"+strconv.Itoa(r.Window.ID), func(s string) bool { return strings.Contains(s, "i commands") }, 30*time.Second)
+			k.WaitForText("id:"+strconv.Itoa(r.Window.ID), func(s string) bool {
+				return strings.Contains(s, "i commands") || strings.Contains(s, "new conversation")
+			}, 30*time.Second)
 		}
 	}
 	time.Sleep(time.Second) // a frame or two drawn after the text arrived
@@ -121,4 +131,23 @@ func TestRealPromptPicture(t *testing.T) {
 		t.Fatalf("no picture at %s: %v", out, err)
 	}
 	t.Logf("wrote %s (%d bytes)", out, fi.Size())
+}
+
+// rollout writes a codex rollout file as codex 0.171.0 does: its
+// session_meta line and the user's message.
+func rollout(t *testing.T, home, dir, id, said string, at time.Time) {
+	t.Helper()
+	p := filepath.Join(home, ".codex", "sessions", at.Format("2006/01/02"), "rollout-"+at.Format("2006-01-02T15-04-05")+"-"+id+".jsonl")
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	meta, _ := json.Marshal(map[string]any{"type": "session_meta", "payload": map[string]any{"id": id, "cwd": dir}})
+	msg, _ := json.Marshal(map[string]any{"type": "response_item", "payload": map[string]any{"type": "message", "role": "user",
+		"content": []any{map[string]any{"type": "input_text", "text": said}}}})
+	if err := os.WriteFile(p, []byte(string(meta)+"\n"+string(msg)+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(p, at, at); err != nil {
+		t.Fatal(err)
+	}
 }

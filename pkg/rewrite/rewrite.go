@@ -104,8 +104,8 @@ type found struct {
 	// exe are the files the agent process ran, from the process, the
 	// journal or a sealed record carried over.
 	exe []string
-	// origin names the journal's record of the agent process (the live
-	// window's, the journal's or a sealed record's carried over).
+	// origin names the journal's record of the agent process: the live
+	// window's, or a sealed record's carried over.
 	origin string
 	// askWhy says why the record is written without a seal: its command
 	// rests on what kitty saved (a terminal's report), not on a process
@@ -389,7 +389,9 @@ func (rw *rewriter) fromSave(sw *saved) {
 		return
 	}
 	if jc, known := rw.o.Agents.RecognizeArgv(sw.jr.Argv); known && jc.Agent == sw.cmd.Agent {
-		sw.cmd, sw.exe, sw.env, sw.origin = jc, sw.jr.Exe, sw.jr.Env, sw.jr.Origin()
+		// No origin: the record was found by a user var's hint, and a
+		// hint never chooses a conversation.
+		sw.cmd, sw.exe, sw.env = jc, sw.jr.Exe, sw.jr.Env
 	} else {
 		sw.askWhy, sw.jr = onlyKitty, nil
 	}

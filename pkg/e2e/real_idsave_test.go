@@ -62,7 +62,7 @@ func idAfterTheSave(t *testing.T, floor, id string, saved bool) {
 	var seen string
 	t.Cleanup(func() {
 		if t.Failed() {
-			t.Logf("the last autosave seen:\n%s", seen)
+			t.Logf("the last autosave seen:\n%s\njournal:\n%s", seen, readFile(r.p.Journal()))
 		}
 	})
 	first := r.waitSave(k1, "the agent, its conversation not known yet", func(s string) bool {

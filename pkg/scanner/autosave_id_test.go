@@ -104,3 +104,38 @@ func TestAutosaveIDArrives(t *testing.T) {
 		})
 	}
 }
+
+// TestHookIDSurvivesKittyGone: a hook reports the id, and the kitty goes
+// away before the scanner has read that write: the record the scanner
+// closes keeps the hook's id (a restore learns it from there), rather than
+// the scanner's older copy replacing it.
+func TestHookIDSurvivesKittyGone(t *testing.T) {
+	gone := false
+	var r *rig
+	r = newRig(t, kitty.Version{Major: 0, Minor: 48, Patch: 2}, func(o *scanner.Options) {
+		o.Discover = func(context.Context) ([]kitty.Instance, error) {
+			if gone {
+				return nil, nil
+			}
+			return []kitty.Instance{r.inst}, nil
+		}
+	})
+	w := win{id: 1, title: idle, pid: 2001, argv: []string{"/usr/bin/claude", "--model", "opus"}, cwd: "/a"}
+	r.kitty.set(lsOf(w), nil)
+	r.poll(t)
+	r.clock.Advance(5 * time.Second)
+	r.poll(t)
+	claude := []hook.Proc{{PID: 2100, Comm: "sh"}, {PID: 2001, Comm: "claude"}, {PID: 2000, Comm: "bash"}}
+	r.clock.Advance(time.Second)
+	r.runHook(t, 1, "claude", "SessionStart", `{"session_id":"`+hookID+`","cwd":"/a","source":"startup"}`, claude...)
+	gone = true
+	r.clock.Advance(time.Second)
+	if err := r.sc.Rescan(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	r.poll(t)
+	got := r.records(t)[1]
+	if got.Open || got.CloseReason != "kitty-gone" || got.ID != hookID || got.IDFrom != "hook" {
+		t.Errorf("the closed record: %+v", sum(got))
+	}
+}

@@ -108,7 +108,7 @@ func idAfterTheSave(t *testing.T, floor, id string, saved bool) {
 		}
 		return win != 0
 	}, 30*time.Second)
-	text := unwrap(k2.WaitForText("id:"+strconv.Itoa(win), func(s string) bool { return strings.Contains(s, "i commands") }, 30*time.Second))
+	text := joinLines(k2.WaitForText("id:"+strconv.Itoa(win), func(s string) bool { return strings.Contains(s, "i commands") }, 30*time.Second))
 	if learned := strings.Contains(text, "resume 0c1e5a7b (learned after the save)?"); learned == saved ||
 		!saved && !strings.Contains(text, "its hook reported it") {
 		t.Errorf("the prompt (the id saved: %v):\n%s", saved, text)
@@ -118,3 +118,6 @@ func idAfterTheSave(t *testing.T, floor, id string, saved bool) {
 		t.Errorf("exec'd after Enter (-want +got):\n%s", diff)
 	}
 }
+
+// joinLines joins the screen's lines, which kitty wraps at its width.
+func joinLines(s string) string { return strings.ReplaceAll(s, "\n", "") }

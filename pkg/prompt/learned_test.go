@@ -25,11 +25,15 @@ func TestLearnedAfterTheSave(t *testing.T) {
 	origin := (journal.Record{Key: key, FirstSeen: first}).Origin()
 	latest := []string{"claude", "--model", "sonnet", "--continue"}
 	exact := []string{"claude", "--model", "sonnet", "--resume", uuid}
-	record := func(origin string) []string {
+	record := func(mode, origin string) []string {
+		if mode == "choose" {
+			return []string{"--agent", "claude", "--mode", "choose", "--tab", "api work", "--origin", origin, "--", "claude", "--model", "sonnet"}
+		}
 		return []string{"--agent", "claude", "--mode", "latest", "--tab", "api work", "--origin", origin, "--", "claude", "--model", "sonnet", "--continue"}
 	}
 	for _, c := range []struct {
 		name   string
+		mode   string // of the saved record: latest unless said
 		edit   func(w *world, r *journal.Record)
 		origin string
 		sealed bool
@@ -38,6 +42,7 @@ func TestLearnedAfterTheSave(t *testing.T) {
 		says   string
 	}{
 		{name: "from the hook", sealed: true, want: exact, says: "resume 3e8b5c17 (learned after the save)?"},
+		{name: "a choose record", mode: "choose", sealed: true, want: exact, says: "resume 3e8b5c17 (learned after the save)?"},
 		{name: "from the agent's record", sealed: true, want: exact, says: "the agent's own record reported it",
 			edit: func(_ *world, r *journal.Record) { r.IDFrom, r.HookAt = "claude sessions/901.json", nil }},
 		{name: "another process under the same key", sealed: true, want: latest, says: "resume its latest conversation",
@@ -80,7 +85,7 @@ func TestLearnedAfterTheSave(t *testing.T) {
 			if c.origin != "" {
 				o = c.origin
 			}
-			args := record(o)
+			args := record(c.mode, o)
 			if c.sealed {
 				args = w.seal(args)
 			}

@@ -50,22 +50,7 @@ func TestAutosaveIDArrives(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var saves []time.Duration // since t0
-			var r *rig
-			as := &autosave.Autosaver{
-				Settings: autosave.Settings{Settle: 20 * time.Second, AtMostEvery: time.Minute, AtLeastEvery: 15 * time.Minute, Keep: 5},
-				Store:    autosave.Store{Paths: paths.Under(t.TempDir()), Keep: 5},
-				Logf:     t.Logf,
-				Take: func(context.Context, kitty.Instance) (*rewrite.Result, error) {
-					saves = append(saves, r.clock.Now().Sub(t0))
-					return &rewrite.Result{Data: []byte("save\n"), Count: 1}, nil
-				},
-			}
-			r = newRig(t, kitty.Version{Major: 0, Minor: 48, Patch: 2}, func(o *scanner.Options) { o.Autosave = as })
-			as.Clock = r.clock
-			if err := as.Store.Paths.EnsureState(); err != nil {
-				t.Fatal(err)
-			}
+			r, as, saves := autosaveRig(t)
 			w := win{id: 1, title: idle, pid: 2001, argv: []string{"/usr/bin/claude", "--model", "opus"}, cwd: "/a"}
 			r.kitty.set(lsOf(w), nil)
 			step := func(d time.Duration) {
@@ -82,7 +67,7 @@ func TestAutosaveIDArrives(t *testing.T) {
 			step(10 * time.Second) // still settling
 			step(11 * time.Second) // settled: saved with the id
 			want := []time.Duration{21 * time.Second, 21*time.Second + 2*time.Minute + 22*time.Second}
-			if diff := cmp.Diff(want, saves); diff != "" {
+			if diff := cmp.Diff(want, *saves); diff != "" {
 				t.Fatalf("saves after the id arrived, since the start (-want +got):\n%s", diff)
 			}
 			if got := r.records(t)[1]; got.ID == "" {
@@ -92,17 +77,40 @@ func TestAutosaveIDArrives(t *testing.T) {
 				tc.turn(t, r)
 				step(time.Minute)
 			}
-			if diff := cmp.Diff(want, saves); diff != "" {
+			if diff := cmp.Diff(want, *saves); diff != "" {
 				t.Fatalf("the same id saved again (-want +got):\n%s", diff)
 			}
 			tc.another(t, r)
 			step(time.Second)
 			step(20 * time.Second)
-			if len(saves) != 3 {
-				t.Fatalf("a changed id was not saved: %v", saves)
+			if len(*saves) != 3 {
+				t.Fatalf("a changed id was not saved: %v", *saves)
 			}
 		})
 	}
+}
+
+// autosaveRig is a rig whose scanner autosaves (settle 20s, at most once a
+// minute), with a Take that notes when each save was taken, since t0.
+func autosaveRig(t *testing.T) (*rig, *autosave.Autosaver, *[]time.Duration) {
+	t.Helper()
+	saves := &[]time.Duration{}
+	var r *rig
+	as := &autosave.Autosaver{
+		Settings: autosave.Settings{Settle: 20 * time.Second, AtMostEvery: time.Minute, AtLeastEvery: 15 * time.Minute, Keep: 5},
+		Store:    autosave.Store{Paths: paths.Under(t.TempDir()), Keep: 5},
+		Logf:     t.Logf,
+		Take: func(context.Context, kitty.Instance) (*rewrite.Result, error) {
+			*saves = append(*saves, r.clock.Now().Sub(t0))
+			return &rewrite.Result{Data: []byte("save\n"), Count: 1}, nil
+		},
+	}
+	r = newRig(t, kitty.Version{Major: 0, Minor: 48, Patch: 2}, func(o *scanner.Options) { o.Autosave = as })
+	as.Clock = r.clock
+	if err := as.Store.Paths.EnsureState(); err != nil {
+		t.Fatal(err)
+	}
+	return r, as, saves
 }
 
 // TestHookIDSurvivesKittyGone: a hook reports the id, and the kitty goes

@@ -36,6 +36,11 @@ type Window struct {
 	// Since is when the window's agent process started, zero when not
 	// known: the conversations written since are the ones it could hold.
 	Since time.Time
+	// Origin names kittymux's journal record of the window's agent process
+	// (journal.Record.Origin), "" when it has none: a restore record that
+	// does not name the conversation carries it, for the prompt to find the
+	// id the agent reported for that process after the save.
+	Origin string
 }
 
 // Quote renders argv for people to read, each word shell-quoted where it

@@ -87,6 +87,10 @@ type Env struct {
 	// unchecked: why the agent's files cannot say whether it still has
 	// the conversation (opencode's database).
 	unchecked string
+	// learnedFrom: the record named no conversation, and the journal
+	// learned the one of its window's agent process after the save, from
+	// this source (learned.go).
+	learnedFrom string
 	// byResumeAll: another window's `a` answered this one, with the rest
 	// of the waiting windows (their starts are spaced as unasked ones).
 	byResumeAll bool
@@ -110,6 +114,7 @@ func (e *Env) clk() clock.Clock { return clock.Or(e.Clock) }
 func Run(e *Env, r Record) error {
 	sealErr := r.VerifyIn(e.Key, ".")
 	sealed := sealErr == nil
+	r = e.learned(r, sealed)
 	path, err := e.Validate(r, sealed)
 	switch {
 	case errors.Is(err, agents.ErrNotInstalled):
@@ -276,6 +281,9 @@ func (e *Env) question(r Record, sealed, narrow bool) []para {
 	switch r.Mode {
 	case "exact":
 		q = "resume " + printable(ids.Short(r.ID)) + "?"
+		if e.learnedFrom != "" {
+			q = "resume " + printable(ids.Short(r.ID)) + " (learned after the save)?"
+		}
 	case "latest":
 		q = "resume its latest conversation?"
 		if e.LatestPerDir != nil && e.LatestPerDir(r.Agent) {
@@ -297,6 +305,9 @@ func (e *Env) question(r Record, sealed, narrow bool) []para {
 		ps = append(ps, para{indent: 2, atoms: []atom{{pieces: []piece{{wd, dim}}, tail: true}}})
 	}
 	ps = append(ps, e.ownDir()...)
+	if e.learnedFrom != "" {
+		ps = append(ps, text(2, dim, "the save did not know it yet: "+e.learnedFrom+" reported it for this window's agent later"))
+	}
 	ps = append(ps, e.uncheckedWhy(r)...)
 	facts, tab := e.journalFacts(r)
 	var parts []string

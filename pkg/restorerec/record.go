@@ -22,7 +22,7 @@ import (
 //
 //	kittymux-resume --agent claude --mode exact --id ID [--direct]
 //	    [--from-shell] [--tab TITLE] [--dir DIR] [--env K=V]... [--exe FILE]...
-//	    [--seal HMAC] -- claude --model sonnet --resume ID
+//	    [--origin ORIGIN] [--seal HMAC] -- claude --model sonnet --resume ID
 //
 // Every value is a separate argument: nothing is ever joined for a shell.
 type Record struct {
@@ -53,6 +53,12 @@ type Record struct {
 	// the OS with symlinks followed): the agent as it was installed in the
 	// saved window. Trusted only under a valid seal.
 	Exe []string
+	// Origin names kittymux's journal record of the window's agent
+	// process as the save saw it (journal.Record.Origin), in a record that
+	// does not name the conversation: the prompt resumes the id the agent
+	// reported for that very process after the save, if it did. Trusted
+	// only under a valid seal.
+	Origin string
 	// Seal is the hex HMAC-SHA256 of every other field (see Sealed).
 	Seal string
 	// Since is when the window's agent process started (Unix seconds; 0
@@ -92,6 +98,9 @@ func (r Record) Args() []string {
 	if r.Since != 0 {
 		a = append(a, "--since", strconv.FormatInt(r.Since, 10))
 	}
+	if r.Origin != "" {
+		a = append(a, "--origin", r.Origin)
+	}
 	if r.Seal != "" {
 		a = append(a, "--seal", r.Seal)
 	}
@@ -99,7 +108,7 @@ func (r Record) Args() []string {
 }
 
 // ErrUsage marks arguments that are not a record.
-var ErrUsage = errors.New("usage: kittymux-resume --agent NAME --mode exact|latest|new|choose [--id ID] [--direct] [--from-shell] [--confirm] [--tab TITLE] [--dir DIR] [--env NAME=VALUE]... [--exe FILE]... [--seal HMAC] -- ARGV")
+var ErrUsage = errors.New("usage: kittymux-resume --agent NAME --mode exact|latest|new|choose [--id ID] [--direct] [--from-shell] [--confirm] [--tab TITLE] [--dir DIR] [--env NAME=VALUE]... [--exe FILE]... [--since UNIX] [--origin ORIGIN] [--seal HMAC] -- ARGV")
 
 var envName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
@@ -189,6 +198,10 @@ func ParseArgs(args []string) (Record, error) {
 				if err = checkPath("--exe", p); err == nil {
 					r.Exe = append(r.Exe, p)
 				}
+			}
+		case "--origin":
+			if r.Origin, err = value(); err == nil && (r.Origin == "" || hasControl(r.Origin)) {
+				err = fmt.Errorf("%w: --origin %q is not a journal record's origin", ErrUsage, r.Origin)
 			}
 		case "--seal":
 			r.Seal, err = value()

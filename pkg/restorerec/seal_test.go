@@ -23,7 +23,8 @@ var sealKey = bytes.Repeat([]byte{1}, restorerec.KeySize)
 func fullRecord() restorerec.Record {
 	return restorerec.Record{Agent: "claude", Mode: "exact", ID: uuid, Direct: true, FromShell: true, Tab: "api work",
 		Dir: "/home/u/code/api", Env: []string{"CLAUDE_CONFIG_DIR=/c", "A=1"}, Exe: []string{"/opt/claude"},
-		Argv: []string{"/opt/claude", "--model", "sonnet", "--resume", uuid}}
+		Origin: "2026-12-01T09:00:00.5Z|unix:/tmp/kitty-7|7|2|42",
+		Argv:   []string{"/opt/claude", "--model", "sonnet", "--resume", uuid}}
 }
 
 func TestSealVerify(t *testing.T) {
@@ -45,21 +46,23 @@ func TestSealVerify(t *testing.T) {
 
 	// Any change to any field breaks it, and so do another key and none.
 	for name, edit := range map[string]func(*restorerec.Record){
-		"agent":      func(r *restorerec.Record) { r.Agent = "codex" },
-		"mode":       func(r *restorerec.Record) { r.Mode = "latest" },
-		"id":         func(r *restorerec.Record) { r.ID = "11111111-2222-4333-8444-555555555555" },
-		"direct":     func(r *restorerec.Record) { r.Direct = false },
-		"from shell": func(r *restorerec.Record) { r.FromShell = false },
-		"tab":        func(r *restorerec.Record) { r.Tab = "api" },
-		"dir":        func(r *restorerec.Record) { r.Dir = "/home/u/code/web" },
-		"dir gone":   func(r *restorerec.Record) { r.Dir = "" },
-		"env value":  func(r *restorerec.Record) { r.Env[0] = "CLAUDE_CONFIG_DIR=/d" },
-		"env added":  func(r *restorerec.Record) { r.Env = append(r.Env, "B=2") },
-		"env order":  func(r *restorerec.Record) { r.Env[0], r.Env[1] = r.Env[1], r.Env[0] },
-		"exe":        func(r *restorerec.Record) { r.Exe = []string{"/tmp/claude"} },
-		"exe gone":   func(r *restorerec.Record) { r.Exe = nil },
-		"argv word":  func(r *restorerec.Record) { r.Argv[2] = "opus" },
-		"argv added": func(r *restorerec.Record) { r.Argv = append(r.Argv, "--verbose") },
+		"agent":       func(r *restorerec.Record) { r.Agent = "codex" },
+		"mode":        func(r *restorerec.Record) { r.Mode = "latest" },
+		"id":          func(r *restorerec.Record) { r.ID = "11111111-2222-4333-8444-555555555555" },
+		"direct":      func(r *restorerec.Record) { r.Direct = false },
+		"from shell":  func(r *restorerec.Record) { r.FromShell = false },
+		"tab":         func(r *restorerec.Record) { r.Tab = "api" },
+		"dir":         func(r *restorerec.Record) { r.Dir = "/home/u/code/web" },
+		"dir gone":    func(r *restorerec.Record) { r.Dir = "" },
+		"env value":   func(r *restorerec.Record) { r.Env[0] = "CLAUDE_CONFIG_DIR=/d" },
+		"env added":   func(r *restorerec.Record) { r.Env = append(r.Env, "B=2") },
+		"env order":   func(r *restorerec.Record) { r.Env[0], r.Env[1] = r.Env[1], r.Env[0] },
+		"exe":         func(r *restorerec.Record) { r.Exe = []string{"/tmp/claude"} },
+		"exe gone":    func(r *restorerec.Record) { r.Exe = nil },
+		"origin":      func(r *restorerec.Record) { r.Origin = "2026-12-01T09:00:00.5Z|unix:/tmp/kitty-7|7|3|42" },
+		"origin gone": func(r *restorerec.Record) { r.Origin = "" },
+		"argv word":   func(r *restorerec.Record) { r.Argv[2] = "opus" },
+		"argv added":  func(r *restorerec.Record) { r.Argv = append(r.Argv, "--verbose") },
 		// Words moved across a boundary keep the same bytes joined.
 		"words joined": func(r *restorerec.Record) { r.Argv = append([]string{"/opt/claude --model"}, r.Argv[2:]...) },
 		"tab into env": func(r *restorerec.Record) { r.Tab, r.Env = "", append([]string{"api work"}, r.Env...) },
@@ -80,6 +83,11 @@ func TestSealVerify(t *testing.T) {
 	}
 	if err := fullRecord().Verify(sealKey); err == nil {
 		t.Error("an unsealed record verifies")
+	}
+	for _, bad := range []string{"", "at|unix:/tmp/kitty-7\n|7|2|42"} {
+		if _, err := restorerec.ParseArgs([]string{"--agent", "claude", "--mode", "new", "--origin", bad, "--", "claude"}); err == nil {
+			t.Errorf("--origin %q parsed", bad)
+		}
 	}
 }
 

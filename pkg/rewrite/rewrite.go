@@ -104,6 +104,9 @@ type found struct {
 	// exe are the files the agent process ran, from the process, the
 	// journal or a sealed record carried over.
 	exe []string
+	// origin names the journal's record of the agent process: the live
+	// window's, or a sealed record's carried over.
+	origin string
 	// askWhy says why the record is written without a seal: its command
 	// rests on what kitty saved (a terminal's report), not on a process
 	// kittymux saw. The prompt then shows it and asks.
@@ -280,7 +283,7 @@ func (rw *rewriter) read(ref sessionfile.WindowRef) {
 		if sw.env == nil {
 			sw.env = sw.lw.Cmd.Env
 		}
-		sw.exe, sw.askWhy = sw.lw.Seen, sw.lw.Unverified
+		sw.exe, sw.askWhy, sw.origin = sw.lw.Seen, sw.lw.Unverified, sw.lw.Origin
 	}
 	// No record keeps the window's own variables (an older kittymux's
 	// sealed record or journal may hold them).
@@ -350,7 +353,7 @@ func (rw *rewriter) fromRecord(sw *saved, rec restorerec.Record) {
 		sw.env = seenEnv(rec.Env, sw.lw.ProcEnv)
 	case sealed:
 		sw.cmd, sw.ok = rw.o.Agents.RecognizeArgv(rec.Argv)
-		sw.exe, sw.env = rec.Exe, rec.Env
+		sw.exe, sw.env, sw.origin = rec.Exe, rec.Env, rec.Origin
 		if rec.Confirm {
 			sw.askWhy = "its sealed record asked first"
 		}
@@ -386,6 +389,8 @@ func (rw *rewriter) fromSave(sw *saved) {
 		return
 	}
 	if jc, known := rw.o.Agents.RecognizeArgv(sw.jr.Argv); known && jc.Agent == sw.cmd.Agent {
+		// No origin: the record was found by a user var's hint, and a
+		// hint never chooses a conversation.
 		sw.cmd, sw.exe, sw.env = jc, sw.jr.Exe, sw.jr.Env
 	} else {
 		sw.askWhy, sw.jr = onlyKitty, nil
@@ -475,6 +480,10 @@ func (rw *rewriter) apply(res *Result, d plan.Decision) error {
 		FromShell: fd.fromShell, Confirm: d.Unsure != "" || fd.askWhy != "", Tab: fd.ref.TabTitle, Dir: fd.ref.Cwd, Env: fd.env, Exe: fd.exe, Argv: d.Argv}
 	if key == nil {
 		rec.Exe = nil
+	} else if d.Mode != plan.ModeExact {
+		// The conversation is not known yet: the prompt looks for the id
+		// the agent reports for this process after the save.
+		rec.Origin = fd.origin
 	}
 	if lw, isLive := rw.live[d.WindowID]; d.Mode == plan.ModeChoose && isLive && !lw.Since.IsZero() {
 		rec.Since = lw.Since.Unix()

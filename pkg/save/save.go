@@ -80,7 +80,13 @@ func Take(ctx context.Context, o Options) (*rewrite.Result, error) {
 	// kitty shows are not read: any program can set them. An unreadable
 	// journal leaves the ids the agents' records and argv give.
 	if jf, err := journal.New(o.Paths.Journal(), false).Read(); err == nil && jf != nil {
-		live.JournalIDs(aws, live.OpenRecords(jf, o.Instance.Socket, o.Instance.PID, aws))
+		recs := live.OpenRecords(jf, o.Instance.Socket, o.Instance.PID, aws)
+		live.JournalIDs(aws, recs)
+		for i, r := range recs {
+			if r != nil {
+				aws[i].Agent.Origin = r.Origin()
+			}
+		}
 	}
 	if err := markAgents(ctx, o.Kitty, aws); err != nil {
 		if kitty.IsUnknownCommand(err) {

@@ -615,6 +615,11 @@ func (s *Scanner) flush(now time.Time) Pass {
 	res, err := s.o.Journal.Update(func(f *journal.File) error {
 		s.mergeHooks(f, now)
 		for _, r := range s.closed {
+			// A hook may have written since the scanner last read the
+			// journal (the kitty went away meanwhile): its id is kept.
+			if cur := f.Find(r.Key); cur != nil {
+				r.AdoptHook(*cur)
+			}
 			f.Upsert(r)
 		}
 		for _, se := range dirty {

@@ -98,7 +98,7 @@ type rig struct {
 	claude  string // CLAUDE_CONFIG_DIR of the fake claude processes
 }
 
-func newRig(t *testing.T, version kitty.Version) *rig {
+func newRig(t *testing.T, version kitty.Version, opts ...func(*scanner.Options)) *rig {
 	t.Helper()
 	set, err := agents.Load("")
 	if err != nil {
@@ -109,7 +109,7 @@ func newRig(t *testing.T, version kitty.Version) *rig {
 	r.inst = kitty.Instance{Addr: kitty.Address{Path: "/tmp/kitty-7"}, Socket: "unix:/tmp/kitty-7", PID: 7, Version: version}
 	r.journal = journal.New(filepath.Join(dir, "state", "agent-sessions.json"), false)
 	r.journal.Clock = r.clock
-	r.sc = scanner.New(scanner.Options{
+	o := scanner.Options{
 		Set:      set,
 		Journal:  r.journal,
 		Discover: func(context.Context) ([]kitty.Instance, error) { return []kitty.Instance{r.inst}, nil },
@@ -118,7 +118,11 @@ func newRig(t *testing.T, version kitty.Version) *rig {
 		Clock:    r.clock,
 		Logf:     t.Logf,
 		Jitter:   func() float64 { return 0 },
-	})
+	}
+	for _, f := range opts {
+		f(&o)
+	}
+	r.sc = scanner.New(o)
 	return r
 }
 

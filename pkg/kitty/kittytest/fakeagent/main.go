@@ -22,7 +22,9 @@
 //   - FAKEAGENT_HOOK=KITTYMUX and FAKEAGENT_HOOK_ID=ID: run hooks as claude
 //     does (`KITTYMUX hook NAME EVENT` through /bin/sh, the event's JSON on
 //     stdin): SessionStart at start, then each SIGUSR2 UserPromptSubmit and
-//     Stop in turn.
+//     Stop in turn. With FAKEAGENT_HOOK_LATE=1, SessionStart runs on the
+//     first SIGUSR1 instead of at start (an agent whose hook reports its
+//     id some time after it started).
 //   - FAKEAGENT_CODEX_ROLLOUT=ID: create codex's
 //     $CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<ID>.jsonl (CODEX_HOME
 //     else ~/.codex) with its session_meta line, and keep it open for
@@ -147,6 +149,8 @@ type agent struct {
 	record  string   // claude's sessions/<pid>.json, when written
 	titles  []string // FAKEAGENT_TITLES still to set
 	events  []string // the hook events each SIGUSR2 runs in turn
+	// lateStart: the SessionStart hook waits for SIGUSR1.
+	lateStart bool
 }
 
 // start does what the agent does as it starts (the quit reader, claude's
@@ -161,7 +165,11 @@ func (a *agent) start() (end func()) {
 		a.record = claudeRecord(id)
 		ends = append(ends, func() { os.Remove(a.record) })
 	}
-	runHook(a.name, "SessionStart")
+	if os.Getenv("FAKEAGENT_HOOK_LATE") == "" {
+		runHook(a.name, "SessionStart")
+	} else {
+		a.lateStart = true
+	}
 	if id := os.Getenv("FAKEAGENT_CODEX_ROLLOUT"); id != "" {
 		if f := codexRollout(id); f != nil {
 			ends = append(ends, func() { f.Close() })
@@ -190,6 +198,10 @@ func (a *agent) run() {
 		}
 		switch sig {
 		case syscall.SIGUSR1:
+			if a.lateStart {
+				a.lateStart = false
+				runHook(a.name, "SessionStart")
+			}
 			if a.record != "" {
 				claudeRecord(os.Getenv("FAKEAGENT_CLAUDE_CLEAR"))
 			}

@@ -1,0 +1,54 @@
+package prompt
+
+import (
+	"strings"
+
+	"github.com/kittymux/kittymux/pkg/journal"
+)
+
+// learned fills in r the conversation its save had not learned yet: a
+// sealed record that names none (latest or new) but names the journal's
+// record of the window's agent process as the save saw it (its origin:
+// kitty, window, agent process, and when it was first seen). Where the
+// agent reported an id for that very process after the save (its hook,
+// or its own record of the process), the window resumes that id exactly.
+// Nothing else counts: a record of another process, agent or directory, an
+// id only a command line or a user var named, an unsealed record (its
+// origin could name any record), an id another window holds (its lease,
+// or the journal's open record of a live agent there): then the record
+// runs as saved.
+func (e *Env) learned(r Record, sealed bool) Record {
+	if !sealed || r.Mode == "exact" || r.Origin == "" || r.Dir == "" || e.ExactArgv == nil {
+		return r
+	}
+	j := journal.New(e.Paths.Journal(), journal.IsOff(e.Paths.StateDir, e.Getenv))
+	if j.Off {
+		return r
+	}
+	f, err := j.Read()
+	if err != nil {
+		return r
+	}
+	rec := f.FindOrigin(r.Origin)
+	if rec == nil || rec.Nested || rec.Agent != r.Agent || rec.Dir != r.Dir {
+		return r
+	}
+	id, from := rec.ReportedID()
+	if id == "" || strings.HasPrefix(from, "kitty user var") {
+		return r
+	}
+	argv, err := e.ExactArgv(r, id)
+	if err != nil {
+		return r
+	}
+	filled := r
+	filled.Mode, filled.ID, filled.Argv = "exact", id, argv
+	if e.openElsewhere(filled) != "" {
+		return r
+	}
+	e.learnedFrom = "the agent's own record"
+	if from == journal.FromHook {
+		e.learnedFrom = "its hook"
+	}
+	return filled
+}

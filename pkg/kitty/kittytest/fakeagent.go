@@ -145,8 +145,14 @@ func FakeAgents(t testing.TB, names ...string) (binDir string, log *AgentLog) {
 	// One file, hard links for the other names: argv[0] (what kitty's ls
 	// shows) is then binDir/<name>, and so is /proc/<pid>/exe.
 	first := filepath.Join(binDir, names[0])
-	if err := os.WriteFile(first, bin, 0o755); err != nil {
-		t.Fatal(err)
+	// Written by a child process, never opened for writing here: a
+	// process this one forks meanwhile (a parallel test starting a
+	// program) would inherit the descriptor until its exec, and an exec of
+	// the fake in that moment fails with "text file busy".
+	write := exec.Command("/bin/sh", "-c", `cat > "$1" && chmod 755 "$1"`, "sh", first)
+	write.Stdin = bytes.NewReader(bin)
+	if out, err := write.CombinedOutput(); err != nil {
+		t.Fatalf("write the fake agent: %v\n%s", err, out)
 	}
 	for _, name := range names[1:] {
 		if err := os.Link(first, filepath.Join(binDir, name)); err != nil {

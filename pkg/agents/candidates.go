@@ -73,29 +73,38 @@ func (s *Set) Candidates(agent, dir string, since time.Time, getenv func(string)
 		return nil
 	}
 	root := filepath.Join(home, st.Root)
-	var out []Candidate
+	// Newest first by the files' times (a stat each), read only until
+	// nine of dir's are found.
+	type file struct {
+		path, pat string
+		mod       time.Time
+	}
+	var files []file
 	seen := map[string]bool{}
 	for _, pat := range st.Files {
-		files, _ := userfile.Glob(filepath.Join(root, strings.NewReplacer(idPlaceholder, "*", "{id8}", "*").Replace(pat)))
-		if len(files) > maxCandidateFiles {
-			files = files[len(files)-maxCandidateFiles:]
+		paths, _ := userfile.Glob(filepath.Join(root, strings.NewReplacer(idPlaceholder, "*", "{id8}", "*").Replace(pat)))
+		if len(paths) > maxCandidateFiles {
+			paths = paths[len(paths)-maxCandidateFiles:]
 		}
-		for _, f := range files {
+		for _, f := range paths {
 			fi, err := os.Lstat(f)
 			if err != nil || !fi.Mode().IsRegular() || fi.ModTime().Before(since) || seen[f] {
 				continue
 			}
 			seen[f] = true
-			c, ok := st.candidate(f, pat, a.def.IDPattern, dir)
-			if ok {
-				c.Modified = fi.ModTime()
-				out = append(out, c)
-			}
+			files = append(files, file{f, pat, fi.ModTime()})
 		}
 	}
-	slices.SortFunc(out, func(x, y Candidate) int { return y.Modified.Compare(x.Modified) })
-	if len(out) > MaxCandidates {
-		out = out[:MaxCandidates]
+	slices.SortStableFunc(files, func(x, y file) int { return y.mod.Compare(x.mod) })
+	var out []Candidate
+	for _, f := range files {
+		if len(out) == MaxCandidates {
+			break
+		}
+		if c, ok := st.candidate(f.path, f.pat, a.def.IDPattern, dir); ok {
+			c.Modified = f.mod
+			out = append(out, c)
+		}
 	}
 	return out
 }

@@ -4,9 +4,17 @@
 default:
     @just --list
 
-# Build the commands; static: no dynamic loader and libc at every start.
+# Build bin/kittymux and bin/kittymux-resume; static: no dynamic loader and libc at every start.
 build:
-    CGO_ENABLED=0 go build ./cmd/...
+    CGO_ENABLED=0 go build -o bin/ ./cmd/...
+
+# Install kittymux and kittymux-resume into $(go env GOPATH)/bin (or $GOBIN), static as above.
+install:
+    CGO_ENABLED=0 go install ./cmd/...
+
+# The quick tests, as a newcomer runs them anywhere: no kitty or Xvfb needed.
+test-short:
+    go test -short ./...
 
 # Run the tests; real-kitty tests skip without kitty and Xvfb.
 test:

@@ -46,18 +46,18 @@ func writeUser(t *testing.T, body string) string {
 	return p.UserAgents()
 }
 
-// designExample is the README's example of a user's own agent ("Adding an
-// agent"), read from the README so that it stays valid.
+// designExample is docs/adding-an-agent.md's example of a user's own
+// agent, read from that page so that it stays valid.
 func designExample(t *testing.T) string {
 	t.Helper()
-	readme, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile("../../docs/adding-an-agent.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, block, ok := strings.Cut(string(readme), "```json\n{ \"myagent\"")
 	block, _, closed := strings.Cut(block, "```")
 	if !ok || !closed {
-		t.Fatal("the README has no example of a user's own agent (```json { \"myagent\" ...)")
+		t.Fatal("docs/adding-an-agent.md has no example of a user's own agent (```json { \"myagent\" ...)")
 	}
 	return `{ "myagent"` + block
 }

@@ -37,7 +37,7 @@ import (
 // rewrite what it does not understand.
 const SchemaVersion = 1
 
-// Bounds of the journal (the README's "Scanner and journal").
+// Bounds of the journal (docs/how-it-works.md).
 const (
 	MaxRecords = 300
 	MaxAge     = 90 * 24 * time.Hour

@@ -9,7 +9,7 @@ import (
 // the running agent (a typed `NODE_OPTIONS=… claude`). From a record edited
 // by hand, each of these could run code or move the agent to another
 // configuration, another account or another server with the user's key.
-// README lists the same names. A trailing "*" is a prefix. Names are
+// docs/trust.md lists the same names. A trailing "*" is a prefix. Names are
 // compared case-insensitively: some programs read lowercase variants
 // (http_proxy, npm_config_*).
 var sealOnlyEnv = []string{

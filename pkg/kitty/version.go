@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -58,6 +59,42 @@ var (
 	VersionSaveAsSession = Version{0, 43, 0}
 	VersionOnQuit        = Version{0, 46, 2}
 )
+
+// Part is what a user does with kittymux that needs a kitty version.
+type Part struct {
+	Name  string
+	Since Version
+}
+
+// Parts are the parts of kittymux that need a kitty newer than the oldest
+// it works with; everything else (the scanner, its journal, sessions
+// recover, agents restart, the hooks, the restore prompt) works on any.
+var Parts = []Part{
+	{Name: "save, autosave and restore", Since: VersionSaveAsSession},
+	{Name: "the quit capture", Since: VersionOnQuit},
+}
+
+// WhatWorks says, in a line, which parts of kittymux work on kitty v and
+// which need a newer kitty. An unknown version is said to have none.
+func (v Version) WhatWorks() string {
+	works := []string{"the scanner", "recover", "restart", "hooks", "the restore prompt"}
+	var needs []string
+	for _, p := range Parts {
+		if !v.IsZero() && v.AtLeast(p.Since) {
+			works = append(works, p.Name)
+		} else {
+			needs = append(needs, fmt.Sprintf("%s (%s or newer)", p.Name, p.Since))
+		}
+	}
+	if len(needs) == 0 {
+		var all []string
+		for _, p := range Parts {
+			all = append(all, fmt.Sprintf("%s: %s", p.Name, p.Since))
+		}
+		return "every part works (" + strings.Join(all, "; ") + ")"
+	}
+	return "works: " + strings.Join(works, ", ") + "; needs a newer kitty: " + strings.Join(needs, ", ")
+}
 
 // Feature is something kittymux uses that needs a kitty version.
 type Feature struct {

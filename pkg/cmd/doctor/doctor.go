@@ -124,6 +124,9 @@ type KittyReport struct {
 	Error     string                   `json:"error,omitempty"`
 	Windows   int                      `json:"windows"`
 	Features  map[string]FeatureReport `json:"features"`
+	// Works says which parts of kittymux work on this kitty's version and
+	// which need a newer kitty.
+	Works string `json:"works"`
 }
 
 // FeatureReport says whether a kitty has a feature, and which version has it.
@@ -204,7 +207,7 @@ func Run(ctx context.Context, o *Options) error {
 func kittyReport(a kitty.Answer) KittyReport {
 	in := a.Instance
 	k := KittyReport{Socket: in.Socket, Source: in.Source, PID: in.PID, Exe: in.Exe, Version: in.Version.String(),
-		Utility: in.Utility, Features: map[string]FeatureReport{}}
+		Utility: in.Utility, Features: map[string]FeatureReport{}, Works: in.Version.WhatWorks()}
 	for _, f := range in.Version.Features() {
 		k.Features[f.Name] = FeatureReport{Available: f.Have, Needs: f.Need}
 	}
@@ -342,6 +345,7 @@ func printKitties(w io.Writer, ks []KittyReport) {
 			fmt.Fprintf(w, ", %d windows", k.Windows)
 		}
 		fmt.Fprintln(w)
+		fmt.Fprintf(w, "  kitty %s: %s\n", k.Version, k.Works)
 		for _, name := range []string{"save_as_session", "goto_session", "user_vars", "on_quit"} {
 			f := k.Features[name]
 			if f.Available {

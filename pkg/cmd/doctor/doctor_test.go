@@ -17,6 +17,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/factory/factorytest"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
+	"github.com/kittymux/kittymux/pkg/setup"
 )
 
 func testFactory(t *testing.T, insts []kitty.Instance) (*factory.Factory, *kittytest.Buffer) {
@@ -199,5 +200,84 @@ func TestDoctorIntegrations(t *testing.T) {
 	}
 	if len(r.Integrations) != 1 || r.Integrations[0].Agent != "claude" || r.Integrations[0].State != "outdated" || r.Integrations[0].Current != 1 {
 		t.Errorf("integrations: %+v", r.Integrations)
+	}
+}
+
+// TestDoctorKittyVersion: doctor says what works on the kitty found and
+// what needs a newer one, and never reports autosave on where no kitty
+// found can save: with a kitty 0.26.5 alone it is off and says why; with
+// 0.48.2 it is on.
+func TestDoctorKittyVersion(t *testing.T) {
+	for _, tc := range []struct {
+		version kitty.Version
+		ls      string
+		want    []string
+		not     string
+	}{
+		{kitty.Version{Major: 0, Minor: 26, Patch: 5}, "0.26.5-ls.json", []string{
+			"  kitty 0.26.5: works: the scanner, recover, restart, hooks, the restore prompt; needs a newer kitty: save, autosave and restore (0.43.0 or newer), the quit capture (0.46.2 or newer)\n",
+			"autosave   off: kitty 0.26.5 cannot save its layout (save, autosave and restore need kitty 0.43.0 or newer); `kittymux sessions recover` rebuilds from the journal\n",
+			"(save_as_session needs 0.43.0)\n",
+		}, "autosave   on"},
+		{kitty.Version{Major: 0, Minor: 48, Patch: 2}, "0.48.2/ls.json", []string{
+			"  kitty 0.48.2: every part works (save, autosave and restore: 0.43.0; the quit capture: 0.46.2)\n",
+			"autosave   on: settle 20s",
+		}, "autosave   off"},
+	} {
+		fake := kittytest.StartFake(t, kittytest.FakeOptions{LS: kittytest.Fixture(t, tc.ls), Version: tc.version})
+		f, out := testFactory(t, []kitty.Instance{
+			{Addr: fake.Addr, Socket: fake.Addr.String(), PID: 10, Version: tc.version, Source: "kitty.conf listen_on"},
+		})
+		if err := Run(t.Context(), Options{}.From(f)); err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range tc.want {
+			if !strings.Contains(out.String(), want) {
+				t.Errorf("kitty %s: no %q in\n%s", tc.version, want, out)
+			}
+		}
+		if strings.Contains(out.String(), tc.not) {
+			t.Errorf("kitty %s: %q in\n%s", tc.version, tc.not, out)
+		}
+		out.Reset()
+		if err := Run(t.Context(), Options{JSON: true}.From(f)); err != nil {
+			t.Fatal(err)
+		}
+		var r Report
+		if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		canSave := tc.version.AtLeast(kitty.VersionSaveAsSession)
+		if r.Scanner.Autosave.On != canSave || r.Kitties[0].Works != tc.version.WhatWorks() {
+			t.Errorf("kitty %s: autosave on %v, works %q", tc.version, r.Scanner.Autosave.On, r.Kitties[0].Works)
+		}
+	}
+}
+
+// TestDoctorHintIsSetups: with no kitty, doctor's advice quotes the
+// listen_on line `kittymux setup` writes for this user.
+func TestDoctorHintIsSetups(t *testing.T) {
+	f, out := testFactory(t, nil)
+	run := filepath.Join(t.TempDir(), "run")
+	if err := os.Mkdir(run, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	f.Getenv = func(k string) string {
+		if k == "XDG_RUNTIME_DIR" {
+			return run
+		}
+		return ""
+	}
+	_ = Run(t.Context(), Options{JSON: true}.From(f))
+	var r Report
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	listen, err := setup.ListenOn(f.Paths, f.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(r.Hint, "\n    listen_on "+listen+"\n") || !strings.Contains(r.Hint, "allow_remote_control socket-only") {
+		t.Errorf("hint %q does not quote setup's listen_on %s", r.Hint, listen)
 	}
 }

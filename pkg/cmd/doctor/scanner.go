@@ -94,6 +94,11 @@ func checkAutosave(o *Options, kitties []KittyReport, sc ScannerReport) Autosave
 		r.Note = "off: " + why
 		return r
 	}
+	if v, ok := noneCanSave(kitties); ok {
+		r.Note = fmt.Sprintf("off: kitty %s cannot save its layout (save, autosave and restore need kitty %s or newer); `kittymux sessions recover` rebuilds from the journal", v, kitty.VersionSaveAsSession)
+		r.Kitties = autosaveKitties(kitties, nil)
+		return r
+	}
 	r.On = true
 	s, err := autosave.LoadSettings(o.Paths, o.Getenv)
 	r.Note = fmt.Sprintf("on: settle %v, at most every %v, at least every %v while changed, keep %d per kitty", s.Settle, s.AtMostEvery, s.AtLeastEvery, s.Keep)
@@ -109,6 +114,14 @@ func checkAutosave(o *Options, kitties []KittyReport, sc ScannerReport) Autosave
 			byScanner[k.Socket] = k.Autosave
 		}
 	}
+	r.Kitties = autosaveKitties(kitties, byScanner)
+	return r
+}
+
+// autosaveKitties is autosave of each kitty: as the scanner reports it
+// (byScanner, by socket), or off where the kitty cannot save.
+func autosaveKitties(kitties []KittyReport, byScanner map[string]string) []AutosaveKitty {
+	out := []AutosaveKitty{}
 	for _, k := range kitties {
 		if k.Utility != "" {
 			continue
@@ -120,7 +133,27 @@ func checkAutosave(o *Options, kitties []KittyReport, sc ScannerReport) Autosave
 		if note == "" {
 			note = "not seen by the scanner yet"
 		}
-		r.Kitties = append(r.Kitties, AutosaveKitty{Socket: k.Socket, Note: note})
+		out = append(out, AutosaveKitty{Socket: k.Socket, Note: note})
 	}
-	return r
+	return out
+}
+
+// noneCanSave reports whether every kitty found (utility kitties left out)
+// is of a known version too old to save its layout, and the newest of them;
+// false when none was found.
+func noneCanSave(kitties []KittyReport) (newest kitty.Version, ok bool) {
+	for _, k := range kitties {
+		if k.Utility != "" {
+			continue
+		}
+		v, err := kitty.ParseVersion(k.Version)
+		if err != nil || v.IsZero() || v.AtLeast(kitty.VersionSaveAsSession) {
+			return kitty.Version{}, false
+		}
+		if v.AtLeast(newest) {
+			newest = v
+		}
+		ok = true
+	}
+	return newest, ok
 }

@@ -130,6 +130,9 @@ func Run(ctx context.Context, o *Options) error {
 		fmt.Fprintf(out, "kittymux %s:\n", what)
 	}
 	p.Print(out)
+	if !o.Undo {
+		fmt.Fprintln(out, kittyNote(ctx, o))
+	}
 	if !o.Undo && (o.DryRun || p.Empty()) {
 		fmt.Fprintln(out, offerNote(o.Paths, o.Getenv))
 	}
@@ -152,6 +155,24 @@ func Run(ctx context.Context, o *Options) error {
 		fmt.Fprintln(out, offerNote(o.Paths, o.Getenv))
 	}
 	return nil
+}
+
+// kittyNote says which kitty setup sets kittymux up for and what works on
+// it: the kitty it runs in (KITTY_INSTALLATION_DIR, which kitty gives its
+// windows), else kitty on PATH.
+func kittyNote(ctx context.Context, o *Options) string {
+	if v, ok := kitty.VersionOfInstall(o.Getenv("KITTY_INSTALLATION_DIR")); ok {
+		return fmt.Sprintf("kitty      %s (the kitty this runs in): %s", v, v.WhatWorks())
+	}
+	if o.LookPath != nil {
+		if exe, err := o.LookPath("kitty"); err == nil {
+			if v, err := kitty.VersionOfExe(ctx, exe); err == nil {
+				return fmt.Sprintf("kitty      %s (%s): %s", v, kitty.Printable(exe), v.WhatWorks())
+			}
+			return fmt.Sprintf("kitty      %s: version unknown; %s", kitty.Printable(exe), kitty.Version{}.WhatWorks())
+		}
+	}
+	return "kitty      not found on PATH; " + kitty.Version{}.WhatWorks()
 }
 
 // hooks offers the agents' hooks, which give exact conversation ids and

@@ -248,3 +248,43 @@ func TestOffersHooks(t *testing.T) {
 		}
 	})
 }
+
+// TestSetupNamesKitty: setup says which kitty it found and what works on
+// it: on 0.26.5 saving, autosave and restore need 0.43 and the quit capture
+// 0.46.2; on 0.48.2 every part works; with no kitty, what each part needs.
+func TestSetupNamesKitty(t *testing.T) {
+	for _, tc := range []struct{ version, want string }{
+		{"0, 26, 5", "kitty      0.26.5 (the kitty this runs in): works: the scanner, recover, restart, hooks, the restore prompt; needs a newer kitty: save, autosave and restore (0.43.0 or newer), the quit capture (0.46.2 or newer)\n"},
+		{"0, 48, 2", "kitty      0.48.2 (the kitty this runs in): every part works (save, autosave and restore: 0.43.0; the quit capture: 0.46.2)\n"},
+		{"", "kitty      not found on PATH; works: the scanner, recover, restart, hooks, the restore prompt; needs a newer kitty: save, autosave and restore (0.43.0 or newer), the quit capture (0.46.2 or newer)\n"},
+	} {
+		f, out, root := testFactory(t, "plain")
+		install := ""
+		if tc.version != "" {
+			install = filepath.Join(root, "kitty-install")
+			if err := os.MkdirAll(filepath.Join(install, "kitty"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			consts := "appname: str = 'kitty'\nversion: Version = Version(" + tc.version + ")\n"
+			if err := os.WriteFile(filepath.Join(install, "kitty", "constants.py"), []byte(consts), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		env := f.Getenv
+		f.Getenv = func(k string) string {
+			if k == "KITTY_INSTALLATION_DIR" {
+				return install
+			}
+			return env(k)
+		}
+		for _, dry := range []bool{true, false} {
+			out.Reset()
+			if err := cmdsetup.Run(t.Context(), cmdsetup.Options{Systemd: noSystemd{}, DryRun: dry}.From(f)); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(out.String(), tc.want) {
+				t.Errorf("kitty %q, dry run %v: no line %q in\n%s", tc.version, dry, tc.want, out)
+			}
+		}
+	}
+}

@@ -86,7 +86,16 @@ type Report struct {
 	Integrations []agenthooks.Status `json:"integrations"`
 	// Retention is how long each installed agent keeps its conversations.
 	Retention []RetentionReport `json:"retention"`
-	Hint      string            `json:"hint,omitempty"`
+	// Installed is the kitty on PATH, told of when no kitty runs.
+	Installed *InstalledKitty `json:"installed_kitty,omitempty"`
+	Hint      string          `json:"hint,omitempty"`
+}
+
+// InstalledKitty is the kitty installed on PATH and what works on it.
+type InstalledKitty struct {
+	Path    string `json:"path"`
+	Version string `json:"version"`
+	Works   string `json:"works"`
 }
 
 // AgentsReport is the agent CLIs found on PATH.
@@ -176,7 +185,10 @@ func Run(ctx context.Context, o *Options) error {
 	}
 	r.StateDir = checkDir(o.Paths.StateDir)
 	r.Scanner = checkScanner(o)
-	r.Scanner.Autosave = checkAutosave(o, r.Kitties, r.Scanner)
+	if !slices.ContainsFunc(r.Kitties, func(k KittyReport) bool { return k.Utility == "" }) {
+		r.Installed = installedKitty(ctx, o)
+	}
+	r.Scanner.Autosave = checkAutosave(o, r.Kitties, r.Installed, r.Scanner)
 	r.Scanner.Offer = checkOffer(o, r.Scanner)
 	r.Agents = checkAgents(ctx, o)
 	r.Setup = checkSetup(ctx, o, r.Scanner.Running)
@@ -202,6 +214,19 @@ func Run(ctx context.Context, o *Options) error {
 		return fmt.Errorf("%w", factory.ErrNoKitty)
 	}
 	return nil
+}
+
+// installedKitty is the kitty on PATH with its version, or nil.
+func installedKitty(ctx context.Context, o *Options) *InstalledKitty {
+	if o.LookPath == nil {
+		return nil
+	}
+	exe, err := o.LookPath("kitty")
+	if err != nil {
+		return nil
+	}
+	v, _ := kitty.VersionOfExe(ctx, exe)
+	return &InstalledKitty{Path: exe, Version: v.String(), Works: v.WhatWorks()}
 }
 
 func kittyReport(a kitty.Answer) KittyReport {
@@ -298,6 +323,9 @@ func checkDir(path string) DirReport {
 
 func printText(w io.Writer, r Report) {
 	printKitties(w, r.Kitties)
+	if k := r.Installed; k != nil {
+		fmt.Fprintf(w, "  installed: kitty %s (%s): %s\n", k.Version, kitty.Printable(k.Path), k.Works)
+	}
 	sd := "ok"
 	if !r.StateDir.OK {
 		sd = "PROBLEM: " + r.StateDir.Problem

@@ -281,3 +281,44 @@ func TestDoctorHintIsSetups(t *testing.T) {
 		t.Errorf("hint %q does not quote setup's listen_on %s", r.Hint, listen)
 	}
 }
+
+// TestDoctorInstalledKitty: with no kitty running, doctor tells what works
+// on the kitty installed on PATH, and autosave is off where that kitty
+// cannot save.
+func TestDoctorInstalledKitty(t *testing.T) {
+	for _, tc := range []struct {
+		version, works string
+		autosave       bool
+	}{
+		{"0, 26, 5", "installed: kitty 0.26.5 (", false},
+		{"0, 48, 2", "installed: kitty 0.48.2 (", true},
+	} {
+		f, out := testFactory(t, nil)
+		root := t.TempDir()
+		for name, text := range map[string]string{
+			"bin/kitty":                    "#!/bin/sh\nexit 1\n",
+			"lib/kitty/kitty/constants.py": "version: Version = Version(" + tc.version + ")\n",
+		} {
+			p := filepath.Join(root, name)
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(text), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		f.Getenv = func(k string) string {
+			if k == "PATH" {
+				return filepath.Join(root, "bin")
+			}
+			return ""
+		}
+		_ = Run(t.Context(), Options{}.From(f))
+		if !strings.Contains(out.String(), tc.works) {
+			t.Errorf("kitty %s: no %q in\n%s", tc.version, tc.works, out)
+		}
+		if on := strings.Contains(out.String(), "\nautosave   on:"); on != tc.autosave {
+			t.Errorf("kitty %s: autosave on %v, want %v:\n%s", tc.version, on, tc.autosave, out)
+		}
+	}
+}

@@ -88,13 +88,18 @@ type AutosaveKitty struct {
 	Note   string `json:"note"`
 }
 
-func checkAutosave(o *Options, kitties []KittyReport, sc ScannerReport) AutosaveReport {
+func checkAutosave(o *Options, kitties []KittyReport, installed *InstalledKitty, sc ScannerReport) AutosaveReport {
 	r := AutosaveReport{Kitties: []AutosaveKitty{}}
 	if why := autosave.Off(o.Paths, o.Getenv); why != "" {
 		r.Note = "off: " + why
 		return r
 	}
-	if v, ok := noneCanSave(kitties); ok {
+	found := kitties
+	if installed != nil {
+		// No kitty runs: the one that will is the one installed.
+		found = []KittyReport{{Version: installed.Version}}
+	}
+	if v, ok := noneCanSave(found); ok {
 		r.Note = fmt.Sprintf("off: kitty %s cannot save its layout (save, autosave and restore need kitty %s or newer); `kittymux sessions recover` rebuilds from the journal", v, kitty.VersionSaveAsSession)
 		r.Kitties = autosaveKitties(kitties, nil)
 		return r

@@ -57,7 +57,9 @@ func NewCmdDoctor(f *factory.Factory, runF func(*Options) error) *cobra.Command 
   kittymux doctor --json | jq .kitties
   kittymux doctor --to unix:/tmp/kitty-12345`,
 		Long: `Check each running kitty (socket, pid, version, remote control reachable), which features
-its version has, the state directory and its permissions, and the scanner.
+its version has and what works on it (save, autosave and restore need kitty 0.43 or newer, the
+quit capture 0.46.2), the state directory and its permissions, and the scanner. With no kitty
+running it tells the same of the kitty installed on PATH.
 
 Exit codes: 0 every kitty found is reachable, 1 no kitty can be reached.`,
 		Args: cobra.NoArgs,

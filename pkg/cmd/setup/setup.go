@@ -70,6 +70,9 @@ it leads to), and a copy of it from before goes beside it (kitty.conf.kittymux-b
 there already is never replaced: a later setup's copy is kitty.conf.kittymux-backup.2, ...).
 --undo removes exactly what setup added: kitty.conf gets back its original bytes.
 
+It names the kitty found (the one it runs in, else kitty on PATH) and what works on it: save,
+autosave and restore need kitty 0.43 or newer, the quit capture 0.46.2; the rest works on any.
+
 Exit codes: 0 done (or nothing to do), 1 error, 2 bad usage.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

@@ -215,6 +215,22 @@ func readmeProblems(readme, gomod string) []string {
 	return out
 }
 
+// TestCIRunsReadmesTests: CI runs the quick tests the README gives a
+// newcomer, and after them every test with real-kitty tests required.
+func TestCIRunsReadmesTests(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(repo, ".ci", "run"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ci := string(b)
+	short := regexp.MustCompile(`go test -short( -count=1)? \./\.\.\.`).FindStringIndex(ci)
+	require := strings.Index(ci, "export KITTYMUX_E2E=require")
+	full := regexp.MustCompile(`(?m)^go test (-v )?(-timeout \S+ )?\./\.\.\.`).FindStringIndex(ci)
+	if short == nil || require < 0 || full == nil || !(short[0] < require && require < full[0]) {
+		t.Errorf(".ci/run must run go test -short ./..., then export KITTYMUX_E2E=require and go test ./...")
+	}
+}
+
 // TestReadmeProblemsFound: the README check fails a long README and one
 // whose first screen lacks what a newcomer needs.
 func TestReadmeProblemsFound(t *testing.T) {

@@ -39,6 +39,8 @@ func (a Agent) String() string {
 		s += " " + ids.Short(a.ID)
 	case a.Mode == "latest":
 		s += " (latest conversation)"
+	case a.Mode == "choose":
+		s += " (asks which conversation)"
 	default:
 		s += " (new conversation)"
 	}

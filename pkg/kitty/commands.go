@@ -154,6 +154,22 @@ func (c *Client) GetText(ctx context.Context, match, extent string) (string, err
 	return s, nil
 }
 
+// GetANSIText returns a window's screen and scrollback with its colours
+// and styles as escape sequences, as `kitty @ get-text --ansi --extent
+// all` (0.26.5 and later). It is what the window showed: any program may
+// have printed any of it.
+func (c *Client) GetANSIText(ctx context.Context, match string) (string, error) {
+	data, err := c.Do(ctx, "get-text", map[string]any{"match": match, "extent": "all", "ansi": true}, false)
+	if err != nil {
+		return "", err
+	}
+	var s string
+	if err := json.Unmarshal(data, &s); err != nil {
+		return "", fmt.Errorf("kitty @ get-text: %w", ErrBadReply)
+	}
+	return s, nil
+}
+
 // CloseWindow closes the matching windows.
 func (c *Client) CloseWindow(ctx context.Context, match string) error {
 	_, err := c.Do(ctx, "close-window", map[string]any{"match": match}, false)

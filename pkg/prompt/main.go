@@ -17,6 +17,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/restorerec"
+	"github.com/kittymux/kittymux/pkg/screenhist"
 	"github.com/kittymux/kittymux/pkg/stagger"
 	"github.com/kittymux/kittymux/pkg/version"
 )
@@ -27,6 +28,10 @@ func Main(args []string) int {
 	if len(args) == 1 && args[0] == "--version" {
 		fmt.Println(version.Get().Line("kittymux-resume"))
 		return 0
+	}
+	if len(args) == 2 && args[0] == screenhist.ShowFlag {
+		// A restored plain window's shell, before its first prompt.
+		return screenhist.ShowMain(args[1])
 	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
 		// Run by a person, not from a session file: say what it is.

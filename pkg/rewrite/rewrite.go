@@ -91,6 +91,8 @@ type Result struct {
 	Count int
 	// Warnings say what of kitty's save was refused or changed (Vet).
 	Warnings []string
+	// History are the windows whose screen history the save keeps.
+	History []int
 }
 
 // ErrEmpty: the raw save holds no window; publishing it would replace a good

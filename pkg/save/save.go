@@ -24,6 +24,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/probe"
 	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/rewrite"
+	"github.com/kittymux/kittymux/pkg/screenhist"
 	"github.com/kittymux/kittymux/pkg/store"
 	"github.com/kittymux/kittymux/pkg/userfile"
 	"github.com/kittymux/kittymux/pkg/uservars"
@@ -61,6 +62,9 @@ type Options struct {
 	Check func(agentNames []string) probe.Probes
 	// Clock is the clock; nil is the system's.
 	Clock clock.Clock
+	// ScreenHistory keeps what each plain window shows with the save
+	// (screenhist), when Kitty can read a window's text.
+	ScreenHistory bool
 }
 
 // ErrKittyTooOld: the kitty did not know a command the save needs (its
@@ -132,9 +136,15 @@ func Save(ctx context.Context, o Options) (string, *rewrite.Result, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	path, err := store.Publish(o.Paths, o.Name, res.Data)
+	data, stamp := withHistory(ctx, o, res, clock.Or(o.Clock).Now())
+	path, err := store.Publish(o.Paths, o.Name, data)
 	if err != nil {
 		return "", nil, err
+	}
+	res.Data = data
+	// The files an earlier save of this name kept go with it.
+	if err := screenhist.Prune(o.Paths, o.Name, stamp); err != nil {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("removing older screen history: %v", err))
 	}
 	return path, res, nil
 }

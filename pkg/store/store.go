@@ -147,7 +147,8 @@ func listSessions(p paths.Paths) ([]os.DirEntry, error) {
 	return d.ReadDir()
 }
 
-// Remove removes the saved session name; a missing one is no error.
+// Remove removes the saved session name and the screen history kept with
+// it; a missing one is no error.
 func Remove(p paths.Paths, name string) error {
 	if err := CheckName(name); err != nil {
 		return err
@@ -162,5 +163,8 @@ func Remove(p paths.Paths, name string) error {
 		return err
 	}
 	defer d.Close()
-	return d.Remove(name + Ext)
+	if err := d.Remove(name + Ext); err != nil {
+		return err
+	}
+	return RemoveHistory(p, name, nil)
 }

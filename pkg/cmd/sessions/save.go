@@ -16,6 +16,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/probe"
 	"github.com/kittymux/kittymux/pkg/rewrite"
 	"github.com/kittymux/kittymux/pkg/save"
+	"github.com/kittymux/kittymux/pkg/screenhist"
 	"github.com/kittymux/kittymux/pkg/store"
 )
 
@@ -89,6 +90,9 @@ type SaveResult struct {
 	Windows []rewrite.Outcome `json:"windows"`
 	// Warnings say what of kitty's save was refused or changed.
 	Warnings []string `json:"warnings,omitempty"`
+	// ScreenHistory are the windows (kitty's ids) whose screen history
+	// the save keeps.
+	ScreenHistory []int `json:"screen_history,omitempty"`
 }
 
 // Save runs `sessions save`.
@@ -108,14 +112,19 @@ func Save(ctx context.Context, o *SaveOptions) error {
 	if err != nil {
 		return err
 	}
+	hist, histErr := screenhist.Load(o.Paths, o.Getenv)
+	if histErr != nil {
+		fmt.Fprintf(o.IO.ErrOut, "kittymux: warning: screen history: %v\n", histErr)
+	}
 	path, res, err := save.Save(ctx, save.Options{Kitty: kitty.NewClient(in.Addr), Instance: in, Agents: set, Paths: o.Paths,
-		ResumeBin: bin, Name: o.Name, All: o.All, Direct: o.Direct, Getenv: o.Getenv,
+		ResumeBin: bin, Name: o.Name, All: o.All, Direct: o.Direct, Getenv: o.Getenv, ScreenHistory: hist.On,
 		Check: func(names []string) probe.Probes { return o.Probes(ctx, set, names) }})
 	if err != nil {
 		return err
 	}
 	printWarnings(o.IO.ErrOut, res.Warnings)
-	return printSaved(o.IO.Out, o.JSON, SaveResult{Name: o.Name, Path: path, Kitty: in.Socket, Windows: res.Windows, Warnings: res.Warnings})
+	return printSaved(o.IO.Out, o.JSON, SaveResult{Name: o.Name, Path: path, Kitty: in.Socket, Windows: res.Windows,
+		Warnings: res.Warnings, ScreenHistory: res.History})
 }
 
 func printSaved(w io.Writer, asJSON bool, r SaveResult) error {
@@ -126,6 +135,9 @@ func printSaved(w io.Writer, asJSON bool, r SaveResult) error {
 	}
 	fmt.Fprintf(w, "saved %s (%s)\n", r.Name, r.Path)
 	printWindows(w, r.Windows)
+	if n := len(r.ScreenHistory); n > 0 {
+		fmt.Fprintf(w, "  screen history kept for %d plain window(s)\n", n)
+	}
 	return nil
 }
 

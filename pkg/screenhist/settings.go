@@ -1,0 +1,62 @@
+package screenhist
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+
+	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/userfile"
+)
+
+// Env turns screen history on ("1") or off ("0"); it wins over config.json.
+const Env = "KITTYMUX_SCREEN_HISTORY"
+
+// ConfigKey is the config.json key that turns it on: "screen_history": true.
+const ConfigKey = "screen_history"
+
+// Setting is whether screen history is on, and what said so.
+type Setting struct {
+	On  bool
+	Why string // "KITTYMUX_SCREEN_HISTORY=1", "config.json", "the default"
+}
+
+// Load reads the setting: off, then config.json, then the environment. A
+// value that does not parse is reported and leaves it off: what a window
+// showed is kept only when the user clearly asked.
+func Load(p paths.Paths, getenv func(string) string) (Setting, error) {
+	s := Setting{Why: "off by default"}
+	var errs []error
+	data, err := userfile.Read(p.Config(), 1<<20)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		errs = append(errs, fmt.Errorf("read %s: %w", p.Config(), err))
+	default:
+		var c map[string]json.RawMessage
+		if err := json.Unmarshal(data, &c); err != nil {
+			errs = append(errs, fmt.Errorf("read %s: %w", p.Config(), err))
+			break
+		}
+		if raw, ok := c[ConfigKey]; ok {
+			var on bool
+			if err := json.Unmarshal(raw, &on); err != nil {
+				errs = append(errs, fmt.Errorf("%s: %s is not true or false", p.Config(), ConfigKey))
+			} else {
+				s = Setting{On: on, Why: p.Config() + " " + ConfigKey + ": " + fmt.Sprint(on)}
+			}
+		}
+	}
+	switch v := getenv(Env); v {
+	case "":
+	case "1", "true":
+		s = Setting{On: true, Why: Env + "=" + v}
+	case "0", "false":
+		s = Setting{Why: Env + "=" + v}
+	default:
+		errs = append(errs, fmt.Errorf("%s: %q is not 1 or 0", Env, v))
+		s = Setting{Why: Env + " is not 1 or 0"}
+	}
+	return s, errors.Join(errs...)
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,7 +60,8 @@ func Show(w io.Writer, path string, now time.Time) error {
 // window's shell before its first prompt. It always returns 0 so that the
 // shell carries on; a file it cannot show is a line saying why.
 func ShowMain(path string) int {
-	if err := Show(os.Stdout, path, time.Now()); err != nil {
+	// A file removed with its save has nothing to say.
+	if err := Show(os.Stdout, path, time.Now()); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		fmt.Fprintf(os.Stderr, "kittymux: screen history not shown: %s\n", Filter([]byte(err.Error())))
 	}
 	return 0

@@ -82,7 +82,10 @@ func Delete(p paths.Paths, name string) error {
 			return err
 		}
 		defer release()
-		return d.Remove(name + Ext)
+		if err := d.Remove(name + Ext); err != nil {
+			return err
+		}
+		return RemoveHistory(p, name, nil)
 	})
 }
 

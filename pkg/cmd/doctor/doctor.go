@@ -88,6 +88,9 @@ type Report struct {
 	Integrations []agenthooks.Status `json:"integrations"`
 	// Retention is how long each installed agent keeps its conversations.
 	Retention []RetentionReport `json:"retention"`
+	// ScreenHistory is whether saves keep what plain windows show, and
+	// how much they keep.
+	ScreenHistory HistoryReport `json:"screen_history"`
 	// Installed is the kitty on PATH, told of when no kitty runs.
 	Installed *InstalledKitty `json:"installed_kitty,omitempty"`
 	Hint      string          `json:"hint,omitempty"`
@@ -196,6 +199,7 @@ func Run(ctx context.Context, o *Options) error {
 	r.Setup = checkSetup(ctx, o, r.Scanner.Running)
 	r.Integrations = checkIntegrations(o)
 	r.Retention = checkRetention(o, r.Agents.Installed)
+	r.ScreenHistory = checkHistory(o)
 	r.OK = reachable > 0
 	if !r.OK {
 		r.Hint = factory.ConfHint(o.Paths, o.Getenv)
@@ -342,6 +346,7 @@ func printText(w io.Writer, r Report) {
 		fmt.Fprintf(w, "  kitty %s  %s\n", kitty.Printable(k.Socket), k.Note)
 	}
 	fmt.Fprintf(w, "offer      %s\n", r.Scanner.Offer.Note)
+	fmt.Fprintf(w, "history    %s\n", r.ScreenHistory.Note)
 	printSetup(w, r.Setup)
 	printAgents(w, r.Agents)
 	printRetention(w, r.Retention)

@@ -5,6 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/google/renameio/v2"
 
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/userfile"
@@ -59,4 +63,34 @@ func Load(p paths.Paths, getenv func(string) string) (Setting, error) {
 		s = Setting{Why: Env + " is not 1 or 0"}
 	}
 	return s, errors.Join(errs...)
+}
+
+// TurnOn writes "screen_history": true into config.json, keeping its other
+// settings (the file it links to, if it is a link; written atomically,
+// 0600). A config.json that does not parse is left alone.
+func TurnOn(p paths.Paths) error {
+	c := map[string]json.RawMessage{}
+	data, err := userfile.Read(p.Config(), 1<<20)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return fmt.Errorf("read %s: %w", p.Config(), err)
+	default:
+		if err := json.Unmarshal(data, &c); err != nil || c == nil {
+			return fmt.Errorf("%s is not a JSON object, so it is left as it is: add \"%s\": true yourself", p.Config(), ConfigKey)
+		}
+	}
+	c[ConfigKey] = json.RawMessage("true")
+	out, err := json.MarshalIndent(c, "", "  ")
+	if err != nil {
+		return err
+	}
+	target, err := userfile.WriteTarget(p.Config())
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(target), 0o700); err != nil {
+		return err
+	}
+	return renameio.WriteFile(target, append(out, '\n'), 0o600)
 }

@@ -147,6 +147,9 @@ func Run(ctx context.Context, o *Options) error {
 	if err := hooks(o); err != nil {
 		return err
 	}
+	if err := screenHistory(o); err != nil {
+		return err
+	}
 	if o.DryRun || p.Empty() {
 		return nil
 	}

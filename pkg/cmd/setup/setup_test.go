@@ -3,6 +3,7 @@ package setup_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -16,6 +17,7 @@ import (
 	cmdsetup "github.com/kittymux/kittymux/pkg/cmd/setup"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/screenhist"
 )
 
 // noSystemd is a machine without a user manager.
@@ -235,7 +237,9 @@ func TestOffersHooks(t *testing.T) {
 		if strings.Contains(settings(f), "kittymux") {
 			t.Errorf("still there after --undo --integrations=yes:\n%s", settings(f))
 		}
-		want := []string{"install kittymux's hooks in the settings of claude?", "remove kittymux's hooks from the settings of claude?"}
+		want := []string{"install kittymux's hooks in the settings of claude?",
+			"Keep what plain windows show with each save (screen history)?",
+			"remove kittymux's hooks from the settings of claude?"}
 		if diff := cmp.Diff(want, asked); diff != "" {
 			t.Errorf("questions (-want +got):\n%s", diff)
 		}
@@ -286,5 +290,47 @@ func TestSetupNamesKitty(t *testing.T) {
 				t.Errorf("kitty %q, dry run %v: no line %q in\n%s", tc.version, dry, tc.want, out)
 			}
 		}
+	}
+}
+
+// TestAsksScreenHistory: setup asks on a terminal whether to keep screen
+// history; yes writes it into config.json beside what is there, no writes
+// nothing, and without a terminal it stays off and says how to turn it on.
+func TestAsksScreenHistory(t *testing.T) {
+	run := func(t *testing.T, o *cmdsetup.Options) {
+		t.Helper()
+		o.Systemd = noSystemd{}
+		if err := cmdsetup.Run(t.Context(), o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Run("no terminal: off", func(t *testing.T) {
+		f, out, _ := testFactory(t, "plain")
+		run(t, cmdsetup.Options{Integrations: "no"}.From(f))
+		if !strings.Contains(out.String(), "history    off (not asked: no terminal); {\"screen_history\": true} in ") {
+			t.Errorf("output:\n%s", out)
+		}
+		if _, err := os.Stat(f.Paths.Config()); err == nil {
+			t.Errorf("config.json written without an answer")
+		}
+	})
+	for _, yes := range []bool{false, true} {
+		t.Run(fmt.Sprintf("answer %v", yes), func(t *testing.T) {
+			f, out, _ := testFactory(t, "plain")
+			if err := os.MkdirAll(f.Paths.ConfigDir, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(f.Paths.Config(), []byte(`{"autosave": {"keep": 3}}`), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			var asked []string
+			confirm := func(q string) (bool, error) { asked = append(asked, q); return yes, nil }
+			run(t, cmdsetup.Options{Integrations: "no", Confirm: confirm}.From(f))
+			data, _ := os.ReadFile(f.Paths.Config())
+			on, err := screenhist.Load(f.Paths, f.Getenv)
+			if len(asked) != 1 || on.On != yes || err != nil || !strings.Contains(string(data), `"keep": 3`) {
+				t.Errorf("asked %q; on %v (%v); config.json:\n%s\noutput:\n%s", asked, on, err, data, out)
+			}
+		})
 	}
 }

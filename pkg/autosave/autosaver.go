@@ -12,6 +12,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/logs"
 	"github.com/kittymux/kittymux/pkg/rewrite"
 	"github.com/kittymux/kittymux/pkg/save"
+	"github.com/kittymux/kittymux/pkg/screenhist"
 )
 
 // Autosaver saves each kitty the scanner polls when its Policy says so.
@@ -37,17 +38,23 @@ type kittyAuto struct {
 	// tooOld: the kitty did not know save_as_session; autosave stays off
 	// for it.
 	tooOld string
-	held   []byte // the data of a held save
+	held   *rewrite.Result // a held save
 	heldAt time.Time
 	status string
 	last   string // the newest good save's path
 }
 
 // SaveOptions returns a Take that saves every OS window through the one
-// save path (save.Take), with base's agents, paths and probes.
+// save path (save.Take), with base's agents, paths and probes. Whether it
+// keeps screen history is read at each save (config.json, the
+// environment), so turning it on or off needs no restart.
 func SaveOptions(base save.Options) func(ctx context.Context, in kitty.Instance) (*rewrite.Result, error) {
 	return func(ctx context.Context, in kitty.Instance) (*rewrite.Result, error) {
 		o := base
+		if base.Getenv != nil {
+			s, _ := screenhist.Load(o.Paths, o.Getenv)
+			o.ScreenHistory = s.On
+		}
 		o.Kitty = kitty.NewClient(in.Addr)
 		o.Instance = in
 		o.All = true
@@ -122,9 +129,9 @@ func (a *Autosaver) finished(kk string, k *kittyAuto, layout Layout, res *rewrit
 	v, why := k.policy.Finished(now, o)
 	switch v {
 	case Keep:
-		a.publish(kk, k, res.Data, now)
+		a.publish(kk, k, res, now)
 	case Hold:
-		k.held, k.heldAt = res.Data, now
+		k.held, k.heldAt = res, now
 		k.status = "holding a save: " + why
 		a.Logf.Printf("autosave of kitty %s: %s", kk, why)
 	default:
@@ -133,8 +140,8 @@ func (a *Autosaver) finished(kk string, k *kittyAuto, layout Layout, res *rewrit
 	}
 }
 
-func (a *Autosaver) publish(kk string, k *kittyAuto, data []byte, at time.Time) {
-	path, err := a.Store.Publish(kk, at, data)
+func (a *Autosaver) publish(kk string, k *kittyAuto, res *rewrite.Result, at time.Time) {
+	path, err := a.Store.Publish(kk, at, res)
 	if err != nil {
 		k.status = "not saved: " + err.Error() + a.lastGood(k)
 		a.Logf.Printf("autosave of kitty %s: %v", kk, err)

@@ -11,6 +11,8 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/rewrite"
+	"github.com/kittymux/kittymux/pkg/save"
 	"github.com/kittymux/kittymux/pkg/store"
 )
 
@@ -76,6 +78,9 @@ func ParseName(name string) (key string, at time.Time, ok bool) {
 type Store struct {
 	Paths paths.Paths
 	Keep  int
+	// ResumeBin is the kittymux-resume the saves name: the restored plain
+	// windows run it to show their screen history.
+	ResumeBin string
 }
 
 // KeepKitties is how many kitties' autosaves are kept: each run of kitty
@@ -88,8 +93,8 @@ const KeepKitties = 10
 // beyond the KeepKitties whose newest save is most recent (this one
 // counts). Only a good save gets here: the older ones go only once it is
 // written.
-func (s Store) Publish(key string, at time.Time, data []byte) (string, error) {
-	path, err := store.Publish(s.Paths, Name(key, at), data)
+func (s Store) Publish(key string, at time.Time, res *rewrite.Result) (string, error) {
+	path, err := save.Publish(s.Paths, Name(key, at), s.ResumeBin, res, at)
 	if err != nil {
 		return "", err
 	}

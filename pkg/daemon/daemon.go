@@ -72,7 +72,7 @@ func newAutosaver(ctx context.Context, o Options, set *agents.Set) *autosave.Aut
 	warm := warmProbes(ctx, o, set)
 	return &autosave.Autosaver{
 		Settings: settings,
-		Store:    autosave.Store{Paths: o.Paths, Keep: settings.Keep},
+		Store:    autosave.Store{Paths: o.Paths, Keep: settings.Keep, ResumeBin: bin},
 		Take: autosave.SaveOptions(save.Options{Agents: set, Paths: o.Paths, ResumeBin: bin, Getenv: o.Getenv,
 			Check: func(names []string) probe.Probes { warm(); return save.Probes(ctx, set, probeOpt, names) }}),
 		Off: func() string {

@@ -91,8 +91,11 @@ type Result struct {
 	Count int
 	// Warnings say what of kitty's save was refused or changed (Vet).
 	Warnings []string
-	// History are the windows whose screen history the save keeps.
-	History []int
+	// HistoryTexts is what each plain window showed (by window id) when
+	// the save was taken with screen history on; History are the windows
+	// whose text the published save keeps.
+	HistoryTexts map[int][]byte
+	History      []int
 }
 
 // ErrEmpty: the raw save holds no window; publishing it would replace a good

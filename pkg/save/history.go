@@ -2,12 +2,15 @@ package save
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
 
+	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/rewrite"
 	"github.com/kittymux/kittymux/pkg/screenhist"
+	"github.com/kittymux/kittymux/pkg/store"
 )
 
 // textReader is what reading a window's screen history asks of kitty
@@ -51,25 +54,39 @@ func readHistory(ctx context.Context, k Kitty, res *rewrite.Result, resumeBin st
 	return texts
 }
 
-// withHistory keeps the screen history of the save name's plain windows
-// when o asks for it: their files are written and the save points at them.
-// It returns the data to publish and the stamp of the files it wrote ("":
-// none). A failure keeps the save without history.
-func withHistory(ctx context.Context, o Options, res *rewrite.Result, now time.Time) ([]byte, string) {
-	if !o.ScreenHistory {
-		return res.Data, ""
+// Publish publishes res as the session name with the screen history Take
+// read (res.HistoryTexts): each plain window's text is written as a file
+// of the save and the save points at it; the files an earlier save of the
+// name kept go once it is published. A failure to keep the history keeps
+// the save without it. res.Data and res.History become what was published.
+func Publish(p paths.Paths, name, resumeBin string, res *rewrite.Result, now time.Time) (string, error) {
+	if res == nil {
+		return "", errors.New("refusing to publish an empty session")
 	}
-	texts := readHistory(ctx, o.Kitty, res, o.ResumeBin)
-	data, stamp, err := screenhist.Attach(o.Paths, o.Name, o.ResumeBin, res.Data, texts, now)
-	if err != nil {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("screen history not kept: %v", err))
-		return res.Data, ""
-	}
-	res.History = make([]int, 0, len(texts))
-	for _, id := range screenhist.Plain(res.Data, o.ResumeBin) {
-		if len(texts[id]) > 0 {
-			res.History = append(res.History, id)
+	data, stamp := res.Data, ""
+	if len(res.HistoryTexts) > 0 {
+		d, st, err := screenhist.Attach(p, name, resumeBin, res.Data, res.HistoryTexts, now)
+		if err != nil {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("screen history not kept: %v", err))
+		} else {
+			data, stamp = d, st
 		}
 	}
-	return data, stamp
+	path, err := store.Publish(p, name, data)
+	if err != nil {
+		return "", err
+	}
+	if stamp != "" {
+		res.History = res.History[:0]
+		for _, id := range screenhist.Plain(res.Data, resumeBin) {
+			if len(res.HistoryTexts[id]) > 0 {
+				res.History = append(res.History, id)
+			}
+		}
+	}
+	res.Data = data
+	if err := screenhist.Prune(p, name, stamp); err != nil {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("removing older screen history: %v", err))
+	}
+	return path, nil
 }

@@ -24,7 +24,6 @@ import (
 	"github.com/kittymux/kittymux/pkg/probe"
 	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/rewrite"
-	"github.com/kittymux/kittymux/pkg/screenhist"
 	"github.com/kittymux/kittymux/pkg/store"
 	"github.com/kittymux/kittymux/pkg/userfile"
 	"github.com/kittymux/kittymux/pkg/uservars"
@@ -126,6 +125,9 @@ func Take(ctx context.Context, o Options) (*rewrite.Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w; nothing was written", err)
 	}
+	if o.ScreenHistory {
+		res.HistoryTexts = readHistory(ctx, o.Kitty, res, o.ResumeBin)
+	}
 	return res, nil
 }
 
@@ -136,15 +138,9 @@ func Save(ctx context.Context, o Options) (string, *rewrite.Result, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	data, stamp := withHistory(ctx, o, res, clock.Or(o.Clock).Now())
-	path, err := store.Publish(o.Paths, o.Name, data)
+	path, err := Publish(o.Paths, o.Name, o.ResumeBin, res, clock.Or(o.Clock).Now())
 	if err != nil {
 		return "", nil, err
-	}
-	res.Data = data
-	// The files an earlier save of this name kept go with it.
-	if err := screenhist.Prune(o.Paths, o.Name, stamp); err != nil {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("removing older screen history: %v", err))
 	}
 	return path, res, nil
 }

@@ -108,7 +108,12 @@ func Rename(p paths.Paths, from, to string) error {
 			}
 			return err
 		}
-		return d.Remove(from + Ext)
+		if err := d.Remove(from + Ext); err != nil {
+			return err
+		}
+		// The save names its screen history by the old name's path, which
+		// a later save of that name replaces: it is not carried over.
+		return RemoveHistory(p, from, nil)
 	})
 }
 

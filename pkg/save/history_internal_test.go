@@ -56,7 +56,7 @@ func TestReadHistoryFailedRead(t *testing.T) {
 	}
 }
 
-// Thirty-four windows of 100,000 lines each: each keeps at most 2,000 lines and
+// Forty windows of 100,000 lines each: each keeps at most 2,000 lines and
 // 256 KiB, and the save at most 8 MiB; the windows beyond say so.
 func TestReadHistoryBounds(t *testing.T) {
 	var big strings.Builder
@@ -64,7 +64,7 @@ func TestReadHistoryBounds(t *testing.T) {
 		fmt.Fprintf(&big, "\x1b[32mline %06d of a long build log, long enough that two thousand of them fill more than the bound of one window: %s\x1b[m\n", i, strings.Repeat("=", 40))
 	}
 	k := &textKitty{text: func(int) string { return big.String() }}
-	res := plainSave(34)
+	res := plainSave(40)
 	texts := readHistory(t.Context(), k, res, "/bin/kittymux-resume")
 	total := 0
 	for id, text := range texts {
@@ -73,10 +73,10 @@ func TestReadHistoryBounds(t *testing.T) {
 		}
 		total += len(text)
 	}
-	if total > screenhist.MaxSaveBytes || len(texts) < 32 || len(texts) == 34 {
+	if total > screenhist.MaxSaveBytes || len(texts) < 32 || len(texts) == 40 {
 		t.Errorf("the save keeps %d bytes in %d windows", total, len(texts))
 	}
-	if len(res.Warnings) != 34-len(texts) {
+	if len(res.Warnings) != 40-len(texts) {
 		t.Errorf("%d windows kept, %d warnings", len(texts), len(res.Warnings))
 	}
 }

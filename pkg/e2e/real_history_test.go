@@ -133,6 +133,16 @@ func TestRealScreenHistory(t *testing.T) {
 		!strings.Contains(s, "\x1b[") || strings.Count(s, "\n") > 2000 {
 		t.Errorf("the kept file does not hold the last 2,000 lines with colours (%d lines)", strings.Count(s, "\n"))
 	}
+	code, out, errOut := kittymux(t, env, "sessions", "saves", "--json")
+	var saves struct{ Saves []sessions.SavedSession }
+	if err := json.Unmarshal([]byte(out), &saves); code != 0 || err != nil {
+		t.Fatalf("saves: exit %d, %v\n%s\n%s", code, err, out, errOut)
+	}
+	for _, s := range saves.Saves {
+		if want := map[string]int{"off": 0, "work": len(on.ScreenHistory)}[s.Name]; s.ScreenHistory != want || s.Agents != 0 {
+			t.Errorf("sessions saves: %s has %d windows with screen history and %d agents, want %d and 0", s.Name, s.ScreenHistory, s.Agents, want)
+		}
+	}
 	if err := onlySGR(kept); err != nil {
 		t.Errorf("the kept file: %v", err)
 	}

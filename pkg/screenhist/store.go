@@ -15,7 +15,7 @@ import (
 )
 
 // ShowFlag is kittymux-resume's mode that prints a kept history file.
-const ShowFlag = "--show-history"
+const ShowFlag = store.ShowHistoryFlag
 
 // fileExt ends each kept window's file.
 const fileExt = ".txt"

@@ -18,9 +18,33 @@ func Count(data []byte) (windows, agents int, err error) {
 	for _, ref := range f.Windows() {
 		windows++
 		l := ref.Line.Launch
-		if argv := l.Command(); len(argv) > 0 && filepath.Base(argv[0]) == restorerec.Program {
+		if argv := l.Command(); len(argv) > 0 && filepath.Base(argv[0]) == restorerec.Program && !showsHistory(argv) {
 			agents++
 		}
 	}
 	return windows, agents, nil
+}
+
+// ShowHistoryFlag is the restore prompt's mode that prints a plain
+// window's kept screen history before its shell's prompt.
+const ShowHistoryFlag = "--show-history"
+
+func showsHistory(argv []string) bool {
+	return len(argv) == 3 && filepath.Base(argv[0]) == restorerec.Program && argv[1] == ShowHistoryFlag
+}
+
+// HistoryWindows reads a session file and says how many of its windows
+// print a kept screen history when restored.
+func HistoryWindows(data []byte) int {
+	f, err := sessionfile.Parse(data)
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, ref := range f.Windows() {
+		if showsHistory(ref.Line.Launch.Command()) {
+			n++
+		}
+	}
+	return n
 }

@@ -124,6 +124,7 @@ func Restore(ctx context.Context, o *RestoreOptions) error {
 		fmt.Fprintf(o.IO.Out, "restored %s in %s (kitty went to its windows if they were open already)\n", info.Name, in.Socket)
 		sv.markRestored(endedKey, info, start)
 		printLeftOut(o.IO.Out, left, start)
+		printScreenHistory(o.IO.Out, info.Path)
 		o.reporter().report(ctx, info.Path, start, o.Wait)
 		return nil
 	}
@@ -145,6 +146,7 @@ func Restore(ctx context.Context, o *RestoreOptions) error {
 	fmt.Fprintf(o.IO.Out, "restored %s in a new kitty\n", info.Name)
 	sv.markRestored(endedKey, info, start)
 	printLeftOut(o.IO.Out, left, start)
+	printScreenHistory(o.IO.Out, info.Path)
 	o.reporter().report(ctx, info.Path, start, o.Wait)
 	return nil
 }
@@ -245,4 +247,16 @@ func forNewKitty(p paths.Paths, info store.Info) (string, error) {
 func startKitty(kittyPath, session string) error {
 	cmd := exec.Command(kittyPath, "--detach", "--session", session)
 	return cmd.Run()
+}
+
+// printScreenHistory says how many plain windows of the restored save print the
+// screen history it kept.
+func printScreenHistory(w io.Writer, path string) {
+	data, err := store.ReadRaw(path)
+	if err != nil {
+		return
+	}
+	if n := store.HistoryWindows(data); n > 0 {
+		fmt.Fprintf(w, "  screen history: %d plain window(s) show what they showed when saved\n", n)
+	}
 }

@@ -73,6 +73,9 @@ type SavedSession struct {
 	Kitty   string `json:"kitty,omitempty"`
 	Windows int    `json:"windows"`
 	Agents  int    `json:"agents"`
+	// ScreenHistory is how many windows print a kept screen history when
+	// restored.
+	ScreenHistory int `json:"screen_history,omitempty"`
 	// Last: `sessions restore last` opens this one.
 	Last    bool   `json:"last"`
 	Problem string `json:"problem,omitempty"`
@@ -159,6 +162,7 @@ func Saves(ctx context.Context, o *SavesOptions) error {
 		data, err := store.ReadRaw(in.Path)
 		if err == nil {
 			s.Windows, s.Agents, err = store.Count(data)
+			s.ScreenHistory = store.HistoryWindows(data)
 		}
 		if err != nil {
 			s.Problem = err.Error()

@@ -36,7 +36,7 @@ func Load(p paths.Paths, getenv func(string) string) (Setting, error) {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
-		errs = append(errs, fmt.Errorf("read %s: %w", p.Config(), err))
+		errs = append(errs, err)
 	default:
 		var c map[string]json.RawMessage
 		if err := json.Unmarshal(data, &c); err != nil {

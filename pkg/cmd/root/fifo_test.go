@@ -187,7 +187,7 @@ func TestFIFOsNeverBlock(t *testing.T) {
 		{name: "claude's settings.json", path: func(w *fifoWorld) string { return filepath.Join(w.home, ".claude", "settings.json") },
 			say: []string{"doctor"}},
 		{name: "config.json", path: func(w *fifoWorld) string { return w.paths.Config() },
-			say: []string{"doctor"}},
+			say: []string{"doctor", "setup --dry-run"}},
 		{name: "scanner.lock", path: func(w *fifoWorld) string { return filepath.Join(w.paths.StateDir, paths.ScannerLockName) },
 			say: []string{"doctor", "scanner status", "scanner run"}, more: [][]string{{"scanner", "run"}}},
 		{name: "resume.json", path: func(w *fifoWorld) string { return w.paths.UserAgents() },

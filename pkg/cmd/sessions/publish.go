@@ -17,6 +17,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/probe"
 	"github.com/kittymux/kittymux/pkg/rewrite"
+	"github.com/kittymux/kittymux/pkg/save"
 	"github.com/kittymux/kittymux/pkg/store"
 )
 
@@ -149,7 +150,9 @@ func Publish(ctx context.Context, o *PublishOptions) error {
 		_, err := o.IO.Out.Write(res.Data)
 		return err
 	}
-	path, err := store.Publish(o.Paths, o.Name, res.Data)
+	// No kitty to read windows' text from: no screen history, and an
+	// earlier save's of this name goes with it.
+	path, err := save.Publish(o.Paths, o.Name, bin, res, time.Now())
 	if err != nil {
 		return err
 	}

@@ -166,6 +166,18 @@ func TestRealSessionsList(t *testing.T) {
 		t.Fatal(err)
 	}
 	log.WaitFor(t, 5, 20*time.Second)
+	// kitty lists the typed opencode as its window's foreground process
+	// (on a busy machine a moment after the fake logged its start).
+	k.WaitFor(func(ls []kitty.OSWindow) bool {
+		for _, r := range kitty.Windows(ls) {
+			if r.Window.ID == typed && slices.ContainsFunc(r.Window.ForegroundProcesses, func(p kitty.Process) bool {
+				return slices.ContainsFunc(p.Cmdline, func(a string) bool { return strings.HasSuffix(a, "opencode") })
+			}) {
+				return true
+			}
+		}
+		return false
+	}, 20*time.Second)
 
 	env := realEnv(t, k)
 	env["PATH"] = binDir + ":" + os.Getenv("PATH") // the probes read the fakes' --help

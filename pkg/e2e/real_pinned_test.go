@@ -104,7 +104,9 @@ func TestRealFIFOs(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	env := []string{"HOME=" + home, "PATH=" + binDir + ":" + os.Getenv("PATH"), "KITTY_LISTEN_ON=" + k.Addr.String(),
+	// Only the fake claude on PATH: doctor probes every agent CLI it finds,
+	// and a real one's cold start is not what is measured here.
+	env := []string{"HOME=" + home, "PATH=" + binDir + ":/usr/bin:/bin", "KITTY_LISTEN_ON=" + k.Addr.String(),
 		"KITTY_PID=" + strconv.Itoa(k.PID), "XDG_CONFIG_HOME=" + filepath.Join(home, ".config")}
 	for _, args := range [][]string{{"sessions", "list"}, {"doctor"}, {"setup", "--dry-run"}, {"scanner", "status"}} {
 		bound := kittytest.Scaled(2 * time.Second)

@@ -155,6 +155,15 @@ func (w *world) newConversation(k *kittytest.Real, cw *convWindow) {
 	w.typeLine(k, cw.id, w.agent.newConv)
 	if !w.agent.newConvClears {
 		time.Sleep(kittytest.Scaled(time.Second))
+		// On a busy machine the Enter can land while the TUI still shows
+		// the command's completions, which take it: the command then
+		// waits in the input box. Enter again (on an empty box it does
+		// nothing).
+		if s, _ := w.screen(k, cw.id); shows(s, "> "+w.agent.newConv) {
+			w.t.Logf("%s: %s still in the input box; Enter again", cw.name, w.agent.newConv)
+			w.enter(k, cw.id)
+			time.Sleep(kittytest.Scaled(time.Second))
+		}
 		w.waitReady(k, cw.id)
 		return
 	}

@@ -39,7 +39,8 @@ func TestReadProcStart(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(boot, "boot_id"), []byte("3f1c0e2a-7b4d-4e59-9a8b-1c2d3e4f5a6b\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if p, _ := readProc(root, 123); p.Start != "3f1c0e2a-7b4d-4e59-9a8b-1c2d3e4f5a6b/98765" {
+	// Spelt as procid spells a process's start, which the prompt compares.
+	if p, _ := readProc(root, 123); p.Start != "3f1c0e2a-7b4d-4e59-9a8b-1c2d3e4f5a6b:98765" {
 		t.Errorf("start %q", p.Start)
 	}
 }

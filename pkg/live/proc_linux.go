@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/procid"
 )
 
 // readProc reads process pid from root (/proc): its executable, argv,
@@ -62,7 +63,7 @@ func startOf(root string, f []string) string {
 		return ""
 	}
 	if b := bootID(root); b != "" {
-		return b + "/" + f[startField]
+		return procid.StartToken(b, f[startField])
 	}
 	return ""
 }

@@ -26,8 +26,14 @@ func start(pid int) string {
 	if !ok {
 		return ""
 	}
-	if b := bootID(); b != "" {
-		return b + ":" + ticks
+	return StartToken(bootID(), ticks)
+}
+
+// StartToken is the start of a process as Start spells it, from the boot
+// id and the start ticks read from a /proc (live reads a root of its own).
+func StartToken(boot, ticks string) string {
+	if boot != "" {
+		return boot + ":" + ticks
 	}
 	return ticks
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/ids"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/lease"
+	"github.com/kittymux/kittymux/pkg/procid"
 )
 
 // openElsewhere says where r's conversation is open already: a lease
@@ -30,6 +31,9 @@ func (e *Env) openElsewhere(r Record) string {
 	rec, err := j.LatestOf(r.Agent, r.ID)
 	if err != nil || rec == nil || !rec.Open || rec.PID <= 0 || rec.PID == os.Getpid() || !alive(rec.PID) {
 		return ""
+	}
+	if rec.Start != "" && !(procid.ID{PID: rec.PID, Start: rec.Start}).Is() {
+		return "" // its pid is another process's now
 	}
 	if strconv.Itoa(rec.WindowID) == e.Getenv("KITTY_WINDOW_ID") && strconv.Itoa(rec.KittyPID) == e.Getenv("KITTY_PID") {
 		return "" // this very window: what ran here before

@@ -181,20 +181,53 @@ func (w *world) newConversation(k *kittytest.Real, cw *convWindow) {
 	k.WaitForText(windowMatch(cw.id), fresh, 30*time.Second)
 }
 
-// quit quits the agent the way a user does, back to the shell.
+// quit quits the agent the way a user does, back to the shell. A busy
+// TUI may let its completions take the Enter (the command still waits in
+// its input box: Enter again) or drop the whole command (typed again),
+// twice at most.
 func (w *world) quit(k *kittytest.Real, id int) {
 	w.t.Helper()
 	w.typeLine(k, id, w.agent.quit)
-	k.WaitFor(func(ls []kitty.OSWindow) bool {
-		for _, r := range kitty.Windows(ls) {
-			if r.Window.ID == id {
-				for _, p := range r.Window.ForegroundProcesses {
-					if len(p.Cmdline) > 0 && filepath.Base(p.Cmdline[0]) == "bash" {
-						return true
-					}
+	for range 2 {
+		if w.atShell(k, id, kittytest.Scaled(20*time.Second)) {
+			return
+		}
+		s, _ := w.screen(k, id)
+		w.t.Logf("window %d: %s did not take within 20 s, again; its screen:\n%s", id, w.agent.quit, s)
+		if shows(s, w.agent.quit) {
+			w.enter(k, id)
+		} else {
+			w.typeLine(k, id, w.agent.quit)
+		}
+	}
+	k.WaitFor(func(ls []kitty.OSWindow) bool { return shellForeground(ls, id) }, 90*time.Second)
+}
+
+// atShell reports whether window id's foreground is its shell again
+// within d.
+func (w *world) atShell(k *kittytest.Real, id int, d time.Duration) bool {
+	for deadline := time.Now().Add(d); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		ctx, cancel := context.WithTimeout(w.t.Context(), 10*time.Second)
+		ls, err := k.Client.LS(ctx)
+		cancel()
+		if err == nil && shellForeground(ls, id) {
+			return true
+		}
+	}
+	return false
+}
+
+// shellForeground reports whether ls shows bash in the foreground of
+// window id.
+func shellForeground(ls []kitty.OSWindow, id int) bool {
+	for _, r := range kitty.Windows(ls) {
+		if r.Window.ID == id {
+			for _, p := range r.Window.ForegroundProcesses {
+				if len(p.Cmdline) > 0 && filepath.Base(p.Cmdline[0]) == "bash" {
+					return true
 				}
 			}
 		}
-		return false
-	}, 90*time.Second)
+	}
+	return false
 }

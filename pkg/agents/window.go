@@ -36,6 +36,9 @@ type Window struct {
 	// Since is when the window's agent process started, zero when not
 	// known: the conversations written since are the ones it could hold.
 	Since time.Time
+	// LastSeen is when that process was last seen running (when it was read),
+	// zero with Since.
+	LastSeen time.Time
 	// Origin names kittymux's journal record of the window's agent process
 	// (journal.Record.Origin), "" when it has none: a restore record that
 	// does not name the conversation carries it, for the prompt to find the

@@ -1,6 +1,8 @@
 package live
 
 import (
+	"time"
+
 	"fmt"
 	"slices"
 	"strings"
@@ -38,7 +40,9 @@ type Window struct {
 func (w Window) Since() agents.Window {
 	a := w.Agent
 	if a.Unverified == "" && w.PID > 0 {
-		a.Since = procid.Started(w.PID)
+		if a.Since = procid.Started(w.PID); !a.Since.IsZero() {
+			a.LastSeen = time.Now()
+		}
 	}
 	return a
 }

@@ -198,6 +198,9 @@ func (e *Env) chooseBlock(r Record, sealed bool, list []choice, note string, wid
 		ps = append(ps, para{indent: 2, atoms: []atom{{pieces: []piece{{wd, dim}}, tail: true}}})
 	}
 	now := e.clk().Now()
+	if ran := ranWhen(r, now); ran != "" {
+		ps = append(ps, text(2, dim, ran))
+	}
 	for i, ch := range list {
 		facts := age(now.Sub(ch.c.Modified)) + " · " + turns(ch.c.Turns)
 		if ch.where != "" {
@@ -223,6 +226,28 @@ func (e *Env) chooseBlock(r Record, sealed bool, list []choice, note string, wid
 		keys.atoms = append(keys.atoms, atom{pieces: []piece{{h[0], bold}, {" " + h[1], plain}}, sep: "   "})
 	}
 	return append(ps, keys)
+}
+
+// ranWhen says when the window's agent ran, as the save saw it: the
+// conversations listed were written since it started. "" when not known.
+func ranWhen(r Record, now time.Time) string {
+	if r.Since <= 0 {
+		return ""
+	}
+	out := "its " + printable(r.Agent) + " started " + wallTime(time.Unix(r.Since, 0), now)
+	if r.LastSeen > 0 {
+		out += ", last seen running " + wallTime(time.Unix(r.LastSeen, 0), now)
+	}
+	return out
+}
+
+// wallTime is t as a wall-clock time, with its day when that is not now's.
+func wallTime(t, now time.Time) string {
+	t, now = t.Local(), now.Local()
+	if y, m, d := t.Date(); y == now.Year() && m == now.Month() && d == now.Day() {
+		return t.Format("15:04")
+	}
+	return t.Format("Jan 2 15:04")
 }
 
 // cutAtWord cuts s to at most n cells, at a word where it can, with "…".

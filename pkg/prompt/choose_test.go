@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -154,5 +155,32 @@ func TestChooseNeverGuesses(t *testing.T) {
 	r = empty.runPTY(empty.seal(chooseRecord()), "\r", true)
 	if diff := cmp.Diff([]string{"claude", "--model", "sonnet"}, argvOf(r)); diff != "" || !strings.Contains(r.out, "conversation unknown: start a new one?") {
 		t.Errorf("nothing to choose exec'd (-want +got):\n%s\noutput:\n%s", diff, r.out)
+	}
+}
+
+// TestChooseSince: the record says when the window's agent ran (--since,
+// --seen, from the save): the list says so, and holds only conversations
+// written since that process started.
+func TestChooseSince(t *testing.T) {
+	w := newWorld(t)
+	now := time.Now()
+	w.conversation(appleID, now.Add(-30*time.Minute), "remember the word APPLE")
+	w.conversation(bananaID, now.Add(-5*time.Minute), "remember the word BANANA")
+	started, seen := now.Add(-40*time.Minute), now.Add(-2*time.Minute)
+	rec := func(since time.Time) []string {
+		return append([]string{"--since", strconv.FormatInt(since.Unix(), 10), "--seen", strconv.FormatInt(seen.Unix(), 10)}, chooseRecord()...)
+	}
+	r := w.runChoose(w.seal(rec(started)), "2")
+	if diff := cmp.Diff([]string{"claude", "--model", "sonnet", "--resume", appleID}, argvOf(r)); diff != "" {
+		t.Errorf("exec'd (-want +got):\n%s\noutput:\n%s", diff, r.out)
+	}
+	ran := "its claude started " + started.Format("15:04") + ", last seen running " + seen.Format("15:04")
+	if !strings.Contains(r.out, ran) {
+		t.Errorf("the list does not say when its agent ran (%q):\n%s", ran, r.out)
+	}
+	// Started after APPLE was last written: only BANANA could be its.
+	r = w.runChoose(w.seal(rec(now.Add(-10*time.Minute))), "s")
+	if !strings.Contains(r.out, "BANANA") || strings.Contains(r.out, "APPLE") {
+		t.Errorf("listed a conversation last written before its agent started:\n%s", r.out)
 	}
 }

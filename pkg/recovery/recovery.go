@@ -267,6 +267,12 @@ func (o Options) tabOf(c candidate, d plan.Decision) (lines, why string, ok bool
 	// kitty's ls alone) is not sealed, and the prompt asks first.
 	rec := restorerec.Record{Agent: d.Agent, Mode: string(d.Mode), ID: d.ID, Confirm: d.Unsure != "" || len(c.rec.Exe) == 0,
 		Tab: c.tab, Dir: c.dir, Exe: c.rec.Exe, Argv: d.Argv}
+	if d.Mode == plan.ModeChoose && !c.rec.FirstSeen.IsZero() {
+		// The journal saw its agent process from FirstSeen to LastSeen: the
+		// conversations it could hold were written since.
+		rec.Since = c.rec.FirstSeen.Unix()
+		rec.LastSeen = max(c.rec.LastSeen.Unix(), rec.Since)
+	}
 	key := o.Key
 	if len(c.rec.Exe) == 0 {
 		key = nil

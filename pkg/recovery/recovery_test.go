@@ -2,6 +2,7 @@ package recovery
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -280,5 +281,27 @@ func TestBuildBothKittiesReadAlike(t *testing.T) {
 	got, err := restorerec.ParseArgs(ws[0].Line.Launch.Argv[1:])
 	if err != nil || got.Tab != `it's x \ "y"` || got.Dir != "/w/api" || got.VerifyIn(key, "/w/api") != nil {
 		t.Errorf("record %+v, %v\n%s", got, err, p.Data)
+	}
+}
+
+// TestBuildChooseRan: a recovered window that lists conversations to
+// choose from says when the journal saw its agent process, so the list
+// holds only what was written while it ran.
+func TestBuildChooseRan(t *testing.T) {
+	set, err := agents.Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := []journal.Record{rec("c1", "codex", "", "/w/cli", 5, "codex"), rec("c2", "codex", "", "/w/cli", 6, "codex")}
+	p, err := Build(Options{Agents: set, Journal: &journal.File{Version: 1, Records: recs}, Clock: clock.NewFake(now),
+		Since: 6 * time.Hour, ResumeBin: "/bin/kittymux-resume"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range recs {
+		want := fmt.Sprintf("--since %d --seen %d", r.FirstSeen.Unix(), r.LastSeen.Unix())
+		if !strings.Contains(string(p.Data), want) {
+			t.Errorf("no record with %q:\n%s", want, p.Data)
+		}
 	}
 }

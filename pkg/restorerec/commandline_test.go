@@ -12,7 +12,7 @@ import (
 func TestCommandLine(t *testing.T) {
 	key := make([]byte, KeySize)
 	rec := Record{Agent: "claude", Mode: "exact", ID: "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73", Dir: t.TempDir(),
-		Argv: []string{"claude", "--resume", "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73"}}
+		Since: 1_700_000_000, LastSeen: 1_700_000_600, Argv: []string{"claude", "--resume", "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73"}}
 	const bin = "/opt/km/bin/resume-prompt"
 	argv, err := rec.CommandLine(bin, key, []string{"claude"})
 	if err != nil {
@@ -41,6 +41,8 @@ func TestCommandLine(t *testing.T) {
 		append([]string{"/usr/bin/other"}, argv[1:]...),
 		append([]string{""}, argv[1:]...),
 		{Program, "--agent", "claude"},
+		{Program, "--agent", "claude", "--mode", "choose", "--since", "200", "--seen", "100", "--", "claude"},
+		{Program, "--agent", "claude", "--mode", "choose", "--seen", "soon", "--", "claude"},
 	} {
 		if r, ok := FromCommandLine(bad, ""); ok {
 			t.Errorf("FromCommandLine(%q) = %+v, want none", bad, r)

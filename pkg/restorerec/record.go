@@ -65,7 +65,11 @@ type Record struct {
 	// not known): in choose mode the conversations written since then are
 	// the ones it could have held.
 	Since int64
-	Argv  []string
+	// LastSeen is when the save last saw that process (Unix seconds; 0 not
+	// known): with Since, the time its agent ran, which the choosing
+	// prompt shows.
+	LastSeen int64
+	Argv     []string
 }
 
 // Args renders r as the prompt binary's arguments (without the program).
@@ -98,6 +102,9 @@ func (r Record) Args() []string {
 	if r.Since != 0 {
 		a = append(a, "--since", strconv.FormatInt(r.Since, 10))
 	}
+	if r.LastSeen != 0 {
+		a = append(a, "--seen", strconv.FormatInt(r.LastSeen, 10))
+	}
 	if r.Origin != "" {
 		a = append(a, "--origin", r.Origin)
 	}
@@ -108,7 +115,7 @@ func (r Record) Args() []string {
 }
 
 // ErrUsage marks arguments that are not a record.
-var ErrUsage = errors.New("usage: kittymux-resume --agent NAME --mode exact|latest|new|choose [--id ID] [--direct] [--from-shell] [--confirm] [--tab TITLE] [--dir DIR] [--env NAME=VALUE]... [--exe FILE]... [--since UNIX] [--origin ORIGIN] [--seal HMAC] -- ARGV")
+var ErrUsage = errors.New("usage: kittymux-resume --agent NAME --mode exact|latest|new|choose [--id ID] [--direct] [--from-shell] [--confirm] [--tab TITLE] [--dir DIR] [--env NAME=VALUE]... [--exe FILE]... [--since UNIX] [--seen UNIX] [--origin ORIGIN] [--seal HMAC] -- ARGV")
 
 var envName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
@@ -154,6 +161,9 @@ func ParseArgs(args []string) (Record, error) {
 			}
 			if len(r.Argv) == 0 {
 				return r, fmt.Errorf("%w: no command after --", ErrUsage)
+			}
+			if r.LastSeen != 0 && r.LastSeen < r.Since {
+				return r, fmt.Errorf("%w: --seen %d is before --since %d", ErrUsage, r.LastSeen, r.Since)
 			}
 			return r, nil
 		}
@@ -213,6 +223,13 @@ func ParseArgs(args []string) (Record, error) {
 			if v, err = value(); err == nil {
 				if r.Since, err = strconv.ParseInt(v, 10, 64); err != nil || r.Since <= 0 {
 					err = fmt.Errorf("%w: --since %q is not a time", ErrUsage, v)
+				}
+			}
+		case "--seen":
+			var v string
+			if v, err = value(); err == nil {
+				if r.LastSeen, err = strconv.ParseInt(v, 10, 64); err != nil || r.LastSeen <= 0 {
+					err = fmt.Errorf("%w: --seen %q is not a time", ErrUsage, v)
 				}
 			}
 		case "--direct":

@@ -492,6 +492,9 @@ func (rw *rewriter) apply(res *Result, d plan.Decision) error {
 	}
 	if lw, isLive := rw.live[d.WindowID]; d.Mode == plan.ModeChoose && isLive && !lw.Since.IsZero() {
 		rec.Since = lw.Since.Unix()
+		if !lw.LastSeen.IsZero() {
+			rec.LastSeen = max(lw.LastSeen.Unix(), rec.Since)
+		}
 	}
 	argv, err := rec.CommandLine(o.ResumeBin, key, o.Agents.Names())
 	if err != nil {

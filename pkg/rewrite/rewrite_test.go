@@ -665,11 +665,13 @@ func TestRewriteAgentDirectory(t *testing.T) {
 	set := shipped(t)
 	mine, _ := set.RecognizeString("claude --model opus")
 	other, _ := set.RecognizeString("claude")
+	started, seen := time.Unix(1_700_000_000, 0), time.Unix(1_700_003_600, 0)
 	res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, ResumeBin: bin,
 		// 2 is another claude in /srv/web; 3 is a claude that really runs in
 		// /usr/bin; window 1's record has no id, so it may resume the latest
 		// only if it is the single claude in its directory: it is not.
-		Live: []agents.Window{{ID: 1, Cwd: "/srv/web", Cmd: mine}, {ID: 2, Cwd: "/srv/web", Cmd: other}, {ID: 3, Cwd: "/usr/bin", Cmd: other}}})
+		// Window 1's process started at started and was read at seen.
+		Live: []agents.Window{{ID: 1, Cwd: "/srv/web", Cmd: mine, Since: started, LastSeen: seen}, {ID: 2, Cwd: "/srv/web", Cmd: other}, {ID: 3, Cwd: "/usr/bin", Cmd: other}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -686,6 +688,15 @@ func TestRewriteAgentDirectory(t *testing.T) {
 	// /usr/bin may.
 	if diff := cmp.Diff(map[int]plan.Mode{1: plan.ModeChoose, 2: plan.ModeChoose, 3: plan.ModeLatest}, modes); diff != "" {
 		t.Errorf("modes (-want +got):\n%s", diff)
+	}
+	// A choosing record says when its agent ran: its conversations are
+	// the ones written since.
+	recs := records(t, res.Data)
+	if r := recs[1]; r.Since != started.Unix() || r.LastSeen != seen.Unix() {
+		t.Errorf("window 1's record ran %d to %d, want %d to %d", r.Since, r.LastSeen, started.Unix(), seen.Unix())
+	}
+	if r := recs[2]; r.Since != 0 || r.LastSeen != 0 {
+		t.Errorf("window 2's record ran %d to %d, its process's start not known", r.Since, r.LastSeen)
 	}
 	f, err := sessionfile.Parse(res.Data)
 	if err != nil {

@@ -128,6 +128,12 @@ func runConv(t *testing.T, c Case) []string {
 	stop := w.scanner(k1)
 	ws := []*convWindow{{name: "api#1", dir: api}, {name: "api#2", dir: api}, {name: "web", dir: web}, {name: "docs", dir: docs}}
 	w.converse(k1, ws)
+	if chooses(c.Want) {
+		// The user goes back to the first window: its conversation is
+		// written while api#2's agent runs too, so api#2's list holds it
+		// (taken, once api#1's prompt picked it).
+		w.remind(k1, ws[0])
+	}
 	quitAt := time.Now()
 	w.quit(k1, ws[3].id)
 	ws = ws[:3]
@@ -177,6 +183,17 @@ func (w *world) converse(k *kittytest.Real, ws []*convWindow) {
 		}
 		cw.conv = w.convOf(cw.word)
 	}
+}
+
+// chooses reports whether any window of wants lists conversations to
+// choose from.
+func chooses(wants map[string]Want) bool {
+	for _, w := range wants {
+		if w.Mode == "choose" {
+			return true
+		}
+	}
+	return false
 }
 
 // checkListed checks what kittymux makes of each window before the crash:

@@ -39,7 +39,7 @@ type restoredWindow struct {
 // the agent. A window that lists conversations to choose from is answered
 // as the user would, who knows what each window held: the n-th such window
 // of a directory picks the line of the n-th window of ws there, by the
-// word it was told; a later one must show an earlier pick as taken.
+// word it was told; a later one must list an earlier pick as taken.
 func (w *world) answerPrompts(k *kittytest.Real, dirs map[string]int, ws []*convWindow) []*restoredWindow {
 	t := w.t
 	t.Helper()
@@ -101,11 +101,11 @@ func (w *world) pick(k *kittytest.Real, rw *restoredWindow, ws []*convWindow, n 
 	}
 	cw := mine[n]
 	line := regexp.MustCompile(`(?m)^\s*([1-9]) Remember the word ` + cw.word)
-	// An earlier pick, when listed here (written while this window's
-	// agent ran), shows as taken.
+	// An earlier pick (written while this window's agent ran: runConv
+	// reminds api#1 after api#2 started) is listed, and shows as taken.
 	takenShown := func(s string) bool {
 		for _, earlier := range mine[:n] {
-			if strings.Contains(s, "Remember the word "+earlier.word) && !strings.Contains(s, "open in") {
+			if !strings.Contains(s, "Remember the word "+earlier.word) || !strings.Contains(s, "open in") {
 				return false
 			}
 		}

@@ -116,6 +116,19 @@ func (w *world) tell(k *kittytest.Real, cw *convWindow) {
 	k.WaitForText(windowMatch(cw.id), func(s string) bool { return shows(s, "stub reply to") }, 60*time.Second)
 }
 
+// remind tells window cw its word again, in the conversation that holds
+// it, and waits for the answer on screen.
+func (w *world) remind(k *kittytest.Real, cw *convWindow) {
+	w.t.Helper()
+	line := "Keep the word " + cw.word + " in mind"
+	w.typeLine(k, cw.id, line)
+	if !carriedWithin(w.stub, line, 60*time.Second) {
+		w.enter(k, cw.id)
+	}
+	w.stub.WaitCarrying(w.t, line, 60*time.Second)
+	k.WaitForText(windowMatch(cw.id), func(s string) bool { return shows(s, "stub reply to: "+line) }, 60*time.Second)
+}
+
 // ask asks window id a question of its own and returns the turns carrying
 // it, once the answer is on screen.
 func (w *world) ask(k *kittytest.Real, id int, question string) []modelstub.Request {

@@ -1,6 +1,7 @@
 package prompt
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/kittymux/kittymux/pkg/journal"
@@ -12,13 +13,17 @@ import (
 // kitty, window, agent process, and when it was first seen). Where the
 // agent reported an id for that very process after the save (its hook,
 // or its own record of the process), the window resumes that id exactly.
+// A record that names one (exact) whose agent process left it after the
+// save (claude's /clear, a /new, a /resume inside the agent: the journal
+// lists the saved id among that process's previous ones) resumes the id
+// the agent reported last instead: the conversation the user was in.
 // Nothing else counts: a record of another process, agent or directory, an
 // id only a command line or a user var named, an unsealed record (its
 // origin could name any record), an id another window holds (its lease,
 // or the journal's open record of a live agent there): then the record
 // runs as saved.
 func (e *Env) learned(r Record, sealed bool) Record {
-	if !sealed || r.Mode == "exact" || r.Origin == "" || r.Dir == "" || e.ExactArgv == nil {
+	if !sealed || r.Origin == "" || r.Dir == "" || e.ExactArgv == nil {
 		return r
 	}
 	j := journal.New(e.Paths.Journal(), journal.IsOff(e.Paths.StateDir, e.Getenv))
@@ -37,6 +42,9 @@ func (e *Env) learned(r Record, sealed bool) Record {
 	if id == "" || strings.HasPrefix(from, "kitty user var") {
 		return r
 	}
+	if r.Mode == "exact" && (id == r.ID || !slices.Contains(rec.PreviousIDs, r.ID)) {
+		return r
+	}
 	argv, err := e.ExactArgv(r, id)
 	if err != nil {
 		return r
@@ -49,6 +57,9 @@ func (e *Env) learned(r Record, sealed bool) Record {
 	e.learnedFrom = "the agent's own record"
 	if from == journal.FromHook {
 		e.learnedFrom = "its hook"
+	}
+	if r.Mode == "exact" {
+		e.movedFrom = r.ID
 	}
 	return filled
 }

@@ -25,7 +25,12 @@ func TestLearnedAfterTheSave(t *testing.T) {
 	origin := (journal.Record{Key: key, FirstSeen: first}).Origin()
 	latest := []string{"claude", "--model", "sonnet", "--continue"}
 	exact := []string{"claude", "--model", "sonnet", "--resume", uuid}
+	const oldID = "0b7e9c2a-1d3f-4e5a-8b6c-7d8e9f0a1b2c"
+	stayed := []string{"claude", "--model", "sonnet", "--resume", oldID}
 	record := func(mode, origin string) []string {
+		if mode == "exact" {
+			return []string{"--agent", "claude", "--mode", "exact", "--id", oldID, "--tab", "api work", "--origin", origin, "--", "claude", "--model", "sonnet", "--resume", oldID}
+		}
 		if mode == "choose" {
 			return []string{"--agent", "claude", "--mode", "choose", "--tab", "api work", "--origin", origin, "--", "claude", "--model", "sonnet"}
 		}
@@ -57,6 +62,13 @@ func TestLearnedAfterTheSave(t *testing.T) {
 			edit: func(w *world, r *journal.Record) { r.Dir = filepath.Join(w.dir, "elsewhere") }},
 		{name: "unsealed", want: latest, says: "resume its latest conversation"},
 		{name: "open in another window", sealed: true, other: true, want: latest, says: "resume its latest conversation"},
+		// A record that named a conversation its agent left after the save
+		// (/clear, /new): the one it went to.
+		{name: "an exact record the agent left", mode: "exact", sealed: true, want: exact, says: "resume 3e8b5c17 (where it went after the save)?",
+			edit: func(_ *world, r *journal.Record) { r.PreviousIDs = []string{oldID} }},
+		{name: "an exact record the agent never had", mode: "exact", sealed: true, want: stayed, says: "resume 0b7e9c2a?"},
+		{name: "an exact record, unsealed", mode: "exact", want: stayed, says: "resume 0b7e9c2a?",
+			edit: func(_ *world, r *journal.Record) { r.PreviousIDs = []string{oldID} }},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			w := newWorld(t)

@@ -91,6 +91,9 @@ type Env struct {
 	// learned the one of its window's agent process after the save, from
 	// this source (learned.go).
 	learnedFrom string
+	// movedFrom: the record named this conversation, and the journal
+	// says its agent process left it after the save for r.ID.
+	movedFrom string
 	// byResumeAll: another window's `a` answered this one, with the rest
 	// of the waiting windows (their starts are spaced as unasked ones).
 	byResumeAll bool
@@ -281,7 +284,10 @@ func (e *Env) question(r Record, sealed, narrow bool) []para {
 	switch r.Mode {
 	case "exact":
 		q = "resume " + printable(ids.Short(r.ID)) + "?"
-		if e.learnedFrom != "" {
+		switch {
+		case e.movedFrom != "":
+			q = "resume " + printable(ids.Short(r.ID)) + " (where it went after the save)?"
+		case e.learnedFrom != "":
 			q = "resume " + printable(ids.Short(r.ID)) + " (learned after the save)?"
 		}
 	case "latest":
@@ -305,7 +311,10 @@ func (e *Env) question(r Record, sealed, narrow bool) []para {
 		ps = append(ps, para{indent: 2, atoms: []atom{{pieces: []piece{{wd, dim}}, tail: true}}})
 	}
 	ps = append(ps, e.ownDir()...)
-	if e.learnedFrom != "" {
+	switch {
+	case e.movedFrom != "":
+		ps = append(ps, text(2, dim, "the save had "+printable(ids.Short(e.movedFrom))+": this window's agent left it for this one later, as "+e.learnedFrom+" reported"))
+	case e.learnedFrom != "":
 		ps = append(ps, text(2, dim, "the save did not know it yet: "+e.learnedFrom+" reported it for this window's agent later"))
 	}
 	ps = append(ps, e.uncheckedWhy(r)...)

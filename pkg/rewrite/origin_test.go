@@ -9,11 +9,11 @@ import (
 	"github.com/kittymux/kittymux/pkg/rewrite"
 )
 
-// TestRewriteOrigin: a sealed record that does not name its conversation
-// names the journal's record of the window's agent process (its origin), so
-// the prompt can find the id the agent reported after the save. A record
-// that names its conversation has no need of it, and an unsealed one may
-// not carry it: the prompt trusts it only under a seal.
+// TestRewriteOrigin: a sealed record names the journal's record of the
+// window's agent process (its origin), so the prompt can find the id the
+// agent reported after the save: the conversation when the save knew none,
+// the one the agent went to when it left the saved one (/clear). An
+// unsealed one may not carry it: the prompt trusts it only under a seal.
 func TestRewriteOrigin(t *testing.T) {
 	set := shipped(t)
 	raw := []byte("new_tab\ncd /srv\n\n" +
@@ -46,7 +46,7 @@ func TestRewriteOrigin(t *testing.T) {
 	for id, r := range recs {
 		got[id], modes[id] = r.Origin, r.Mode
 	}
-	want := map[int]string{1: "", 2: "2026-12-01T09:00:00Z|unix:/tmp/kitty-7|7|2|42", 3: ""}
+	want := map[int]string{1: "2026-12-01T09:00:00Z|unix:/tmp/kitty-7|7|1|42", 2: "2026-12-01T09:00:00Z|unix:/tmp/kitty-7|7|2|42", 3: ""}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("origins (-want +got), modes %v:\n%s", modes, diff)
 	}

@@ -485,9 +485,10 @@ func (rw *rewriter) apply(res *Result, d plan.Decision) error {
 		FromShell: fd.fromShell, Confirm: d.Unsure != "" || fd.askWhy != "", Tab: fd.ref.TabTitle, Dir: fd.ref.Cwd, Env: fd.env, Exe: fd.exe, Argv: d.Argv}
 	if key == nil {
 		rec.Exe = nil
-	} else if d.Mode != plan.ModeExact {
-		// The conversation is not known yet: the prompt looks for the id
-		// the agent reports for this process after the save.
+	} else {
+		// The prompt looks for the id the agent reports for this process
+		// after the save: the conversation when the save knew none, the
+		// one it went to when it left the saved one (/clear, /new).
 		rec.Origin = fd.origin
 	}
 	if lw, isLive := rw.live[d.WindowID]; d.Mode == plan.ModeChoose && isLive && !lw.Since.IsZero() {

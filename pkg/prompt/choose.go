@@ -77,7 +77,7 @@ func (e *Env) holders(r Record, cands []agents.Candidate) []choice {
 	for i, c := range cands {
 		rr := r
 		rr.ID = c.ID
-		out[i] = choice{c: c, where: e.openElsewhere(rr)}
+		out[i] = choice{c: c, where: e.openWhere(rr)}
 	}
 	return out
 }

@@ -118,7 +118,7 @@ func TestChooseTaken(t *testing.T) {
 	if diff := cmp.Diff([]string{"claude", "--model", "sonnet", "--resume", appleID}, argvOf(r)); diff != "" {
 		t.Errorf("exec'd (-want +got):\n%s\noutput:\n%s", diff, r.out)
 	}
-	if !strings.Contains(r.out, "open in") || !strings.Contains(r.out, "1 is open in") {
+	if !strings.Contains(r.out, `open in window 7 (tab "web")`) || !strings.Contains(r.out, "1 is open in") {
 		t.Errorf("the taken conversation is not shown as taken:\n%s", r.out)
 	}
 }

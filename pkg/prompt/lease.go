@@ -21,24 +21,52 @@ import (
 // hand, its id reported by a hook or the agent's records). "" when it is
 // free.
 func (e *Env) openElsewhere(r Record) string {
-	if r.ID == "" {
+	if h := e.holder(r); h != nil {
+		return h.Where()
+	}
+	return ""
+}
+
+// openWhere is openElsewhere said short for a list line: "window N (tab
+// T)" in this kitty, with the kitty's pid in another.
+func (e *Env) openWhere(r Record) string {
+	h := e.holder(r)
+	switch {
+	case h == nil:
 		return ""
+	case h.WindowID <= 0:
+		return h.Where()
+	}
+	where := fmt.Sprintf("window %d", h.WindowID)
+	if h.KittyPID > 0 && strconv.Itoa(h.KittyPID) != e.Getenv("KITTY_PID") {
+		where = fmt.Sprintf("kitty %d, window %d", h.KittyPID, h.WindowID)
+	}
+	if h.Tab != "" {
+		where += fmt.Sprintf(" (tab %q)", h.Tab)
+	}
+	return where
+}
+
+// holder is who holds r's conversation open elsewhere, nil when none.
+func (e *Env) holder(r Record) *lease.Holder {
+	if r.ID == "" {
+		return nil
 	}
 	if h := lease.Find(e.Paths.StateDir, r.Agent, r.ID); h != nil && h.PID != os.Getpid() {
-		return h.Where()
+		return h
 	}
 	j := journal.New(e.Paths.Journal(), journal.IsOff(e.Paths.StateDir, e.Getenv))
 	rec, err := j.LatestOf(r.Agent, r.ID)
 	if err != nil || rec == nil || !rec.Open || rec.PID <= 0 || rec.PID == os.Getpid() || !alive(rec.PID) {
-		return ""
+		return nil
 	}
 	if rec.Start != "" && !(procid.ID{PID: rec.PID, Start: rec.Start}).Is() {
-		return "" // its pid is another process's now
+		return nil // its pid is another process's now
 	}
 	if strconv.Itoa(rec.WindowID) == e.Getenv("KITTY_WINDOW_ID") && strconv.Itoa(rec.KittyPID) == e.Getenv("KITTY_PID") {
-		return "" // this very window: what ran here before
+		return nil // this very window: what ran here before
 	}
-	return lease.Holder{PID: rec.PID, KittyPID: rec.KittyPID, KittySocket: rec.KittySocket, WindowID: rec.WindowID, Tab: rec.TabTitle}.Where()
+	return &lease.Holder{PID: rec.PID, KittyPID: rec.KittyPID, KittySocket: rec.KittySocket, WindowID: rec.WindowID, Tab: rec.TabTitle}
 }
 
 func alive(pid int) bool {

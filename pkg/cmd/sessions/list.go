@@ -117,7 +117,9 @@ func List(ctx context.Context, o *ListOptions) error {
 		lw := listed(rows[d.WindowID-1], d)
 		if d.Mode == plan.ModeChoose {
 			r := ws[d.WindowID-1]
-			lw.Candidates = len(set.Candidates(d.Agent, r.Cwd, r.Since, o.Getenv))
+			// Where the agent keeps them is where its process's environment
+			// says (HOME, CODEX_HOME, ...), as the restored window's will.
+			lw.Candidates = len(set.Candidates(d.Agent, r.Cwd, r.Since, agents.EnvOver(r.ProcEnv, o.Getenv)))
 			lw.Reason = fmt.Sprintf("choose: %d candidates now (%s)", lw.Candidates, lw.Reason)
 		}
 		out = append(out, lw)

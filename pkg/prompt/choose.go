@@ -1,16 +1,10 @@
 package prompt
 
 import (
-	"errors"
 	"fmt"
-	"os"
-	"os/signal"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
-
-	"golang.org/x/term"
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/journal"
@@ -84,55 +78,29 @@ func (e *Env) holders(r Record, cands []agents.Candidate) []choice {
 
 // pick shows the list and waits for a key: the chosen candidate, an empty
 // one for a new conversation, nil for a shell.
-func (e *Env) pick(r Record, sealed bool, cands []agents.Candidate) (*agents.Candidate, error) {
-	fd := int(e.In.Fd())
-	old, err := term.MakeRaw(fd)
-	if err != nil {
-		return nil, fmt.Errorf("terminal: %w", err)
-	}
-	defer term.Restore(fd, old)
-	e.title(e.waitingTitle(r))
+func (e *Env) pick(r Record, sealed bool, cands []agents.Candidate) (picked *agents.Candidate, err error) {
 	list := e.holders(r, cands)
 	var note string
-	var drawn []line
-	draw := func() {
-		if up := rows(drawn, e.width()); up > 0 {
-			fmt.Fprintf(e.Out, "\r\x1b[%dA\x1b[J", up)
+	b := &block{e: e, paras: func(w int) []para { return e.chooseBlock(r, sealed, list, note, w) }}
+	err = e.wait(r, b, chooseRefresh, func() bool {
+		if again := e.holders(r, cands); !sameHolders(again, list) {
+			list = again
+			b.draw()
 		}
-		w := e.width()
-		drawn = layout(e.chooseBlock(r, sealed, list, note, w), w)
-		fmt.Fprint(e.Out, render(drawn, e.color()))
-	}
-	draw()
-	winch := make(chan os.Signal, 1)
-	signal.Notify(winch, syscall.SIGWINCH)
-	defer signal.Stop(winch)
-	keys := readKeys(e.In)
-	tick := e.clk().NewTicker(chooseRefresh)
-	defer tick.Stop()
-	for {
-		select {
-		case <-winch:
-			draw()
-		case <-tick.C():
-			if again := e.holders(r, cands); !sameHolders(again, list) {
-				list = again
-				draw()
-			}
-		case c, ok := <-keys:
-			if !ok {
-				return nil, errors.New("terminal closed")
-			}
-			got, done, msg := e.chooseKey(c, list, keys)
-			if done {
-				return got, nil
-			}
-			if msg != "" {
-				note = msg
-				draw()
-			}
+		return false
+	}, func(c byte, keys <-chan byte) bool {
+		got, done, msg := e.chooseKey(c, list, keys)
+		if done {
+			picked = got
+			return true
 		}
-	}
+		if msg != "" {
+			note = msg
+			b.draw()
+		}
+		return false
+	})
+	return picked, err
 }
 
 // chooseKey is what key c does: done with the candidate chosen (empty: a

@@ -5,11 +5,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"golang.org/x/term"
@@ -485,81 +483,48 @@ func (e *Env) waitingTitle(r Record) string {
 // waits the window's title names the agent and its tab; once answered, the
 // title is the program's that runs next, until that program sets its own.
 func (e *Env) ask(r Record, sealed bool) (choice Choice, err error) {
-	fd := int(e.In.Fd())
-	old, err := term.MakeRaw(fd)
-	if err != nil {
-		return "", fmt.Errorf("terminal: %w", err)
-	}
-	defer term.Restore(fd, old)
-	e.title(e.waitingTitle(r))
 	defer func() {
 		switch {
+		case err != nil:
 		case choice == ChoiceResume || choice == ChoiceNew:
 			e.title(r.Agent)
 		default:
 			e.title(filepath.Base(e.shellPath()))
 		}
 	}()
-
-	// The block is drawn again to the new width when the window changes.
-	var extra []para // what `i` added
-	block := func(w int) []para {
-		return append(e.question(r, sealed, w < 40), extra...)
-	}
-	var drawn []line
-	draw := func() {
-		w := e.width()
-		drawn = layout(block(w), w)
-		fmt.Fprint(e.Out, render(drawn, e.color()))
-	}
-	draw()
-	winch := make(chan os.Signal, 1)
-	signal.Notify(winch, syscall.SIGWINCH)
-	defer signal.Stop(winch)
-
-	keys := readKeys(e.In)
-	tick := e.clk().NewTicker(250 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		select {
-		case <-winch:
-			// Back to the block's first row (as the terminal folded its
-			// lines to the new width), clear below, draw again.
-			if up := rows(drawn, e.width()); up > 0 {
-				fmt.Fprintf(e.Out, "\r\x1b[%dA\x1b[J", up)
-			}
-			draw()
-		case <-tick.C():
-			// Another window's `a` answers only sealed records that need no check.
-			if sealed && !r.Confirm && e.resumeAllActive() {
-				e.byResumeAll = true
-				e.say(plain, "resuming (another window chose: resume all)")
-				return ChoiceResume, nil
-			}
-		case c, ok := <-keys:
-			if !ok {
-				return "", errors.New("terminal closed")
-			}
-			if choice, ok := e.keyChoice(c, r); ok {
-				return choice, nil
-			}
-			switch c {
-			case 'i', 'I':
-				more := e.commands(r)
-				extra = append(extra, more...)
-				w := e.width()
-				lines := layout(more, w)
-				drawn = append(drawn, lines...)
-				fmt.Fprint(e.Out, render(lines, e.color()))
-			case 0x1b:
-				// A lone Esc is "shell"; Esc followed at once by more bytes
-				// is a key's escape sequence (arrows, ...): ignore it.
-				if !drainSequence(e.clk(), keys) {
-					return ChoiceShell, nil
-				}
+	// What `i` added stays when the block is drawn again.
+	var extra []para
+	b := &block{e: e, paras: func(w int) []para { return append(e.question(r, sealed, w < 40), extra...) }}
+	err = e.wait(r, b, 250*time.Millisecond, func() bool {
+		// Another window's `a` answers only sealed records that need no check.
+		if sealed && !r.Confirm && e.resumeAllActive() {
+			e.byResumeAll = true
+			e.say(plain, "resuming (another window chose: resume all)")
+			choice = ChoiceResume
+			return true
+		}
+		return false
+	}, func(c byte, keys <-chan byte) bool {
+		if ch, ok := e.keyChoice(c, r); ok {
+			choice = ch
+			return true
+		}
+		switch c {
+		case 'i', 'I':
+			more := e.commands(r)
+			extra = append(extra, more...)
+			b.add(more)
+		case 0x1b:
+			// A lone Esc is "shell"; Esc followed at once by more bytes
+			// is a key's escape sequence (arrows, ...): ignore it.
+			if !drainSequence(e.clk(), keys) {
+				choice = ChoiceShell
+				return true
 			}
 		}
-	}
+		return false
+	})
+	return choice, err
 }
 
 // readKeys reads the terminal's bytes, one at a time, until it fails.

@@ -191,15 +191,19 @@ func (w *world) newConversation(k *kittytest.Real, cw *convWindow) {
 		return
 	}
 	fresh := func(s string) bool { return !strings.Contains(s, cw.word) && strings.Contains(s, w.agent.ready) }
-	if w.screenShows(k, cw.id, fresh, kittytest.Scaled(20*time.Second)) {
-		return
-	}
-	s, _ := w.screen(k, cw.id)
-	w.t.Logf("%s: %s did not take within 20 s, again; its screen:\n%s", cw.name, w.agent.newConv, s)
-	if shows(s, w.agent.newConv) {
-		w.enter(k, cw.id)
-	} else {
-		w.typeLine(k, cw.id, w.agent.newConv)
+	for range 3 {
+		if w.screenShows(k, cw.id, fresh, kittytest.Scaled(20*time.Second)) {
+			return
+		}
+		s, _ := w.screen(k, cw.id)
+		w.t.Logf("%s: %s did not take within 20 s, again; its screen:\n%s", cw.name, w.agent.newConv, s)
+		// codex refuses it while the last turn still winds up ("'/new'
+		// is disabled while a task is in progress"): typed again.
+		if shows(s, w.agent.newConv) && !strings.Contains(s, "disabled while") {
+			w.enter(k, cw.id)
+		} else {
+			w.typeLine(k, cw.id, w.agent.newConv)
+		}
 	}
 	k.WaitForText(windowMatch(cw.id), fresh, 30*time.Second)
 }

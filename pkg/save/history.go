@@ -13,9 +13,9 @@ import (
 	"github.com/kittymux/kittymux/pkg/store"
 )
 
-// textReader is what reading a window's screen history asks of kitty
-// (kitty.Client).
-type textReader interface {
+// TextReader reads a window's screen and scrollback with its colours, as
+// kitty's get-text --ansi --extent all gives them (kitty.Client; QuitTexts).
+type TextReader interface {
 	GetANSIText(ctx context.Context, match string) (string, error)
 }
 
@@ -23,19 +23,15 @@ type textReader interface {
 // scrollback must not stall the save.
 const readTimeout = 10 * time.Second
 
-// readHistory reads what each plain window of the save shows, screen and
-// scrollback, filtered and bounded (per window and for the whole save). A
-// window whose text cannot be read keeps none; the save goes on.
-func readHistory(ctx context.Context, k Kitty, res *rewrite.Result, resumeBin string) map[int][]byte {
-	tr, ok := k.(textReader)
-	if !ok {
-		return nil
-	}
+// ReadHistory reads what each plain window of the save shows, screen and
+// scrollback, filtered and bounded by b (per window and for the whole
+// save). A window whose text cannot be read keeps none; the save goes on.
+func ReadHistory(ctx context.Context, tr TextReader, res *rewrite.Result, resumeBin string, b screenhist.Bounds) map[int][]byte {
 	texts := map[int][]byte{}
-	budget := screenhist.MaxSaveBytes
+	budget := b.SaveBytes
 	for _, id := range screenhist.Plain(res.Data, resumeBin) {
 		if budget <= 0 {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("window %d: screen history not kept: the save holds %d MiB already", id, screenhist.MaxSaveBytes>>20))
+			res.Warnings = append(res.Warnings, fmt.Sprintf("window %d: screen history not kept: the save holds %d MiB already", id, b.SaveBytes>>20))
 			continue
 		}
 		c, cancel := context.WithTimeout(ctx, readTimeout)
@@ -45,7 +41,7 @@ func readHistory(ctx context.Context, k Kitty, res *rewrite.Result, resumeBin st
 			res.Warnings = append(res.Warnings, fmt.Sprintf("window %d: screen history not kept: %s", id, screenhist.Filter([]byte(err.Error()))))
 			continue
 		}
-		t := screenhist.Bound(screenhist.Filter([]byte(s)), screenhist.MaxLines, min(screenhist.MaxWindowBytes, budget))
+		t := screenhist.Bound(screenhist.Filter([]byte(s)), b.Lines, min(b.WindowBytes, budget))
 		if len(t) > 0 {
 			texts[id] = t
 			budget -= len(t)

@@ -4,13 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/rewrite"
 	"github.com/kittymux/kittymux/pkg/screenhist"
 	"github.com/kittymux/kittymux/pkg/store"
+	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
 // TextReader reads a window's screen and scrollback with its colours, as
@@ -48,6 +52,41 @@ func ReadHistory(ctx context.Context, tr TextReader, res *rewrite.Result, resume
 		}
 	}
 	return texts
+}
+
+// QuitTexts is the directory kitty's quit watcher writes when screen
+// history is on: what each window shows, as get-text --ansi --extent all
+// gives it (the watcher calls what that command calls, in kitty's own
+// process: the socket is closing), its last bytes only, as ID.txt. It
+// holds every window's, agents' too: ReadHistory keeps the plain windows'.
+// Its name is the raw save's, .kitty-session replaced by QuitTextsExt.
+type QuitTexts struct {
+	Dir string
+	Max int64 // what one file may hold
+}
+
+// QuitTextsExt ends the name of a QuitTexts directory.
+const QuitTextsExt = ".text"
+
+// GetANSIText reads the file of the window "id:N".
+func (q QuitTexts) GetANSIText(_ context.Context, match string) (string, error) {
+	id, err := strconv.Atoi(strings.TrimPrefix(match, "id:"))
+	if err != nil {
+		return "", err
+	}
+	b, err := userfile.Read(filepath.Join(q.Dir, strconv.Itoa(id)+".txt"), q.Max)
+	return string(b), err
+}
+
+// Remove removes the directory with its files.
+func (q QuitTexts) Remove() error {
+	ents, _ := os.ReadDir(q.Dir)
+	for _, e := range ents {
+		if strings.HasSuffix(e.Name(), ".txt") {
+			os.Remove(filepath.Join(q.Dir, e.Name()))
+		}
+	}
+	return os.Remove(q.Dir)
 }
 
 // Publish publishes res as the session name with the screen history Take

@@ -176,13 +176,20 @@ func markAgents(ctx context.Context, c Kitty, aws []live.Window) error {
 // tells a dead save's file from one being written now.
 const rawStaleAfter = 10 * time.Minute
 
-// removeStaleRaw removes raw saves that a killed save left behind: each holds
-// a whole session.
+// removeStaleRaw removes raw saves that a killed save left behind (each
+// holds a whole session), and the windows' texts of a quit save whose
+// publish never ran.
 func removeStaleRaw(dir string, now time.Time) {
 	old, _ := userfile.Glob(filepath.Join(dir, ".raw-*.kitty-session"))
-	for _, p := range old {
-		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() && now.Sub(fi.ModTime()) > rawStaleAfter {
+	texts, _ := userfile.Glob(filepath.Join(dir, ".raw-*"+QuitTextsExt))
+	for _, p := range append(old, texts...) {
+		fi, err := os.Lstat(p)
+		switch {
+		case err != nil || now.Sub(fi.ModTime()) <= rawStaleAfter:
+		case fi.Mode().IsRegular():
 			os.Remove(p)
+		case fi.IsDir():
+			QuitTexts{Dir: p}.Remove()
 		}
 	}
 }

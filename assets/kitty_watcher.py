@@ -6,7 +6,9 @@
 #   - on a confirmed quit (on_quit, kitty >= 0.46.2) it saves kitty's layout with kitty's own
 #     save_as_session, in this process (the socket is closing), and starts `kittymux sessions publish`
 #     on that raw file, detached, so the publish finishes after kitty is gone. The save is named
-#     autosave-quit-<kitty's pid>-<UTC time>: the newest save of this kitty, ended by a quit.
+#     autosave-quit-<kitty's pid>-<UTC time>: the newest save of this kitty, ended by a quit. With screen
+#     history on (config.json, KITTYMUX_SCREEN_HISTORY) it also writes what each window shows, for the publish
+#     to keep the plain windows' (kittymux filters and bounds it).
 # Nothing else is done on any event, and no handler ever raises into kitty.
 
 import json
@@ -114,6 +116,48 @@ def _quit_name(base):
     return '%s-%d-%s' % (base, os.getpid(), stamp)
 
 
+# config.json is kittymux's settings, read as kittymux reads it (at most 1 MiB).
+_MAX_CONFIG = 1 << 20
+# The bounds of what a window and a save keep (pkg/screenhist), in their units: key, default, largest, unit.
+_HISTORY_BOUNDS = (('screen_history_window_kb', 256, 16 << 10, 1 << 10), ('screen_history_save_mb', 8, 256, 1 << 20))
+
+
+def _write_texts(s, boss, path):
+    """With screen history on, what each window shows, as `get-text --ansi --extent all` gives it (the socket is
+    closing: kitty's own call), in path/ID.txt (0600). Each is cut to its last lines within twice the bytes a
+    window keeps, all within twice what a save keeps: kittymux filters and bounds what it keeps of them."""
+    env = os.environ.get('KITTYMUX_SCREEN_HISTORY', '')
+    try:
+        c = json.loads(_read_regular(s['config'], _MAX_CONFIG).decode('utf-8'))
+    except Exception:
+        c = {}
+    if not isinstance(c, dict):
+        c = {}
+    if not (env in ('1', 'true') if env else c.get('screen_history') is True):
+        return
+
+    def bound(key, default, top, unit):
+        v = c.get(key)
+        return 2 * unit * (v if type(v) is int and 1 <= v <= top else default)
+
+    window, total = (bound(*b) for b in _HISTORY_BOUNDS)
+    os.mkdir(path, 0o700)
+    for w in list(boss.window_id_map.values()):
+        cap = min(window, total)
+        if cap <= 0:
+            break
+        b = w.as_text(as_ansi=True, add_history=True).encode('utf-8', 'replace')
+        if len(b) > cap:
+            b = b[-cap:]
+            b = b[b.find(b'\n') + 1:]
+        if not b:
+            continue
+        fd = os.open(os.path.join(path, '%d.txt' % w.id), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, 'wb') as f:
+            f.write(b)
+        total -= len(b)
+
+
 def _is_utility(boss):
     for tm in list(getattr(boss, 'os_window_map', {}).values()):
         if getattr(tm, 'wm_class', '') in _UTILITY_CLASSES:
@@ -149,6 +193,14 @@ def on_quit(boss, window, data):
             args += ['--ls', ls]
         except Exception as err:
             _log('listing the windows on quit failed: %s' % (err,))
+        texts = raw[:-len('.kitty-session')] + '.text'
+        try:
+            _write_texts(s, boss, texts)
+        except Exception as err:
+            _log('keeping the windows\' text on quit failed: %s' % (err,))
+        if os.path.isdir(texts):
+            # The publish keeps what it may of them, and removes them.
+            args += ['--texts', texts]
         _spawn(s, args + [raw])
     except Exception as err:
         _log('saving the session on quit failed: %s' % (err,))

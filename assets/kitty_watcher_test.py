@@ -26,12 +26,23 @@ class TabManager:
         self.wm_class = wm_class
 
 
-class Boss:
-    """What the watcher uses of kitty's Boss: save_as_session as the action runs it, os_window_map."""
+class Window:
+    def __init__(self, wid, text):
+        self.id, self.text = wid, text
 
-    def __init__(self, wm_class='kitty', fail=False):
+    def as_text(self, as_ansi=False, add_history=False):
+        assert as_ansi and add_history, 'not what get-text --ansi --extent all gives'
+        return self.text
+
+
+class Boss:
+    """What the watcher uses of kitty's Boss: save_as_session as the action runs it, os_window_map,
+    window_id_map."""
+
+    def __init__(self, wm_class='kitty', fail=False, texts=None):
         self.calls = []
         self.os_window_map = {1: TabManager(wm_class)}
+        self.window_id_map = {i: Window(i, t) for i, t in (texts or {}).items()}
         self.fail = fail
 
     def save_as_session(self, *args):
@@ -141,6 +152,78 @@ class WatcherTest(unittest.TestCase):
         # A second confirmed call (a second path to the same file) saves nothing more.
         self.load()['on_quit'](boss, None, {'confirmed': True})
         self.assertEqual(len(boss.calls), 1)
+
+    def test_screen_history_texts(self):
+        """With screen history on, each window's text is written beside the raw save for the publish: its
+        last lines within twice a window's bound, within twice a save's; off, nothing is."""
+        config = os.path.join(self.dir, 'config.json')
+        self.settings(config=config)
+        long = ''.join('\x1b[32mline %04d\x1b[m\n' % i for i in range(400))  # 8,000 bytes
+        texts = {1: 'make: ok \u2713\n', 2: long, 3: long, 4: long}
+        for env, conf, on in (('', None, False), ('', {'screen_history': False}, False),
+                              ('', {'screen_history': 'yes'}, False), ('0', {'screen_history': True}, False),
+                              ('1', None, True),
+                              ('', {'screen_history': True, 'screen_history_window_kb': 1, 'screen_history_save_mb': 0},
+                               True)):
+            with self.subTest(env=env, conf=conf):
+                if hasattr(sys, '_kittymux_watcher_done'):
+                    delattr(sys, '_kittymux_watcher_done')
+                if os.path.exists(self.log):
+                    os.remove(self.log)
+                if conf is None:
+                    if os.path.exists(config):
+                        os.remove(config)
+                else:
+                    with open(config, 'w') as f:
+                        json.dump(conf, f)
+                os.environ['KITTYMUX_SCREEN_HISTORY'] = env
+                self.addCleanup(os.environ.pop, 'KITTYMUX_SCREEN_HISTORY', None)
+                boss = Boss(texts=texts)
+                self.load()['on_quit'](boss, None, {'confirmed': True})
+                argv = self.runs(1)[0]['argv']
+                dirs = [x for x in os.listdir(self.sessions) if x.endswith('.text')]
+                if not on:
+                    self.assertNotIn('--texts', argv)
+                    self.assertEqual(dirs, [])
+                    continue
+                path = argv[argv.index('--texts') + 1]
+                self.assertEqual(path, boss.calls[0][-1][:-len('.kitty-session')] + '.text')
+                self.assertEqual(os.stat(path).st_mode & 0o777, 0o700)
+                got = {}
+                for name in os.listdir(path):
+                    self.assertEqual(os.stat(os.path.join(path, name)).st_mode & 0o777, 0o600)
+                    with open(os.path.join(path, name), 'rb') as f:
+                        got[name] = f.read()
+                self.assertEqual(got['1.txt'], 'make: ok \u2713\n'.encode('utf-8'))
+                if env == '1':  # the default bounds: each whole
+                    self.assertEqual(sorted(got), ['1.txt', '2.txt', '3.txt', '4.txt'])
+                    self.assertEqual(got['4.txt'], long.encode())
+                    shutil.rmtree(path)
+                    continue
+                # 1 KiB a window, twice that written, from a line's start; the save's 0 is out of range: 8 MiB.
+                self.assertEqual(sorted(got), ['1.txt', '2.txt', '3.txt', '4.txt'])
+                for name in ('2.txt', '3.txt', '4.txt'):
+                    self.assertLessEqual(len(got[name]), 2048)
+                    self.assertGreater(len(got[name]), 2000)
+                    self.assertTrue(got[name].startswith(b'\x1b[32mline '), got[name][:20])
+                    self.assertTrue(got[name].endswith(b'line 0399\x1b[m\n'))
+                shutil.rmtree(path)
+
+    def test_screen_history_save_bound(self):
+        """Twice what a save keeps is written in all, window after window."""
+        config = os.path.join(self.dir, 'config.json')
+        self.settings(config=config)
+        with open(config, 'w') as f:
+            json.dump({'screen_history': True, 'screen_history_window_kb': 16384, 'screen_history_save_mb': 1}, f)
+        big = 'x' * 100 + '\n'
+        boss = Boss(texts={i: big * 8000 for i in range(1, 6)})  # 808,000 bytes each
+        self.load()['on_quit'](boss, None, {'confirmed': True})
+        argv = self.runs(1)[0]['argv']
+        path = argv[argv.index('--texts') + 1]
+        sizes = {n: os.path.getsize(os.path.join(path, n)) for n in os.listdir(path)}
+        self.assertEqual(sorted(sizes), ['1.txt', '2.txt', '3.txt'])
+        self.assertLessEqual(sum(sizes.values()), 2 << 20)
+        self.assertEqual(sizes['1.txt'], 808000)
 
     def test_never_raises(self):
         m = self.load()

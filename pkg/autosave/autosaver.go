@@ -52,8 +52,7 @@ func SaveOptions(base save.Options) func(ctx context.Context, in kitty.Instance)
 	return func(ctx context.Context, in kitty.Instance) (*rewrite.Result, error) {
 		o := base
 		if base.Getenv != nil {
-			s, _ := screenhist.Load(o.Paths, o.Getenv)
-			o.ScreenHistory = s.On
+			o.ScreenHistory, _ = screenhist.Load(o.Paths, o.Getenv)
 		}
 		o.Kitty = kitty.NewClient(in.Addr)
 		o.Instance = in

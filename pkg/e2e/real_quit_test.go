@@ -19,6 +19,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
 	"github.com/kittymux/kittymux/pkg/setup"
+	"github.com/kittymux/kittymux/pkg/store"
 )
 
 // userSystemd is a running user manager that starts nothing: the watcher
@@ -122,16 +123,34 @@ func quit(t *testing.T, k *kittytest.Real) {
 // real kitty 0.46.2 or newer that is sent `quit` (no confirmation) saves its
 // layout in its own process as it goes, and the detached publish leaves a
 // session, with the agent window rewritten to its exact resume, after kitty
-// is gone.
+// is gone. With screen history on, the shell window keeps what it showed;
+// the agent window keeps nothing.
 func TestRealQuitCapture(t *testing.T) {
 	t.Parallel()
 	kittyBin := kittytest.NeedKitty(t, kitty.VersionOnQuit)
 	binDir, log := kittytest.FakeAgents(t, "claude")
 	include, published, p := quitSetup(t)
+	if err := os.MkdirAll(p.ConfigDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p.Config(), []byte(`{"screen_history": true}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	k := kittytest.StartReal(t, kittytest.RealOptions{Kitty: kittyBin, Env: log.Env(), Config: []string{include}})
 	const uuid = "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73"
-	k.LaunchWith(kitty.LaunchOptions{Args: []string{filepath.Join(binDir, "claude"), "--resume", uuid}})
+	agent := k.LaunchWith(kitty.LaunchOptions{Args: []string{filepath.Join(binDir, "claude"), "--resume", uuid}})
 	waitRuns(t, log, 1, 30*time.Second)
+	var shell *kitty.Window
+	k.WaitFor(func(ls []kitty.OSWindow) bool {
+		for _, r := range kitty.Windows(ls) {
+			if r.Window.ID != agent && atPrompt(r.Window) {
+				shell = r.Window
+			}
+		}
+		return shell != nil
+	}, 30*time.Second)
+	writeTTY(t, shell.PID, "\x1b[31mquit-history-line\x1b[m\n")
+	k.WaitForText("id:"+strconv.Itoa(shell.ID), func(s string) bool { return strings.Contains(s, "quit-history-line") }, 30*time.Second)
 	// A reload runs the configuration again: the watcher must still save
 	// once, and say nothing.
 	reload, cancel := context.WithTimeout(context.Background(), kittytest.Scaled(5*time.Second))
@@ -157,6 +176,12 @@ func TestRealQuitCapture(t *testing.T) {
 	}
 	if !strings.Contains(string(data), "kittymux-resume") || !strings.Contains(string(data), uuid) {
 		t.Errorf("claude's window is not rewritten to its exact resume:\n%s", data)
+	}
+	name := strings.TrimSuffix(filepath.Base(path), ".kitty-session")
+	if hs := store.HistoryWindows(data); len(hs) != 1 || hs[0].WindowID != shell.ID || filepath.Dir(hs[0].File) != store.HistoryDir(p, name) {
+		t.Errorf("windows with screen history %+v, want the shell's (%d) alone, in %s:\n%s", hs, shell.ID, store.HistoryDir(p, name), data)
+	} else if kept, err := os.ReadFile(hs[0].File); err != nil || !strings.Contains(string(kept), "\x1b[31mquit-history-line") {
+		t.Errorf("the shell's kept history: %v\n%q", err, kept)
 	}
 	// The publish removes the raw save it was given.
 	bound := kittytest.NewBound(t, "the watcher's raw saves to go", 10*time.Second)

@@ -4,18 +4,22 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/rewrite"
 	"github.com/kittymux/kittymux/pkg/screenhist"
 	"github.com/kittymux/kittymux/pkg/store"
+	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
-// textReader is what reading a window's screen history asks of kitty
-// (kitty.Client).
-type textReader interface {
+// TextReader reads a window's screen and scrollback with its colours, as
+// kitty's get-text --ansi --extent all gives them (kitty.Client; QuitTexts).
+type TextReader interface {
 	GetANSIText(ctx context.Context, match string) (string, error)
 }
 
@@ -23,19 +27,15 @@ type textReader interface {
 // scrollback must not stall the save.
 const readTimeout = 10 * time.Second
 
-// readHistory reads what each plain window of the save shows, screen and
-// scrollback, filtered and bounded (per window and for the whole save). A
-// window whose text cannot be read keeps none; the save goes on.
-func readHistory(ctx context.Context, k Kitty, res *rewrite.Result, resumeBin string) map[int][]byte {
-	tr, ok := k.(textReader)
-	if !ok {
-		return nil
-	}
+// ReadHistory reads what each plain window of the save shows, screen and
+// scrollback, filtered and bounded by b (per window and for the whole
+// save). A window whose text cannot be read keeps none; the save goes on.
+func ReadHistory(ctx context.Context, tr TextReader, res *rewrite.Result, resumeBin string, b screenhist.Bounds) map[int][]byte {
 	texts := map[int][]byte{}
-	budget := screenhist.MaxSaveBytes
+	budget := b.SaveBytes
 	for _, id := range screenhist.Plain(res.Data, resumeBin) {
 		if budget <= 0 {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("window %d: screen history not kept: the save holds %d MiB already", id, screenhist.MaxSaveBytes>>20))
+			res.Warnings = append(res.Warnings, fmt.Sprintf("window %d: screen history not kept: the save holds %d MiB already", id, b.SaveBytes>>20))
 			continue
 		}
 		c, cancel := context.WithTimeout(ctx, readTimeout)
@@ -45,13 +45,48 @@ func readHistory(ctx context.Context, k Kitty, res *rewrite.Result, resumeBin st
 			res.Warnings = append(res.Warnings, fmt.Sprintf("window %d: screen history not kept: %s", id, screenhist.Filter([]byte(err.Error()))))
 			continue
 		}
-		t := screenhist.Bound(screenhist.Filter([]byte(s)), screenhist.MaxLines, min(screenhist.MaxWindowBytes, budget))
+		t := screenhist.Bound(screenhist.Filter([]byte(s)), b.Lines, min(b.WindowBytes, budget))
 		if len(t) > 0 {
 			texts[id] = t
 			budget -= len(t)
 		}
 	}
 	return texts
+}
+
+// QuitTexts is the directory kitty's quit watcher writes when screen
+// history is on: what each window shows, as get-text --ansi --extent all
+// gives it (the watcher calls what that command calls, in kitty's own
+// process: the socket is closing), its last bytes only, as ID.txt. It
+// holds every window's, agents' too: ReadHistory keeps the plain windows'.
+// Its name is the raw save's, .kitty-session replaced by QuitTextsExt.
+type QuitTexts struct {
+	Dir string
+	Max int64 // what one file may hold
+}
+
+// QuitTextsExt ends the name of a QuitTexts directory.
+const QuitTextsExt = ".text"
+
+// GetANSIText reads the file of the window "id:N".
+func (q QuitTexts) GetANSIText(_ context.Context, match string) (string, error) {
+	id, err := strconv.Atoi(strings.TrimPrefix(match, "id:"))
+	if err != nil {
+		return "", err
+	}
+	b, err := userfile.Read(filepath.Join(q.Dir, strconv.Itoa(id)+".txt"), q.Max)
+	return string(b), err
+}
+
+// Remove removes the directory with its files.
+func (q QuitTexts) Remove() error {
+	ents, _ := os.ReadDir(q.Dir)
+	for _, e := range ents {
+		if strings.HasSuffix(e.Name(), ".txt") {
+			os.Remove(filepath.Join(q.Dir, e.Name()))
+		}
+	}
+	return os.Remove(q.Dir)
 }
 
 // Publish publishes res as the session name with the screen history Take

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/rewrite"
 	"github.com/kittymux/kittymux/pkg/screenhist"
 )
@@ -44,7 +46,7 @@ func plainSave(n int) *rewrite.Result {
 func TestReadHistoryFailedRead(t *testing.T) {
 	k := &textKitty{text: func(id int) string { return fmt.Sprintf("\x1b]2;t\x07window %d\n", id) }, fail: map[int]bool{2: true}}
 	res := plainSave(3)
-	texts := readHistory(t.Context(), k, res, "/bin/kittymux-resume")
+	texts := ReadHistory(t.Context(), k, res, "/bin/kittymux-resume", screenhist.DefaultBounds)
 	if len(texts) != 2 || string(texts[1]) != "window 1\n" || string(texts[3]) != "window 3\n" || texts[2] != nil {
 		t.Errorf("texts = %s", fmt.Sprint(texts))
 	}
@@ -56,27 +58,53 @@ func TestReadHistoryFailedRead(t *testing.T) {
 	}
 }
 
-// Forty windows of 100,000 lines each: each keeps at most 2,000 lines and
-// 256 KiB, and the save at most 8 MiB; the windows beyond say so.
+// Forty windows of 100,000 lines each, under the bounds config.json sets:
+// each window keeps at most its last Lines lines and WindowBytes bytes, the
+// save at most SaveBytes; the windows beyond say so.
 func TestReadHistoryBounds(t *testing.T) {
 	var big strings.Builder
 	for i := range 100_000 {
 		fmt.Fprintf(&big, "\x1b[32mline %06d of a long build log, long enough that two thousand of them fill more than the bound of one window: %s\x1b[m\n", i, strings.Repeat("=", 40))
 	}
-	k := &textKitty{text: func(int) string { return big.String() }}
-	res := plainSave(40)
-	texts := readHistory(t.Context(), k, res, "/bin/kittymux-resume")
-	total := 0
-	for id, text := range texts {
-		if len(text) > screenhist.MaxWindowBytes || strings.Count(string(text), "\n") >= screenhist.MaxLines {
-			t.Errorf("window %d keeps %d bytes, %d lines", id, len(text), strings.Count(string(text), "\n")+1)
+	p := paths.Under(t.TempDir())
+	if err := os.MkdirAll(p.ConfigDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		config      string
+		kept, lines int // windows kept whole; lines each keeps (0: as many as fit)
+	}{
+		{`{}`, 32, 0}, // 256 KiB a window, 8 MiB a save
+		{`{"screen_history_lines": 50}`, 40, 50},
+		{`{"screen_history_lines": 100000, "screen_history_window_kb": 1024, "screen_history_save_mb": 2}`, 2, 0},
+	} {
+		if err := os.WriteFile(p.Config(), []byte(c.config), 0o600); err != nil {
+			t.Fatal(err)
 		}
-		total += len(text)
-	}
-	if total > screenhist.MaxSaveBytes || len(texts) < 32 || len(texts) == 40 {
-		t.Errorf("the save keeps %d bytes in %d windows", total, len(texts))
-	}
-	if len(res.Warnings) != 40-len(texts) {
-		t.Errorf("%d windows kept, %d warnings", len(texts), len(res.Warnings))
+		s, err := screenhist.Load(p, func(string) string { return "" })
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := s.Bounds
+		k := &textKitty{text: func(int) string { return big.String() }}
+		res := plainSave(40)
+		texts := ReadHistory(t.Context(), k, res, "/bin/kittymux-resume", b)
+		total, full := 0, 0
+		for id, text := range texts {
+			body := strings.TrimSuffix(string(text), "\n")
+			n := strings.Count(body, "\n") + 1
+			if len(text) > b.WindowBytes || n > b.Lines {
+				t.Errorf("%s: window %d keeps %d bytes, %d lines", c.config, id, len(text), n)
+			}
+			// At its own bound: its last lines, as many as fit.
+			if strings.HasSuffix(body, "window: "+strings.Repeat("=", 40)+"\x1b[m") && strings.HasPrefix(body, "\x1b[32mline ") &&
+				(n == c.lines || c.lines == 0 && len(text) > b.WindowBytes-200) {
+				full++
+			}
+			total += len(text)
+		}
+		if total > b.SaveBytes || full != c.kept || len(res.Warnings) != 40-len(texts) {
+			t.Errorf("%s: the save keeps %d bytes in %d windows (%d of them at their bound), %d warnings", c.config, total, len(texts), full, len(res.Warnings))
+		}
 	}
 }

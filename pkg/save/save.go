@@ -24,6 +24,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/probe"
 	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/rewrite"
+	"github.com/kittymux/kittymux/pkg/screenhist"
 	"github.com/kittymux/kittymux/pkg/store"
 	"github.com/kittymux/kittymux/pkg/userfile"
 	"github.com/kittymux/kittymux/pkg/uservars"
@@ -61,9 +62,10 @@ type Options struct {
 	Check func(agentNames []string) probe.Probes
 	// Clock is the clock; nil is the system's.
 	Clock clock.Clock
-	// ScreenHistory keeps what each plain window shows with the save
-	// (screenhist), when Kitty can read a window's text.
-	ScreenHistory bool
+	// ScreenHistory, when on, keeps what each plain window shows with the
+	// save (screenhist), within its bounds, when Kitty can read a window's
+	// text.
+	ScreenHistory screenhist.Setting
 }
 
 // ErrKittyTooOld: the kitty did not know a command the save needs (its
@@ -125,8 +127,8 @@ func Take(ctx context.Context, o Options) (*rewrite.Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w; nothing was written", err)
 	}
-	if o.ScreenHistory {
-		res.HistoryTexts = readHistory(ctx, o.Kitty, res, o.ResumeBin)
+	if tr, ok := o.Kitty.(TextReader); ok && o.ScreenHistory.On {
+		res.HistoryTexts = ReadHistory(ctx, tr, res, o.ResumeBin, o.ScreenHistory.Bounds)
 	}
 	return res, nil
 }
@@ -174,13 +176,20 @@ func markAgents(ctx context.Context, c Kitty, aws []live.Window) error {
 // tells a dead save's file from one being written now.
 const rawStaleAfter = 10 * time.Minute
 
-// removeStaleRaw removes raw saves that a killed save left behind: each holds
-// a whole session.
+// removeStaleRaw removes raw saves that a killed save left behind (each
+// holds a whole session), and the windows' texts of a quit save whose
+// publish never ran.
 func removeStaleRaw(dir string, now time.Time) {
 	old, _ := userfile.Glob(filepath.Join(dir, ".raw-*.kitty-session"))
-	for _, p := range old {
-		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() && now.Sub(fi.ModTime()) > rawStaleAfter {
+	texts, _ := userfile.Glob(filepath.Join(dir, ".raw-*"+QuitTextsExt))
+	for _, p := range append(old, texts...) {
+		fi, err := os.Lstat(p)
+		switch {
+		case err != nil || now.Sub(fi.ModTime()) <= rawStaleAfter:
+		case fi.Mode().IsRegular():
 			os.Remove(p)
+		case fi.IsDir():
+			QuitTexts{Dir: p}.Remove()
 		}
 	}
 }

@@ -3,6 +3,7 @@ package save
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -18,10 +19,15 @@ func TestRemoveStaleRaw(t *testing.T) {
 		".raw-work-222.kitty-session":    time.Minute, // a save under way
 		"default.kitty-session":          time.Hour,   // a published session
 		".raw-notes.txt":                 time.Hour,   // not kittymux's naming
+		".raw-quit-1-2.text/":            time.Hour,   // windows' texts of a quit save never published
+		".raw-quit-1-3.text/":            time.Minute, // ... being published
 	}
 	for name, age := range files {
 		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte("x"), 0o600); err != nil {
+		if strings.HasSuffix(name, "/") {
+			os.Mkdir(p, 0o700)
+			os.WriteFile(filepath.Join(p, "1.txt"), []byte("x"), 0o600)
+		} else if err := os.WriteFile(p, []byte("x"), 0o600); err != nil {
 			t.Fatal(err)
 		}
 		if err := os.Chtimes(p, now.Add(-age), now.Add(-age)); err != nil {
@@ -32,7 +38,7 @@ func TestRemoveStaleRaw(t *testing.T) {
 	for name := range files {
 		_, err := os.Stat(filepath.Join(dir, name))
 		gone := os.IsNotExist(err)
-		if want := name == ".raw-default-111.kitty-session"; gone != want {
+		if want := name == ".raw-default-111.kitty-session" || name == ".raw-quit-1-2.text/"; gone != want {
 			t.Errorf("%s: removed %v, want %v", name, gone, want)
 		}
 	}

@@ -118,9 +118,9 @@ func Bound(text []byte, maxLines, maxBytes int) []byte {
 	if maxLines <= 0 || maxBytes <= 0 {
 		return nil
 	}
-	// The start of the last maxLines lines.
+	// The start of the last maxLines lines (a last "\n" ends the last).
 	start, n := 0, 0
-	for i := len(text) - 1; i >= 0; i-- {
+	for i := len(text) - 2; i >= 0; i-- {
 		if text[i] == '\n' {
 			if n++; n == maxLines {
 				start = i + 1
@@ -175,10 +175,3 @@ func blank(line []byte) bool {
 	}
 	return true
 }
-
-// The bounds of what is kept.
-const (
-	MaxLines       = 2000      // lines per window
-	MaxWindowBytes = 256 << 10 // bytes per window
-	MaxSaveBytes   = 8 << 20   // bytes per save, all windows
-)

@@ -123,10 +123,11 @@ func TestBoundLargeWindow(t *testing.T) {
 	b.WriteString("\n\n   \n\x1b[m\n") // the empty screen below the prompt
 	in := Filter([]byte(b.String()))
 
-	out := Bound(in, MaxLines, MaxWindowBytes)
+	d := DefaultBounds
+	out := Bound(in, d.Lines, d.WindowBytes)
 	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
-	if len(lines) != MaxLines {
-		t.Errorf("kept %d lines, want %d", len(lines), MaxLines)
+	if len(lines) != 2000 {
+		t.Errorf("kept %d lines, want 2000", len(lines))
 	}
 	if want := "\x1b[30mline 098000\x1b[m"; lines[0] != want {
 		t.Errorf("first kept line %q, want %q", lines[0], want)
@@ -135,16 +136,19 @@ func TestBoundLargeWindow(t *testing.T) {
 		t.Errorf("last kept line %q, want %q", lines[len(lines)-1], want)
 	}
 
-	small := Bound(in, MaxLines, 1000)
+	small := Bound(in, d.Lines, 1000)
 	if len(small) > 1000 || !bytes.HasPrefix(small, []byte("\x1b[")) || !bytes.HasSuffix(small, []byte("line 099999\x1b[m")) {
 		t.Errorf("bounded to 1000 bytes: %d bytes, %q...%q", len(small), small[:min(20, len(small))], small[max(0, len(small)-20):])
 	}
 
 	long := Filter([]byte(strings.Repeat("é", 100_000)))
-	if got := Bound(long, MaxLines, 1001); len(got) > 1001 || !utf8.Valid(got) || len(got) < 998 {
+	if got := Bound(long, d.Lines, 1001); len(got) > 1001 || !utf8.Valid(got) || len(got) < 998 {
 		t.Errorf("one long line bounded to %d bytes (valid %v)", len(got), utf8.Valid(got))
 	}
-	if got := Bound([]byte("\n \n\x1b[m\n"), MaxLines, MaxWindowBytes); len(got) != 0 {
+	if got := Bound([]byte("a\nb\nc\n"), 2, 100); string(got) != "b\nc\n" {
+		t.Errorf("the last 2 lines of a text ending in a newline: %q", got)
+	}
+	if got := Bound([]byte("\n \n\x1b[m\n"), 2000, 1<<20); len(got) != 0 {
 		t.Errorf("a blank screen keeps %q", got)
 	}
 }

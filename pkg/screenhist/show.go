@@ -40,7 +40,7 @@ func Show(w io.Writer, path string, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	data, err := userfile.ReadOpen(f, 2*MaxWindowBytes)
+	data, err := userfile.ReadOpen(f, 2*maxWindowBytes)
 	if errors.Is(err, userfile.ErrTooLarge) {
 		return fmt.Errorf("%s is larger than kittymux keeps", path)
 	}

@@ -159,3 +159,34 @@ func TestLoad(t *testing.T) {
 		}
 	}
 }
+
+// The bounds are settings beside screen_history; a value that is not a
+// whole number in range is reported and keeps its default, and never
+// turns screen history off or on.
+func TestLoadBounds(t *testing.T) {
+	p := paths.Under(t.TempDir())
+	if err := os.MkdirAll(p.ConfigDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	d := DefaultBounds
+	for _, c := range []struct {
+		config string
+		want   Bounds
+		bad    string
+	}{
+		{`{"screen_history": true}`, d, ""},
+		{`{"screen_history": true, "screen_history_lines": 50, "screen_history_window_kb": 64, "screen_history_save_mb": 1}`, Bounds{50, 64 << 10, 1 << 20}, ""},
+		{`{"screen_history": true, "screen_history_lines": 0}`, d, "screen_history_lines 0 is not a whole number from 1 to 100000; 2000 kept"},
+		{`{"screen_history": true, "screen_history_lines": 2.5, "screen_history_window_kb": "big"}`, d, `screen_history_window_kb "big" is not a whole number from 1 to 16384; 256 kept`},
+		{`{"screen_history": true, "screen_history_save_mb": 100000, "screen_history_lines": 10}`, Bounds{10, d.WindowBytes, d.SaveBytes}, "screen_history_save_mb 100000 is not a whole number from 1 to 256; 8 kept"},
+		{`{"screen_history": true, "screen_history_window_kb": -1}`, d, "screen_history_window_kb -1"},
+	} {
+		if err := os.WriteFile(p.Config(), []byte(c.config), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		s, err := Load(p, func(string) string { return "" })
+		if s.Bounds != c.want || !s.On || (err != nil) != (c.bad != "") || err != nil && !strings.Contains(err.Error(), c.bad) {
+			t.Errorf("%s: %+v, %v", c.config, s, err)
+		}
+	}
+}

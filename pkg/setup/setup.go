@@ -237,6 +237,9 @@ type WatcherSettings struct {
 	Kittymux    string `json:"kittymux"`
 	SessionsDir string `json:"sessions_dir"`
 	QuitName    string `json:"quit_name"`
+	// Config is config.json: whether the quit capture keeps what each
+	// window shows (screen history), and how much.
+	Config string `json:"config"`
 	// StartScanner: no systemd user manager starts the scanner, so the
 	// watcher does when kitty loads it.
 	StartScanner bool `json:"start_scanner"`
@@ -447,7 +450,7 @@ func planWatcher(ctx context.Context, e Env, p *Plan) error {
 	if planOwned(p, e.Watcher(), watcherAsset(), fmt.Sprintf("kittymux's watcher for kitty, %d bytes", len(watcherAsset()))) {
 		p.Changes[len(p.Changes)-1].Opaque = true
 	}
-	s := WatcherSettings{Kittymux: e.Executable, SessionsDir: e.Paths.SessionsDir(), QuitName: QuitSession,
+	s := WatcherSettings{Kittymux: e.Executable, SessionsDir: e.Paths.SessionsDir(), QuitName: QuitSession, Config: e.Paths.Config(),
 		StartScanner: !e.systemdRunning(ctx), Env: e.passedEnv()}
 	data, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {

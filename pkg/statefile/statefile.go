@@ -544,6 +544,29 @@ func (d *Dir) CreateOnce(name string, data []byte) error {
 	return nil
 }
 
+// Rename renames the file or directory oldname in d to newname (plain
+// names); an existing newname is replaced only where rename(2) replaces it
+// (a file; an empty directory).
+func (d *Dir) Rename(oldname, newname string) error {
+	for _, n := range []string{oldname, newname} {
+		if err := d.plainName(n); err != nil {
+			return err
+		}
+	}
+	if err := d.root.Rename(oldname, newname); err != nil {
+		return fmt.Errorf("rename %s: %w", filepath.Join(d.path, oldname), err)
+	}
+	return nil
+}
+
+// SetModTime sets the modification time of the file name in d.
+func (d *Dir) SetModTime(name string, t time.Time) error {
+	if err := d.plainName(name); err != nil {
+		return err
+	}
+	return d.root.Chtimes(name, t, t)
+}
+
 // Link gives the file oldname in d the second name newname, failing when
 // newname exists: with Remove(oldname) after it, a rename that never
 // replaces a file.

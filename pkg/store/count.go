@@ -33,18 +33,26 @@ func showsHistory(argv []string) bool {
 	return len(argv) == 3 && filepath.Base(argv[0]) == restorerec.Program && argv[1] == ShowHistoryFlag
 }
 
-// HistoryWindows reads a session file and says how many of its windows
-// print a kept screen history when restored.
-func HistoryWindows(data []byte) int {
+// HistoryWindow is a window of a save that prints a kept screen history
+// when restored.
+type HistoryWindow struct {
+	WindowID int    `json:"window_id"` // kitty's, when it saved
+	Cwd      string `json:"cwd"`
+	File     string `json:"file"`
+}
+
+// HistoryWindows reads a session file and says which of its windows print
+// a kept screen history when restored.
+func HistoryWindows(data []byte) []HistoryWindow {
 	f, err := sessionfile.Parse(data)
 	if err != nil {
-		return 0
+		return nil
 	}
-	n := 0
+	var out []HistoryWindow
 	for _, ref := range f.Windows() {
-		if showsHistory(ref.Line.Launch.Command()) {
-			n++
+		if l := ref.Line.Launch; l.Unserialize != nil && showsHistory(l.Command()) {
+			out = append(out, HistoryWindow{WindowID: l.Unserialize.ID(), Cwd: ref.Cwd, File: l.Command()[2]})
 		}
 	}
-	return n
+	return out
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/sessionfile"
 	"github.com/kittymux/kittymux/pkg/statefile"
 )
 
@@ -63,4 +64,30 @@ func RemoveHistory(p paths.Paths, name string, drop func(file string) bool) erro
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// moveHistory points the windows of the save data that show a history kept
+// in the directory from at the same file in to.
+func moveHistory(data []byte, from, to string) ([]byte, error) {
+	f, err := sessionfile.Parse(data)
+	if err != nil {
+		return data, nil // no window of it restores, nor shows a history
+	}
+	moved := false
+	for _, ref := range f.Windows() {
+		l := ref.Line.Launch
+		if l.Unserialize == nil {
+			continue
+		}
+		if argv := l.Unserialize.CmdAtShellStartup.List; showsHistory(argv) && filepath.Dir(argv[2]) == from {
+			if err := l.SetCmdAtShellStartupList([]string{argv[0], argv[1], filepath.Join(to, filepath.Base(argv[2]))}); err != nil {
+				return nil, err
+			}
+			moved = true
+		}
+	}
+	if !moved {
+		return data, nil
+	}
+	return f.Encode()
 }

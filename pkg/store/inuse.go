@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"syscall"
 
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/statefile"
+	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
 // A save in use is one a running `sessions restore` or an open offer reads
@@ -91,7 +93,9 @@ func Delete(p paths.Paths, name string) error {
 
 // Rename gives the saved session from the name to, refusing one in use,
 // a name that is not saved, and a to that is saved already (it is never
-// replaced).
+// replaced). Its screen history goes with it: the directory is renamed and
+// the save points at it under its new name. A failure leaves the old name
+// whole; one after the history has moved leaves the new name whole.
 func Rename(p paths.Paths, from, to string) error {
 	if err := CheckName(to); err != nil {
 		return err
@@ -102,18 +106,39 @@ func Rename(p paths.Paths, from, to string) error {
 			return err
 		}
 		defer release()
-		if err := d.Link(from+Ext, to+Ext); err != nil {
+		f, err := d.OpenRead(from + Ext)
+		if err != nil {
+			return err
+		}
+		fi, err := f.Stat()
+		var data []byte
+		if err == nil {
+			data, err = userfile.ReadOpen(f, MaxRawSize)
+		}
+		f.Close()
+		if err == nil {
+			data, err = moveHistory(data, HistoryDir(p, from), HistoryDir(p, to))
+		}
+		if err != nil {
+			return fmt.Errorf("rename %s: %w", from, err)
+		}
+		if err := d.CreateOnce(to+Ext, data); err != nil {
 			if errors.Is(err, os.ErrExist) {
 				return fmt.Errorf("a session named %q is saved already: remove or rename it first", to)
 			}
 			return err
 		}
-		if err := d.Remove(from + Ext); err != nil {
-			return err
+		// Saved when it was saved, whatever its name.
+		err = d.SetModTime(to+Ext, fi.ModTime())
+		if err == nil {
+			if err = d.Rename(from+HistorySuffix, to+HistorySuffix); errors.Is(err, fs.ErrNotExist) {
+				err = nil
+			}
 		}
-		// The save names its screen history by the old name's path, which
-		// a later save of that name replaces: it is not carried over.
-		return RemoveHistory(p, from, nil)
+		if err != nil {
+			return errors.Join(err, d.Remove(to+Ext))
+		}
+		return d.Remove(from + Ext)
 	})
 }
 

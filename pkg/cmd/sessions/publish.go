@@ -18,6 +18,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/probe"
 	"github.com/kittymux/kittymux/pkg/rewrite"
 	"github.com/kittymux/kittymux/pkg/save"
+	"github.com/kittymux/kittymux/pkg/screenhist"
 	"github.com/kittymux/kittymux/pkg/store"
 )
 
@@ -46,6 +47,11 @@ type PublishOptions struct {
 	// LS is what kitty listed when it saved RAW (the quit watcher writes
 	// it beside RAW): every line of RAW is read against it.
 	LS string
+	// Texts is the directory of what each window showed when kitty saved
+	// RAW (the quit watcher writes it with screen history on: a
+	// save.QuitTexts): the plain windows' is kept as their screen history.
+	// It is removed, whatever happens.
+	Texts string
 }
 
 // From fills o with what `sessions publish` takes from f.
@@ -74,6 +80,10 @@ the scanner kept open for the process (pid and start) it saw in that window of t
 record holds the same id. Any other agent window is written unsealed: its restore shows the
 whole command and asks.
 
+With screen history on, --texts DIR (the quit watcher's: what each window showed, DIR/ID.txt)
+keeps each plain window's text as its screen history, filtered and bounded as a save does.
+DIR is removed, whether or not the publish succeeds.
+
 Exit codes: 0 published, 1 error (nothing written), 2 bad usage.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -98,12 +108,16 @@ Exit codes: 0 published, 1 error (nothing written), 2 bad usage.`,
 	cmd.Flags().BoolVar(&o.JSON, "json", false, "print what was published as JSON")
 	cmd.Flags().BoolVar(&o.RemoveRaw, "remove-raw", false, "remove RAW once published (kept when publishing fails)")
 	cmd.Flags().StringVar(&o.LS, "ls", "", "what kitty listed (its ls, as JSON) when it wrote RAW: each line of RAW is read against it")
+	cmd.Flags().StringVar(&o.Texts, "texts", "", "directory of what each window showed (ID.txt) when kitty wrote RAW, kept as the plain windows' screen history when it is on; removed once read")
 	cmd.Flags().IntVar(&o.KittyPID, "kitty-pid", 0, "pid of the kitty that wrote RAW, whose windows the journal has records of")
 	return cmd
 }
 
 // Publish runs `sessions publish`.
 func Publish(ctx context.Context, o *PublishOptions) error {
+	if o.Texts != "" {
+		defer save.QuitTexts{Dir: o.Texts}.Remove()
+	}
 	raw, err := store.ReadRaw(o.Raw)
 	if err != nil {
 		return fmt.Errorf("%w; nothing was written", err)
@@ -145,13 +159,23 @@ func Publish(ctx context.Context, o *PublishOptions) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w; nothing was written", o.Raw, err)
 	}
+	// No kitty to read windows' text from: only what the quit watcher
+	// kept of it. Without it, an earlier save's history of this name goes.
+	if o.Texts != "" && !o.Stdout {
+		hist, err := screenhist.Load(o.Paths, o.Getenv)
+		if err != nil {
+			fmt.Fprintf(o.IO.ErrOut, "kittymux: warning: screen history: %v\n", err)
+		}
+		if hist.On {
+			texts := save.QuitTexts{Dir: o.Texts, Max: 2 * int64(hist.WindowBytes)}
+			res.HistoryTexts = save.ReadHistory(ctx, texts, res, bin, hist.Bounds)
+		}
+	}
 	printWarnings(o.IO.ErrOut, res.Warnings)
 	if o.Stdout {
 		_, err := o.IO.Out.Write(res.Data)
 		return err
 	}
-	// No kitty to read windows' text from: no screen history, and an
-	// earlier save's of this name goes with it.
 	path, err := save.Publish(o.Paths, o.Name, bin, res, time.Now())
 	if err != nil {
 		return err
@@ -163,7 +187,8 @@ func Publish(ctx context.Context, o *PublishOptions) error {
 			}
 		}
 	}
-	return printSaved(o.IO.Out, o.JSON, SaveResult{Name: o.Name, Path: path, Windows: res.Windows, Warnings: res.Warnings})
+	return printSaved(o.IO.Out, o.JSON, SaveResult{Name: o.Name, Path: path, Windows: res.Windows, Warnings: res.Warnings,
+		ScreenHistory: res.History})
 }
 
 // readLS reads --ls: nil when none was given.

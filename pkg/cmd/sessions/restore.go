@@ -75,7 +75,8 @@ then says when it was restored and names the other sessions that ended. With no 
 Then it prints a line per agent window: what its restore prompt did (resumed, new conversation,
 a shell and why, agent missing), as each prompt records it in the journal. It waits up to --wait
 for the prompts that run without asking (--direct saves, KITTYMUX_RESUME=auto, resume-auto);
-the others wait for a key, and say so.
+the others wait for a key, and say so. Each plain window that prints the screen history the save
+kept has a line too.
 
 Exit codes: 0 opened, 1 error, 2 bad usage.`,
 		Args:              cobra.ExactArgs(1),
@@ -124,7 +125,7 @@ func Restore(ctx context.Context, o *RestoreOptions) error {
 		fmt.Fprintf(o.IO.Out, "restored %s in %s (kitty went to its windows if they were open already)\n", info.Name, in.Socket)
 		sv.markRestored(endedKey, info, start)
 		printLeftOut(o.IO.Out, left, start)
-		printScreenHistory(o.IO.Out, info.Path)
+		printScreenHistory(o.IO.Out, info.Path, start)
 		o.reporter().report(ctx, info.Path, start, o.Wait)
 		return nil
 	}
@@ -146,7 +147,7 @@ func Restore(ctx context.Context, o *RestoreOptions) error {
 	fmt.Fprintf(o.IO.Out, "restored %s in a new kitty\n", info.Name)
 	sv.markRestored(endedKey, info, start)
 	printLeftOut(o.IO.Out, left, start)
-	printScreenHistory(o.IO.Out, info.Path)
+	printScreenHistory(o.IO.Out, info.Path, start)
 	o.reporter().report(ctx, info.Path, start, o.Wait)
 	return nil
 }
@@ -249,14 +250,19 @@ func startKitty(kittyPath, session string) error {
 	return cmd.Run()
 }
 
-// printScreenHistory says how many plain windows of the restored save print the
-// screen history it kept.
-func printScreenHistory(w io.Writer, path string) {
+// printScreenHistory names the plain windows of the restored save that
+// print the screen history it kept, with when it was kept.
+func printScreenHistory(w io.Writer, path string, now time.Time) {
 	data, err := store.ReadRaw(path)
 	if err != nil {
 		return
 	}
-	if n := store.HistoryWindows(data); n > 0 {
-		fmt.Fprintf(w, "  screen history: %d plain window(s) show what they showed when saved\n", n)
+	for _, h := range store.HistoryWindows(data) {
+		what := "its screen history is gone"
+		if fi, err := os.Lstat(h.File); err == nil {
+			what = "prints its screen history, kept " + when(now, fi.ModTime())
+		}
+		// Directories come from the editable file.
+		fmt.Fprintf(w, "  %s\n", kitty.Printable(fmt.Sprintf("%-20s %s  %s", "shell", h.Cwd, what)))
 	}
 }

@@ -73,3 +73,40 @@ func TestRestoreOutsideKitty(t *testing.T) {
 		})
 	}
 }
+
+// The restore names each plain window that prints a kept screen history,
+// and says so of one whose file is gone; an agent window is not one.
+func TestRestoreNamesHistoryWindows(t *testing.T) {
+	tmp := t.TempDir()
+	bin := filepath.Join(tmp, "bin")
+	os.MkdirAll(bin, 0o755)
+	os.WriteFile(filepath.Join(bin, "kitty"), []byte("#!/bin/sh\necho 'kitty 0.48.2 created by Kovid Goyal'\n"), 0o755)
+	f, out, _ := factorytest.New(t)
+	f.Paths = paths.Under(tmp)
+	f.Getenv = func(k string) string { return map[string]string{"PATH": bin}[k] }
+	dir := storage.HistoryDir(f.Paths, "work")
+	show := func(id, cwd string) string {
+		return "cd " + cwd + "\nlaunch 'kitty-unserialize-data={\"id\": " + id + ", \"cmd_at_shell_startup\": [\"/opt/kittymux-resume\", \"--show-history\", \"" + dir + "/s-" + id + ".txt\"]}'\n"
+	}
+	save := "new_tab\n" + show("1", "/home/u/api") + show("2", "/home/u/\x1b]2;web") +
+		"launch 'kitty-unserialize-data={\"id\": 3, \"cmd_at_shell_startup\": [\"/opt/kittymux-resume\", \"--agent\", \"claude\", \"--\", \"claude\"]}'\n"
+	if _, err := storage.Publish(f.Paths, "work", []byte(save)); err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(dir, 0o700)
+	os.WriteFile(filepath.Join(dir, "s-1.txt"), []byte("make: ok\n"), 0o600)
+	if err := sessions.Restore(t.Context(), sessions.RestoreOptions{Name: "work",
+		StartKitty: func(string, string) error { return nil }}.From(f)); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	for _, want := range []string{"\n  shell                /home/u/api  prints its screen history, kept at ",
+		"\n  shell                /home/u/]2;web  its screen history is gone\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the restore does not say %q:\n%s", want, got)
+		}
+	}
+	if strings.Count(got, "shell") != 2 {
+		t.Errorf("the restore names other windows as shells:\n%s", got)
+	}
+}

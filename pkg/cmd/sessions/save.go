@@ -117,7 +117,7 @@ func Save(ctx context.Context, o *SaveOptions) error {
 		fmt.Fprintf(o.IO.ErrOut, "kittymux: warning: screen history: %v\n", histErr)
 	}
 	path, res, err := save.Save(ctx, save.Options{Kitty: kitty.NewClient(in.Addr), Instance: in, Agents: set, Paths: o.Paths,
-		ResumeBin: bin, Name: o.Name, All: o.All, Direct: o.Direct, Getenv: o.Getenv, ScreenHistory: hist.On,
+		ResumeBin: bin, Name: o.Name, All: o.All, Direct: o.Direct, Getenv: o.Getenv, ScreenHistory: hist,
 		Check: func(names []string) probe.Probes { return o.Probes(ctx, set, names) }})
 	if err != nil {
 		return err

@@ -74,8 +74,9 @@ type SavedSession struct {
 	Windows int    `json:"windows"`
 	Agents  int    `json:"agents"`
 	// ScreenHistory is how many windows print a kept screen history when
-	// restored.
-	ScreenHistory int `json:"screen_history,omitempty"`
+	// restored; HistoryWindows are they.
+	ScreenHistory  int                   `json:"screen_history,omitempty"`
+	HistoryWindows []store.HistoryWindow `json:"screen_history_windows,omitempty"`
 	// Last: `sessions restore last` opens this one.
 	Last    bool   `json:"last"`
 	Problem string `json:"problem,omitempty"`
@@ -162,7 +163,8 @@ func Saves(ctx context.Context, o *SavesOptions) error {
 		data, err := store.ReadRaw(in.Path)
 		if err == nil {
 			s.Windows, s.Agents, err = store.Count(data)
-			s.ScreenHistory = store.HistoryWindows(data)
+			s.HistoryWindows = store.HistoryWindows(data)
+			s.ScreenHistory = len(s.HistoryWindows)
 		}
 		if err != nil {
 			s.Problem = err.Error()

@@ -15,12 +15,12 @@ import (
 const historyQuestion = "Keep what plain windows show with each save (screen history)?"
 
 // historyDetail says plainly what screen history stores and where.
-func historyDetail(o *Options) string {
+func historyDetail(o *Options, b screenhist.Bounds) string {
 	return fmt.Sprintf("Each save would also store the text and colours of every window that is not an agent "+
-		"(screen and scrollback: its last %d lines, at most %d KiB) as files readable only by you in %s, "+
+		"(screen and scrollback: %s) as files readable only by you in %s, "+
 		"removed with the save; a restored window prints it before its prompt. It holds whatever the screen showed, "+
 		"secrets included, so it is off unless you say yes.",
-		screenhist.MaxLines, screenhist.MaxWindowBytes>>10, filepath.Join(o.Paths.SessionsDir(), "NAME.history"))
+		b, filepath.Join(o.Paths.SessionsDir(), "NAME.history"))
 }
 
 // screenHistory asks whether to turn screen history on, where it is off and
@@ -54,7 +54,7 @@ func screenHistory(o *Options) error {
 	if confirm == nil {
 		confirm = func(q string) (bool, error) {
 			yes := false
-			err := tui.NewForm(o.IO.Out, huh.NewGroup(huh.NewConfirm().Title(q).Description(historyDetail(o)).
+			err := tui.NewForm(o.IO.Out, huh.NewGroup(huh.NewConfirm().Title(q).Description(historyDetail(o, s.Bounds)).
 				Value(&yes))).WithInput(o.IO.In).Run()
 			return yes, err
 		}

@@ -260,7 +260,8 @@ func (w *world) list(k *kittytest.Real, inside bool) map[int]sessions.ListedWind
 	args := []string{"--to", k.Addr.String(), "sessions", "list", "--json"}
 	if inside {
 		env := maps.Clone(w.env)
-		env["KITTY_LISTEN_ON"], env["KITTY_PID"] = k.Addr.String(), strconv.Itoa(k.PID)
+		// Inside kitty, the user's HOME is the agents'.
+		env["KITTY_LISTEN_ON"], env["KITTY_PID"], env["HOME"] = k.Addr.String(), strconv.Itoa(k.PID), w.home
 		f.Getenv = func(k string) string { return env[k] }
 		args = args[2:]
 	}

@@ -92,11 +92,13 @@ func BenchmarkRealRestore(b *testing.B) {
 		b.Run(fmt.Sprintf("windows=%d/tabs=%d", sz.windows, sz.tabs), func(b *testing.B) {
 			fx := newRestoreFixture(b, kittyBin, resume, sz.windows, sz.tabs)
 			got := map[string][]time.Duration{}
+			run := 0
 			add := func(side string, d time.Duration) {
 				got[side] = append(got[side], d)
-				samples = append(samples, benchSample{sz.windows, sz.tabs, side, d})
+				samples = append(samples, benchSample{sz.windows, sz.tabs, run, side, d})
 			}
 			for i := range runs {
+				run = i + 1
 				// Each side in turn, the order turning every run: load
 				// that comes and goes weighs on all alike.
 				steps := []func(){
@@ -121,6 +123,7 @@ func BenchmarkRealRestore(b *testing.B) {
 				}
 			}
 			// Once with resume.interval at its default.
+			run = 0
 			m := fx.restore(true, stagger.DefaultInterval)
 			add("stagger-report", m.report)
 			add("stagger-auto-exec", m.exec)
@@ -129,24 +132,34 @@ func BenchmarkRealRestore(b *testing.B) {
 				"stagger-report", "stagger-auto-exec"} {
 				b.ReportMetric(ms(median(got[side])), side+"-ms")
 			}
+			// Each run's ratio to kitty alone in the same run, and their
+			// median: load that changes between runs weighs on both sides
+			// of one ratio alike.
 			alone := median(got["kitty-alone"])
+			paired := map[string]float64{}
 			for _, side := range []string{"prompts", "all-exec", "report"} {
-				b.ReportMetric(float64(median(got[side]))/float64(alone), side+"/kitty-alone")
+				var rs []float64
+				for i, d := range got[side] {
+					rs = append(rs, float64(d)/float64(got["kitty-alone"][i]))
+				}
+				paired[side] = medianF(rs)
+				b.ReportMetric(paired[side], side+"/kitty-alone")
 			}
-			b.Logf("%d windows over %d tabs, %d runs, medians: kitty alone %.0f ms; prompts %.0f ms (%.2f×); "+
+			// Printed, not logged: a benchmark's log is cut after 10 lines.
+			fmt.Printf("restore of %d windows over %d tabs, %d runs, medians: kitty alone %.0f ms; prompts %.0f ms (%.2f× paired); "+
 				"all exec'd after one `a` %.0f ms (%.2f×; %.0f ms after the key); report %.0f ms (%.2f×), auto exec %.0f ms; "+
-				"resume.interval %v: report %.0f ms, auto exec %.0f ms",
-				sz.windows, sz.tabs, runs, ms(alone), ms(median(got["prompts"])), ratio(got["prompts"], alone),
-				ms(median(got["all-exec"])), ratio(got["all-exec"], alone), ms(median(got["key-to-exec"])),
-				ms(median(got["report"])), ratio(got["report"], alone), ms(median(got["auto-exec"])),
+				"resume.interval %v: report %.0f ms, auto exec %.0f ms\n",
+				sz.windows, sz.tabs, runs, ms(alone), ms(median(got["prompts"])), paired["prompts"],
+				ms(median(got["all-exec"])), paired["all-exec"], ms(median(got["key-to-exec"])),
+				ms(median(got["report"])), paired["report"], ms(median(got["auto-exec"])),
 				stagger.DefaultInterval, ms(median(got["stagger-report"])), ms(median(got["stagger-auto-exec"])))
 		})
 	}
 	if out := os.Getenv(envBenchOut); out != "" && !b.Failed() {
 		var buf bytes.Buffer
-		buf.WriteString("windows\ttabs\tside\tms\n")
+		buf.WriteString("windows\ttabs\trun\tside\tms\n")
 		for _, s := range samples {
-			fmt.Fprintf(&buf, "%d\t%d\t%s\t%.1f\n", s.windows, s.tabs, s.side, ms(s.d))
+			fmt.Fprintf(&buf, "%d\t%d\t%d\t%s\t%.1f\n", s.windows, s.tabs, s.run, s.side, ms(s.d))
 		}
 		if err := os.WriteFile(out, buf.Bytes(), 0o644); err != nil {
 			b.Fatal(err)
@@ -173,6 +186,7 @@ func parseSizes(s string) ([]benchSize, error) {
 
 type benchSample struct {
 	windows, tabs int
+	run           int // 1, 2, ...; 0 for the run with resume.interval at its default
 	side          string
 	d             time.Duration
 }
@@ -191,8 +205,16 @@ func median(ds []time.Duration) time.Duration {
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
-func ratio(ds []time.Duration, base time.Duration) float64 {
-	return float64(median(ds)) / float64(base)
+func medianF(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	s := slices.Clone(v)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
 // buildResume builds the restore prompt as `just build` does (static): the

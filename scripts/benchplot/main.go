@@ -1,5 +1,5 @@
 // Command benchplot draws the restore benchmark's samples (the TSV
-// BenchmarkRealRestore writes: windows, tabs, side, ms) as an SVG: restore
+// BenchmarkRealRestore writes: windows, tabs, run, side, ms) as an SVG: restore
 // time against windows, kittymux beside kitty alone, each point the median
 // of its runs with a bar from the fastest to the slowest.
 //
@@ -64,15 +64,16 @@ func read(r io.Reader) (map[key][]float64, error) {
 		if n == 1 && len(f) > 0 && f[0] == "windows" {
 			continue
 		}
-		if len(f) != 4 {
-			return nil, fmt.Errorf("line %d: want 4 fields, have %d", n, len(f))
+		if len(f) != 5 {
+			return nil, fmt.Errorf("line %d: want 5 fields, have %d", n, len(f))
 		}
 		w, err1 := strconv.Atoi(f[0])
-		v, err2 := strconv.ParseFloat(f[3], 64)
-		if err1 != nil || err2 != nil {
+		_, err2 := strconv.Atoi(f[2])
+		v, err3 := strconv.ParseFloat(f[4], 64)
+		if err1 != nil || err2 != nil || err3 != nil {
 			return nil, fmt.Errorf("line %d: %q", n, sc.Text())
 		}
-		out[key{w, f[2]}] = append(out[key{w, f[2]}], v)
+		out[key{w, f[3]}] = append(out[key{w, f[3]}], v)
 	}
 	return out, sc.Err()
 }
@@ -151,7 +152,7 @@ func plot(samples map[key][]float64) string {
 		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f">%s</text>`+"\n", left+32, ly, html.EscapeString(s.label))
 	}
 	for j, n := range sizes {
-		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" font-size="11">%d windows, over kitty alone: %s</text>`+"\n",
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" font-size="11">%d windows, median over kitty alone's: %s</text>`+"\n",
 			left+330, h-down+52+float64(j)*18, n, html.EscapeString(strings.Join(ratios[j], ", ")))
 	}
 	fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" font-size="10" fill="#555">resume.interval 0 (staggered starts are reported apart in BENCHMARKS.md); fake agents that start at once</text>`+"\n", left, h-12)

@@ -9,9 +9,9 @@ import (
 	"testing"
 )
 
-const tsv = "windows\ttabs\tside\tms\n" +
-	"10\t3\tkitty-alone\t1000\n10\t3\tkitty-alone\t3000\n10\t3\tkitty-alone\t2000\n10\t3\tprompts\t2500\n" +
-	"30\t6\tkitty-alone\t4000\n30\t6\tprompts\t6000\n30\t6\tkey-to-exec\t99999\n"
+const tsv = "windows\ttabs\trun\tside\tms\n" +
+	"10\t3\t1\tkitty-alone\t1000\n10\t3\t1\tkitty-alone\t3000\n10\t3\t1\tkitty-alone\t2000\n10\t3\t1\tprompts\t2500\n" +
+	"30\t6\t1\tkitty-alone\t4000\n30\t6\t1\tprompts\t6000\n30\t6\t1\tkey-to-exec\t99999\n"
 
 // TestPlot: each size and side drawn gets a point at its median, higher
 // for a longer time; sides not in the legend are left out; the SVG is
@@ -58,7 +58,7 @@ func TestPlot(t *testing.T) {
 }
 
 func TestReadRefusesBadLines(t *testing.T) {
-	for _, in := range []string{"10\t3\tprompts\n", "x\t3\tprompts\t5\n", "10\t3\tprompts\tfast\n"} {
+	for _, in := range []string{"10\t3\tprompts\n", "x\t3\tprompts\t5\n", "10\t3\t1\tprompts\tfast\n"} {
 		if _, err := read(strings.NewReader(in)); err == nil {
 			t.Errorf("%q: no error", in)
 		}

@@ -39,6 +39,11 @@ e2e-stress runs="3":
 bench:
     go test -run '^$' -bench . ./...
 
+# The restore benchmark on a real kitty 0.48.2 ($KITTYMUX_KITTY) under Xvfb: `sessions restore last` of 10, 30, 60
+# agent windows beside kitty alone on the same layout, `runs` times; writes docs/bench-restore.{txt,tsv,svg}.
+bench-restore runs="3":
+    bash scripts/bench-restore {{runs}}
+
 # Fuzz every reader of outside input (.ci/fuzz lists them), `time` each; CI runs them 10 s each.
 fuzz time="60s":
     bash .ci/fuzz {{time}}

@@ -78,6 +78,9 @@ type Real struct {
 	// Env is kitty's environment: what its windows inherit, before kitty
 	// adds KITTY_WINDOW_ID, KITTY_LISTEN_ON and the like.
 	Env []string
+	// Launched is when kitty was exec'd, after Xvfb was ready: a benchmark
+	// leaves the X server's start out.
+	Launched time.Time
 
 	t        testing.TB
 	logPath  string
@@ -212,6 +215,7 @@ func (r *Real) startKitty(bin, conf string, opts RealOptions) time.Time {
 	r.kitty, r.PID = cmd, cmd.Process.Pid
 	go func() { _ = cmd.Wait(); close(r.kittyEnd) }()
 	launched := time.Now()
+	r.Launched = launched
 
 	// The rule kittymux relies on: listen_on from kitty.conf gets "-<pid>".
 	addr, err := kitty.ParseAddress(kitty.WithPIDSuffix(r.ListenOn, r.PID))

@@ -18,7 +18,9 @@
 //   - FAKEAGENT_CLAUDE_SESSION=ID: write sessions/<pid>.json under
 //     $CLAUDE_CONFIG_DIR (else ~/.claude) as claude 2.1.197 does: pid,
 //     sessionId, cwd, startedAt; removed on exit. SIGUSR1 rewrites it in
-//     place with FAKEAGENT_CLAUDE_CLEAR as the id, as /clear does.
+//     place with FAKEAGENT_CLAUDE_CLEAR as the id, as /clear does. With
+//     ID "--resume", the id is the one after --resume on the command line
+//     (as claude records the conversation it resumed).
 //   - FAKEAGENT_HOOK=KITTYMUX and FAKEAGENT_HOOK_ID=ID: run hooks as claude
 //     does (`KITTYMUX hook NAME EVENT` through /bin/sh, the event's JSON on
 //     stdin): SessionStart at start, then each SIGUSR2 UserPromptSubmit and
@@ -162,6 +164,12 @@ func (a *agent) start() (end func()) {
 	}
 	var ends []func()
 	if id := os.Getenv("FAKEAGENT_CLAUDE_SESSION"); id != "" {
+		if id == "--resume" {
+			id = ""
+			if i := slices.Index(os.Args, "--resume"); i >= 0 && i+1 < len(os.Args) {
+				id = os.Args[i+1]
+			}
+		}
 		a.record = claudeRecord(id)
 		ends = append(ends, func() { os.Remove(a.record) })
 	}

@@ -39,7 +39,7 @@ type Group struct {
 }
 
 // Window is one kitty window (a split or a whole tab). Fields that only newer
-// kitty reports are pointers or zero on 0.26.x: see kitty.md for versions.
+// kitty reports are pointers or zero on 0.26.x: see version.go for versions.
 type Window struct {
 	ID                  int               `json:"id"`
 	Title               string            `json:"title"`

@@ -37,7 +37,7 @@ const CacheTTL = 12 * time.Hour
 const FailureTTL = 5 * time.Minute
 
 // DefaultProbeTimeout is the deadline of `sessions check`: every CLI answered
-// --help within 8 s on its first run (agents.md), most within 5.
+// --help within 8 s on its first run (seen on this project's CI machines), most within 5.
 const DefaultProbeTimeout = 20 * time.Second
 
 // CommandProbeTimeout is the deadline of the probes a list, save or publish

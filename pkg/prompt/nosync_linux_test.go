@@ -17,7 +17,7 @@ var execOrSync = regexp.MustCompile(`^(\d+) +(execve|fsync|fdatasync|sync_file_r
 // TestNoSyncBeforeTheAgent: between the prompt's start and its exec of the
 // agent, nothing is synced to disk (strace): the lease is a lock held
 // through exec, written unsynced, and the outcome is queued. A sync there
-// waited on the disk in every restored window (issue 22: 11–28 ms). The
+// waited on the disk in every restored window (11–28 ms, measured). The
 // run is the common one: a sealed exact record, no terminal.
 func TestNoSyncBeforeTheAgent(t *testing.T) {
 	strace, err := exec.LookPath("strace")

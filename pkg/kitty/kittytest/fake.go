@@ -233,7 +233,7 @@ func ok(data any) map[string]any {
 	return map[string]any{"ok": true, "data": data}
 }
 
-// minVersion is when each command appeared (kitty.md).
+// minVersion is when each command appeared (kitty.VersionSaveAsSession and the others).
 var minVersion = map[string]kitty.Version{
 	"set-user-vars": {Major: 0, Minor: 30},
 	"action":        {Major: 0, Minor: 32, Patch: 2},

@@ -22,7 +22,7 @@ import (
 //go:embed fakeagent/main.go
 var fakeAgentSource []byte
 
-// AgentNames are the agents of agents.md; FakeAgents installs all of them
+// AgentNames are the agents of assets/resume-agents.json; FakeAgents installs all of them
 // when given no names.
 var AgentNames = []string{
 	"claude", "codex", "gemini", "copilot", "opencode", "kilo", "pi", "qodercli", "droid", "amp", "crush",

@@ -388,7 +388,7 @@ func helpFor(name string, args []string) (string, bool) {
 }
 
 // helps holds each agent's help, trimmed to the flags kittymux cares about,
-// in the layout the real CLI prints (agents.md has the versions).
+// in the layout the real CLI prints (testdata/agents holds each version's help).
 var helps = map[string]string{
 	"claude": `Usage: claude [options] [command] [prompt]
 

@@ -556,6 +556,42 @@ func (j *Journal) LatestOf(agent, id string) (*Record, error) {
 // then checks the quote: bytes.Index skips ahead by the needle's first
 // byte, and a quote, on every few bytes of a journal, made it compare at
 // nearly every one (most of the prompt's lookup, the id being absent).
+// MayHaveLeft reports whether a process of the journal may have left
+// conversation id (it is among some record's previous ids), reading the
+// file's bytes only: false means surely not, so a restore prompt resuming
+// id need not decode the journal to follow where it went.
+func (j *Journal) MayHaveLeft(id string) bool {
+	if id == "" || j.Off {
+		return false
+	}
+	if j.spoolWaiting() {
+		return true
+	}
+	data, err := readJournal(j.Path)
+	if err != nil {
+		return false
+	}
+	if !bytes.HasPrefix(data, []byte(`{"version":`)) {
+		return true // not as kittymux writes it: the decoder will tell
+	}
+	quoted, _ := json.Marshal(id)
+	const key = `"previous_ids":[`
+	for off := 0; ; {
+		i := bytes.Index(data[off:], []byte(key))
+		if i < 0 {
+			return false
+		}
+		list := data[off+i+len(key):]
+		if end := bytes.IndexByte(list, ']'); end >= 0 {
+			list = list[:end]
+		}
+		if indexQuoted(list, quoted) >= 0 {
+			return true
+		}
+		off += i + len(key)
+	}
+}
+
 func indexQuoted(data, quoted []byte) int {
 	inner := quoted[1:]
 	for off := 0; ; {

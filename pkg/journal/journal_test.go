@@ -536,3 +536,35 @@ func TestUpdateSymlinkedDirRefused(t *testing.T) {
 		t.Errorf("written through the link: %v", ents)
 	}
 }
+
+// TestMayHaveLeft: the prompt's quick look for a conversation some process
+// left (its previous ids) before it decodes the journal: never a miss.
+func TestMayHaveLeft(t *testing.T) {
+	const left, kept, other = "0b7e9c2a-1d3f-4e5a-8b6c-7d8e9f0a1b2c", "3e8b5c17-0000-4000-8000-000000000000", "9d1c7e42-5b6a-4c3d-8e2f-1a0b9c8d7e6f"
+	j := New(filepath.Join(t.TempDir(), "agent-sessions.json"), false)
+	if j.MayHaveLeft(left) {
+		t.Errorf("no journal: left")
+	}
+	now := time.Now()
+	_, err := j.Update(func(f *File) error {
+		f.Upsert(Record{Key: "a", Agent: "claude", ID: kept, PreviousIDs: []string{left}, FirstSeen: now, LastSeen: now})
+		f.Upsert(Record{Key: "b", Agent: "claude", ID: other, FirstSeen: now, LastSeen: now})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id, want := range map[string]bool{left: true, kept: false, other: false, "": false} {
+		if got := j.MayHaveLeft(id); got != want {
+			t.Errorf("MayHaveLeft(%q) = %v, want %v", id, got, want)
+		}
+	}
+	f, _ := j.Read()
+	indented, _ := json.MarshalIndent(f, "", "  ")
+	if err := os.WriteFile(j.Path, indented, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if !j.MayHaveLeft(left) {
+		t.Errorf("an indented journal: a miss")
+	}
+}

@@ -249,3 +249,35 @@ func TestReadmeProblemsFound(t *testing.T) {
 		t.Errorf("a long README: %q, want 1 problem", p)
 	}
 }
+
+// TestLayoutNamesEveryPackage: the Layout table of docs/development.md names
+// every package under pkg/, as `path` relative to pkg/.
+func TestLayoutNamesEveryPackage(t *testing.T) {
+	page := pages(t)["docs/development.md"]
+	_, layout, ok := strings.Cut(page, "## Layout")
+	if !ok {
+		t.Fatal("docs/development.md has no Layout section")
+	}
+	layout, _, _ = strings.Cut(layout, "\n## ")
+	root := filepath.Join(repo, "pkg")
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		if d.Name() == "testdata" {
+			return filepath.SkipDir
+		}
+		gofiles, _ := filepath.Glob(filepath.Join(path, "*.go"))
+		if len(gofiles) == 0 || path == root {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, path)
+		if !strings.Contains(layout, "`"+filepath.ToSlash(rel)+"`") {
+			t.Errorf("docs/development.md's Layout does not name pkg/%s", filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -2,9 +2,12 @@ package agents
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -38,8 +41,11 @@ type Candidate struct {
 	// First is the user's first message, as written: shown only as plain
 	// printable text, never acted on.
 	First string
-	// Turns counts the user's messages.
+	// Turns counts the user's messages; 0 when not known (a list the
+	// agent's CLI gives).
 	Turns int
+	// Dir is the conversation's directory where a list gives it.
+	Dir string
 }
 
 // Bounds of what a listing reads of the agent's files.
@@ -56,7 +62,70 @@ const (
 // are the user's).
 func (s *Set) Chooses(agent string) bool {
 	a, ok := s.agent(agent)
+	if ok && Listed(agent) {
+		return true
+	}
 	return ok && a.def.Conversations != nil && a.def.Conversations.UserMessages != nil && a.def.Conversations.Unchecked == ""
+}
+
+// Listed reports whether agent's conversations are listed by running its
+// own CLI (Code.Lister) rather than by reading its files.
+func Listed(agent string) bool {
+	c := CodeOf(agent)
+	return c != nil && c.Lister != nil
+}
+
+// listTimeout bounds a run of an agent's CLI that lists its conversations.
+const listTimeout = 15 * time.Second
+
+// ListCandidates runs the agent's CLI (program, as the prompt would exec
+// it, with env, in dir) to list its conversations, and keeps those of dir
+// last written since since, newest first, at most MaxCandidates. Its
+// output is read bounded and only as data: what a line shows chooses
+// nothing.
+func (s *Set) ListCandidates(agent, program, dir string, since time.Time, env []string) []Candidate {
+	c := CodeOf(agent)
+	a, ok := s.agent(agent)
+	if !ok || c == nil || c.Lister == nil || program == "" {
+		return nil
+	}
+	idRE, err := regexp.Compile("^(?:" + a.def.IDPattern + ")$")
+	if err != nil || a.def.IDPattern == "" {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), listTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, program, c.Lister.Args...)
+	cmd.Dir, cmd.Env = dir, env
+	cmd.WaitDelay = time.Second
+	var out boundedBuffer
+	cmd.Stdout = &out
+	if cmd.Run() != nil || out.over {
+		return nil
+	}
+	var keep []Candidate
+	for _, cand := range c.Lister.Parse(out.b) {
+		if idRE.MatchString(cand.ID) && cand.Dir != "" && filepath.Clean(cand.Dir) == filepath.Clean(dir) && !cand.Modified.Before(since) {
+			keep = append(keep, cand)
+		}
+	}
+	slices.SortStableFunc(keep, func(x, y Candidate) int { return y.Modified.Compare(x.Modified) })
+	return keep[:min(len(keep), MaxCandidates)]
+}
+
+// boundedBuffer keeps at most candidateBytes of what is written to it.
+type boundedBuffer struct {
+	b    []byte
+	over bool
+}
+
+func (w *boundedBuffer) Write(p []byte) (int, error) {
+	if len(w.b)+len(p) > candidateBytes {
+		w.over = true
+		return 0, errors.New("too much output")
+	}
+	w.b = append(w.b, p...)
+	return len(p), nil
 }
 
 // Candidates lists the conversations of agent that belong to dir and were

@@ -1,6 +1,7 @@
 package agents_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -103,5 +104,63 @@ func TestCandidatesOrder(t *testing.T) {
 	}
 	if !strings.HasSuffix(got[0].ID, "b0") {
 		t.Errorf("newest is %s, want the twelfth", got[0].ID)
+	}
+}
+
+// TestListCandidates: opencode keeps its sessions in a database; its CLI
+// lists them (`opencode session list --format json --pure`), run as the
+// resume would be. Only sessions of the directory, last written since its
+// process started, with an id of opencode's form, newest first; a CLI that
+// fails or says too much lists nothing.
+func TestListCandidates(t *testing.T) {
+	set, err := agents.Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	now := time.Now()
+	ms := func(d time.Duration) int64 { return now.Add(-d).UnixMilli() }
+	list := fmt.Sprintf(`[
+  {"id": "ses_newer", "title": "Remember the word TULIP", "updated": %d, "directory": %q},
+  {"id": "ses_older", "title": "Remember the word ORCHID", "updated": %d, "directory": %q},
+  {"id": "ses_elsewhere", "title": "x", "updated": %d, "directory": "/elsewhere"},
+  {"id": "ses_before", "title": "before it started", "updated": %d, "directory": %q},
+  {"id": "../../etc", "title": "not an id", "updated": %d, "directory": %q}
+]`, ms(time.Minute), dir, ms(5*time.Minute), dir, ms(time.Minute), ms(3*time.Hour), dir, ms(time.Minute), dir)
+	bin := filepath.Join(t.TempDir(), "opencode")
+	out := filepath.Join(t.TempDir(), "list.json")
+	args := filepath.Join(t.TempDir(), "args")
+	if err := os.WriteFile(out, []byte(list), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	script := "#!/bin/sh\necho \"$@\" > " + args + "\ncat " + out + "\n"
+	if err := os.WriteFile(bin, []byte(script), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	got := set.ListCandidates("opencode", bin, dir, now.Add(-time.Hour), os.Environ())
+	var ids, firsts []string
+	for _, c := range got {
+		ids, firsts = append(ids, c.ID), append(firsts, c.First)
+	}
+	if diff := cmp.Diff([]string{"ses_newer", "ses_older"}, ids); diff != "" {
+		t.Errorf("ids (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"Remember the word TULIP", "Remember the word ORCHID"}, firsts); diff != "" {
+		t.Errorf("lines (-want +got):\n%s", diff)
+	}
+	if a, _ := os.ReadFile(args); strings.TrimSpace(string(a)) != "session list --format json --pure" {
+		t.Errorf("ran opencode %q", a)
+	}
+	if !set.Chooses("opencode") || !agents.Listed("opencode") || agents.Listed("claude") {
+		t.Errorf("opencode is not listed by its CLI, or claude is")
+	}
+	// A CLI that fails, or prints more than a listing reads: nothing.
+	for _, body := range []string{"echo '[]'; exit 3", "head -c 9000000 /dev/zero"} {
+		if err := os.WriteFile(bin, []byte("#!/bin/sh\n"+body+"\n"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if got := set.ListCandidates("opencode", bin, dir, time.Time{}, os.Environ()); len(got) != 0 {
+			t.Errorf("%s: listed %v", body, got)
+		}
 	}
 }

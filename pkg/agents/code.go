@@ -48,6 +48,17 @@ type Code struct {
 	// Ending is how the agent ends cleanly (`agents restart`); nil:
 	// SIGTERM.
 	Ending *Ending
+	// Lister lists the agent's conversations through its own CLI, where
+	// its files are not for kittymux to read (opencode's database): the
+	// choosing prompt runs it. nil: the definitions' store is read.
+	Lister *Lister
+}
+
+// Lister is how an agent's CLI lists its conversations: Args after its
+// program, and Parse, which reads their output (bounded) into candidates.
+type Lister struct {
+	Args  []string
+	Parse func(out []byte) []Candidate
 }
 
 // Ending is how an agent CLI ends cleanly: what it does on that writes its

@@ -1,7 +1,9 @@
 package agents
 
 import (
+	"encoding/json"
 	"path/filepath"
+	"time"
 
 	"github.com/kittymux/kittymux/assets"
 )
@@ -23,4 +25,30 @@ var _ = Register(&Code{
 		Start: []string{"SessionStart"}, Working: []string{"UserPromptSubmit"}, Idle: []string{"Stop"},
 		Extension: assets.OpenCodePlugin,
 	},
+	// opencode keeps its sessions in a database; its CLI lists them
+	// (1.18.33: id, title, updated and created in ms, directory). --pure:
+	// without the plugins, kittymux's own among them.
+	Lister: &Lister{Args: []string{"session", "list", "--format", "json", "--pure"}, Parse: openCodeSessions},
 })
+
+// openCodeSessions reads `opencode session list --format json`: a session's
+// title (opencode's summary of it) stands for its first message.
+func openCodeSessions(out []byte) []Candidate {
+	var list []struct {
+		ID        string `json:"id"`
+		Title     string `json:"title"`
+		Updated   int64  `json:"updated"`
+		Directory string `json:"directory"`
+	}
+	if json.Unmarshal(out, &list) != nil {
+		return nil
+	}
+	var cands []Candidate
+	for _, s := range list {
+		if s.ID == "" || s.Directory == "" || s.Updated <= 0 {
+			continue
+		}
+		cands = append(cands, Candidate{ID: s.ID, First: s.Title, Dir: s.Directory, Modified: time.UnixMilli(s.Updated)})
+	}
+	return cands
+}

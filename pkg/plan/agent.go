@@ -38,5 +38,6 @@ func (c *catalog) get(name string) *agent {
 // restore: kittymux can list them (agents.Set.Chooses) and resume one by id.
 func (a *agent) chooses() bool {
 	c := a.def.Conversations
-	return a.canResume && len(a.def.Exact) > 0 && c != nil && c.UserMessages != nil && c.Unchecked == ""
+	listed := agents.Listed(a.name) || c != nil && c.UserMessages != nil && c.Unchecked == ""
+	return a.canResume && len(a.def.Exact) > 0 && listed
 }

@@ -216,9 +216,17 @@ func TestDecideRules(t *testing.T) {
 			},
 		},
 		{
-			name: "global scope: two opencode windows in different directories are new",
+			name: "global scope: two copilot windows in different directories are new",
+			ws:   []agents.Window{{ID: 1, Cwd: "/a", Cmd: c("copilot")}, {ID: 2, Cwd: "/b", Cmd: c("copilot")}},
+			want: alike(plan.Decision{Agent: "copilot", Mode: plan.ModeNew, Argv: w("copilot"), Reason: "2 copilot windows and --continue is not per directory: new conversation"}, 1, 2),
+		},
+		{
+			name: "global scope, listed by its CLI: two opencode windows in different directories choose",
 			ws:   []agents.Window{{ID: 1, Cwd: "/a", Cmd: c("opencode")}, {ID: 2, Cwd: "/b", Cmd: c("opencode")}},
-			want: alike(plan.Decision{Agent: "opencode", Mode: plan.ModeNew, Argv: w("opencode"), Reason: "2 opencode windows and --continue is not per directory: new conversation"}, 1, 2),
+			want: []plan.Decision{
+				{WindowID: 1, Agent: "opencode", Mode: plan.ModeChoose, Argv: w("opencode"), Reason: "2 opencode windows and no id for this one: the restore lists opencode's conversations of /a to choose from"},
+				{WindowID: 2, Agent: "opencode", Mode: plan.ModeChoose, Argv: w("opencode"), Reason: "2 opencode windows and no id for this one: the restore lists opencode's conversations of /b to choose from"},
+			},
 		},
 		{
 			name: "gemini per project is treated as global",

@@ -30,11 +30,14 @@ type choice struct {
 }
 
 // candidates are the conversations r's window could have held.
-func (e *Env) candidates(r Record) []agents.Candidate {
+func (e *Env) candidates(r Record, program string) []agents.Candidate {
 	if e.Candidates == nil {
 		return nil
 	}
-	return e.Candidates(r)
+	if agents.Listed(r.Agent) && e.IsTerminal() {
+		e.say(dim, "kittymux: asking "+printable(r.Agent)+" for its conversations here…")
+	}
+	return e.Candidates(r, program)
 }
 
 // choose asks which of cands the window held, and resumes it.
@@ -170,7 +173,10 @@ func (e *Env) chooseBlock(r Record, sealed bool, list []choice, note string, wid
 		ps = append(ps, text(2, dim, ran))
 	}
 	for i, ch := range list {
-		facts := age(now.Sub(ch.c.Modified)) + " · " + turns(ch.c.Turns)
+		facts := age(now.Sub(ch.c.Modified))
+		if ch.c.Turns > 0 {
+			facts += " · " + turns(ch.c.Turns)
+		}
 		if ch.where != "" {
 			facts += " · open in " + printable(ch.where)
 		}

@@ -86,11 +86,15 @@ func Main(args []string) int {
 		}
 		return plan.ResumeArgv(set, c, plan.ModeExact, id)
 	}
-	e.Candidates = func(r Record) []agents.Candidate {
+	e.Candidates = func(r Record, program string) []agents.Candidate {
 		wd, _ := os.Getwd()
 		var since time.Time
 		if r.Since > 0 {
 			since = time.Unix(r.Since, 0)
+		}
+		if agents.Listed(r.Agent) {
+			// The agent's own CLI lists them, run as the resume would be.
+			return set.ListCandidates(r.Agent, program, cmp.Or(r.Dir, wd), since, append(os.Environ(), r.Env...))
 		}
 		return set.Candidates(r.Agent, cmp.Or(r.Dir, wd), since, agents.EnvOver(r.Env, e.Getenv))
 	}

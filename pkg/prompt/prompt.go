@@ -68,8 +68,9 @@ type Env struct {
 	// conversation; nil: not asked.
 	Conversation func(Record) agents.Conversation
 	// Candidates are the conversations a choose record's window could
-	// have held (agents.Set.Candidates); nil: none listed.
-	Candidates func(Record) []agents.Candidate
+	// have held (agents.Set.Candidates, or the agent's own CLI at program,
+	// the path the prompt would exec, lists them); nil: none listed.
+	Candidates func(r Record, program string) []agents.Candidate
 	// ExactArgv is the command resuming conversation id of the record's
 	// agent, with the record's flags.
 	ExactArgv func(r Record, id string) ([]string, error)
@@ -168,7 +169,7 @@ func Run(e *Env, r Record) error {
 		}
 	}
 	if r.Mode == "choose" {
-		if cands := e.candidates(r); len(cands) > 0 {
+		if cands := e.candidates(r, path); len(cands) > 0 {
 			return e.choose(r, path, sealed, cands)
 		}
 		// Nothing of the agent's here to choose from: the question is

@@ -115,7 +115,10 @@ func List(ctx context.Context, o *ListOptions) error {
 	probes := func(names []string) probe.Probes { return o.Probes(ctx, set, names) }
 	for _, d := range plan.DecideByPosition(set, ws, probes) {
 		lw := listed(rows[d.WindowID-1], d)
-		if d.Mode == plan.ModeChoose {
+		if d.Mode == plan.ModeChoose && agents.Listed(d.Agent) {
+			// Its own CLI lists them, which a listing does not run.
+			lw.Reason = fmt.Sprintf("choose: the restore asks %s for its conversations here (%s)", d.Agent, lw.Reason)
+		} else if d.Mode == plan.ModeChoose {
 			r := ws[d.WindowID-1]
 			// Where the agent keeps them is where its process's environment
 			// says (HOME, CODEX_HOME, ...), as the restored window's will.

@@ -58,10 +58,17 @@ func TestRealConversationsPi(t *testing.T) {
 // integration install opencode` puts in its plugins directory reports each
 // window's session when it is created and on each message, which
 // `opencode --session ID` takes back. Without it, no window has an id and
-// --continue is not per directory: every window starts anew.
+// --continue is not per directory: each window lists its directory's
+// sessions, as `opencode session list` gives them, to choose from.
 func TestRealConversationsOpenCode(t *testing.T) {
+	why := "3 opencode windows and no id for this one: the restore lists opencode's conversations of"
 	e2etest.RunMatrix(t, []e2etest.Case{
 		{Agent: e2etest.OpenCode, Hooks: true, Want: e2etest.ExactAll("hook")},
 		{Agent: e2etest.OpenCode, Hooks: true, Recover: true, Want: e2etest.ExactAll("hook")},
+		{Agent: e2etest.OpenCode, Want: map[string]e2etest.Want{
+			"api#1": {Mode: "choose", Back: true, Reason: why},
+			"api#2": {Mode: "choose", Back: true, Reason: why},
+			"web":   {Mode: "choose", Back: true, Reason: why},
+		}},
 	})
 }

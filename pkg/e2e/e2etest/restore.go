@@ -100,7 +100,10 @@ func (w *world) pick(k *kittytest.Real, rw *restoredWindow, ws []*convWindow, n 
 		t.Fatalf("window %d lists conversations to choose from, but no window of %s is left to take over", rw.id, rw.dir)
 	}
 	cw := mine[n]
-	line := regexp.MustCompile(`(?m)^\s*([1-9]) Remember the word ` + cw.word)
+	// The line shows the user's first message, or what the agent's own
+	// list says of the conversation (opencode's title, which the stand-in
+	// writes from that message).
+	line := regexp.MustCompile(`(?m)^\s*([1-9]) (?:.*")?Remember the word ` + cw.word)
 	// An earlier pick (written while this window's agent ran: runConv
 	// reminds api#1 after api#2 started) is listed, and shows as taken.
 	takenShown := func(s string) bool {

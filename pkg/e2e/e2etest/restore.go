@@ -103,7 +103,7 @@ func (w *world) pick(k *kittytest.Real, rw *restoredWindow, ws []*convWindow, n 
 	// The line shows the user's first message, or what the agent's own
 	// list says of the conversation (opencode's title, which the stand-in
 	// writes from that message).
-	line := regexp.MustCompile(`(?m)^\s*([1-9]) (?:.*")?Remember the word ` + cw.word)
+	line := regexp.MustCompile(`(?m)^\s*([1-9]) (?:.*\s)?Remember the word ` + cw.word)
 	// An earlier pick (written while this window's agent ran: runConv
 	// reminds api#1 after api#2 started) is listed, and shows as taken.
 	takenShown := func(s string) bool {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -75,42 +76,75 @@ func Listed(agent string) bool {
 	return c != nil && c.Lister != nil
 }
 
-// listTimeout bounds a run of an agent's CLI that lists its conversations.
-const listTimeout = 15 * time.Second
+// listTimeout bounds a run of an agent's CLI that lists its conversations;
+// listTries is how many runs are tried (several restored windows list at
+// once, and a CLI can find its database busy).
+const (
+	listTimeout = 20 * time.Second
+	listTries   = 3
+)
 
 // ListCandidates runs the agent's CLI (program, as the prompt would exec
 // it, with env, in dir) to list its conversations, and keeps those of dir
 // last written since since, newest first, at most MaxCandidates. Its
 // output is read bounded and only as data: what a line shows chooses
-// nothing.
-func (s *Set) ListCandidates(agent, program, dir string, since time.Time, env []string) []Candidate {
+// nothing. The error says why the CLI gave no list.
+func (s *Set) ListCandidates(agent, program, dir string, since time.Time, env []string) ([]Candidate, error) {
 	c := CodeOf(agent)
 	a, ok := s.agent(agent)
-	if !ok || c == nil || c.Lister == nil || program == "" {
-		return nil
+	if !ok || c == nil || c.Lister == nil || program == "" || a.def.IDPattern == "" {
+		return nil, errors.New("no way to list its conversations")
 	}
 	idRE, err := regexp.Compile("^(?:" + a.def.IDPattern + ")$")
-	if err != nil || a.def.IDPattern == "" {
-		return nil
+	if err != nil {
+		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), listTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, program, c.Lister.Args...)
-	cmd.Dir, cmd.Env = dir, env
-	cmd.WaitDelay = time.Second
-	var out boundedBuffer
-	cmd.Stdout = &out
-	if cmd.Run() != nil || out.over {
-		return nil
+	var out []byte
+	for try := 1; ; try++ {
+		if out, err = runList(program, c.Lister.Args, dir, env); err == nil || try == listTries || errors.Is(err, errTooMuch) {
+			break
+		}
+		time.Sleep(time.Duration(try) * 500 * time.Millisecond)
+	}
+	if err != nil {
+		return nil, err
 	}
 	var keep []Candidate
-	for _, cand := range c.Lister.Parse(out.b) {
+	for _, cand := range c.Lister.Parse(out) {
 		if idRE.MatchString(cand.ID) && cand.Dir != "" && filepath.Clean(cand.Dir) == filepath.Clean(dir) && !cand.Modified.Before(since) {
 			keep = append(keep, cand)
 		}
 	}
 	slices.SortStableFunc(keep, func(x, y Candidate) int { return y.Modified.Compare(x.Modified) })
-	return keep[:min(len(keep), MaxCandidates)]
+	return keep[:min(len(keep), MaxCandidates)], nil
+}
+
+var errTooMuch = errors.New("it printed more than a list")
+
+// runList runs program with args once, bounded in time and output.
+func runList(program string, args []string, dir string, env []string) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), listTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, program, args...)
+	cmd.Dir, cmd.Env = dir, env
+	cmd.WaitDelay = time.Second
+	var out boundedBuffer
+	var stderr boundedBuffer
+	cmd.Stdout, cmd.Stderr = &out, &stderr
+	err := cmd.Run()
+	switch {
+	case out.over:
+		return nil, errTooMuch
+	case ctx.Err() != nil:
+		return nil, fmt.Errorf("no list within %s", listTimeout)
+	case err != nil:
+		last := strings.TrimSpace(string(stderr.b))
+		if i := strings.LastIndexByte(last, '\n'); i >= 0 {
+			last = last[i+1:]
+		}
+		return nil, fmt.Errorf("%v: %.200s", err, last)
+	}
+	return out.b, nil
 }
 
 // boundedBuffer keeps at most candidateBytes of what is written to it.

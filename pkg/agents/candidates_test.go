@@ -137,7 +137,10 @@ func TestListCandidates(t *testing.T) {
 	if err := os.WriteFile(bin, []byte(script), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	got := set.ListCandidates("opencode", bin, dir, now.Add(-time.Hour), os.Environ())
+	got, err := set.ListCandidates("opencode", bin, dir, now.Add(-time.Hour), os.Environ())
+	if err != nil {
+		t.Fatal(err)
+	}
 	var ids, firsts []string
 	for _, c := range got {
 		ids, firsts = append(ids, c.ID), append(firsts, c.First)
@@ -154,13 +157,24 @@ func TestListCandidates(t *testing.T) {
 	if !set.Chooses("opencode") || !agents.Listed("opencode") || agents.Listed("claude") {
 		t.Errorf("opencode is not listed by its CLI, or claude is")
 	}
-	// A CLI that fails, or prints more than a listing reads: nothing.
-	for _, body := range []string{"echo '[]'; exit 3", "head -c 9000000 /dev/zero"} {
+	// A CLI that fails, or prints more than a listing reads: nothing, and
+	// why.
+	for body, why := range map[string]string{"echo 'database is locked' >&2; exit 3": "database is locked", "head -c 9000000 /dev/zero": "more than a list"} {
 		if err := os.WriteFile(bin, []byte("#!/bin/sh\n"+body+"\n"), 0o700); err != nil {
 			t.Fatal(err)
 		}
-		if got := set.ListCandidates("opencode", bin, dir, time.Time{}, os.Environ()); len(got) != 0 {
-			t.Errorf("%s: listed %v", body, got)
+		got, err := set.ListCandidates("opencode", bin, dir, time.Time{}, os.Environ())
+		if len(got) != 0 || err == nil || !strings.Contains(err.Error(), why) {
+			t.Errorf("%s: listed %v, error %v", body, got, err)
 		}
+	}
+	// A CLI that fails once (its database busy) is asked again.
+	again := filepath.Join(t.TempDir(), "failed")
+	script = "#!/bin/sh\nif [ ! -e " + again + " ]; then touch " + again + "; exit 1; fi\ncat " + out + "\n"
+	if err := os.WriteFile(bin, []byte(script), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := set.ListCandidates("opencode", bin, dir, now.Add(-time.Hour), os.Environ()); len(got) != 2 || err != nil {
+		t.Errorf("after one failure: listed %d, error %v", len(got), err)
 	}
 }

@@ -94,7 +94,11 @@ func Main(args []string) int {
 		}
 		if agents.Listed(r.Agent) {
 			// The agent's own CLI lists them, run as the resume would be.
-			return set.ListCandidates(r.Agent, program, cmp.Or(r.Dir, wd), since, append(os.Environ(), r.Env...))
+			cands, err := set.ListCandidates(r.Agent, program, cmp.Or(r.Dir, wd), since, append(os.Environ(), r.Env...))
+			if err != nil {
+				e.warn("kittymux: %s did not list its conversations: %v", r.Agent, err)
+			}
+			return cands
 		}
 		return set.Candidates(r.Agent, cmp.Or(r.Dir, wd), since, agents.EnvOver(r.Env, e.Getenv))
 	}

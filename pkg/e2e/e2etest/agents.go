@@ -66,11 +66,12 @@ func (a Agent) command() string {
 }
 
 // Claude is claude 2.1.197, or the registry's newest (2.1.332), whose
-// first screen is in auto mode: its status line shows "auto mode on
-// (shift+tab to cycle)", not "? for shortcuts".
+// first screen is in auto mode: its status line shows "⏵⏵ auto mode on
+// (shift+tab to cycle)", cut to "⏵⏵ auto mode on" in a narrow window, not
+// "? for shortcuts".
 var Claude = Agent{
 	name:    "claude",
-	ready:   []string{"? for shortcuts", "auto mode on (shift+tab to cycle)"},
+	ready:   []string{"? for shortcuts", "⏵⏵ auto mode on"},
 	enter:   "\r",
 	newConv: "/clear",
 	quit:    "/exit",

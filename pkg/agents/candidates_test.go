@@ -15,10 +15,13 @@ import (
 
 // place writes the captured conversation of agent (real files of claude
 // 2.1.197, codex 0.171.0, gemini 0.61.0 and pi 0.73.1 talking to the model
-// stand-in) where the agent keeps it under home, as belonging to dir.
-func place(t *testing.T, agent, home, dir, rel string, mtime time.Time) string {
+// stand-in: testdata/candidates/<agent>.jsonl; those of a newer version in
+// <agent>-<version>.jsonl, capture "<agent>-<version>") where the agent
+// keeps it under home, as belonging to dir.
+func place(t *testing.T, capture, home, dir, rel string, mtime time.Time) string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", "candidates", agent+".jsonl"))
+	agent, _, _ := strings.Cut(capture, "-")
+	data, err := os.ReadFile(filepath.Join("testdata", "candidates", capture+".jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +48,9 @@ func place(t *testing.T, agent, home, dir, rel string, mtime time.Time) string {
 // from the agent's own files, newest first: their id, the user's first
 // message (not the agent's own context) and turns; those of another
 // directory, and those last written before the window's agent started, are
-// not.
+// not. claude 2.1.332 (the registry's newest) writes the request it sends
+// into its transcript too ("api-request-blob" lines, the user's text among
+// the parts): not a message of its own.
 func TestCandidates(t *testing.T) {
 	set := loadShipped(t)
 	now := time.Now()
@@ -53,19 +58,21 @@ func TestCandidates(t *testing.T) {
 		agent, id, rel, other string
 	}{
 		{"claude", "b006f6b7-29e4-4f74-afdb-3233ed8dfa4e", ".claude/projects/-w/b006f6b7-29e4-4f74-afdb-3233ed8dfa4e.jsonl", ".claude/projects/-o/b006f6b7-29e4-4f74-afdb-3233ed8dfa40.jsonl"},
+		{"claude-2.1.332", "32a74f52-db6a-46c4-8917-7398d12e61d3", ".claude/projects/-w/32a74f52-db6a-46c4-8917-7398d12e61d3.jsonl", ".claude/projects/-o/32a74f52-db6a-46c4-8917-7398d12e61d0.jsonl"},
 		{"codex", "01a234b4-9ffc-7ce2-b707-64671f96baf3", ".codex/sessions/2026/12/02/rollout-2026-12-02T03-03-02-01a234b4-9ffc-7ce2-b707-64671f96baf3.jsonl", ".codex/sessions/2026/12/01/rollout-2026-12-01T03-03-02-01a234b4-9ffc-7ce2-b707-64671f96baf0.jsonl"},
 		{"gemini", "2a716037-1bad-4de7-b310-539dbb64f753", ".gemini/tmp/w/chats/session-2026-12-02T03-03-2a716037.jsonl", ".gemini/tmp/o/chats/session-2026-12-02T03-03-2a716037.jsonl"},
 		{"pi", "01a234b5-22cc-7500-a09f-6aecea062015", ".pi/agent/sessions/--w--/2026-12-02T03-03-35-886Z_01a234b5-22cc-7500-a09f-6aecea062015.jsonl", ".pi/agent/sessions/--o--/2026-12-02T03-03-35-886Z_01a234b5-22cc-7500-a09f-6aecea062010.jsonl"},
 	} {
 		t.Run(c.agent, func(t *testing.T) {
 			home, dir, other := t.TempDir(), t.TempDir(), t.TempDir()
-			if !set.Chooses(c.agent) {
-				t.Fatalf("%s: cannot list its conversations", c.agent)
+			agent, _, _ := strings.Cut(c.agent, "-")
+			if !set.Chooses(agent) {
+				t.Fatalf("%s: cannot list its conversations", agent)
 			}
 			place(t, c.agent, home, dir, c.rel, now.Add(-time.Minute))
 			place(t, c.agent, home, other, c.other, now)
 			getenv := getenvOf(map[string]string{"HOME": home})
-			got := set.Candidates(c.agent, dir, now.Add(-time.Hour), getenv)
+			got := set.Candidates(agent, dir, now.Add(-time.Hour), getenv)
 			if len(got) != 1 {
 				t.Fatalf("%d candidates, want 1: %+v", len(got), got)
 			}
@@ -73,7 +80,7 @@ func TestCandidates(t *testing.T) {
 			if diff := cmp.Diff(want, got[0]); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
-			if got := set.Candidates(c.agent, dir, now, getenv); len(got) != 0 {
+			if got := set.Candidates(agent, dir, now, getenv); len(got) != 0 {
 				t.Errorf("written before the agent started: %+v, want none", got)
 			}
 		})

@@ -16,11 +16,16 @@ import (
 type capturedCLI struct {
 	agent, version string
 	subs           [][]string // subcommand helps, as a definition's probes name them
+	// newer are later versions whose helps are captured too (the
+	// registry's newest when last checked, which users run): the
+	// definition reads the command lines of each version.
+	newer []string
 }
 
-// capturedCLIs are the CLIs whose help is in testdata/agents/help.
+// capturedCLIs are the CLIs whose help is in testdata/agents/help. version
+// is the one CI installs (.ci/run).
 var capturedCLIs = []capturedCLI{
-	{agent: "claude", version: "2.1.197"},
+	{agent: "claude", version: "2.1.197", newer: []string{"2.1.332"}},
 	{agent: "codex", version: "0.171.0", subs: [][]string{{"resume"}}},
 	{agent: "gemini", version: "0.61.0"},
 	{agent: "copilot", version: "1.0.102"},
@@ -63,6 +68,29 @@ func (c capturedCLI) grammar(t testing.TB) *grammar.Grammar {
 	return &g
 }
 
+// versions are c at each captured version, the pinned one first.
+func (c capturedCLI) versions() []capturedCLI {
+	out := []capturedCLI{c}
+	for _, v := range c.newer {
+		n := c
+		n.version, n.newer = v, nil
+		out = append(out, n)
+	}
+	return out
+}
+
+// at is c at one captured version.
+func (c capturedCLI) at(t testing.TB, version string) capturedCLI {
+	t.Helper()
+	for _, v := range c.versions() {
+		if v.version == version {
+			return v
+		}
+	}
+	t.Fatalf("no captured help of %s %s", c.agent, version)
+	return capturedCLI{}
+}
+
 func capturedFor(t testing.TB, agent string) capturedCLI {
 	t.Helper()
 	for _, c := range capturedCLIs {
@@ -75,11 +103,12 @@ func capturedFor(t testing.TB, agent string) capturedCLI {
 }
 
 // TestDefinitionsAgreeWithHelp: each definition of a CLI whose help is
-// captured names only options and subcommands that help lists, each with
-// the arity the help gives it, and lists every option that takes a value and
-// every subcommand. So the definition, the fallback where the CLI is not
-// installed (and what the restore prompt validates with), parses a command
-// line as the CLI's own grammar does.
+// captured names only options and subcommands that a captured version's help
+// lists, each with the arity that help gives it, and lists every option that
+// takes a value and every subcommand of each captured version. So the
+// definition, the fallback where the CLI is not installed (and what the
+// restore prompt validates with), parses a command line as the CLI's own
+// grammar does, for the pinned version and the newer ones alike.
 func TestDefinitionsAgreeWithHelp(t *testing.T) {
 	s, err := Load("")
 	if err != nil {
@@ -88,17 +117,22 @@ func TestDefinitionsAgreeWithHelp(t *testing.T) {
 	for _, cli := range capturedCLIs {
 		t.Run(cli.agent, func(t *testing.T) {
 			a := s.agents[cli.agent]
-			g := cli.grammar(t)
-			cg := compileGrammar(g)
+			type version struct {
+				name string
+				g    *grammar.Grammar
+				cg   *compiledGrammar
+			}
+			var vs []version
+			subs := map[string]bool{}
+			for _, c := range cli.versions() {
+				g := c.grammar(t)
+				cg := compileGrammar(g)
+				vs = append(vs, version{c.version, g, cg})
+				for w := range cg.subs {
+					subs[w] = true
+				}
+			}
 			for f, k := range a.kinds {
-				ar, ok := cg.arity[f]
-				if !ok && k == kindSecret {
-					continue // a key must never be saved, whatever the version
-				}
-				if !ok {
-					t.Errorf("%s is in the definition, not in the help", f)
-					continue
-				}
 				var want []grammar.Arity
 				switch k {
 				case kindValue, kindStripValue, kindSecret, kindPrompt:
@@ -110,25 +144,38 @@ func TestDefinitionsAgreeWithHelp(t *testing.T) {
 				case kindHelper:
 					want = []grammar.Arity{grammar.ArityNone, grammar.ArityValue, grammar.ArityOptional}
 				}
-				if !slices.Contains(want, ar) {
-					t.Errorf("%s: the definition reads it as kind %d, the help gives arity %d", f, k, ar)
+				found := false
+				for _, v := range vs {
+					ar, ok := v.cg.arity[f]
+					if !ok {
+						continue
+					}
+					found = true
+					if !slices.Contains(want, ar) {
+						t.Errorf("%s: the definition reads it as kind %d, the help of %s gives arity %d", f, k, v.name, ar)
+					}
+					if a.variadic[f] != v.cg.variadic[f] {
+						t.Errorf("%s: variadic %v in the definition, %v in the help of %s", f, a.variadic[f], v.cg.variadic[f], v.name)
+					}
 				}
-				if a.variadic[f] != cg.variadic[f] {
-					t.Errorf("%s: variadic %v in the definition, %v in the help", f, a.variadic[f], cg.variadic[f])
+				if !found && k != kindSecret { // a key must never be saved, whatever the version
+					t.Errorf("%s is in the definition, not in the help", f)
 				}
 			}
-			for f, ar := range cg.arity {
-				if _, ok := a.kinds[f]; !ok && !alwaysHelper[f] {
-					t.Errorf("%s (arity %d) is in the help: add it to the definition", f, ar)
+			for _, v := range vs {
+				for f, ar := range v.cg.arity {
+					if _, ok := a.kinds[f]; !ok && !alwaysHelper[f] {
+						t.Errorf("%s (arity %d) is in the help of %s: add it to the definition", f, ar, v.name)
+					}
 				}
-			}
-			for _, sub := range g.Subcommands {
-				if _, n := a.matchSubcommand([]string{sub}); n == 0 && !a.hasSubcommandPrefix(sub) {
-					t.Errorf("subcommand %q of the help is not in the definition", sub)
+				for _, sub := range v.g.Subcommands {
+					if _, n := a.matchSubcommand([]string{sub}); n == 0 && !a.hasSubcommandPrefix(sub) {
+						t.Errorf("subcommand %q of the help of %s is not in the definition", sub, v.name)
+					}
 				}
 			}
 			for _, sc := range a.subcommands {
-				if !cg.subs[sc.words[0]] {
+				if !subs[sc.words[0]] {
 					t.Errorf("subcommand %q of the definition is not in the help", strings.Join(sc.words, " "))
 				}
 			}

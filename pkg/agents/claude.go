@@ -14,7 +14,8 @@ import (
 // under its directory, its hooks go in its settings.json, and it ends
 // cleanly on SIGINT: claude 2.1.197's SIGINT handler (in its bundle) shuts
 // down as /exit does, exit status 0, and removes its sessions/<pid>.json;
-// SIGTERM exits 143.
+// SIGTERM exits 143. 2.1.332 (the registry's newest) ends the same on
+// SIGINT, and removes the <pid>.<hash>.key it now writes beside the record.
 var _ = Register(&Code{
 	Name:     "claude",
 	Binaries: []string{"claude"},
@@ -34,7 +35,8 @@ var _ = Register(&Code{
 // claudeSession is claude's sessions/<pid>.json, as claude 2.1.197 writes
 // it (read in its bundled source): written when the process starts, updated
 // in place when the conversation id changes (/clear, /resume) and when its
-// status changes, removed when it exits cleanly.
+// status changes, removed when it exits cleanly. 2.1.332 writes the same
+// fields (and more: procStart, kind "interactive" or "bg", a name).
 type claudeSession struct {
 	PID       int    `json:"pid"`
 	SessionID string `json:"sessionId"`

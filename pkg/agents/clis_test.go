@@ -1,6 +1,7 @@
 package agents_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -37,8 +38,13 @@ type lineCase struct {
 
 func runLines(t *testing.T, agent, id string, cases []lineCase) {
 	t.Helper()
+	runLinesWith(t, agents.CapturedGrammar(t, agent), agent, id, cases)
+}
+
+// runLinesWith reads each line with grammar g (one captured version's).
+func runLinesWith(t *testing.T, g *grammar.Grammar, agent, id string, cases []lineCase) {
+	t.Helper()
 	s := loadShipped(t)
-	g := agents.CapturedGrammar(t, agent)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			plain, ok := s.RecognizeString(tc.line)
@@ -135,38 +141,68 @@ func containsRun(out []string, run ...string) bool {
 }
 
 func TestCommandLinesClaude(t *testing.T) {
-	runLines(t, "claude", uid, []lineCase{
-		{name: "model", line: "claude --model opus",
-			exact: w("claude", "--model", "opus", "--resume", uid), latest: w("claude", "--model", "opus", "--continue")},
-		{name: "model=, permission mode", line: "claude --model=opus --permission-mode plan",
-			exact: w("claude", "--model=opus", "--permission-mode", "plan", "--resume", uid)},
-		{name: "permission mode=, prompt first", line: `claude "fix the bug" --permission-mode=acceptEdits --add-dir ../lib`,
-			exact: w("claude", "--permission-mode=acceptEdits", "--add-dir", "../lib", "--resume", uid)},
-		{name: "variadic directories", line: "claude --add-dir ../lib ../docs --verbose",
-			exact: w("claude", "--add-dir", "../lib", "../docs", "--verbose", "--resume", uid)},
-		{name: "short resume and its id", line: "claude -r " + uid2 + " --model sonnet",
-			exact: w("claude", "--model", "sonnet", "--resume", uid)},
-		{name: "resume=", line: "claude --resume=" + uid2 + " --effort high",
-			exact: w("claude", "--effort", "high", "--resume", uid)},
-		{name: "continue and a name", line: `claude -c -n "api work" --model opus`,
-			exact:  w("claude", "-n", "api work", "--model", "opus", "--resume", uid),
-			latest: w("claude", "-n", "api work", "--model", "opus", "--continue")},
-		{name: "settings, mcp configs", line: "claude --settings ./s.json --mcp-config a.json b.json --strict-mcp-config",
-			exact: w("claude", "--settings", "./s.json", "--mcp-config", "a.json", "b.json", "--strict-mcp-config", "--resume", uid)},
-		{name: "skip permissions and a prompt", line: `claude --dangerously-skip-permissions "explain this repo"`,
-			exact: w("claude", "--dangerously-skip-permissions", "--resume", uid)},
-		{name: "debug filter is an optional value", line: "claude -d api,hooks --model opus",
-			exact: w("claude", "-d", "api,hooks", "--model", "opus", "--resume", uid)},
-		{name: "session id up front", line: "claude --session-id " + uid2 + " --model opus",
+	runLines(t, "claude", uid, claudeLines)
+}
+
+// TestCommandLinesClaudeNewest: the same lines read with the help of the
+// registry's newest claude (2.1.332), and the options and subcommands it
+// added: a kept value is kept; a cloud or desktop session, a teleport and
+// attaching to a background session are kept as saved; the new helpers
+// are helpers.
+func TestCommandLinesClaudeNewest(t *testing.T) {
+	g := agents.CapturedGrammarAt(t, "claude", "2.1.332")
+	runLinesWith(t, g, "claude", uid, append(slices.Clone(claudeLines), []lineCase{
+		{name: "autocompact and snapshot values", line: "claude --autocompact 200000 --system-prompt-snapshot off --model opus",
+			exact:  w("claude", "--autocompact", "200000", "--system-prompt-snapshot", "off", "--model", "opus", "--resume", uid),
+			latest: w("claude", "--autocompact", "200000", "--system-prompt-snapshot", "off", "--model", "opus", "--continue")},
+		{name: "restricted, and a prompt", line: `claude --restricted "look at the logs"`,
+			exact: w("claude", "--restricted", "--resume", uid)},
+		{name: "resume by a name", line: "claude -r api-work --model opus",
 			exact: w("claude", "--model", "opus", "--resume", uid)},
-		{name: "worktree name", line: "claude -w feature --tmux",
-			exact: w("claude", "-w", "feature", "--tmux", "--resume", uid)},
-		{name: "system prompt file", line: `claude --append-system-prompt "be terse" --fallback-model sonnet`,
-			exact: w("claude", "--append-system-prompt", "be terse", "--fallback-model", "sonnet", "--resume", uid)},
-		{name: "print is one-shot", line: `claude -p "summarise"`},
-		{name: "output format is one-shot", line: "claude --output-format json -p hi"},
-		{name: "mcp is a helper", line: "claude mcp list"},
-	})
+		{name: "cloud session", line: `claude --cloud "fix the flaky test"`},
+		{name: "cloud with no value", line: "claude --cloud --model opus"},
+		{name: "self-hosted environment", line: "claude --environment ccpool_1 --model opus"},
+		{name: "teleport", line: "claude --teleport"},
+		{name: "desktop", line: "claude --desktop --continue"},
+		{name: "attach a background session", line: "claude attach 668a5ce1"},
+		{name: "logs is a helper", line: "claude logs 668a5ce1"},
+		{name: "stop is a helper", line: "claude stop 668a5ce1"},
+		{name: "kill is a helper", line: "claude kill 668a5ce1"},
+		{name: "purge is a helper", line: "claude purge --dry-run"},
+	}...))
+}
+
+var claudeLines = []lineCase{
+	{name: "model", line: "claude --model opus",
+		exact: w("claude", "--model", "opus", "--resume", uid), latest: w("claude", "--model", "opus", "--continue")},
+	{name: "model=, permission mode", line: "claude --model=opus --permission-mode plan",
+		exact: w("claude", "--model=opus", "--permission-mode", "plan", "--resume", uid)},
+	{name: "permission mode=, prompt first", line: `claude "fix the bug" --permission-mode=acceptEdits --add-dir ../lib`,
+		exact: w("claude", "--permission-mode=acceptEdits", "--add-dir", "../lib", "--resume", uid)},
+	{name: "variadic directories", line: "claude --add-dir ../lib ../docs --verbose",
+		exact: w("claude", "--add-dir", "../lib", "../docs", "--verbose", "--resume", uid)},
+	{name: "short resume and its id", line: "claude -r " + uid2 + " --model sonnet",
+		exact: w("claude", "--model", "sonnet", "--resume", uid)},
+	{name: "resume=", line: "claude --resume=" + uid2 + " --effort high",
+		exact: w("claude", "--effort", "high", "--resume", uid)},
+	{name: "continue and a name", line: `claude -c -n "api work" --model opus`,
+		exact:  w("claude", "-n", "api work", "--model", "opus", "--resume", uid),
+		latest: w("claude", "-n", "api work", "--model", "opus", "--continue")},
+	{name: "settings, mcp configs", line: "claude --settings ./s.json --mcp-config a.json b.json --strict-mcp-config",
+		exact: w("claude", "--settings", "./s.json", "--mcp-config", "a.json", "b.json", "--strict-mcp-config", "--resume", uid)},
+	{name: "skip permissions and a prompt", line: `claude --dangerously-skip-permissions "explain this repo"`,
+		exact: w("claude", "--dangerously-skip-permissions", "--resume", uid)},
+	{name: "debug filter is an optional value", line: "claude -d api,hooks --model opus",
+		exact: w("claude", "-d", "api,hooks", "--model", "opus", "--resume", uid)},
+	{name: "session id up front", line: "claude --session-id " + uid2 + " --model opus",
+		exact: w("claude", "--model", "opus", "--resume", uid)},
+	{name: "worktree name", line: "claude -w feature --tmux",
+		exact: w("claude", "-w", "feature", "--tmux", "--resume", uid)},
+	{name: "system prompt file", line: `claude --append-system-prompt "be terse" --fallback-model sonnet`,
+		exact: w("claude", "--append-system-prompt", "be terse", "--fallback-model", "sonnet", "--resume", uid)},
+	{name: "print is one-shot", line: `claude -p "summarise"`},
+	{name: "output format is one-shot", line: "claude --output-format json -p hi"},
+	{name: "mcp is a helper", line: "claude mcp list"},
 }
 
 func TestCommandLinesCodex(t *testing.T) {

@@ -55,9 +55,22 @@ func TestRealClaudeSessionIDBesideResume(t *testing.T) {
 	if err == nil {
 		t.Fatalf("the installed claude accepted %q: its rule changed; revisit refusedBeside\n%s", refused, out)
 	}
-	if !strings.Contains(out, "--session-id can only be used with --continue or --resume if --fork-session is also specified") {
+	if !statesRule(out) {
 		t.Errorf("claude refused %q without stating the rule:\n%s", refused, out)
 	}
+}
+
+// statesRule reports whether claude's refusal states the rule: "--session-id
+// can only be used with --continue or --resume if --fork-session is also
+// specified" (2.1.197), "--session-id with --continue or --resume also needs
+// --fork-session." (2.1.332).
+func statesRule(out string) bool {
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, "--session-id") && strings.Contains(l, "--resume") && strings.Contains(l, "--fork-session") {
+			return true
+		}
+	}
+	return false
 }
 
 // runRefused runs argv as agentRun does, returning its failure.

@@ -16,6 +16,13 @@ func CapturedGrammar(t testing.TB, agent string) *grammar.Grammar {
 	return capturedFor(t, agent).grammar(t)
 }
 
+// CapturedGrammarAt reads agent's captured helps of one captured version
+// (the pinned one or a newer one).
+func CapturedGrammarAt(t testing.TB, agent, version string) *grammar.Grammar {
+	t.Helper()
+	return capturedFor(t, agent).at(t, version).grammar(t)
+}
+
 // LiteralCommand is literalCommand.
 var LiteralCommand = literalCommand
 

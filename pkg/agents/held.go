@@ -13,7 +13,7 @@ import (
 // Background is where an agent lists the conversations its own background
 // service runs (claude --bg, managed with `claude agents`): a roster file
 // under the agent's directory, {"workers": {SHORT: {"pid", "sessionId",
-// "cwd"}}} as claude 2.1.197 writes daemon/roster.json. Such a
+// "cwd"}}} as claude 2.1.197 and 2.1.332 write daemon/roster.json. Such a
 // conversation is attached, not resumed a second time.
 type Background struct {
 	Roster string `json:"roster"`

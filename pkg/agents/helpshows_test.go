@@ -11,14 +11,15 @@ import (
 
 // TestDefinitionsMatchCapturedHelp: every flag and subcommand the claude and
 // codex definitions name is in the help text of the versions they were
-// written against (testdata/agents/help), so none is invented.
+// written against (testdata/agents/help: the pinned ones and the registry's
+// newest), so none is invented.
 func TestDefinitionsMatchCapturedHelp(t *testing.T) {
 	s, err := Load("")
 	if err != nil {
 		t.Fatal(err)
 	}
 	helps := map[string][]string{
-		"claude": {"claude-2.1.197.txt"},
+		"claude": {"claude-2.1.197.txt", "claude-2.1.332.txt"},
 		"codex":  {"codex-0.171.0.txt", "codex-0.171.0-resume.txt"},
 	}
 	for name, files := range helps {

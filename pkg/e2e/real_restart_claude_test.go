@@ -43,7 +43,7 @@ func testRestartClaude(t *testing.T, kittyBin string) {
 		return "Noted. " + modelstub.Marker(r)
 	}
 	r := newCLIRig(t, kittyBin, stub, (*modelstub.Server).ClaudeHome, "api", "web", "lab")
-	r.ready, r.enter = "? for shortcuts", "\r"
+	r.ready, r.enter = e2etest.Claude.Ready, "\r"
 	answered := func(id int, text string) {
 		t.Helper()
 		r.k.WaitForText(winMatch(id), func(s string) bool { return strings.Contains(flatText(s), "stub reply to: "+text) }, 60*time.Second)

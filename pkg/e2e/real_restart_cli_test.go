@@ -25,8 +25,8 @@ type cliRig struct {
 	stub  *modelstub.Server
 	home  string // the agent's HOME, kitty's too
 	dirs  []string
-	ready string // what the TUI shows once it takes input
-	enter string // what submits a typed line
+	ready func(screen string) bool // whether the TUI shows it takes input
+	enter string                   // what submits a typed line
 }
 
 // newCLIRig prepares a HOME for the CLI with prepare (the stand-in's
@@ -66,7 +66,7 @@ func (r *cliRig) start(line string) []int {
 
 func (r *cliRig) waitReady(id int) {
 	r.t.Helper()
-	r.k.WaitForText(winMatch(id), func(s string) bool { return strings.Contains(s, r.ready) }, 90*time.Second)
+	r.k.WaitForText(winMatch(id), r.ready, 90*time.Second)
 }
 
 // typeLine types text into window id, waits until it shows, and submits it.

@@ -33,7 +33,7 @@ const codexReady = "gpt-5-stub default"
 func testRestartCodex(t *testing.T, kittyBin string) {
 	stub := modelstub.Start(t)
 	r := newCLIRig(t, kittyBin, stub, (*modelstub.Server).CodexHome, "api", "web")
-	r.ready, r.enter = codexReady, "\x1b[13u"
+	r.ready, r.enter = func(s string) bool { return strings.Contains(s, codexReady) }, "\x1b[13u"
 	ids := r.start("codex --no-daemon")
 	words := map[int]string{ids[0]: "APPLE", ids[1]: "BANANA"}
 	for _, id := range ids {

@@ -25,7 +25,8 @@ type Grammar struct {
 }
 
 // Version is part of the probe cache key: a better parser reparses.
-const Version = 1
+// 2: commander's [a|b] is an optional value (claude 2.1.332's --cloud).
+const Version = 2
 
 // Arity is how many words an option takes, as a grammar says.
 type Arity int
@@ -163,6 +164,10 @@ func ParseHelp(prog, text string) Grammar {
 	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
 
 	var g Grammar
+	// click writes "Usage: prog [OPTIONS]", and its [a|b] is a choice the
+	// option requires; commander writes "[options]", and its [a|b] is an
+	// optional value of one of those kinds.
+	click := strings.Contains(text, "[OPTIONS]")
 	inCommands := false
 	var cur *helpEntry
 	var kind string // "option", "command"
@@ -172,7 +177,7 @@ func ParseHelp(prog, text string) Grammar {
 		}
 		switch kind {
 		case "option":
-			g.addOption(cur)
+			g.addOption(cur, click)
 		case "command":
 			g.addCommand(prog, cur)
 		}
@@ -224,7 +229,7 @@ func headOf(s string) string {
 	return s
 }
 
-func (g *Grammar) addOption(e *helpEntry) {
+func (g *Grammar) addOption(e *helpEntry, click bool) {
 	var names []string
 	arity, variadic := ArityNone, false
 	note := func(a Arity, v bool) {
@@ -238,7 +243,7 @@ func (g *Grammar) addOption(e *helpEntry) {
 		if m := helpREs().opt.FindStringSubmatch(w); m != nil {
 			names = append(names, m[1])
 			if m[2] != "" {
-				a, v, ok := placeholder(m[2])
+				a, v, ok := placeholder(m[2], click)
 				if !ok {
 					break
 				}
@@ -249,7 +254,7 @@ func (g *Grammar) addOption(e *helpEntry) {
 		if len(names) == 0 {
 			return
 		}
-		a, v, ok := placeholder(w)
+		a, v, ok := placeholder(w, click)
 		if !ok {
 			break // a description after a single space
 		}
@@ -283,15 +288,15 @@ func (g *Grammar) addOption(e *helpEntry) {
 }
 
 // placeholder classifies what follows an option name: <v>, [v], =<v>,
-// [=v], MODEL, {a,b}, a cobra type.
-func placeholder(p string) (a Arity, variadic, ok bool) {
+// [=v], MODEL, {a,b}, a cobra type; click says the help is click's.
+func placeholder(p string, click bool) (a Arity, variadic, ok bool) {
 	variadic = strings.Contains(p, "...")
 	switch {
 	case strings.HasPrefix(p, "[="), strings.HasPrefix(p, "[<"):
 		return ArityOptional, variadic, true
 	case strings.HasPrefix(p, "["):
 		// click's [a|b|c] is a choice the option requires.
-		if strings.Contains(p, "|") {
+		if click && strings.Contains(p, "|") {
 			return ArityValue, variadic, true
 		}
 		return ArityOptional, variadic, true

@@ -21,6 +21,7 @@ func TestParseHelp(t *testing.T) {
 Options:
   --add-dir <directories...>            Additional directories
   -d, --debug [filter]                  Enable debug mode
+  --cloud [description|session_id|url]  Create a cloud session, or attach
   --allowedTools, --allowed-tools <tools...>
       Comma or space-separated list of tool names
   -p, --print                           Print response and exit. Explicitly
@@ -35,7 +36,7 @@ Commands:
 `,
 			want: Grammar{
 				Value:       []string{"--add-dir", "--allowed-tools", "--allowedTools", "--model", "-m"},
-				Optional:    []string{"--debug", "-d"},
+				Optional:    []string{"--cloud", "--debug", "-d"},
 				Variadic:    []string{"--add-dir", "--allowed-tools", "--allowedTools"},
 				None:        []string{"--help", "--print", "-h", "-p"},
 				Subcommands: []string{"install", "mcp", "plugin", "plugins"},

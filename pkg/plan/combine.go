@@ -22,7 +22,8 @@ const upFront = "--session-id"
 // `--fork-session` is also given ("--session-id can only be used with
 // --continue or --resume if --fork-session is also specified", in its
 // binary; its --help says only that --fork-session is for use with
-// --resume), and with it the resume would fork another conversation. So
+// --resume; 2.1.332 keeps the rule: "--session-id with --continue or
+// --resume also needs --fork-session."), and with it the resume would fork another conversation. So
 // such a flag never goes beside a resume template: recognition strips the
 // definition's id flags, and one kept all the same (a definition that
 // does not list it, a grammar that reads it as a value flag) makes the

@@ -24,8 +24,9 @@ type Agent struct {
 	name string
 	// typed is what is typed at the shell to start it; default: name.
 	typed string
-	// ready is text the TUI shows once it takes input.
-	ready string
+	// ready are texts the TUI shows once it takes input: any one of them
+	// (the versions kittymux follows differ).
+	ready []string
 	// enter submits what was typed.
 	enter string
 	// home prepares the agent's HOME for the stand-in, trusting dirs, and
@@ -46,6 +47,16 @@ type Agent struct {
 	trustHooks func(w *world, k *kittytest.Real, dir string)
 }
 
+// Ready reports whether screen shows the agent's TUI taking input.
+func (a Agent) Ready(screen string) bool {
+	for _, r := range a.ready {
+		if strings.Contains(screen, r) {
+			return true
+		}
+	}
+	return false
+}
+
 // command is what is typed at the shell to start the agent.
 func (a Agent) command() string {
 	if a.typed != "" {
@@ -54,10 +65,13 @@ func (a Agent) command() string {
 	return a.name
 }
 
-// Claude is claude 2.1.197.
+// Claude is claude 2.1.197, or the registry's newest (2.1.332), whose
+// first screen is in auto mode: its status line shows "⏵⏵ auto mode on
+// (shift+tab to cycle)", cut to "⏵⏵ auto mode on" in a narrow window, not
+// "? for shortcuts".
 var Claude = Agent{
 	name:    "claude",
-	ready:   "? for shortcuts",
+	ready:   []string{"? for shortcuts", "⏵⏵ auto mode on"},
 	enter:   "\r",
 	newConv: "/clear",
 	quit:    "/exit",
@@ -73,7 +87,7 @@ var Claude = Agent{
 // Enter of a typed /new: the harness waits for the fresh screen.
 var Codex = Agent{
 	name:          "codex",
-	ready:         "? for shortcuts",
+	ready:         []string{"? for shortcuts"},
 	enter:         "\x1b[13u",
 	newConv:       "/new",
 	newConvClears: true,
@@ -96,7 +110,7 @@ var CodexInWindow = func() Agent {
 // Gemini is gemini 0.61.0.
 var Gemini = Agent{
 	name:    "gemini",
-	ready:   "Type your message",
+	ready:   []string{"Type your message"},
 	enter:   "\r",
 	newConv: "/clear",
 	quit:    "/quit",
@@ -109,7 +123,7 @@ var Gemini = Agent{
 // Pi is pi 0.73.1.
 var Pi = Agent{
 	name:    "pi",
-	ready:   "stub-model",
+	ready:   []string{"stub-model"},
 	enter:   "\r",
 	newConv: "/new",
 	quit:    "/quit",
@@ -122,7 +136,7 @@ var Pi = Agent{
 // OpenCode is opencode 1.18.33.
 var OpenCode = Agent{
 	name:    "opencode",
-	ready:   "ctrl+p commands",
+	ready:   []string{"ctrl+p commands"},
 	enter:   "\r",
 	newConv: "/new",
 	quit:    "/exit",

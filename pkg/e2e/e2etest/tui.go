@@ -101,7 +101,7 @@ func (w *world) startAgent(k *kittytest.Real, dir string) int {
 
 func (w *world) waitReady(k *kittytest.Real, id int) {
 	w.t.Helper()
-	k.WaitForText(windowMatch(id), func(s string) bool { return strings.Contains(s, w.agent.ready) }, 90*time.Second)
+	k.WaitForText(windowMatch(id), w.agent.Ready, 90*time.Second)
 }
 
 // tell gives window cw its word and waits for the stand-in's answer on
@@ -190,7 +190,7 @@ func (w *world) newConversation(k *kittytest.Real, cw *convWindow) {
 		w.waitReady(k, cw.id)
 		return
 	}
-	fresh := func(s string) bool { return !strings.Contains(s, cw.word) && strings.Contains(s, w.agent.ready) }
+	fresh := func(s string) bool { return !strings.Contains(s, cw.word) && w.agent.Ready(s) }
 	for range 3 {
 		if w.screenShows(k, cw.id, fresh, kittytest.Scaled(20*time.Second)) {
 			return

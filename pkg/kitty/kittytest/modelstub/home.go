@@ -17,7 +17,9 @@ const Key = "sk-ant-stub-0123456789abcdefghijklmnopqrstuvwxyz"
 
 // ClaudeHome prepares home (a throw-away HOME, never the user's) for claude
 // 2.1.197 to talk to s without asking anything: ~/.claude.json with the
-// onboarding done, the key approved and each of dirs trusted. It returns the
+// onboarding done, the key approved and each of dirs trusted. The
+// registry's newest claude (2.1.332) starts with it too, showing a note that
+// auto mode is now its default, which asks nothing. It returns the
 // environment claude needs besides HOME=home.
 func (s *Server) ClaudeHome(t testing.TB, home string, dirs ...string) []string {
 	t.Helper()

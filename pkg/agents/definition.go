@@ -501,7 +501,6 @@ func newAgent(name string, d Definition) *agent {
 		name:          name,
 		def:           d,
 		canResume:     d.Resume == nil || *d.Resume,
-		kinds:         map[string]flagKind{},
 		oneShot:       map[string]bool{},
 		oneShotValues: map[string][]string{},
 		idFlags:       map[string]bool{},
@@ -545,43 +544,52 @@ func (b *builder) programs(d Definition) error {
 	return nil
 }
 
+// kindField is the field of a definition that gives a flag its kind.
+var kindField = [...]string{
+	kindValue: "value_flags", kindOptionalValue: "optional_value_flags", kindStripValue: "strip_with_value",
+	kindStripOptional: "strip_optional_value", kindStrip: "strip", kindSecret: "secret_flags",
+	kindPrompt: "prompt_flags", kindHelper: "helper_flags", kindOneShot: "one_shot_flags", kindSwitch: "switch_flags",
+}
+
 // flagLists gives each flag of the lists its kind. Each flag has one kind,
 // so a definition cannot both keep and strip a flag.
 func (b *builder) flagLists(d Definition) error {
 	lists := []struct {
-		field string
 		flags []string
 		kind  flagKind
 	}{
-		{"strip_with_value", d.StripWithValue, kindStripValue},
-		{"strip_optional_value", d.StripOptionalValue, kindStripOptional},
-		{"strip", d.Strip, kindStrip},
-		{"secret_flags", d.SecretFlags, kindSecret},
-		{"prompt_flags", d.PromptFlags, kindPrompt},
-		{"value_flags", d.ValueFlags, kindValue},
-		{"optional_value_flags", d.OptionalValueFlags, kindOptionalValue},
-		{"switch_flags", d.SwitchFlags, kindSwitch},
-		{"helper_flags", d.HelperFlags, kindHelper},
+		{d.StripWithValue, kindStripValue},
+		{d.StripOptionalValue, kindStripOptional},
+		{d.Strip, kindStrip},
+		{d.SecretFlags, kindSecret},
+		{d.PromptFlags, kindPrompt},
+		{d.ValueFlags, kindValue},
+		{d.OptionalValueFlags, kindOptionalValue},
+		{d.SwitchFlags, kindSwitch},
+		{d.HelperFlags, kindHelper},
 	}
-	fieldOf := map[string]string{}
+	n := len(d.OneShotFlags)
+	for _, l := range lists {
+		n += len(l.flags)
+	}
+	b.a.kinds = make(map[string]flagKind, n)
 	for _, l := range lists {
 		for _, f := range l.flags {
 			if !isFlag(f) {
-				return b.bad(l.field, "%q is not a flag (one word starting with '-', no '=')", f)
+				return b.bad(kindField[l.kind], "%q is not a flag (one word starting with '-', no '=')", f)
 			}
-			if prev, dup := fieldOf[f]; dup {
-				return b.bad(l.field, "flag %q is also in %q", f, prev)
+			if prev, dup := b.a.kinds[f]; dup {
+				return b.bad(kindField[l.kind], "flag %q is also in %q", f, kindField[prev])
 			}
-			fieldOf[f] = l.field
 			b.a.kinds[f] = l.kind
 		}
 	}
-	return b.oneShotFlags(d, fieldOf)
+	return b.oneShotFlags(d)
 }
 
 // oneShotFlags: a one-shot flag is a switch of its own or a kept value
-// flag; fieldOf names the list each listed flag is in.
-func (b *builder) oneShotFlags(d Definition, fieldOf map[string]string) error {
+// flag.
+func (b *builder) oneShotFlags(d Definition) error {
 	a := b.a
 	for _, f := range d.OneShotFlags {
 		if !isFlag(f) {
@@ -592,7 +600,7 @@ func (b *builder) oneShotFlags(d Definition, fieldOf map[string]string) error {
 			a.kinds[f] = kindOneShot
 		case kindValue, kindOptionalValue:
 		default:
-			return b.bad("one_shot_flags", "flag %q is also in %q", f, fieldOf[f])
+			return b.bad("one_shot_flags", "flag %q is also in %q", f, kindField[a.kinds[f]])
 		}
 		a.oneShot[f] = true
 	}
@@ -655,38 +663,32 @@ func (b *builder) positionals(d Definition) error {
 // longest first so "session list" (a helper) wins over "session".
 func (b *builder) subcommands(d Definition) error {
 	a := b.a
-	subs := []struct {
-		field string
-		paths []string
-		kind  subKind
-	}{
-		{"session_subcommands", d.SessionSubcommands, subSession},
-		{"helpers", d.Helpers, subHelper},
-		{"one_shot_subcommands", d.OneShotSubcommands, subOneShot},
-	}
-	seenSub := map[string]string{}
-	for _, s := range subs {
-		for _, p := range s.paths {
-			words := strings.Fields(p)
-			if len(words) == 0 {
-				return b.bad(s.field, "empty subcommand")
-			}
-			for _, w := range words {
-				if !isSubword(w) {
-					return b.bad(s.field, "%q is not a subcommand", p)
+	fields := [...]string{subSession: "session_subcommands", subHelper: "helpers", subOneShot: "one_shot_subcommands"}
+	lists := [...][]string{subSession: d.SessionSubcommands, subHelper: d.Helpers, subOneShot: d.OneShotSubcommands}
+	a.subcommands = make([]subcommand, 0, len(lists[0])+len(lists[1])+len(lists[2]))
+	for kind, paths := range lists {
+		for i, p := range paths {
+			words := paths[i : i+1 : i+1] // one word, as most are
+			if !isSubword(p) {
+				words = strings.Fields(p)
+				if len(words) == 0 {
+					return b.bad(fields[kind], "empty subcommand")
+				}
+				for _, w := range words {
+					if !isSubword(w) {
+						return b.bad(fields[kind], "%q is not a subcommand", p)
+					}
 				}
 			}
-			key := strings.Join(words, " ")
-			if prev, dup := seenSub[key]; dup {
-				return b.bad(s.field, "subcommand %q is also in %q", key, prev)
+			for _, prev := range a.subcommands {
+				if slices.Equal(prev.words, words) {
+					return b.bad(fields[kind], "subcommand %q is also in %q", strings.Join(words, " "), fields[prev.kind])
+				}
 			}
-			seenSub[key] = s.field
-			a.subcommands = append(a.subcommands, subcommand{words: words, kind: s.kind})
+			a.subcommands = append(a.subcommands, subcommand{words: words, kind: subKind(kind)})
 		}
 	}
-	sort.SliceStable(a.subcommands, func(i, j int) bool {
-		return len(a.subcommands[i].words) > len(a.subcommands[j].words)
-	})
+	slices.SortStableFunc(a.subcommands, func(x, y subcommand) int { return len(y.words) - len(x.words) })
 	return nil
 }
 

@@ -11,14 +11,14 @@ import (
 // cost more than the rest of the load. Each function says the expression it
 // stands for; shape_test.go holds them to it.
 
-// class is a set of ASCII bytes, one bit each, made by classOf from a
-// bracket expression's inside. A byte of a multi-byte character is in no
-// class, as the character is in no ASCII class of a regexp.
-type class [2]uint64
+// class is a set of ASCII bytes, made by classOf from a bracket
+// expression's inside. A byte of a multi-byte character is in no class, as
+// the character is in no ASCII class of a regexp.
+type class [256]bool
 
 // classOf makes the class of "a-z0-9._-" (a '-' at the end is itself).
-func classOf(spec string) class {
-	var c class
+func classOf(spec string) *class {
+	c := new(class)
 	for i := 0; i < len(spec); i++ {
 		lo, hi := int(spec[i]), int(spec[i])
 		if i+2 < len(spec) && spec[i+1] == '-' {
@@ -26,15 +26,13 @@ func classOf(spec string) class {
 			i += 2
 		}
 		for b := lo; b <= hi && b < 128; b++ {
-			c[b/64] |= 1 << (b % 64)
+			c[b] = true
 		}
 	}
 	return c
 }
 
-func (c class) has(b byte) bool { return b < 128 && c[b/64]&(1<<(b%64)) != 0 }
-
-// The classes, made once: a check reads one bit a byte.
+// The classes, made once: a check reads one entry a byte.
 var (
 	alnum        = classOf("A-Za-z0-9")
 	lowerAlnum   = classOf("a-z0-9")
@@ -48,12 +46,12 @@ var (
 
 // word reports whether s is one byte of first followed by bytes of rest, at
 // most max of them (max < 0: any number): ^[first][rest]{0,max}$.
-func word(s string, first, rest class, max int) bool {
-	if s == "" || !first.has(s[0]) || (max >= 0 && len(s)-1 > max) {
+func word(s string, first, rest *class, max int) bool {
+	if s == "" || !first[s[0]] || (max >= 0 && len(s)-1 > max) {
 		return false
 	}
 	for i := 1; i < len(s); i++ {
-		if !rest.has(s[i]) {
+		if !rest[s[i]] {
 			return false
 		}
 	}

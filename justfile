@@ -12,6 +12,11 @@ build:
 install:
     CGO_ENABLED=0 go install ./cmd/...
 
+# After editing assets/resume-agents.json: regenerate pkg/agents/shipped.go, the shipped agent
+# definitions as Go (TestShippedGenerated fails until then).
+generate:
+    go generate ./pkg/agents/
+
 # The quick tests, as a newcomer runs them anywhere: no kitty or Xvfb needed.
 test-short:
     go test -short ./...

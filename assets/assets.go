@@ -1,13 +1,9 @@
 // Package assets holds the data files shipped inside the kittymux binary.
+// resume-agents.json, the shipped agent definitions, is compiled in as Go:
+// pkg/agents/shipped.go, generated from it by `go generate ./pkg/agents/`.
 package assets
 
 import _ "embed"
-
-// ResumeAgents is the shipped agent definitions (see pkg/agents). An entry of
-// the user's ~/.config/kittymux/resume.json with the same name replaces one.
-//
-//go:embed resume-agents.json
-var ResumeAgents []byte
 
 // KittyWatcher is the watcher `kittymux setup` installs for kitty: it starts
 // the scanner where no systemd user manager does, and saves the layout on a

@@ -22,11 +22,10 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/kittymux/kittymux/assets"
 	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
-// ShippedFile names the embedded definitions in errors.
+// ShippedFile names the shipped definitions in errors.
 const ShippedFile = "resume-agents.json (shipped)"
 
 // ErrDefinition is matched (errors.Is) by every error about a definition.
@@ -302,40 +301,41 @@ func fieldErr(file, agent, field, format string, args ...any) error {
 	return &DefinitionError{File: file, Agent: agent, Field: field, Msg: fmt.Sprintf(format, args...)}
 }
 
-// decodeFile splits a definitions file into its entries, each decoded
-// strictly. Entries that fail are reported and left out.
-func decodeFile(data []byte, file string) (map[string]*agent, error) {
-	if defs, ok := decodeAll(data); ok {
-		out := make(map[string]*agent, len(defs))
-		var errs []error
-		for _, name := range slices.Sorted(maps.Keys(defs)) {
-			a, err := buildNamed(file, name, defs[name])
-			if err != nil {
-				errs = append(errs, err)
-				continue
-			}
-			out[name] = a
-		}
-		return out, errors.Join(errs...)
-	}
-	return decodeEntries(data, file)
+// shippedAgent is an entry of shipped, the shipped definitions: shipped.go,
+// generated from assets/resume-agents.json by gen.go.
+type shippedAgent struct {
+	name string
+	def  Definition
 }
 
-// decodeEntries decodes a definitions file entry by entry, so that one entry
-// that fails is reported and the others kept.
-func decodeEntries(data []byte, file string) (map[string]*agent, error) {
+//go:generate go run gen.go
+
+// buildShipped builds the shipped definitions. Those that fail are
+// reported and left out, as entries of the user's file are.
+func buildShipped() (map[string]*agent, error) {
+	out := make(map[string]*agent, len(shipped))
+	var errs []error
+	for _, e := range shipped {
+		a, err := buildNamed(ShippedFile, e.name, e.def)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		out[e.name] = a
+	}
+	return out, errors.Join(errs...)
+}
+
+// decodeFile decodes a definitions file entry by entry, each strictly, so
+// that one entry that fails is reported and the others kept.
+func decodeFile(data []byte, file string) (map[string]*agent, error) {
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(data, &raw); err != nil {
 		return nil, fieldErr(file, "", "", "not a JSON object of agent definitions: %v", err)
 	}
 	out := make(map[string]*agent, len(raw))
 	var errs []error
-	names := make([]string, 0, len(raw))
-	for name := range raw {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(raw)) {
 		a, err := compile(file, name, raw[name])
 		if err != nil {
 			errs = append(errs, err)
@@ -344,32 +344,6 @@ func decodeEntries(data []byte, file string) (map[string]*agent, error) {
 		out[name] = a
 	}
 	return out, errors.Join(errs...)
-}
-
-// decodeAll decodes a whole definitions file in one pass, which is half the
-// work of decoding it entry by entry: every process loads the shipped file
-// before it does anything. It fails wherever an entry would fail to decode;
-// decodeFile then goes entry by entry to say which and to keep the others.
-// A plain file is decoded by hand (decodeFast), any other by encoding/json.
-func decodeAll(data []byte) (map[string]Definition, bool) {
-	if defs, ok := decodeFast(data); ok {
-		return defs, true
-	}
-	return decodeJSON(data)
-}
-
-// decodeJSON is decodeAll by encoding/json.
-func decodeJSON(data []byte) (map[string]Definition, bool) {
-	var defs map[string]Definition
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&defs); err != nil {
-		return nil, false
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, false
-	}
-	return defs, true
 }
 
 func buildNamed(file, name string, d Definition) (*agent, error) {
@@ -932,93 +906,20 @@ type Set struct {
 	byProgram map[string]*agent
 	packages  []string // longest first, so a nested package name wins
 	byPackage map[string]*agent
-	// lazy holds, by name, the shipped entries LoadLazy left to be checked
-	// and compiled on first use; agents, byProgram and byPackage hold their
-	// stubs until then. Never written after the load: read without a lock.
-	lazy map[string]*lazyAgent
 }
 
-// lazyAgent is a shipped definition decoded and built on first use.
-type lazyAgent struct {
-	stub *agent
-	raw  []byte // the entry, as skim kept it
-	once sync.Once
-	a    *agent // nil when it did not build (TestLoadLazySameAsLoad: none)
-}
-
-// agent returns the named agent, built.
+// agent returns the named agent.
 func (s *Set) agent(name string) (*agent, bool) {
-	a := s.built(s.agents[name])
-	return a, a != nil
-}
-
-// built is a ready for use: a stub of LoadLazy is built the first time.
-func (s *Set) built(a *agent) *agent {
-	if a == nil {
-		return nil
-	}
-	l, ok := s.lazy[a.name]
-	if !ok || l.stub != a {
-		return a
-	}
-	l.once.Do(func() {
-		if d, ok := decodeEntry(l.raw); ok {
-			l.a, _ = build(ShippedFile, a.name, d)
-		}
-	})
-	return l.a
+	a, ok := s.agents[name]
+	return a, ok
 }
 
 // Load returns the shipped definitions, each replaced by an entry of the
 // user's file with the same name. A missing user file (or "") is fine. On a
 // bad user file the error names the file, the agent and the field, and the Set
 // still holds the shipped definitions plus the user entries that were valid.
-func Load(userFile string) (*Set, error) { return load(userFile, nil) }
-
-// LoadLazy is Load for a process that uses one or two agents, the restore
-// prompt first: of the shipped definitions only the programs and packages
-// are read at once (skim), for the index; each entry is decoded, checked and
-// compiled when first used rather than all twenty at start. The
-// user's file is loaded as by Load. A shipped definition that did not build
-// would be no agent here where Load leaves it out and says why; the tests
-// hold the shipped file to building whole.
-func LoadLazy(userFile string) (*Set, error) {
-	entries, ok := skim(assets.ResumeAgents)
-	if !ok {
-		return Load(userFile)
-	}
-	stubs := make(map[string]*agent, len(entries))
-	for name, e := range entries {
-		if !isName(name) {
-			return Load(userFile)
-		}
-		a := &agent{name: name, def: Definition{Programs: e.programs, Packages: e.packages}}
-		if len(a.def.Programs) == 0 {
-			a.def.Programs = []string{name}
-		}
-		stubs[name] = a
-	}
-	s, err := load(userFile, stubs)
-	if s != nil {
-		s.lazy = map[string]*lazyAgent{}
-		for name, a := range s.agents {
-			if a == stubs[name] {
-				s.lazy[name] = &lazyAgent{stub: a, raw: entries[name].raw}
-			}
-		}
-	}
-	return s, err
-}
-
-// load is Load with the shipped definitions given (nil: decoded and built).
-func load(userFile string, shipped map[string]*agent) (*Set, error) {
-	var shipErr error
-	if shipped == nil {
-		shipped, shipErr = decodeFile(assets.ResumeAgents, ShippedFile)
-	}
-	if shipped == nil {
-		shipped = map[string]*agent{}
-	}
+func Load(userFile string) (*Set, error) {
+	shipped, shipErr := buildShipped()
 	if userFile == "" {
 		s, err := newSet(shipped, nil, "")
 		return s, errors.Join(shipErr, err)

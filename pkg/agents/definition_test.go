@@ -1,16 +1,17 @@
 package agents_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/kittymux/kittymux/assets"
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/plan"
@@ -24,13 +25,25 @@ func TestShippedDefinitionsLoad(t *testing.T) {
 	if len(s.Names()) < 20 {
 		t.Errorf("only %d definitions: %v", len(s.Names()), s.Names())
 	}
-	// The embedded bytes are the file in assets/.
-	onDisk, err := os.ReadFile(filepath.Join("..", "..", "assets", "resume-agents.json"))
+}
+
+// TestShippedGenerated: shipped.go is what gen.go makes of
+// assets/resume-agents.json as it is now.
+func TestShippedGenerated(t *testing.T) {
+	var stderr bytes.Buffer
+	cmd := exec.Command("go", "run", "gen.go", "-")
+	cmd.Stderr = &stderr
+	want, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go run gen.go: %v\n%s", err, stderr.Bytes())
+	}
+	have, err := os.ReadFile("shipped.go")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(onDisk) != string(assets.ResumeAgents) {
-		t.Error("assets.ResumeAgents differs from assets/resume-agents.json")
+	if !bytes.Equal(have, want) {
+		t.Errorf("shipped.go is stale against assets/resume-agents.json: run `go generate ./pkg/agents/` (just generate)\n%s",
+			cmp.Diff(string(want), string(have)))
 	}
 }
 

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kittymux/kittymux/assets"
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/plan"
 )
@@ -26,7 +25,11 @@ func FuzzLoad(f *testing.F) {
 	f.Add([]byte(`{"x": {"exact": ["{id}", "{id}"], "programs": ["sh"]}}`))
 	f.Add([]byte(`{"x": 1}`))
 	f.Add([]byte(`[`))
-	f.Add(assets.ResumeAgents)
+	shippedJSON, err := os.ReadFile("../../assets/resume-agents.json")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(shippedJSON)
 	shipped, err := agents.Load("")
 	if err != nil {
 		f.Fatal(err)

@@ -148,12 +148,12 @@ func (s *Set) matchPath(p string) *agent {
 		}
 	}
 	if a, ok := s.byProgram[base]; ok {
-		return s.built(a)
+		return a
 	}
 	slashed := "/" + p
 	for _, pkg := range s.packages {
 		if strings.Contains(slashed, "/node_modules/"+pkg+"/") {
-			return s.built(s.byPackage[pkg])
+			return s.byPackage[pkg]
 		}
 	}
 	return nil
@@ -198,7 +198,7 @@ func (s *Set) ReparseWindows(ws []Window, grammarOf func(agent string) *grammar.
 	out := make([]Window, len(ws))
 	for i, w := range ws {
 		out[i] = w
-		a := s.built(s.agents[w.Cmd.Agent])
+		a := s.agents[w.Cmd.Agent]
 		if a == nil || w.Cmd.Raw == nil {
 			continue
 		}

@@ -15,7 +15,7 @@ import (
 // no record of the window's agent to tell by.
 func agentPrograms(userFile string) func(comm string) bool {
 	set := sync.OnceValue(func() *agents.Set {
-		s, _ := agents.LoadLazy(userFile) // a user file that does not load leaves the shipped agents
+		s, _ := agents.Load(userFile) // a user file that does not load leaves the shipped agents
 		return s
 	})
 	return func(comm string) bool {

@@ -56,7 +56,7 @@ func Main(args []string) int {
 		_ = e.shell(r)
 		return 1
 	}
-	set, loadErr := agents.LoadLazy(p.UserAgents())
+	set, loadErr := agents.Load(p.UserAgents())
 	if set == nil {
 		e.warn("kittymux: agent definitions: %v", loadErr)
 		_ = e.shell(r)

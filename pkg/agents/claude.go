@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"syscall"
 
-	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
@@ -69,11 +68,11 @@ func claudeReadID(p Procs, pids []int) (ProcRecord, bool) {
 	rec := ProcRecord{ID: s.SessionID, IDFrom: "claude sessions/" + strconv.Itoa(pid) + ".json"}
 	switch s.Status {
 	case "busy":
-		rec.State = journal.StateWorking
+		rec.State = StateWorking
 	case "idle", "shell":
-		rec.State = journal.StateIdle
+		rec.State = StateIdle
 	case "waiting":
-		rec.State = journal.StateAttention
+		rec.State = StateAttention
 	}
 	return rec, true
 }

@@ -108,7 +108,7 @@ type Procs interface {
 type ProcRecord struct {
 	ID     string
 	IDFrom string
-	// State is journal.StateWorking, StateIdle or StateAttention, or ""
+	// State is StateWorking, StateIdle or StateAttention, or ""
 	// when the record does not say.
 	State string
 }

@@ -6,10 +6,12 @@ import (
 	"sync"
 )
 
-// Agent states read from what kitty shows of a window.
+// Agent states read from what kitty shows of a window or the agent's own
+// record, as the journal keeps them (journal.StateWorking, ...).
 const (
-	StateWorking = "working"
-	StateIdle    = "idle"
+	StateWorking   = "working"
+	StateIdle      = "idle"
+	StateAttention = "needs_attention" // waiting for the user
 )
 
 // titleREs caches compiled title patterns; definitions are few and fixed

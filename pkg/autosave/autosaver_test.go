@@ -173,14 +173,14 @@ func TestAutosaverOff(t *testing.T) {
 	if err := p.EnsureState(); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(OffPath(p), nil, 0o600); err != nil {
+	if err := os.WriteFile(p.AutosaveOff(), nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	got["file"] = poll(v0482)
 	want := map[string]string{
 		"0.26.5": "off: kitty 0.26.5 cannot save its layout (save_as_session needs 0.43.0)",
 		"env":    "off: KITTYMUX_AUTOSAVE=0",
-		"file":   "off: the file " + OffPath(p) + " exists",
+		"file":   "off: the file " + p.AutosaveOff() + " exists",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
@@ -212,7 +212,7 @@ func TestLoadSettings(t *testing.T) {
 				if err := os.MkdirAll(p.ConfigDir, 0o700); err != nil {
 					t.Fatal(err)
 				}
-				if err := os.WriteFile(ConfigPath(p), []byte(c.config), 0o600); err != nil {
+				if err := os.WriteFile(p.Config(), []byte(c.config), 0o600); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -13,12 +13,6 @@ import (
 	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
-// ConfigPath is kittymux's settings file, $XDG_CONFIG_HOME/kittymux/config.json.
-func ConfigPath(p paths.Paths) string { return p.Config() }
-
-// OffPath is the file whose presence turns autosave off.
-func OffPath(p paths.Paths) string { return p.AutosaveOff() }
-
 // Environment variables; each wins over the config file.
 const (
 	EnvOff          = "KITTYMUX_AUTOSAVE" // "0" turns autosave off
@@ -55,23 +49,23 @@ func LoadSettings(p paths.Paths, getenv func(string) string) (Settings, error) {
 		}
 		*dst = d
 	}
-	data, err := userfile.Read(ConfigPath(p), 1<<20)
+	data, err := userfile.Read(p.Config(), 1<<20)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
-		errs = append(errs, fmt.Errorf("read %s: %w", ConfigPath(p), err))
+		errs = append(errs, fmt.Errorf("read %s: %w", p.Config(), err))
 	default:
 		var c fileConfig
 		if err := json.Unmarshal(data, &c); err != nil {
-			errs = append(errs, fmt.Errorf("read %s: %w", ConfigPath(p), err))
+			errs = append(errs, fmt.Errorf("read %s: %w", p.Config(), err))
 			break
 		}
 		a := c.Autosave
-		dur(ConfigPath(p)+": autosave.settle", a.Settle, &s.Settle)
-		dur(ConfigPath(p)+": autosave.at_most_every", a.AtMostEvery, &s.AtMostEvery)
-		dur(ConfigPath(p)+": autosave.at_least_every", a.AtLeastEvery, &s.AtLeastEvery)
+		dur(p.Config()+": autosave.settle", a.Settle, &s.Settle)
+		dur(p.Config()+": autosave.at_most_every", a.AtMostEvery, &s.AtMostEvery)
+		dur(p.Config()+": autosave.at_least_every", a.AtLeastEvery, &s.AtLeastEvery)
 		if a.Keep < 0 {
-			errs = append(errs, fmt.Errorf("%s: autosave.keep %d is negative", ConfigPath(p), a.Keep))
+			errs = append(errs, fmt.Errorf("%s: autosave.keep %d is negative", p.Config(), a.Keep))
 		} else if a.Keep > 0 {
 			s.Keep = a.Keep
 		}
@@ -95,8 +89,8 @@ func Off(p paths.Paths, getenv func(string) string) string {
 	if getenv(EnvOff) == "0" {
 		return EnvOff + "=0"
 	}
-	if _, err := os.Lstat(OffPath(p)); err == nil {
-		return "the file " + OffPath(p) + " exists"
+	if _, err := os.Lstat(p.AutosaveOff()); err == nil {
+		return "the file " + p.AutosaveOff() + " exists"
 	}
 	return ""
 }

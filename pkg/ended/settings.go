@@ -3,7 +3,6 @@ package ended
 import (
 	"encoding/json"
 
-	"github.com/kittymux/kittymux/pkg/autosave"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/userfile"
 )
@@ -20,7 +19,7 @@ func OfferOff(p paths.Paths, getenv func(string) string) string {
 	}
 	// A FIFO or device there is an error here, as it is to autosave,
 	// which reports it.
-	data, err := userfile.Read(autosave.ConfigPath(p), 1<<20)
+	data, err := userfile.Read(p.Config(), 1<<20)
 	if err != nil {
 		return ""
 	}
@@ -30,7 +29,7 @@ func OfferOff(p paths.Paths, getenv func(string) string) string {
 		} `json:"offer"`
 	}
 	if json.Unmarshal(data, &c) == nil && c.Offer.OnStart != nil && !*c.Offer.OnStart {
-		return autosave.ConfigPath(p) + ": offer.on_start is false"
+		return p.Config() + ": offer.on_start is false"
 	}
 	return ""
 }

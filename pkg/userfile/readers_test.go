@@ -32,11 +32,11 @@ func TestReadersRefuseFIFOs(t *testing.T) {
 		file func(p paths.Paths) string
 		read func(p paths.Paths) error
 	}{
-		{"config.json", autosave.ConfigPath, func(p paths.Paths) error {
+		{"config.json", paths.Paths.Config, func(p paths.Paths) error {
 			_, err := autosave.LoadSettings(p, func(string) string { return "" })
 			return err
 		}},
-		{"config.json, for the offer on start", autosave.ConfigPath, func(p paths.Paths) error {
+		{"config.json, for the offer on start", paths.Paths.Config, func(p paths.Paths) error {
 			// A file it cannot read leaves the offer on, as one that does
 			// not parse does; autosave's reading (above) reports it.
 			if off := ended.OfferOff(p, func(string) string { return "" }); off != "" {
@@ -44,7 +44,7 @@ func TestReadersRefuseFIFOs(t *testing.T) {
 			}
 			return errPassedOver
 		}},
-		{"config.json, for the resume interval", autosave.ConfigPath, func(p paths.Paths) error {
+		{"config.json, for the resume interval", paths.Paths.Config, func(p paths.Paths) error {
 			_, err := stagger.Interval(p, func(string) string { return "" })
 			return err
 		}},

@@ -11,7 +11,6 @@ import (
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/procid"
-	"github.com/kittymux/kittymux/pkg/restorerec"
 )
 
 // Window is a live kitty window running a recognised agent: kitty's window,
@@ -179,7 +178,7 @@ func candidates(set *agents.Set, w *kitty.Window, read ProcReader) []candidate {
 // from the OS: what the process holds and its parent, the shell that
 // started it, does not (agents.TypedEnv); a process kitty started itself
 // had nothing typed. Not read: what needs no seal. Never a name of the
-// window's own (restorerec.EnvNeverKept). A process that shows only its
+// window's own (agents.EnvNeverKept). A process that shows only its
 // name takes the report's flags too, naming the same agent: its record is
 // not sealed, and the restore shows the whole command and asks.
 func withTypedEnv(set *agents.Set, best candidate, w *kitty.Window, read ProcReader) agents.Command {
@@ -204,9 +203,9 @@ func withTypedEnv(set *agents.Set, best candidate, w *kitty.Window, read ProcRea
 	case !best.read:
 		// Unverified: the record asks anyway; what only a seal may set is
 		// left out.
-		env = slices.DeleteFunc(slices.Clone(typed.Env), func(kv string) bool { return restorerec.EnvNeedsSeal(kv, set.Names()) != "" })
+		env = slices.DeleteFunc(slices.Clone(typed.Env), func(kv string) bool { return agents.EnvNeedsSeal(kv, set.Names()) != "" })
 	}
-	cmd.Env = slices.DeleteFunc(env, func(kv string) bool { return restorerec.EnvNeverKept(kv) != "" })
+	cmd.Env = slices.DeleteFunc(env, func(kv string) bool { return agents.EnvNeverKept(kv) != "" })
 	return cmd
 }
 

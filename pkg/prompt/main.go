@@ -132,13 +132,13 @@ func validate(set *agents.Set, lookPath func(string) (string, error), r Record, 
 	for _, kv := range r.Env {
 		// Sealed or not: an older kittymux kept such names when a printed
 		// line named them.
-		if why := restorerec.EnvNeverKept(kv); why != "" {
+		if why := agents.EnvNeverKept(kv); why != "" {
 			return "", fmt.Errorf("--env %s: %s, and no record sets it", strings.SplitN(kv, "=", 2)[0], why)
 		}
 	}
 	if !sealed {
 		for _, kv := range r.Env {
-			if why := restorerec.EnvNeedsSeal(kv, set.Names()); why != "" {
+			if why := agents.EnvNeedsSeal(kv, set.Names()); why != "" {
 				return "", fmt.Errorf("--env %s: %s, and only a record kittymux sealed may set it", strings.SplitN(kv, "=", 2)[0], why)
 			}
 		}

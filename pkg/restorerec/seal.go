@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/statefile"
 )
@@ -83,7 +84,7 @@ func (r Record) Written(key []byte, agentNames []string) ([]string, error) {
 		if err := CheckEnv(e); err != nil {
 			return nil, err
 		}
-		if why := EnvNeedsSeal(e, agentNames); why != "" && key == nil {
+		if why := agents.EnvNeedsSeal(e, agentNames); why != "" && key == nil {
 			return nil, fmt.Errorf("%s, and there is no key to seal the record", why)
 		}
 	}

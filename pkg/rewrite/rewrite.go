@@ -292,10 +292,10 @@ func (rw *rewriter) read(ref sessionfile.WindowRef) {
 	}
 	// No record keeps the window's own variables (an older kittymux's
 	// sealed record or journal may hold them).
-	sw.env = slices.DeleteFunc(slices.Clone(sw.env), func(kv string) bool { return restorerec.EnvNeverKept(kv) != "" })
+	sw.env = slices.DeleteFunc(slices.Clone(sw.env), func(kv string) bool { return agents.EnvNeverKept(kv) != "" })
 	if sw.askWhy != "" {
 		// Unsealed, the prompt refuses what only a seal may set.
-		sw.env = slices.DeleteFunc(slices.Clone(sw.env), func(kv string) bool { return restorerec.EnvNeedsSeal(kv, rw.o.Agents.Names()) != "" })
+		sw.env = slices.DeleteFunc(slices.Clone(sw.env), func(kv string) bool { return agents.EnvNeedsSeal(kv, rw.o.Agents.Names()) != "" })
 	}
 	if !sw.ok {
 		sw.dropMarks()

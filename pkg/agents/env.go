@@ -1,4 +1,4 @@
-package restorerec
+package agents
 
 import (
 	"fmt"

@@ -1,0 +1,105 @@
+package docs_test
+
+import (
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// stageOrder names the rows of docs/development.md's Layout table from the
+// bottom up: the data flows up them, so a package imports only packages of
+// its own stage and of those below. The tests' row stands apart: its
+// packages import anything, and only tests import them.
+var stageOrder = []string{
+	"shared small parts", "talking to kitty", "the agents", "live windows → journal", "save → session file",
+	"restored window → agent", "commands",
+}
+
+// upward are the imports against the stages the code still has, each with
+// why. Once one is gone, TestImportsFollowTheData asks for its line here to
+// go too.
+var upward = map[string]string{
+	"hook -> lease": "a hook that reports another conversation moves the agent's lease to it",
+}
+
+// TestImportsFollowTheData: no package under pkg/ imports (outside its
+// tests) a package of a later stage of the Layout table than its own.
+func TestImportsFollowTheData(t *testing.T) {
+	stage := layoutStages(t)
+	cmd := exec.Command("go", "list", "-f", "{{.ImportPath}}{{range .Imports}} {{.}}{{end}}", "./pkg/...")
+	cmd.Dir = repo
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	const prefix = "github.com/kittymux/kittymux/pkg/"
+	seen := map[string]bool{}
+	for line := range strings.Lines(string(out)) {
+		fields := strings.Fields(line)
+		from := strings.TrimPrefix(fields[0], prefix)
+		sf, ok := stage[from]
+		if !ok {
+			t.Errorf("pkg/%s is in no stage of the Layout table", from)
+			continue
+		}
+		for _, imp := range fields[1:] {
+			to, ours := strings.CutPrefix(imp, prefix)
+			st, known := stage[to]
+			switch {
+			case !ours || !known || sf == tests || sf >= st && st != tests:
+				continue
+			case upward[from+" -> "+to] != "":
+				seen[from+" -> "+to] = true
+			case st == tests:
+				t.Errorf("pkg/%s imports the test kit pkg/%s", from, to)
+			default:
+				t.Errorf("pkg/%s (%s) imports pkg/%s (%s), a later stage: against the data's flow",
+					from, stageOrder[sf], to, stageOrder[st])
+			}
+		}
+	}
+	for imp := range upward {
+		if !seen[imp] {
+			t.Errorf("%s is gone: take it out of upward", imp)
+		}
+	}
+}
+
+// tests is the stage of the Layout table's tests row.
+const tests = -1
+
+// layoutStages reads the Layout table: each package named in a row (as
+// `path`, relative to pkg/) has that row's place in stageOrder.
+func layoutStages(t *testing.T) map[string]int {
+	t.Helper()
+	page := pages(t)["docs/development.md"]
+	_, layout, _ := strings.Cut(page, "## Layout")
+	layout, _, _ = strings.Cut(layout, "\n## ")
+	named := regexp.MustCompile("`([^`]+)`")
+	stage := map[string]int{}
+	for line := range strings.Lines(layout) {
+		cells := strings.Split(line, "|")
+		if len(cells) < 3 || strings.HasPrefix(cells[1], "---") || strings.TrimSpace(cells[1]) == "stage" {
+			continue
+		}
+		label := strings.TrimSpace(cells[1])
+		s := slices.Index(stageOrder, label)
+		if label == "tests" {
+			s = tests
+		} else if s < 0 {
+			t.Fatalf("the Layout table's stage %q is not in stageOrder", label)
+		}
+		for _, m := range named.FindAllStringSubmatch(cells[2], -1) {
+			if gofiles, _ := filepath.Glob(filepath.Join(repo, "pkg", m[1], "*.go")); len(gofiles) > 0 {
+				stage[m[1]] = s
+			}
+		}
+	}
+	if len(stage) < len(stageOrder) {
+		t.Fatalf("the Layout table names only %d packages", len(stage))
+	}
+	return stage
+}

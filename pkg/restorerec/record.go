@@ -120,7 +120,7 @@ var ErrUsage = errors.New("usage: kittymux-resume --agent NAME --mode exact|late
 var envName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 // CheckEnv accepts NAME=VALUE with a plain name and a value without control
-// characters. Which names a record may set is decided later, by EnvNeedsSeal,
+// characters. Which names a record may set is decided later, by agents.EnvNeedsSeal,
 // once the seal is checked.
 func CheckEnv(kv string) error {
 	name, value, ok := strings.Cut(kv, "=")

@@ -184,3 +184,18 @@ func TestChooseSince(t *testing.T) {
 		t.Errorf("listed a conversation last written before its agent started:\n%s", r.out)
 	}
 }
+
+// TestChooseListedOnlySealed: opencode's conversations are listed by
+// running its CLI, before any key: never for a record kittymux did not
+// seal, which asks about a new conversation instead and runs nothing else.
+func TestChooseListedOnlySealed(t *testing.T) {
+	w := newWorld(t)
+	rec := []string{"--agent", "opencode", "--mode", "choose", "--tab", "api", "--", "opencode"}
+	r := w.runPTY(rec, "\r", true)
+	if diff := cmp.Diff([]string{"opencode"}, argvOf(r)); diff != "" {
+		t.Errorf("exec'd (-want +got):\n%s\noutput:\n%s", diff, r.out)
+	}
+	if !strings.Contains(r.out, "conversation unknown: start a new one?") || strings.Contains(r.out, "asking opencode") {
+		t.Errorf("an unsealed record asked opencode for its conversations, or did not ask about a new one:\n%s", r.out)
+	}
+}

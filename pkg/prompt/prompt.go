@@ -169,8 +169,12 @@ func Run(e *Env, r Record) error {
 		}
 	}
 	if r.Mode == "choose" {
-		if cands := e.candidates(r, path); len(cands) > 0 {
-			return e.choose(r, path, sealed, cands)
+		// An agent whose CLI lists its conversations runs it before any
+		// key: only for a record kittymux sealed.
+		if sealed || !agents.Listed(r.Agent) {
+			if cands := e.candidates(r, path); len(cands) > 0 {
+				return e.choose(r, path, sealed, cands)
+			}
 		}
 		// Nothing of the agent's here to choose from: the question is
 		// whether to start a new conversation.

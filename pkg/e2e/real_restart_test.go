@@ -428,7 +428,13 @@ func testRestartFakes(t *testing.T, kittyBin string) {
 		{direct, "claude", []string{"--resume", u3}},
 		{stubborn, "claude", []string{"--resume", u4}},
 	} {
+		// The new process is seen running before it has logged its start
+		// (at load 16 in CI): its log line is waited for, bounded.
 		runs := runsOf(log, c.name, c.args...)
+		for deadline := time.Now().Add(kittytest.Scaled(10 * time.Second)); len(runs) < 2 && time.Now().Before(deadline); {
+			time.Sleep(100 * time.Millisecond)
+			runs = runsOf(log, c.name, c.args...)
+		}
 		if len(runs) != 2 {
 			t.Errorf("window %d: %d runs of %s %q, want 2 (before and after)", c.window, len(runs), c.name, c.args)
 			continue

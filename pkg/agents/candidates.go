@@ -127,6 +127,7 @@ func runList(program string, args []string, dir string, env []string) ([]byte, e
 	defer cancel()
 	cmd := exec.CommandContext(ctx, program, args...)
 	cmd.Dir, cmd.Env = dir, env
+	KillGroup(cmd) // opencode's node wrapper leaves a native child
 	cmd.WaitDelay = time.Second
 	var out boundedBuffer
 	var stderr boundedBuffer

@@ -407,7 +407,7 @@ func runProbe(ctx context.Context, path string, args, env []string) (string, err
 	cmd.Env = env
 	var out limitedBuffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	killGroup(cmd)
+	agents.KillGroup(cmd)
 	// Killed, a process that escaped the group could hold the pipe open:
 	// stop reading soon after, the deadline is the command's.
 	cmd.WaitDelay = 300 * time.Millisecond

@@ -1,16 +1,16 @@
 //go:build unix
 
-package probe
+package agents
 
 import (
 	"os/exec"
 	"syscall"
 )
 
-// killGroup makes the probe a process group leader and kills the whole group
+// KillGroup makes a run of an agent's CLI (a probe, a listing) a process group leader and kills the whole group
 // on cancel: codex's and copilot's node wrappers leave a native child that
 // would otherwise keep running (and keep the output pipe open).
-func killGroup(cmd *exec.Cmd) {
+func KillGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error {
 		return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)

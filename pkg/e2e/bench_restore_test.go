@@ -142,7 +142,7 @@ func BenchmarkRealRestore(b *testing.B) {
 				for i, d := range got[side] {
 					rs = append(rs, float64(d)/float64(got["kitty-alone"][i]))
 				}
-				paired[side] = medianF(rs)
+				paired[side] = median(rs)
 				b.ReportMetric(paired[side], side+"/kitty-alone")
 			}
 			// Printed, not logged: a benchmark's log is cut after 10 lines.
@@ -193,19 +193,8 @@ type benchSample struct {
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
-func median(ds []time.Duration) time.Duration {
-	if len(ds) == 0 {
-		return 0
-	}
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
-}
-
-func medianF(v []float64) float64 {
+// median is the middle of v (the mean of the two middle ones), 0 for none.
+func median[T ~int64 | ~float64](v []T) T {
 	if len(v) == 0 {
 		return 0
 	}

@@ -116,7 +116,17 @@ type Options struct {
 	// IsAgent reports whether a process name is an agent CLI's; nil: one
 	// of the shipped agents' programs.
 	IsAgent func(comm string) bool
+	// On a host reached over ssh (OnHost): Start reads when a process
+	// started (nil: procid.Start), Hostname names the host (nil:
+	// os.Hostname), OpenTTY opens the agent's terminal (nil: /dev/tty).
+	Start    func(pid int) string
+	Hostname func() (string, error)
+	OpenTTY  func() (io.WriteCloser, error)
 }
+
+func (o Options) now() time.Time { return clock.Or(o.Clock).Now() }
+
+func joinErrs(errs []error) error { return errors.Join(errs...) }
 
 // Result is what one run did, for tests and the log.
 type Result struct {
@@ -155,6 +165,9 @@ func Run(ctx context.Context, o Options, agent, event string, in io.Reader) (Res
 	p, err := readPayload(ctx, &res, in)
 	if err != nil {
 		return res, err
+	}
+	if OnHost(o.Getenv) {
+		return runHost(ctx, o, &res, p)
 	}
 	win, err := window(o.Getenv)
 	if err != nil {

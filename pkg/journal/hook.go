@@ -38,9 +38,13 @@ type HookRun struct {
 	// either (node above codex's native binary), nearest first. Nested: a
 	// process above them, past a shell, is an agent of the same name (a
 	// tool of the window's agent ran `claude -p`). See nested.go.
-	Chain  []int     `json:"chain,omitempty"`
-	Nested bool      `json:"nested,omitempty"`
-	Event  HookEvent `json:"event"`
+	Chain  []int `json:"chain,omitempty"`
+	Nested bool  `json:"nested,omitempty"`
+	// Start is when AgentPID started (agents.Proc.Start), where the hook
+	// read it: a host's hook, which no scanner follows, records its
+	// agent's process with it.
+	Start string    `json:"start,omitempty"`
+	Event HookEvent `json:"event"`
 }
 
 // RecordHook applies h to the open record of its agent session, or starts
@@ -77,7 +81,7 @@ func (f *File) recordHook(h HookRun) (string, bool) {
 		key := Key(h.Socket, h.KittyPID, h.WindowID, h.AgentPID)
 		f.Upsert(Record{Key: key, Agent: h.Agent, Argv: []string{}, FirstSeen: now, LastSeen: now,
 			State: StateUnknown, StateSince: now, Open: true, KittyPID: h.KittyPID, KittySocket: h.Socket,
-			WindowID: h.WindowID, PID: h.AgentPID})
+			WindowID: h.WindowID, PID: h.AgentPID, Start: h.Start})
 		r = f.Find(key)
 	}
 	r.ApplyHook(h.Event)

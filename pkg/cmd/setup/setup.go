@@ -33,6 +33,9 @@ type Options struct {
 
 	DryRun bool
 	Undo   bool
+	// Remote sets up a host reached over ssh: the agents' hooks and the
+	// state directory, no kitty (remote.go).
+	Remote bool
 	// Systemd is the user manager; nil finds systemctl (tests set a fake).
 	Systemd setup.Systemd
 	// Integrations says what to do with the agents' hooks (`kittymux
@@ -57,7 +60,8 @@ func NewCmdSetup(f *factory.Factory, runF func(*Options) error) *cobra.Command {
 		Example: `  kittymux setup --dry-run
   kittymux setup
   kittymux setup --integrations no
-  kittymux setup --undo`,
+  kittymux setup --undo
+  kittymux setup --remote     # on a machine reached with kitten ssh or ssh`,
 		Long: `Add one line to kitty.conf, an include of kittymux's own file, which turns on remote control
 on a socket (allow_remote_control socket-only; listen_on only where kitty.conf has none) and
 loads kittymux's watcher: on a confirmed quit (kitty 0.46.2 or newer) it saves the layout.
@@ -89,6 +93,7 @@ Exit codes: 0 done (or nothing to do), 1 error, 2 bad usage.`,
 	}
 	cmd.Flags().BoolVar(&o.DryRun, "dry-run", false, "list the changes and write nothing")
 	cmd.Flags().BoolVar(&o.Undo, "undo", false, "remove what setup added")
+	cmd.Flags().BoolVar(&o.Remote, "remote", false, "set up this machine as a host reached over ssh: the agents' hooks and the journal, no kitty")
 	cmd.Flags().StringVar(&o.Integrations, "integrations", "ask",
 		"the agents' hooks (kittymux integration): ask, yes or no; with --undo, whether to remove them")
 	return cmd
@@ -110,6 +115,9 @@ func Env(o *Options) (setup.Env, error) {
 
 // Run runs `kittymux setup`.
 func Run(ctx context.Context, o *Options) error {
+	if o.Remote {
+		return runRemote(o)
+	}
 	e, err := Env(o)
 	if err != nil {
 		return err

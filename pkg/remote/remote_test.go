@@ -1,0 +1,129 @@
+package remote
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestParseHint(t *testing.T) {
+	good := Hint{Agent: "claude", ID: "9f3c2b1a-0d4e", Dir: "/home/u/api", Host: "devbox.lan"}
+	got, err := ParseHint(good.Encode())
+	if err != nil || got != good {
+		t.Fatalf("round trip: %+v %v", got, err)
+	}
+	for _, bad := range []string{
+		`{"agent":"claude","id":"--dangerously-skip-permissions","dir":"/x","host":"h"}`,
+		`{"agent":"claude","id":"a","dir":"x","host":"h"}`,
+		`{"agent":"claude","id":"a","dir":"/x/../y","host":"h"}`,
+		`{"agent":"claude","id":"a","dir":"/x\ny","host":"h"}`,
+		`{"agent":"claude","id":"a","dir":"/x","host":"-oProxyCommand=x"}`,
+		`{"agent":"claude","id":"a","dir":"/x","host":"h h"}`,
+		`{"agent":"Claude;rm","id":"a","dir":"/x","host":"h"}`,
+		`{"agent":"claude","id":"a","dir":"/x","host":"h","cmd":"x"}`,
+		`not json`,
+	} {
+		if _, err := ParseHint(bad); !errors.Is(err, ErrBadHint) {
+			t.Errorf("%s: %v", bad, err)
+		}
+	}
+}
+
+func TestParseSSH(t *testing.T) {
+	for _, tc := range []struct {
+		argv []string
+		want SSH
+		cmd  []string
+	}{
+		{[]string{"/usr/bin/ssh", "devbox"}, SSH{Argv: []string{"/usr/bin/ssh", "devbox"}, Dest: "devbox"},
+			[]string{"/usr/bin/ssh", "-t", "devbox", "CMD"}},
+		{[]string{"ssh", "-p", "2222", "-i", "/k", "-oBatchMode=yes", "-A", "u@devbox", "claude", "--resume", "x"},
+			SSH{Argv: []string{"ssh", "-p", "2222", "-i", "/k", "-oBatchMode=yes", "-A", "u@devbox"}, Dest: "u@devbox"},
+			[]string{"ssh", "-p", "2222", "-i", "/k", "-oBatchMode=yes", "-A", "-t", "u@devbox", "CMD"}},
+		{[]string{"ssh", "-t", "--", "devbox", "old"}, SSH{Argv: []string{"ssh", "-t", "--", "devbox"}, Dest: "devbox"},
+			[]string{"ssh", "-t", "--", "devbox", "CMD"}},
+		{[]string{"/opt/kitty/bin/kitten", "ssh", "--kitten", "login_shell=zsh", "devbox"},
+			SSH{Argv: []string{"/opt/kitty/bin/kitten", "ssh", "--kitten", "login_shell=zsh", "devbox"}, Dest: "devbox", Kitten: true},
+			[]string{"/opt/kitty/bin/kitten", "ssh", "--kitten", "login_shell=zsh", "devbox", "CMD"}},
+		{[]string{"kitty", "+kitten", "ssh", "devbox"}, SSH{Argv: []string{"kitty", "+kitten", "ssh", "devbox"}, Dest: "devbox", Kitten: true},
+			[]string{"kitty", "+kitten", "ssh", "devbox", "CMD"}},
+	} {
+		got, ok := ParseSSH(tc.argv)
+		if !ok {
+			t.Errorf("%q: not ssh", tc.argv)
+			continue
+		}
+		if d := cmp.Diff(tc.want, got); d != "" {
+			t.Errorf("%q: %s", tc.argv, d)
+		}
+		if d := cmp.Diff(tc.cmd, got.Command("CMD")); d != "" {
+			t.Errorf("%q command: %s", tc.argv, d)
+		}
+	}
+	for _, bad := range [][]string{
+		{"ssh"}, {"ssh", "-p"}, {"ssh", "-N", "h"}, {"ssh", "-O", "exit", "h"}, {"ssh", "-W", "x:1", "h"},
+		{"ssh", "--bogus", "h"}, {"sshd", "h"}, {"kitten", "icat", "x"}, {"bash", "-c", "ssh h"}, {"ssh", "-Z", "h"},
+	} {
+		if s, ok := ParseSSH(bad); ok {
+			t.Errorf("%q read as %+v", bad, s)
+		}
+	}
+}
+
+// The remote command, run by a real shell as ssh would have the host's
+// run it, hands kittymux-resume the hint's values as they are, whatever
+// they hold; without kittymux-resume on the host it says so and opens a
+// shell in the directory.
+func TestCheckCommandRunsAsArguments(t *testing.T) {
+	home := t.TempDir()
+	bin := filepath.Join(home, ".local", "bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(home, "args")
+	script := "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done > " + out + "\n"
+	if err := os.WriteFile(filepath.Join(bin, "kittymux-resume"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir := "/tmp/a b'c\"$(touch " + home + "/pwned)`id`;x"
+	h := Hint{Agent: "claude", ID: "9f3c-2b1a", Dir: dir, Host: "devbox"}
+	cmd, err := CheckCommand(h, DoResume)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := exec.Command("/bin/sh", "-c", cmd)
+	c.Env = []string{"HOME=" + home, "PATH=/usr/bin:/bin"}
+	if b, err := c.CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, b)
+	}
+	got, _ := os.ReadFile(out)
+	want := strings.Join([]string{CheckFlag, "--do", "resume", "--agent", "claude", "--dir", dir, "--id", "9f3c-2b1a"}, "\n") + "\n"
+	if string(got) != want {
+		t.Errorf("arguments:\n%s\nwant:\n%s", got, want)
+	}
+	if _, err := os.Stat(filepath.Join(home, "pwned")); err == nil {
+		t.Error("a directory's text ran as a command")
+	}
+
+	// No kittymux-resume: a line, and a shell in the directory.
+	os.Remove(filepath.Join(bin, "kittymux-resume"))
+	target := t.TempDir()
+	h.Dir = target
+	cmd, _ = CheckCommand(h, DoShell)
+	shell := filepath.Join(home, "shell")
+	os.WriteFile(shell, []byte("#!/bin/sh\npwd > "+out+"\n"), 0o755)
+	c = exec.Command("/bin/sh", "-c", cmd)
+	c.Env = []string{"HOME=" + home, "PATH=/usr/bin:/bin", "SHELL=" + shell}
+	b, err := c.CombinedOutput()
+	if err != nil || !strings.Contains(string(b), "kittymux is not installed on this host") {
+		t.Errorf("%v: %s", err, b)
+	}
+	if got, _ := os.ReadFile(out); strings.TrimSpace(string(got)) != target {
+		t.Errorf("shell ran in %q, want %q", got, target)
+	}
+}

@@ -114,6 +114,9 @@ func (e *Env) clk() clock.Clock { return clock.Or(e.Clock) }
 // is shown in full, marked edited, and runs only on a key press; with no
 // terminal it does not run and a shell opens.
 func Run(e *Env, r Record) error {
+	if r.Remote != "" {
+		return e.runRemote(r)
+	}
 	sealErr := r.VerifyIn(e.Key, ".")
 	sealed := sealErr == nil
 	r = e.learned(r, sealed)

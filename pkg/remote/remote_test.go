@@ -9,6 +9,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/kitty"
 )
 
 func TestParseHint(t *testing.T) {
@@ -125,5 +128,40 @@ func TestCheckCommandRunsAsArguments(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(out); strings.TrimSpace(string(got)) != target {
 		t.Errorf("shell ran in %q, want %q", got, target)
+	}
+}
+
+// Only a process that executes ssh or the kitten counts, whatever argv
+// says; of the kitten and the ssh it starts, the kitten is the command; a
+// hint that is not one is said so, not used.
+func TestWindows(t *testing.T) {
+	hint := Hint{Agent: "claude", ID: "abc", Dir: "/w", Host: "devbox"}
+	procs := map[int]agents.Proc{
+		10: {PID: 10, Exe: "/opt/kitty/bin/kitten", Argv: []string{"kitten", "ssh", "devbox"}},
+		11: {PID: 11, Exe: "/usr/bin/ssh", Argv: []string{"ssh", "-o", "RemoteCommand=none", "-t", "--", "devbox", "boot"}},
+		20: {PID: 20, Exe: "/usr/bin/bash", Argv: []string{"ssh", "evil"}},
+		30: {PID: 30, Exe: "/usr/bin/ssh", Argv: []string{"ssh", "-p", "2222", "box2"}},
+	}
+	win := func(id int, vars map[string]string, pids ...int) kitty.Window {
+		w := kitty.Window{ID: id, UserVars: vars}
+		for _, p := range pids {
+			w.ForegroundProcesses = append(w.ForegroundProcesses, kitty.Process{PID: p})
+		}
+		return w
+	}
+	ls := []kitty.OSWindow{{ID: 1, Tabs: []kitty.Tab{{ID: 1, Windows: []kitty.Window{
+		win(1, map[string]string{Var: hint.Encode()}, 11, 10),
+		win(2, map[string]string{Var: hint.Encode()}, 20),
+		win(3, map[string]string{Var: `{"agent":"claude","id":"-x","dir":"/w","host":"h"}`}, 30),
+	}}}}}
+	got := Windows(ls, func(pid int) (agents.Proc, bool) { p, ok := procs[pid]; return p, ok })
+	if len(got) != 2 {
+		t.Fatalf("%+v", got)
+	}
+	if got[0].WindowID != 1 || !got[0].SSH.Kitten || got[0].SSH.Argv[0] != "/opt/kitty/bin/kitten" || got[0].Hint != hint {
+		t.Errorf("window 1: %+v", got[0])
+	}
+	if got[1].WindowID != 3 || got[1].HasHint() || got[1].HintErr == nil || got[1].SSH.Host() != "box2" {
+		t.Errorf("window 3: %+v", got[1])
 	}
 }

@@ -16,6 +16,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/kittymux/kittymux/pkg/remote"
 )
 
 // Record is what the rewriter writes as a restored window's command:
@@ -69,7 +71,14 @@ type Record struct {
 	// known): with Since, the time its agent ran, which the choosing
 	// prompt shows.
 	LastSeen int64
-	Argv     []string
+	// Remote is the host a window's agent ran on, as its hook there
+	// reported it (remote.Hint): text from another machine, shown as
+	// "reported by". RemoteDir is its directory there. In such a record
+	// Argv is the ssh command kittymux saw the window's process run
+	// (remote.SSH), Agent and ID the hint's, checked only on the host.
+	Remote    string
+	RemoteDir string
+	Argv      []string
 }
 
 // Args renders r as the prompt binary's arguments (without the program).
@@ -108,6 +117,9 @@ func (r Record) Args() []string {
 	if r.Origin != "" {
 		a = append(a, "--origin", r.Origin)
 	}
+	if r.Remote != "" {
+		a = append(a, "--remote", r.Remote, "--remote-dir", r.RemoteDir)
+	}
 	if r.Seal != "" {
 		a = append(a, "--seal", r.Seal)
 	}
@@ -115,7 +127,23 @@ func (r Record) Args() []string {
 }
 
 // ErrUsage marks arguments that are not a record.
-var ErrUsage = errors.New("usage: kittymux-resume --agent NAME --mode exact|latest|new|choose [--id ID] [--direct] [--from-shell] [--confirm] [--tab TITLE] [--dir DIR] [--env NAME=VALUE]... [--exe FILE]... [--since UNIX] [--seen UNIX] [--origin ORIGIN] [--seal HMAC] -- ARGV")
+var ErrUsage = errors.New("usage: kittymux-resume --agent NAME --mode exact|latest|new|choose [--id ID] [--direct] [--from-shell] [--confirm] [--tab TITLE] [--dir DIR] [--env NAME=VALUE]... [--exe FILE]... [--since UNIX] [--seen UNIX] [--origin ORIGIN] [--remote HOST --remote-dir DIR] [--seal HMAC] -- ARGV")
+
+// checkRemote: a remote record holds a hint a host's hook could have
+// written, resumes that one id, and runs the ssh command alone.
+func (r Record) checkRemote() error {
+	if r.Remote == "" && r.RemoteDir == "" {
+		return nil
+	}
+	h := remote.Hint{Agent: r.Agent, ID: r.ID, Dir: r.RemoteDir, Host: r.Remote}
+	if err := h.Check(); err != nil {
+		return fmt.Errorf("%w: %v", ErrUsage, err)
+	}
+	if s, ok := remote.ParseSSH(r.Argv); r.Mode != "exact" || !ok || len(s.Argv) != len(r.Argv) || len(r.Env) > 0 {
+		return fmt.Errorf("%w: a remote record resumes one id with an ssh command alone", ErrUsage)
+	}
+	return nil
+}
 
 var envName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
@@ -164,6 +192,9 @@ func ParseArgs(args []string) (Record, error) {
 			}
 			if r.LastSeen != 0 && r.LastSeen < r.Since {
 				return r, fmt.Errorf("%w: --seen %d is before --since %d", ErrUsage, r.LastSeen, r.Since)
+			}
+			if err := r.checkRemote(); err != nil {
+				return r, err
 			}
 			return r, nil
 		}
@@ -232,6 +263,10 @@ func ParseArgs(args []string) (Record, error) {
 					err = fmt.Errorf("%w: --seen %q is not a time", ErrUsage, v)
 				}
 			}
+		case "--remote":
+			r.Remote, err = value()
+		case "--remote-dir":
+			r.RemoteDir, err = value()
 		case "--direct":
 			r.Direct = true
 		case "--from-shell":

@@ -17,6 +17,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/probe"
+	"github.com/kittymux/kittymux/pkg/remote"
 	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
 	"github.com/kittymux/kittymux/pkg/uservars"
@@ -66,6 +67,10 @@ type Options struct {
 	// raw save's windows against; nil (no kitty to ask) checks the file
 	// alone.
 	LS []kitty.OSWindow
+	// Remote are the windows running ssh, as kittymux saw their processes
+	// (remote.Windows), by kitty window id: those whose host's hook
+	// reported an agent come back through the prompt (remote.go).
+	Remote map[int]remote.Seen
 }
 
 // Outcome is what the rewrite did with one agent window.
@@ -81,6 +86,11 @@ type Outcome struct {
 	Unsure string `json:"unsure,omitempty"`
 	Cwd    string `json:"cwd,omitempty"`
 	Tab    string `json:"tab,omitempty"`
+	// Host is the host of a window's ssh command, for an agent that ran
+	// there (Cwd is then its directory there); ReportedBy the host's name
+	// as its hook reported it.
+	Host       string `json:"host,omitempty"`
+	ReportedBy string `json:"reported_by,omitempty"`
 }
 
 // Result is the published file and a line per agent window.
@@ -235,7 +245,7 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 			return nil, err
 		}
 	}
-	res.Windows = append(res.Windows, rw.unsealed...)
+	res.Windows = append(append(res.Windows, rw.unsealed...), rw.remotes...)
 	res.Data, err = f.Encode()
 	if err != nil {
 		return nil, fmt.Errorf("write session: %w", err)
@@ -251,6 +261,7 @@ type rewriter struct {
 	names    []string        // the agents in the file, the ones worth probing
 	byID     map[int]found
 	unsealed []Outcome // kept as saved before any decision
+	remotes  []Outcome // agents on other machines (remote.go)
 }
 
 // saved is one window of kitty's save as the rewrite reads it.
@@ -278,6 +289,7 @@ func (rw *rewriter) read(ref sessionfile.WindowRef) {
 	sw := &saved{found: found{ref: ref}, id: l.Unserialize.ID(), l: l}
 	sw.lw, sw.live = rw.live[sw.id]
 	sw.savedCommand(rw.o.Agents)
+	dropRemoteHint(l)
 	// A window restored by an earlier rewrite runs the prompt.
 	if rec, isRec := restorerec.FromCommandLine(sw.argv, rw.o.ResumeBin); isRec {
 		rw.fromRecord(sw, rec)
@@ -299,6 +311,9 @@ func (rw *rewriter) read(ref sessionfile.WindowRef) {
 	}
 	if !sw.ok {
 		sw.dropMarks()
+		if rw.remoteWindow(sw) {
+			return
+		}
 		if c := sw.l.Unserialize.CmdAtShellStartup; rw.o.LS == nil && c.Set && !c.IsList {
 			// Without what kitty listed, the command line the shell
 			// reported (OSC 133) cannot be told from one a program

@@ -22,6 +22,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/probe"
+	"github.com/kittymux/kittymux/pkg/remote"
 	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/rewrite"
 	"github.com/kittymux/kittymux/pkg/screenhist"
@@ -123,7 +124,7 @@ func Take(ctx context.Context, o Options) (*rewrite.Result, error) {
 		return nil, fmt.Errorf("%w; nothing was written", err)
 	}
 	res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: o.Agents, ResumeBin: o.ResumeBin, Direct: o.Direct, Live: ws,
-		Key: key, Check: o.Check, LS: saved(ls, o.All)})
+		Key: key, Check: o.Check, LS: saved(ls, o.All), Remote: remoteWindows(saved(ls, o.All))})
 	if err != nil {
 		return nil, fmt.Errorf("%w; nothing was written", err)
 	}
@@ -131,6 +132,15 @@ func Take(ctx context.Context, o Options) (*rewrite.Result, error) {
 		res.HistoryTexts = ReadHistory(ctx, tr, res, o.ResumeBin, o.ScreenHistory.Bounds)
 	}
 	return res, nil
+}
+
+// remoteWindows are the windows of ls that run ssh, read from the OS.
+func remoteWindows(ls []kitty.OSWindow) map[int]remote.Seen {
+	out := map[int]remote.Seen{}
+	for _, s := range remote.Windows(ls, live.ReadProc) {
+		out[s.WindowID] = s
+	}
+	return out
 }
 
 // Save takes a save and publishes it as sessions/NAME.kitty-session. It

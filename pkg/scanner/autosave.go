@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/remote"
 )
 
 // Autosave is told what each poll saw of each kitty, and saves it when it
@@ -31,7 +32,9 @@ func (s *Scanner) layout(id string, ls []kitty.OSWindow) (string, int) {
 	for _, o := range ls {
 		for _, t := range o.Tabs {
 			for _, w := range t.Windows {
-				parts = append(parts, "w\x00"+strconv.Itoa(o.ID)+"\x00"+strconv.Itoa(t.ID)+"\x00"+strconv.Itoa(w.ID)+"\x00"+w.Cwd)
+				// A host's hint (an agent over ssh) changes what the save holds.
+				parts = append(parts, "w\x00"+strconv.Itoa(o.ID)+"\x00"+strconv.Itoa(t.ID)+"\x00"+strconv.Itoa(w.ID)+"\x00"+w.Cwd+
+					"\x00"+w.UserVars[remote.Var])
 			}
 		}
 	}

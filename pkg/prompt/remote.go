@@ -114,7 +114,7 @@ func (e *Env) askRemote(r Record, s remote.SSH, sealErr error) (what string, err
 		}
 		first.atoms = append(first.atoms, atom{pieces: []piece{{label, red}}, sep: " "})
 	}
-	paras := []para{first, text(2, dim, printable(r.RemoteDir)+" on "+host+"; "+host+"'s kittymux checks the session against its own journal before it runs")}
+	paras := []para{first, text(2, dim, printable(r.RemoteDir)+" on "+host+"; the host checks the session against its own journal before it runs")}
 	if sealErr != nil {
 		paras = append(paras, text(2, red, "check this command: "+sealErr.Error()),
 			para{indent: 2, whole: true, atoms: words(printable(agents.Quote(r.Argv)), plain)})

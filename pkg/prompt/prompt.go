@@ -209,7 +209,7 @@ func (e *Env) outcome(r Record, what, why string, asked bool) {
 	if e.Outcome == nil {
 		return
 	}
-	e.Outcome(journal.Restore{At: e.clk().Now(), Agent: r.Agent, Mode: r.Mode, ID: r.ID, Tab: r.Tab, Outcome: what, Why: why, Asked: asked})
+	e.Outcome(journal.Restore{At: e.clk().Now(), Agent: r.Agent, Mode: string(r.Mode), ID: r.ID, Tab: r.Tab, Outcome: what, Why: why, Asked: asked})
 }
 
 // failed records that the command chosen could not be run (exec returned).

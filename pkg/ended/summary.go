@@ -2,10 +2,10 @@ package ended
 
 import (
 	"fmt"
-	"github.com/kittymux/kittymux/pkg/plan"
 	"strings"
 
 	"github.com/kittymux/kittymux/pkg/ids"
+	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
 )
 

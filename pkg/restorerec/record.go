@@ -11,12 +11,13 @@ package restorerec
 import (
 	"errors"
 	"fmt"
-	"github.com/kittymux/kittymux/pkg/plan"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/kittymux/kittymux/pkg/plan"
 )
 
 // Record is what the rewriter writes as a restored window's command:

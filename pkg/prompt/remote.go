@@ -24,7 +24,7 @@ const localShell = "local"
 // run, exactly, with a remote command kittymux builds (remote.CheckCommand)
 // that hands the hint's agent, id and directory to the host's kittymux as
 // arguments: the host resumes the id only if its own journal holds it.
-func (e *Env) runRemote(r Record) error {
+func (e *Env) runRemote(r restorerec.Record) error {
 	sealErr := r.VerifyIn(e.Key, ".")
 	s, ok := remote.ParseSSH(r.Argv)
 	path, err := e.sshProgram(s, sealErr == nil)
@@ -102,7 +102,7 @@ func sameFile(a, b string) bool {
 // askRemote asks what to do: Enter resumes on the host, n starts a new
 // conversation there, s opens a shell there, l (Esc, Ctrl-C, Ctrl-D) a
 // shell here.
-func (e *Env) askRemote(r Record, s remote.SSH, sealErr error) (what string, err error) {
+func (e *Env) askRemote(r restorerec.Record, s remote.SSH, sealErr error) (what string, err error) {
 	host := printable(s.Host())
 	q := fmt.Sprintf("%s on %s was running here — resume session %s (reported by %s)?",
 		printable(r.Agent), host, printable(ids.Short(r.ID)), printable(r.Remote))

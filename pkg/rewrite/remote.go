@@ -27,7 +27,7 @@ func (rw *rewriter) remoteWindow(sw *saved) bool {
 	if sw.ref.Cwd == "" {
 		key = nil // a seal holds only in the directory it names
 	}
-	rec := restorerec.Record{Agent: h.Agent, Mode: string(plan.ModeExact), ID: h.ID, FromShell: sw.fromShell,
+	rec := restorerec.Record{Agent: h.Agent, Mode: plan.ModeExact, ID: h.ID, FromShell: sw.fromShell,
 		Tab: sw.ref.TabTitle, Dir: sw.ref.Cwd, Remote: h.Host, RemoteDir: h.Dir, Argv: seen.SSH.Argv}
 	argv, err := rec.CommandLine(rw.o.ResumeBin, key, rw.o.Agents.Names())
 	if err == nil {
@@ -37,9 +37,9 @@ func (rw *rewriter) remoteWindow(sw *saved) bool {
 			err = sw.l.SetArgv(argv)
 		}
 	}
-	out := Outcome{WindowID: sw.id, Agent: h.Agent, Mode: plan.ModeExact, ID: h.ID, Argv: seen.SSH.Argv, Cwd: h.Dir,
-		Tab: sw.ref.TabTitle, Host: seen.SSH.Host(), ReportedBy: h.Host,
-		Reason: fmt.Sprintf("%s on %s (reported by %s): resumed there over ssh if the host's journal holds %s", h.Agent, seen.SSH.Host(), h.Host, h.ID)}
+	out := Outcome{Decision: plan.Decision{WindowID: sw.id, Agent: h.Agent, Mode: plan.ModeExact, ID: h.ID, Argv: seen.SSH.Argv,
+		Reason: fmt.Sprintf("%s on %s (reported by %s): resumed there over ssh if the host's journal holds %s", h.Agent, seen.SSH.Host(), h.Host, h.ID)},
+		Cwd: h.Dir, Tab: sw.ref.TabTitle, Host: seen.SSH.Host(), ReportedBy: h.Host}
 	if err != nil {
 		out.Mode, out.Reason = plan.ModeAsSaved, fmt.Sprintf("%s on %s: kept as kitty saved it: %v", h.Agent, seen.SSH.Host(), err)
 	}

@@ -91,6 +91,11 @@ type ListedWindow struct {
 	// Candidates: in choose mode, how many of the agent's conversations
 	// the restore would list now.
 	Candidates int `json:"candidates,omitempty"`
+	// Host is the host of the window's ssh command, for an agent on the
+	// far side (list_remote.go); ReportedBy the host's name as its hook
+	// reported it.
+	Host       string `json:"host,omitempty"`
+	ReportedBy string `json:"reported_by,omitempty"`
 }
 
 // List runs `sessions list`.
@@ -103,7 +108,7 @@ func List(ctx context.Context, o *ListOptions) error {
 	if err != nil {
 		return err
 	}
-	rows, err := listRows(ctx, o, set, insts)
+	rows, remotes, err := listRows(ctx, o, set, insts)
 	if err != nil {
 		return err
 	}
@@ -127,7 +132,7 @@ func List(ctx context.Context, o *ListOptions) error {
 		}
 		out = append(out, lw)
 	}
-	return printList(o, out)
+	return printList(o, append(out, remotes...))
 }
 
 // listRow is one agent window of a kitty, with its state and what its
@@ -141,28 +146,30 @@ type listRow struct {
 
 // listRows asks every kitty at once, each with its own deadline (hung ones
 // cost one deadline together), for its agent windows.
-func listRows(ctx context.Context, o *ListOptions, set *agents.Set, insts []kitty.Instance) ([]listRow, error) {
+func listRows(ctx context.Context, o *ListOptions, set *agents.Set, insts []kitty.Instance) ([]listRow, []ListedWindow, error) {
 	// The journal has what hooks reported (ids, states); an unreadable one
 	// leaves the ids kitty and the agents' records give.
 	jf, _ := journal.New(o.Paths.Journal(), false).Read()
 	var rows []listRow
+	var remotes []ListedWindow
 	var reached int
 	for _, a := range kitty.LSAll(ctx, insts, o.AskTimeout) {
 		if a.Err != nil {
 			if len(insts) == 1 {
 				// The one kitty named or found: its failure is the answer.
-				return nil, fmt.Errorf("kitty from %s: %w", a.Instance.Source, a.Err)
+				return nil, nil, fmt.Errorf("kitty from %s: %w", a.Instance.Source, a.Err)
 			}
 			fmt.Fprintf(o.IO.ErrOut, "kittymux: %s: %s\n", kitty.Printable(a.Instance.Socket), kitty.Printable(a.Err.Error()))
 			continue
 		}
 		reached++
 		rows = append(rows, kittyRows(set, jf, a, o.Getenv)...)
+		remotes = append(remotes, remoteListed(set, a.Instance.Socket, a.LS, live.ReadProc)...)
 	}
 	if reached == 0 {
-		return nil, fmt.Errorf("%w (none of %d answered)", factory.ErrNoKitty, len(insts))
+		return nil, nil, fmt.Errorf("%w (none of %d answered)", factory.ErrNoKitty, len(insts))
 	}
-	return rows, nil
+	return rows, remotes, nil
 }
 
 // kittyRows are the agent windows of the kitty that answered a.

@@ -165,3 +165,19 @@ func TestWindows(t *testing.T) {
 		t.Errorf("window 3: %+v", got[1])
 	}
 }
+
+func TestNote(t *testing.T) {
+	s, _ := ParseSSH([]string{"/usr/bin/ssh", "u@gpu"})
+	agentOf := func(line string) (string, bool) { return "claude", strings.HasPrefix(line, "claude") }
+	w := Seen{WindowID: 2, SSH: s, Reported: "claude --model opus"}
+	if n := w.Note(agentOf); !strings.Contains(n, "`kittymux setup --remote` on gpu would bring its agents back") {
+		t.Errorf("no kittymux there: %q", n)
+	}
+	w.Hint = Hint{Agent: "claude", ID: "abc", Dir: "/w", Host: "gpu.lan"}
+	if n := w.Note(agentOf); !strings.Contains(n, "claude on gpu (reported by gpu.lan)") {
+		t.Errorf("hint: %q", n)
+	}
+	if n := (Seen{SSH: s, Reported: "ls"}).Note(agentOf); n != "" {
+		t.Errorf("plain ssh: %q", n)
+	}
+}

@@ -1,6 +1,7 @@
 package remote
 
 import (
+	"fmt"
 	"path/filepath"
 
 	"github.com/kittymux/kittymux/pkg/agents"
@@ -73,4 +74,23 @@ func execs(exe string, kitten bool) bool {
 		return base == "kitten" || base == "kitty"
 	}
 	return base == "ssh"
+}
+
+// Note says, for people, what a restore does with the window s: resume
+// its host's agent there, or, where only the host's shell reported an
+// agent's command line (agentOf names the agent a line runs, if any), that
+// kittymux is not set up there. "" for a window with neither.
+func (s Seen) Note(agentOf func(line string) (string, bool)) string {
+	host := s.SSH.Host()
+	switch agent, typed := agentOf(s.Reported); {
+	case s.HasHint():
+		return fmt.Sprintf("window %d: %s on %s (reported by %s): a restore resumes it there if the host's journal holds it",
+			s.WindowID, s.Hint.Agent, host, s.Hint.Host)
+	case s.HintErr != nil:
+		return fmt.Sprintf("window %d: ssh to %s: its hint was refused (%v)", s.WindowID, host, s.HintErr)
+	case typed:
+		return fmt.Sprintf("window %d: ssh to %s, where the shell reported running %s: kittymux is not set up there; `kittymux setup --remote` on %s would bring its agents back",
+			s.WindowID, host, agent, host)
+	}
+	return ""
 }

@@ -141,6 +141,9 @@ type KittyReport struct {
 	// Works says which parts of kittymux work on this kitty's version and
 	// which need a newer kitty.
 	Works string `json:"works"`
+	// Remote says of each window running ssh to an agent what a restore
+	// does with it (remote.go).
+	Remote []string `json:"remote,omitempty"`
 }
 
 // FeatureReport says whether a kitty has a feature, and which version has it.
@@ -183,6 +186,7 @@ func Run(ctx context.Context, o *Options) error {
 	// cost one deadline together.
 	for _, a := range kitty.LSAll(ctx, insts, o.AskTimeout) {
 		k := kittyReport(a)
+		k.Remote = remoteNotes(o, a)
 		if k.Reachable && k.Utility == "" {
 			reachable++
 		}
@@ -380,6 +384,9 @@ func printKitties(w io.Writer, ks []KittyReport) {
 			fmt.Fprintf(w, ", %d windows", k.Windows)
 		}
 		fmt.Fprintln(w)
+		for _, n := range k.Remote {
+			fmt.Fprintf(w, "  remote agent    %s\n", kitty.Printable(n))
+		}
 		fmt.Fprintf(w, "  kitty %s: %s\n", k.Version, k.Works)
 		for _, name := range []string{"save_as_session", "goto_session", "user_vars", "on_quit"} {
 			f := k.Features[name]

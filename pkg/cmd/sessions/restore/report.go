@@ -130,7 +130,7 @@ func outcomeLines(ws []store.Restored, outcomes []journal.Restore, confirm confi
 		var got *journal.Restore
 		for i := range outcomes {
 			o := &outcomes[i]
-			if !used[i] && o.Agent == r.Agent && o.Mode == r.Mode && o.ID == r.ID && o.Tab == r.Tab && sameDir(o.Dir, w.Dir) {
+			if !used[i] && o.Agent == r.Agent && o.Mode == string(r.Mode) && o.ID == r.ID && o.Tab == r.Tab && sameDir(o.Dir, w.Dir) {
 				used[i], got = true, o
 				break
 			}

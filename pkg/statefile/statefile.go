@@ -298,7 +298,7 @@ func lockFile(f *os.File) (int, error) {
 	if err != nil {
 		return -1, fmt.Errorf("lock temp file: %w", err)
 	}
-	if err := syscall.Flock(fd, syscall.LOCK_EX); err != nil {
+	if err := flock(fd, syscall.LOCK_EX); err != nil {
 		syscall.Close(fd)
 		return -1, fmt.Errorf("lock temp file: %w", err)
 	}

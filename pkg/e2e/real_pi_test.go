@@ -17,6 +17,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
+	"github.com/kittymux/kittymux/pkg/statefile"
 	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 	"github.com/kittymux/kittymux/pkg/testkit/modelstub"
 )
@@ -48,7 +49,7 @@ func TestRealPiTypedModel(t *testing.T) {
 	env["KITTY_LISTEN_ON"] = r.k.Addr.String()
 	env["KITTY_PID"] = strconv.Itoa(r.k.PID)
 	env["XDG_STATE_HOME"] = filepath.Join(env["HOME"], "xdg-state")
-	if err := testPaths(env).EnsureState(); err != nil {
+	if err := statefile.EnsureState(testPaths(env)); err != nil {
 		t.Fatal(err)
 	}
 	code, out, errOut := kittymux(t, env, "sessions", "save", "pi", "--json")

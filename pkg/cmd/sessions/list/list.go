@@ -67,19 +67,13 @@ Exit codes: 0 listed, 1 no kitty reachable.`,
 
 // ListedWindow is one row of `sessions list --json`.
 type ListedWindow struct {
-	Kitty    string    `json:"kitty"`
-	WindowID int       `json:"window_id"`
-	Tab      string    `json:"tab"`
-	Cwd      string    `json:"cwd"`
-	Agent    string    `json:"agent"`
-	Mode     plan.Mode `json:"mode"`
-	ID       string    `json:"id,omitempty"`
-	Argv     []string  `json:"argv,omitempty"`
-	Command  string    `json:"command,omitempty"`
-	Reason   string    `json:"reason"`
-	// Unsure: the command keeps a word that may be a prompt; the restore
-	// asks before running it, even in auto mode.
-	Unsure string `json:"unsure,omitempty"`
+	Kitty string `json:"kitty"`
+	// Decision is what a restore would do; its WindowID is the window's
+	// id in Kitty.
+	plan.Decision
+	Tab     string `json:"tab"`
+	Cwd     string `json:"cwd"`
+	Command string `json:"command,omitempty"`
 	// IDSource is where the id came from: hook, agent record, command
 	// line or journal.
 	IDSource string `json:"id_source,omitempty"`
@@ -194,8 +188,8 @@ func kittyRows(set *agents.Set, jf *journal.File, a kitty.Answer, getenv func(st
 
 // listed is the row r as the rules decided it.
 func listed(r listRow, d plan.Decision) ListedWindow {
-	lw := ListedWindow{Kitty: r.inst.Socket, WindowID: r.w.Ref.Window.ID, Tab: r.w.Ref.Tab.Title, Cwd: r.w.Agent.Cwd,
-		Agent: d.Agent, Mode: d.Mode, ID: d.ID, Argv: d.Argv, Reason: d.Reason, Unsure: d.Unsure, State: r.state,
+	d.WindowID = r.w.Ref.Window.ID
+	lw := ListedWindow{Kitty: r.inst.Socket, Decision: d, Tab: r.w.Ref.Tab.Title, Cwd: r.w.Agent.Cwd, State: r.state,
 		Restored: r.restored}
 	if d.ID != "" {
 		lw.IDSource = idSource(r.w.Agent, d.ID)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/statefile"
 )
 
 // runRemote is `kittymux setup --remote`, run on a host the user reaches
@@ -24,7 +25,7 @@ func runRemote(o *Options) error {
 		fmt.Fprintf(out, "kittymux setup --remote would make these changes (dry run: nothing is written):\n")
 		fmt.Fprintf(out, "state      would make %s (the journal: %s)\n", o.Paths.StateDir, o.Paths.Journal())
 	} else {
-		if err := o.Paths.EnsureState(); err != nil {
+		if err := statefile.EnsureState(o.Paths); err != nil {
 			return err
 		}
 		fmt.Fprintf(out, "kittymux setup --remote:\nstate      %s (the journal: %s)\n", o.Paths.StateDir, o.Paths.Journal())

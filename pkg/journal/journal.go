@@ -43,16 +43,6 @@ const (
 	MaxAge     = 90 * 24 * time.Hour
 )
 
-// States of an agent session.
-const (
-	StateUnknown = "unknown"
-	StateWorking = "working"
-	StateIdle    = "idle"
-	// StateAttention: the agent waits for the user (a permission prompt;
-	// kitty's needs_attention). It is not working: a run ends there too.
-	StateAttention = "needs_attention"
-)
-
 // Close reasons. Recover offers only KittyGone: a window the user closed, or
 // an agent that exited while its kitty lived (ClosedWindow too, with a
 // CloseDetail saying so), was a deliberate end.
@@ -110,7 +100,9 @@ type Record struct {
 	Env       []string  `json:"env,omitempty"`
 	FirstSeen time.Time `json:"first_seen"`
 	LastSeen  time.Time `json:"last_seen"`
-	State     string    `json:"state"`
+	// State is one of agents.StateUnknown, StateWorking, StateIdle and
+	// StateAttention.
+	State string `json:"state"`
 	// StateFrom says what the state was read from: "title", "claude
 	// sessions/<pid>.json", "needs_attention", a hook later.
 	StateFrom  string    `json:"state_from,omitempty"`

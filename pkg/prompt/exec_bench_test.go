@@ -15,6 +15,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/restorerec"
@@ -278,7 +279,7 @@ func fill300(b *testing.B, p paths.Paths) {
 		for i := range journal.MaxRecords {
 			f.Upsert(journal.Record{Key: fmt.Sprintf("1/%d/%d", i, 1000+i), Agent: "claude",
 				ID: fmt.Sprintf("00000000-0000-4000-8000-%012d", i), Dir: "/home/u/p", Argv: []string{"claude"},
-				FirstSeen: now, LastSeen: now, StateSince: now, State: journal.StateIdle, KittyPID: 1, WindowID: i})
+				FirstSeen: now, LastSeen: now, StateSince: now, State: agents.StateIdle, KittyPID: 1, WindowID: i})
 		}
 		return nil
 	}); err != nil {

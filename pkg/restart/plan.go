@@ -93,7 +93,7 @@ func Plan(kitties []Kitty, o PlanOptions) []Target {
 			t.Skip = "its command keeps a word that may be a prompt (" + d.Unsure + "): restart it by hand"
 		case t.Agent.PID <= 0:
 			t.Skip = "kitty does not say which process is the agent"
-		case t.State == journal.StateWorking && !o.Working:
+		case t.State == agents.StateWorking && !o.Working:
 			t.Skip = "the agent is working (--all restarts it anyway)"
 		}
 	}

@@ -222,7 +222,7 @@ func TestPlan(t *testing.T) {
 	}
 	// The journal's state counts: an idle title of an agent it knows works.
 	jf := &journal.File{Records: []journal.Record{{Agent: "claude", ID: uuid1, Open: true, WindowID: 1, PID: 201,
-		State: journal.StateWorking, KittySocket: "unix:/k"}}}
+		State: agents.StateWorking, KittySocket: "unix:/k"}}}
 	if got := plan(PlanOptions{Journal: jf})[1]; got != uuid1+" the agent is working (--all restarts it anyway)" {
 		t.Errorf("with the journal: window 1 %q", got)
 	}

@@ -172,7 +172,7 @@ type Definition struct {
 	Probes []Probe `json:"probes,omitempty"`
 
 	// Conversations says where the agent keeps its conversations
-	// (conversation.go).
+	// (store.go; pkg/conversations reads them).
 	Conversations *Store `json:"conversations,omitempty"`
 }
 

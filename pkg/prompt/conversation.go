@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/conversations"
 	"github.com/kittymux/kittymux/pkg/ids"
 	"github.com/kittymux/kittymux/pkg/journal"
 )
@@ -26,7 +27,7 @@ func (e *Env) checkConversation(r Record) (gone bool, why string) {
 	case c.Archived:
 		return true, c.Lost(r.Agent)
 	case c.Known && !c.Found:
-		return true, agents.WhyGone + " (not in " + e.tilde(c.Store) + ")"
+		return true, conversations.WhyGone + " (not in " + e.tilde(c.Store) + ")"
 	case c.Held != nil:
 		e.heldBy = c.Held
 		return false, ""

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/conversations"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/plan"
@@ -94,13 +95,13 @@ func Main(args []string) int {
 		}
 		if agents.Listed(r.Agent) {
 			// The agent's own CLI lists them, run as the resume would be.
-			cands, err := set.ListCandidates(r.Agent, program, cmp.Or(r.Dir, wd), since, append(os.Environ(), r.Env...))
+			cands, err := conversations.ListCandidates(set, r.Agent, program, cmp.Or(r.Dir, wd), since, append(os.Environ(), r.Env...))
 			if err != nil {
 				e.warn("kittymux: %s did not list its conversations: %v", r.Agent, err)
 			}
 			return cands
 		}
-		return set.Candidates(r.Agent, cmp.Or(r.Dir, wd), since, agents.EnvOver(r.Env, e.Getenv))
+		return conversations.Candidates(set, r.Agent, cmp.Or(r.Dir, wd), since, conversations.EnvOver(r.Env, e.Getenv))
 	}
 	e.Outcome = func(o journal.Restore) { recordOutcome(e, o) }
 	e.Slot = func(agent string) (time.Time, time.Duration) {
@@ -112,9 +113,9 @@ func Main(args []string) int {
 		}
 		return at, interval
 	}
-	e.Conversation = func(r Record) agents.Conversation {
+	e.Conversation = func(r Record) conversations.Conversation {
 		wd, _ := os.Getwd()
-		return set.FindConversationRun(r.Agent, r.ID, agents.Run{Argv: r.Argv, Dir: wd, Getenv: agents.EnvOver(r.Env, e.Getenv)})
+		return conversations.FindRun(set, r.Agent, r.ID, conversations.Run{Argv: r.Argv, Dir: wd, Getenv: conversations.EnvOver(r.Env, e.Getenv)})
 	}
 	if err := Run(e, r); err != nil {
 		return 1

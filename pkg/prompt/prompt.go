@@ -14,6 +14,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/clock"
+	"github.com/kittymux/kittymux/pkg/conversations"
 	"github.com/kittymux/kittymux/pkg/ids"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/paths"
@@ -66,7 +67,7 @@ type Env struct {
 	Outcome func(journal.Restore)
 	// Conversation is what the agent's own files say of the record's
 	// conversation; nil: not asked.
-	Conversation func(Record) agents.Conversation
+	Conversation func(Record) conversations.Conversation
 	// Candidates are the conversations a choose record's window could
 	// have held (agents.Set.Candidates, or the agent's own CLI at program,
 	// the path the prompt would exec, lists them); nil: none listed.
@@ -82,7 +83,7 @@ type Env struct {
 	// window's: the resume runs there.
 	convDir string
 	// heldBy: the agent's background service runs the conversation.
-	heldBy *agents.Held
+	heldBy *conversations.Held
 	// unchecked: why the agent's files cannot say whether it still has
 	// the conversation (opencode's database).
 	unchecked string

@@ -51,7 +51,7 @@ type Options struct {
 	// Stat says whether a directory is still there; nil does not look.
 	Stat func(string) error
 	// Lost says why the agent's own files no longer hold a conversation
-	// (agents.Conversation.Lost); nil does not look.
+	// (conversations.Conversation.Lost); nil does not look.
 	Lost func(r journal.Record) string
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/conversations"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/live"
@@ -122,7 +123,7 @@ func List(ctx context.Context, o *ListOptions) error {
 			r := ws[d.WindowID-1]
 			// Where the agent keeps them is where its process's environment
 			// says (HOME, CODEX_HOME, ...), as the restored window's will.
-			lw.Candidates = len(set.Candidates(d.Agent, r.Cwd, r.Since, agents.EnvOver(r.ProcEnv, o.Getenv)))
+			lw.Candidates = len(conversations.Candidates(set, d.Agent, r.Cwd, r.Since, conversations.EnvOver(r.ProcEnv, o.Getenv)))
 			lw.Reason = fmt.Sprintf("choose: %d candidates now (%s)", lw.Candidates, lw.Reason)
 		}
 		out = append(out, lw)

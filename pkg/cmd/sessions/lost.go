@@ -2,6 +2,7 @@ package sessions
 
 import (
 	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/conversations"
 	"github.com/kittymux/kittymux/pkg/history"
 	"github.com/kittymux/kittymux/pkg/journal"
 )
@@ -11,8 +12,8 @@ import (
 // archives threads, people delete files): why it is not, or "".
 func lostIn(set *agents.Set, getenv func(string) string) func(journal.Record) string {
 	return func(r journal.Record) string {
-		run := agents.Run{Argv: r.Argv, Dir: r.Dir, Getenv: agents.EnvOver(r.Env, getenv)}
-		return set.FindConversationRun(r.Agent, r.ID, run).Lost(r.Agent)
+		run := conversations.Run{Argv: r.Argv, Dir: r.Dir, Getenv: conversations.EnvOver(r.Env, getenv)}
+		return conversations.FindRun(set, r.Agent, r.ID, run).Lost(r.Agent)
 	}
 }
 

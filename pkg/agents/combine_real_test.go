@@ -12,6 +12,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/agents/agentstest"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest/modelstub"
 	"github.com/kittymux/kittymux/pkg/plan"
+	"github.com/kittymux/kittymux/pkg/recognize"
 )
 
 // TestRealClaudeSessionIDBesideResume: the rule comes from the installed
@@ -31,7 +32,7 @@ func TestRealClaudeSessionIDBesideResume(t *testing.T) {
 
 	set := agentstest.Shipped(t)
 	saved := []string{claude, "--model", "sonnet", "--session-id", id}
-	c, ok := set.RecognizeArgv(saved)
+	c, ok := recognize.Argv(set, saved)
 	if !ok {
 		t.Fatalf("%q not recognised", saved)
 	}

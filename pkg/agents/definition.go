@@ -1,10 +1,11 @@
-// Package agents knows the AI coding agent CLIs: their definitions, and how
-// each one is recognised in a process list or a typed line, which flags to
-// keep and which to strip. The knowledge is data (assets/resume-agents.json,
-// overridable per agent by the user's resume.json); this package interprets
-// it. What data cannot say of an agent is its Code, in a file of its own
-// (claude.go, codex.go, ...). Whether the installed CLI still has the flags
-// is pkg/probe's; how a window's agent comes back, pkg/plan's.
+// Package agents knows the AI coding agent CLIs: their definitions, as
+// data (assets/resume-agents.json, overridable per agent by the user's
+// resume.json), validated and compiled into the flag tables recognition
+// reads. What data cannot say of an agent is its Code, in a file of its own
+// (claude.go, codex.go, ...). Which agent a command line runs is
+// pkg/recognize's; where an agent keeps its conversations is read by
+// pkg/conversations; whether the installed CLI still has the flags is
+// pkg/probe's; how a window's agent comes back, pkg/plan's.
 package agents
 
 import (
@@ -15,6 +16,7 @@ import (
 	"io"
 	"io/fs"
 	"maps"
+	"path/filepath"
 	"regexp"
 	"regexp/syntax"
 	"slices"
@@ -49,6 +51,9 @@ const (
 	PositionalPath    = "path"     // a project path: kept (opencode)
 	PositionalOneShot = "one_shot" // any positional makes the run one-shot (mastracode)
 )
+
+// AlwaysHelper flags print and exit for every CLI.
+var AlwaysHelper = map[string]bool{"--help": true, "--version": true}
 
 // IDPlaceholder is replaced by the conversation id in the exact template.
 const IDPlaceholder = "{id}"
@@ -206,60 +211,60 @@ func (e *DefinitionError) Error() string {
 
 func (e *DefinitionError) Is(target error) bool { return target == ErrDefinition }
 
-type flagKind int
+type FlagKind int
 
 const (
-	kindUnknown flagKind = iota
-	kindValue
-	kindOptionalValue
-	kindStripValue
-	kindStripOptional
-	kindStrip
-	kindSecret
-	kindPrompt
-	kindHelper
-	kindOneShot // a one-shot flag without a value
-	kindSwitch  // kept, takes no value (from the CLI's help)
+	KindUnknown FlagKind = iota
+	KindValue
+	KindOptionalValue
+	KindStripValue
+	KindStripOptional
+	KindStrip
+	KindSecret
+	KindPrompt
+	KindHelper
+	KindOneShot // a one-shot flag without a value
+	KindSwitch  // kept, takes no value (from the CLI's help)
 )
 
-// takesValue reports whether a flag of this kind needs the next word.
-func (k flagKind) takesValue() bool {
+// TakesValue reports whether a flag of this kind needs the next word.
+func (k FlagKind) TakesValue() bool {
 	switch k {
-	case kindValue, kindStripValue, kindSecret, kindPrompt:
+	case KindValue, KindStripValue, KindSecret, KindPrompt:
 		return true
 	}
 	return false
 }
 
-type subKind int
+type SubKind int
 
 const (
-	subSession subKind = iota
-	subHelper
-	subOneShot
+	SubSession SubKind = iota
+	SubHelper
+	SubOneShot
 )
 
-type subcommand struct {
-	words []string
-	kind  subKind
+type Subcommand struct {
+	Words []string
+	Kind  SubKind
 }
 
 // agent is a validated, compiled definition.
-type agent struct {
-	name      string
-	def       Definition
+type Agent struct {
+	Name      string
+	Def       Definition
 	canResume bool
 	idRE      func() *regexp.Regexp // nil: any plain token
 
-	kinds         map[string]flagKind
-	oneShot       map[string]bool
-	oneShotValues map[string][]string
-	idFlags       map[string]bool
-	latestFlags   map[string]bool
-	latestValues  map[string]bool
-	variadic      map[string]bool
-	cwdFlags      map[string]bool
-	subcommands   []subcommand // longest first
+	kinds         map[string]FlagKind
+	OneShot       map[string]bool
+	OneShotValues map[string][]string
+	IDFlags       map[string]bool
+	LatestFlags   map[string]bool
+	LatestValues  map[string]bool
+	Variadic      map[string]bool
+	CwdFlags      map[string]bool
+	subcommands   []Subcommand // longest first
 	probes        []Probe
 }
 
@@ -304,36 +309,36 @@ func fieldErr(file, agent, field, format string, args ...any) error {
 // shippedAgent is an entry of shipped, the shipped definitions: shipped.go,
 // generated from assets/resume-agents.json by gen.go.
 type shippedAgent struct {
-	name string
-	def  Definition
+	Name string
+	Def  Definition
 }
 
 //go:generate go run gen.go
 
 // buildShipped builds the shipped definitions. Those that fail are
 // reported and left out, as entries of the user's file are.
-func buildShipped() (map[string]*agent, error) {
-	out := make(map[string]*agent, len(shipped))
+func buildShipped() (map[string]*Agent, error) {
+	out := make(map[string]*Agent, len(shipped))
 	var errs []error
 	for _, e := range shipped {
-		a, err := buildNamed(ShippedFile, e.name, e.def)
+		a, err := buildNamed(ShippedFile, e.Name, e.Def)
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		out[e.name] = a
+		out[e.Name] = a
 	}
 	return out, errors.Join(errs...)
 }
 
 // decodeFile decodes a definitions file entry by entry, each strictly, so
 // that one entry that fails is reported and the others kept.
-func decodeFile(data []byte, file string) (map[string]*agent, error) {
+func decodeFile(data []byte, file string) (map[string]*Agent, error) {
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(data, &raw); err != nil {
 		return nil, fieldErr(file, "", "", "not a JSON object of agent definitions: %v", err)
 	}
-	out := make(map[string]*agent, len(raw))
+	out := make(map[string]*Agent, len(raw))
 	var errs []error
 	for _, name := range slices.Sorted(maps.Keys(raw)) {
 		a, err := compile(file, name, raw[name])
@@ -346,14 +351,14 @@ func decodeFile(data []byte, file string) (map[string]*agent, error) {
 	return out, errors.Join(errs...)
 }
 
-func buildNamed(file, name string, d Definition) (*agent, error) {
+func buildNamed(file, name string, d Definition) (*Agent, error) {
 	if !isName(name) {
 		return nil, fieldErr(file, name, "", "name must be lowercase letters, digits, '.', '_' or '-'")
 	}
 	return build(file, name, d)
 }
 
-func compile(file, name string, raw json.RawMessage) (*agent, error) {
+func compile(file, name string, raw json.RawMessage) (*Agent, error) {
 	if !isName(name) {
 		return nil, fieldErr(file, name, "", "name must be lowercase letters, digits, '.', '_' or '-'")
 	}
@@ -448,7 +453,7 @@ func matchesEmpty(re *syntax.Regexp) bool {
 
 // build validates a definition and compiles it, step by step: each step
 // checks the fields it compiles, so an error names the first wrong field.
-func build(file, name string, d Definition) (*agent, error) {
+func build(file, name string, d Definition) (*Agent, error) {
 	b := &builder{file: file, a: newAgent(name, d)}
 	for _, step := range []func(Definition) error{
 		b.programs, b.flagLists, b.flagRoles, b.positionals, b.subcommands, b.idPattern, b.templates, b.probes,
@@ -463,28 +468,28 @@ func build(file, name string, d Definition) (*agent, error) {
 // builder compiles one definition of file into a.
 type builder struct {
 	file string
-	a    *agent
+	a    *Agent
 }
 
 func (b *builder) bad(field, format string, args ...any) error {
-	return fieldErr(b.file, b.a.name, field, format, args...)
+	return fieldErr(b.file, b.a.Name, field, format, args...)
 }
 
-func newAgent(name string, d Definition) *agent {
-	a := &agent{
-		name:          name,
-		def:           d,
+func newAgent(name string, d Definition) *Agent {
+	a := &Agent{
+		Name:          name,
+		Def:           d,
 		canResume:     d.Resume == nil || *d.Resume,
-		oneShot:       map[string]bool{},
-		oneShotValues: map[string][]string{},
-		idFlags:       map[string]bool{},
-		latestFlags:   map[string]bool{},
-		latestValues:  map[string]bool{},
-		variadic:      map[string]bool{},
-		cwdFlags:      map[string]bool{},
+		OneShot:       map[string]bool{},
+		OneShotValues: map[string][]string{},
+		IDFlags:       map[string]bool{},
+		LatestFlags:   map[string]bool{},
+		LatestValues:  map[string]bool{},
+		Variadic:      map[string]bool{},
+		CwdFlags:      map[string]bool{},
 	}
-	if len(a.def.Programs) == 0 {
-		a.def.Programs = []string{name}
+	if len(a.Def.Programs) == 0 {
+		a.Def.Programs = []string{name}
 	}
 	return a
 }
@@ -492,7 +497,7 @@ func newAgent(name string, d Definition) *agent {
 // programs checks the program and package names, the title patterns and
 // where the conversations are kept.
 func (b *builder) programs(d Definition) error {
-	for _, p := range b.a.def.Programs {
+	for _, p := range b.a.Def.Programs {
 		if !isProgram(p) {
 			return b.bad("programs", "%q is not a plain executable name", p)
 		}
@@ -509,7 +514,7 @@ func (b *builder) programs(d Definition) error {
 			return b.bad("packages", "%q is not an npm package name", p)
 		}
 	}
-	if err := checkTitles(b.file, b.a.name, d); err != nil {
+	if err := checkTitles(b.file, b.a.Name, d); err != nil {
 		return err
 	}
 	if field, msg := checkStore(d.Conversations); msg != "" {
@@ -520,9 +525,9 @@ func (b *builder) programs(d Definition) error {
 
 // kindField is the field of a definition that gives a flag its kind.
 var kindField = [...]string{
-	kindValue: "value_flags", kindOptionalValue: "optional_value_flags", kindStripValue: "strip_with_value",
-	kindStripOptional: "strip_optional_value", kindStrip: "strip", kindSecret: "secret_flags",
-	kindPrompt: "prompt_flags", kindHelper: "helper_flags", kindOneShot: "one_shot_flags", kindSwitch: "switch_flags",
+	KindValue: "value_flags", KindOptionalValue: "optional_value_flags", KindStripValue: "strip_with_value",
+	KindStripOptional: "strip_optional_value", KindStrip: "strip", KindSecret: "secret_flags",
+	KindPrompt: "prompt_flags", KindHelper: "helper_flags", KindOneShot: "one_shot_flags", KindSwitch: "switch_flags",
 }
 
 // flagLists gives each flag of the lists its kind. Each flag has one kind,
@@ -530,23 +535,23 @@ var kindField = [...]string{
 func (b *builder) flagLists(d Definition) error {
 	lists := []struct {
 		flags []string
-		kind  flagKind
+		kind  FlagKind
 	}{
-		{d.StripWithValue, kindStripValue},
-		{d.StripOptionalValue, kindStripOptional},
-		{d.Strip, kindStrip},
-		{d.SecretFlags, kindSecret},
-		{d.PromptFlags, kindPrompt},
-		{d.ValueFlags, kindValue},
-		{d.OptionalValueFlags, kindOptionalValue},
-		{d.SwitchFlags, kindSwitch},
-		{d.HelperFlags, kindHelper},
+		{d.StripWithValue, KindStripValue},
+		{d.StripOptionalValue, KindStripOptional},
+		{d.Strip, KindStrip},
+		{d.SecretFlags, KindSecret},
+		{d.PromptFlags, KindPrompt},
+		{d.ValueFlags, KindValue},
+		{d.OptionalValueFlags, KindOptionalValue},
+		{d.SwitchFlags, KindSwitch},
+		{d.HelperFlags, KindHelper},
 	}
 	n := len(d.OneShotFlags)
 	for _, l := range lists {
 		n += len(l.flags)
 	}
-	b.a.kinds = make(map[string]flagKind, n)
+	b.a.kinds = make(map[string]FlagKind, n)
 	for _, l := range lists {
 		for _, f := range l.flags {
 			if !isFlag(f) {
@@ -570,22 +575,22 @@ func (b *builder) oneShotFlags(d Definition) error {
 			return b.bad("one_shot_flags", "%q is not a flag", f)
 		}
 		switch a.kinds[f] {
-		case kindUnknown:
-			a.kinds[f] = kindOneShot
-		case kindValue, kindOptionalValue:
+		case KindUnknown:
+			a.kinds[f] = KindOneShot
+		case KindValue, KindOptionalValue:
 		default:
 			return b.bad("one_shot_flags", "flag %q is also in %q", f, kindField[a.kinds[f]])
 		}
-		a.oneShot[f] = true
+		a.OneShot[f] = true
 	}
 	for f, vals := range d.OneShotValues {
-		if a.kinds[f] != kindValue {
+		if a.kinds[f] != KindValue {
 			return b.bad("one_shot_values", "flag %q must be in \"value_flags\"", f)
 		}
 		if len(vals) == 0 {
 			return b.bad("one_shot_values", "flag %q has no values", f)
 		}
-		a.oneShotValues[f] = vals
+		a.OneShotValues[f] = vals
 	}
 	return nil
 }
@@ -598,12 +603,12 @@ func (b *builder) flagRoles(d Definition) error {
 		field, must string
 		flags       []string
 		set         map[string]bool
-		kinds       []flagKind
+		kinds       []FlagKind
 	}{
-		{"variadic_flags", `"value_flags" or "optional_value_flags"`, d.VariadicFlags, a.variadic, []flagKind{kindValue, kindOptionalValue}},
-		{"cwd_flags", `"value_flags"`, d.CwdFlags, a.cwdFlags, []flagKind{kindValue}},
-		{"id_flags", `"strip_with_value" or "strip_optional_value"`, d.IDFlags, a.idFlags, []flagKind{kindStripValue, kindStripOptional}},
-		{"latest_flags", `"strip" or "strip_optional_value"`, d.LatestFlags, a.latestFlags, []flagKind{kindStrip, kindStripOptional}},
+		{"variadic_flags", `"value_flags" or "optional_value_flags"`, d.VariadicFlags, a.Variadic, []FlagKind{KindValue, KindOptionalValue}},
+		{"cwd_flags", `"value_flags"`, d.CwdFlags, a.CwdFlags, []FlagKind{KindValue}},
+		{"id_flags", `"strip_with_value" or "strip_optional_value"`, d.IDFlags, a.IDFlags, []FlagKind{KindStripValue, KindStripOptional}},
+		{"latest_flags", `"strip" or "strip_optional_value"`, d.LatestFlags, a.LatestFlags, []FlagKind{KindStrip, KindStripOptional}},
 	}
 	for _, r := range roles {
 		for _, f := range r.flags {
@@ -617,7 +622,7 @@ func (b *builder) flagRoles(d Definition) error {
 		if !isSubword(v) {
 			return b.bad("latest_values", "%q is not a plain word", v)
 		}
-		a.latestValues[v] = true
+		a.LatestValues[v] = true
 	}
 	return nil
 }
@@ -625,7 +630,7 @@ func (b *builder) flagRoles(d Definition) error {
 func (b *builder) positionals(d Definition) error {
 	switch d.Positionals {
 	case "":
-		b.a.def.Positionals = PositionalPrompt
+		b.a.Def.Positionals = PositionalPrompt
 	case PositionalPrompt, PositionalPath, PositionalOneShot:
 	default:
 		return b.bad("positionals", "must be %q, %q or %q, not %q", PositionalPrompt, PositionalPath, PositionalOneShot, d.Positionals)
@@ -637,9 +642,9 @@ func (b *builder) positionals(d Definition) error {
 // longest first so "session list" (a helper) wins over "session".
 func (b *builder) subcommands(d Definition) error {
 	a := b.a
-	fields := [...]string{subSession: "session_subcommands", subHelper: "helpers", subOneShot: "one_shot_subcommands"}
-	lists := [...][]string{subSession: d.SessionSubcommands, subHelper: d.Helpers, subOneShot: d.OneShotSubcommands}
-	a.subcommands = make([]subcommand, 0, len(lists[0])+len(lists[1])+len(lists[2]))
+	fields := [...]string{SubSession: "session_subcommands", SubHelper: "helpers", SubOneShot: "one_shot_subcommands"}
+	lists := [...][]string{SubSession: d.SessionSubcommands, SubHelper: d.Helpers, SubOneShot: d.OneShotSubcommands}
+	a.subcommands = make([]Subcommand, 0, len(lists[0])+len(lists[1])+len(lists[2]))
 	for kind, paths := range lists {
 		for i, p := range paths {
 			words := paths[i : i+1 : i+1] // one word, as most are
@@ -655,14 +660,14 @@ func (b *builder) subcommands(d Definition) error {
 				}
 			}
 			for _, prev := range a.subcommands {
-				if slices.Equal(prev.words, words) {
-					return b.bad(fields[kind], "subcommand %q is also in %q", strings.Join(words, " "), fields[prev.kind])
+				if slices.Equal(prev.Words, words) {
+					return b.bad(fields[kind], "subcommand %q is also in %q", strings.Join(words, " "), fields[prev.Kind])
 				}
 			}
-			a.subcommands = append(a.subcommands, subcommand{words: words, kind: subKind(kind)})
+			a.subcommands = append(a.subcommands, Subcommand{Words: words, Kind: SubKind(kind)})
 		}
 	}
-	slices.SortStableFunc(a.subcommands, func(x, y subcommand) int { return len(y.words) - len(x.words) })
+	slices.SortStableFunc(a.subcommands, func(x, y Subcommand) int { return len(y.Words) - len(x.Words) })
 	return nil
 }
 
@@ -710,11 +715,11 @@ func (b *builder) templates(d Definition) error {
 	// The flag before {id} is an id flag, the flags of latest are latest
 	// flags, without repeating them in id_flags and latest_flags.
 	if f := b.a.exactIDFlag(); f != "" {
-		b.a.idFlags[f] = true
+		b.a.IDFlags[f] = true
 	}
 	for _, w := range d.Latest {
-		if isFlag(w) && b.a.kinds[w] == kindStrip {
-			b.a.latestFlags[w] = true
+		if isFlag(w) && b.a.kinds[w] == KindStrip {
+			b.a.LatestFlags[w] = true
 		}
 	}
 	return nil
@@ -800,7 +805,7 @@ func (b *builder) probes(d Definition) error {
 // checkTemplate validates a resume template. Every flag of it must be
 // stripped at recognition and its leading subcommand words must be a session
 // subcommand, so a resumed command never carries the resume twice.
-func (a *agent) checkTemplate(field string, t []string, wantID bool) error {
+func (a *Agent) checkTemplate(field string, t []string, wantID bool) error {
 	ids := 0
 	for _, w := range t {
 		if w == "" {
@@ -842,8 +847,8 @@ func (a *agent) checkTemplate(field string, t []string, wantID bool) error {
 			return fmt.Errorf("%q is not a flag", w)
 		}
 		switch a.kinds[f] {
-		case kindStrip, kindStripOptional:
-		case kindStripValue:
+		case KindStrip, KindStripOptional:
+		case KindStripValue:
 			// A flag that always takes a value must be followed by one.
 			if !strings.Contains(w, "=") && (i+1 >= len(t) || strings.HasPrefix(t[i+1], "-")) {
 				return fmt.Errorf("flag %q takes a value but none follows", f)
@@ -855,9 +860,9 @@ func (a *agent) checkTemplate(field string, t []string, wantID bool) error {
 	return nil
 }
 
-func (a *agent) isSession(words []string) bool {
+func (a *Agent) isSession(words []string) bool {
 	for _, s := range a.subcommands {
-		if s.kind == subSession && slices.Equal(s.words, words) {
+		if s.Kind == SubSession && slices.Equal(s.Words, words) {
 			return true
 		}
 	}
@@ -865,10 +870,10 @@ func (a *agent) isSession(words []string) bool {
 }
 
 // exactIDFlag is the flag that carries {id} in the exact template, if any.
-func (a *agent) exactIDFlag() string {
-	for i, w := range a.def.Exact {
-		if w == idPlaceholder && i > 0 && strings.HasPrefix(a.def.Exact[i-1], "-") {
-			return a.def.Exact[i-1]
+func (a *Agent) exactIDFlag() string {
+	for i, w := range a.Def.Exact {
+		if w == idPlaceholder && i > 0 && strings.HasPrefix(a.Def.Exact[i-1], "-") {
+			return a.Def.Exact[i-1]
 		}
 		if f, ok := strings.CutSuffix(w, "="+idPlaceholder); ok {
 			return f
@@ -877,7 +882,7 @@ func (a *agent) exactIDFlag() string {
 	return ""
 }
 
-func (a *agent) expects(tok string) bool {
+func (a *Agent) expects(tok string) bool {
 	for _, p := range a.probes {
 		if slices.Contains(p.Expect, tok) {
 			return true
@@ -901,15 +906,15 @@ func templateFlags(t []string) []string {
 
 // Set is a loaded, validated collection of agent definitions.
 type Set struct {
-	agents    map[string]*agent
+	agents    map[string]*Agent
 	names     []string
-	byProgram map[string]*agent
+	byProgram map[string]*Agent
 	packages  []string // longest first, so a nested package name wins
-	byPackage map[string]*agent
+	byPackage map[string]*Agent
 }
 
 // agent returns the named agent.
-func (s *Set) agent(name string) (*agent, bool) {
+func (s *Set) Agent(name string) (*Agent, bool) {
 	a, ok := s.agents[name]
 	return a, ok
 }
@@ -941,8 +946,8 @@ func Load(userFile string) (*Set, error) {
 // newSet merges user entries over shipped ones. A user entry claiming another
 // agent's program or package is refused: which agent a process is must not
 // depend on map order.
-func newSet(shipped, user map[string]*agent, userFile string) (*Set, error) {
-	merged := make(map[string]*agent, len(shipped)+len(user))
+func newSet(shipped, user map[string]*Agent, userFile string) (*Set, error) {
+	merged := make(map[string]*Agent, len(shipped)+len(user))
 	for n, a := range shipped {
 		merged[n] = a
 	}
@@ -967,8 +972,8 @@ func newSet(shipped, user map[string]*agent, userFile string) (*Set, error) {
 
 type conflict struct{ agent, field, value, owner string }
 
-func index(merged, user map[string]*agent) (*Set, *conflict) {
-	s := &Set{agents: merged, byProgram: map[string]*agent{}, byPackage: map[string]*agent{}}
+func index(merged, user map[string]*Agent) (*Set, *conflict) {
+	s := &Set{agents: merged, byProgram: map[string]*Agent{}, byPackage: map[string]*Agent{}}
 	for n := range merged {
 		s.names = append(s.names, n)
 	}
@@ -982,15 +987,15 @@ func index(merged, user map[string]*agent) (*Set, *conflict) {
 	})
 	for _, n := range order {
 		a := merged[n]
-		for _, p := range a.def.Programs {
+		for _, p := range a.Def.Programs {
 			if o, dup := s.byProgram[p]; dup {
-				return nil, &conflict{n, "programs", p, o.name}
+				return nil, &conflict{n, "programs", p, o.Name}
 			}
 			s.byProgram[p] = a
 		}
-		for _, p := range a.def.Packages {
+		for _, p := range a.Def.Packages {
 			if o, dup := s.byPackage[p]; dup {
-				return nil, &conflict{n, "packages", p, o.name}
+				return nil, &conflict{n, "packages", p, o.Name}
 			}
 			s.byPackage[p] = a
 			s.packages = append(s.packages, p)
@@ -1012,32 +1017,73 @@ func (s *Set) Names() []string { return slices.Clone(s.names) }
 
 // Definition returns an agent's definition as loaded (Programs filled in).
 func (s *Set) Definition(name string) (Definition, bool) {
-	a, ok := s.agent(name)
+	a, ok := s.Agent(name)
 	if !ok {
 		return Definition{}, false
 	}
-	return a.def, true
+	return a.Def, true
 }
 
 // CanResume reports whether the agent is defined and resumes by id.
 func (s *Set) CanResume(name string) bool {
-	a, ok := s.agent(name)
+	a, ok := s.Agent(name)
 	return ok && a.canResume
 }
 
 // IsIDFlag reports whether flag takes a conversation id of agentName: one
 // of its id_flags, or the flag before {id} in its exact template.
 func (s *Set) IsIDFlag(agentName, flag string) bool {
-	a, ok := s.agent(agentName)
-	return ok && a.idFlags[flag]
+	a, ok := s.Agent(agentName)
+	return ok && a.IDFlags[flag]
 }
 
 // ProbeRuns are the runs of agentName's CLI its definition expects tokens
 // from (probe, then probes).
 func (s *Set) ProbeRuns(agentName string) []Probe {
-	a, ok := s.agent(agentName)
+	a, ok := s.Agent(agentName)
 	if !ok {
 		return nil
 	}
 	return slices.Clone(a.probes)
 }
+
+// matchSubcommand matches the longest subcommand path at the start of words.
+func (a *Agent) MatchSubcommand(words []string) (Subcommand, int) {
+	for _, s := range a.subcommands {
+		if len(s.Words) <= len(words) && slices.Equal(s.Words, words[:len(s.Words)]) {
+			return s, len(s.Words)
+		}
+	}
+	return Subcommand{}, 0
+}
+
+// matchPath recognises an executable or script path by its name or by the
+// npm package it sits in. A native child such as
+// /…/@openai/codex-linux-x64/vendor/…/bin/codex is still called codex.
+func (s *Set) MatchPath(p string) *Agent {
+	if p == "" || strings.ContainsAny(p, "\x00\n\r") || IsOption(p) {
+		return nil
+	}
+	base := filepath.Base(p)
+	for _, ext := range []string{".exe", ".js", ".mjs", ".cjs"} {
+		if b, ok := strings.CutSuffix(base, ext); ok {
+			base = b
+			break
+		}
+	}
+	if a, ok := s.byProgram[base]; ok {
+		return a
+	}
+	slashed := "/" + p
+	for _, pkg := range s.packages {
+		if strings.Contains(slashed, "/node_modules/"+pkg+"/") {
+			return s.byPackage[pkg]
+		}
+	}
+	return nil
+}
+
+func IsOption(w string) bool { return len(w) > 1 && w[0] == '-' }
+
+// maxUserFile caps the user's resume.json.
+const maxUserFile = 4 << 20

@@ -112,6 +112,6 @@ func isVersionedLauncher(s string) bool {
 
 // isInterpreter: ^(node|nodejs|bun|python[0-9.]*)$, an interpreter that runs
 // an agent's script.
-func isInterpreter(s string) bool {
+func IsInterpreter(s string) bool {
 	return s == "node" || s == "nodejs" || s == "bun" || withoutVersion(s) == "python"
 }

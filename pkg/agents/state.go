@@ -50,14 +50,14 @@ func checkTitles(file, name string, d Definition) error {
 // (StateWorking) or waiting for input (StateIdle), by its definition's title
 // patterns; "" when the definition has none or none match.
 func (s *Set) TitleState(agentName, title string) string {
-	a, ok := s.agent(agentName)
+	a, ok := s.Agent(agentName)
 	if !ok {
 		return ""
 	}
 	for _, c := range []struct {
 		state    string
 		patterns []string
-	}{{StateWorking, a.def.TitleWorking}, {StateIdle, a.def.TitleIdle}} {
+	}{{StateWorking, a.Def.TitleWorking}, {StateIdle, a.Def.TitleIdle}} {
 		for _, p := range c.patterns {
 			if re, err := titleRE(p); err == nil && re.MatchString(title) {
 				return c.state

@@ -172,11 +172,11 @@ type Candidate struct {
 // user to choose from (its definition says where they are and which lines
 // are the user's).
 func (s *Set) Chooses(agent string) bool {
-	a, ok := s.agent(agent)
+	a, ok := s.Agent(agent)
 	if ok && Listed(agent) {
 		return true
 	}
-	return ok && a.def.Conversations != nil && a.def.Conversations.UserMessages != nil && a.def.Conversations.Unchecked == ""
+	return ok && a.Def.Conversations != nil && a.Def.Conversations.UserMessages != nil && a.Def.Conversations.Unchecked == ""
 }
 
 // Listed reports whether agent's conversations are listed by running its

@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/recognize"
 	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
@@ -52,7 +53,7 @@ const WhyGone = "conversation no longer exists"
 func (c Conversation) Lost(agent string) string {
 	switch {
 	case c.Archived:
-		return fmt.Sprintf("%s archived it; `%s` brings it back", agent, agents.Quote(c.Unarchive))
+		return fmt.Sprintf("%s archived it; `%s` brings it back", agent, recognize.Quote(c.Unarchive))
 	case c.Known && !c.Found:
 		return WhyGone + " (not in " + c.Store + ")"
 	}

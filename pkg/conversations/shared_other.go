@@ -4,8 +4,6 @@ package conversations
 
 import (
 	"io/fs"
-
-	"github.com/kittymux/kittymux/pkg/agents"
 )
 
 // serverHolding needs /proc: elsewhere no server is seen holding a

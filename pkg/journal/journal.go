@@ -129,7 +129,7 @@ type Record struct {
 	WindowID    int    `json:"window_id"`
 	PID         int    `json:"pid,omitempty"`
 	// Start is when process PID started, as the scanner read it from the
-	// OS (agents.Proc.Start): with PID, the process's identity. A record
+	// OS (recognize.Proc.Start): with PID, the process's identity. A record
 	// without one (a hook's, an older kittymux's, another OS) never
 	// confirms a command for a seal.
 	Start string `json:"start,omitempty"`

@@ -6,10 +6,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/conversations"
 	"github.com/kittymux/kittymux/pkg/ids"
 	"github.com/kittymux/kittymux/pkg/journal"
+	"github.com/kittymux/kittymux/pkg/recognize"
 )
 
 // checkConversation asks the agent's own files about r's conversation
@@ -79,7 +79,7 @@ func (e *Env) held(r Record, path string) error {
 		where += ", in " + e.tilde(h.Dir)
 	}
 	attach := append([]string{r.Argv[0]}, h.Attach...)
-	e.warn("kittymux: %s conversation %s runs %s (%s): `%s` opens it here.", r.Agent, ids.Short(r.ID), h.Runs, where, agents.Quote(attach))
+	e.warn("kittymux: %s conversation %s runs %s (%s): `%s` opens it here.", r.Agent, ids.Short(r.ID), h.Runs, where, recognize.Quote(attach))
 	why := "runs " + h.Runs + " (" + where + ")"
 	if !e.IsTerminal() {
 		e.outcome(r, journal.OutcomeShell, why, false)

@@ -17,6 +17,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/plan"
+	"github.com/kittymux/kittymux/pkg/recognize"
 	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/screenhist"
 	"github.com/kittymux/kittymux/pkg/stagger"
@@ -74,14 +75,14 @@ func Main(args []string) int {
 		return ok && d.LatestScope == agents.ScopeCwd
 	}
 	e.NewArgv = func(r Record) ([]string, error) {
-		c, ok := set.RecognizeArgv(r.Argv)
+		c, ok := recognize.Argv(set, r.Argv)
 		if !ok {
 			return nil, fmt.Errorf("%s is not a known agent command", r.Argv[0])
 		}
 		return plan.ResumeArgv(set, c, plan.ModeNew, "")
 	}
 	e.ExactArgv = func(r Record, id string) ([]string, error) {
-		c, ok := set.RecognizeArgv(r.Argv)
+		c, ok := recognize.Argv(set, r.Argv)
 		if !ok {
 			return nil, fmt.Errorf("%s is not a known agent command", r.Argv[0])
 		}
@@ -144,11 +145,11 @@ func validate(set *agents.Set, lookPath func(string) (string, error), r Record, 
 			}
 		}
 	}
-	trust := agents.Trust{LookPath: lookPath}
+	trust := recognize.Trust{LookPath: lookPath}
 	if sealed {
 		trust.Seen = r.Exe
 	}
-	return set.TrustedProgram(r.Agent, r.Argv, trust)
+	return recognize.TrustedProgram(set, r.Agent, r.Argv, trust)
 }
 
 // recordOutcome adds where the window is to o and queues it for the

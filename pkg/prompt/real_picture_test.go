@@ -12,11 +12,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/recognize"
 )
 
 // TestRealPromptPicture makes the README's picture of the restore prompt:
@@ -58,7 +58,7 @@ func TestRealPromptPicture(t *testing.T) {
 		}
 	}
 	launch := func(dir string, record []string) string {
-		return "launch --cwd=" + dir + " " + agents.Quote(append([]string{w.bin}, w.seal(record)...))
+		return "launch --cwd=" + dir + " " + recognize.Quote(append([]string{w.bin}, w.seal(record)...))
 	}
 	g := "8a7b6c5d-1111-4222-8333-944455556666"
 	// Two codex conversations in web, either of which its window could

@@ -21,6 +21,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/procid"
+	"github.com/kittymux/kittymux/pkg/recognize"
 )
 
 func TestTypeLine(t *testing.T) {
@@ -155,7 +156,7 @@ func window(id int, title string, direct bool, argv ...string) kitty.Window {
 // agent process a child of its window's shell (or kitty's, started
 // directly), executing the file its argv names.
 func readFrom(ls func() []kitty.OSWindow) live.ProcReader {
-	return func(pid int) (agents.Proc, bool) {
+	return func(pid int) (recognize.Proc, bool) {
 		for _, ref := range kitty.Windows(ls()) {
 			for _, p := range ref.Window.ForegroundProcesses {
 				if p.PID == pid {
@@ -163,11 +164,11 @@ func readFrom(ls func() []kitty.OSWindow) live.ProcReader {
 					if ppid == pid {
 						ppid = 1
 					}
-					return agents.Proc{PID: pid, PPID: ppid, PGID: pid, Exe: p.Cmdline[0], Argv: p.Cmdline, Cwd: p.Cwd}, true
+					return recognize.Proc{PID: pid, PPID: ppid, PGID: pid, Exe: p.Cmdline[0], Argv: p.Cmdline, Cwd: p.Cwd}, true
 				}
 			}
 		}
-		return agents.Proc{}, false
+		return recognize.Proc{}, false
 	}
 }
 

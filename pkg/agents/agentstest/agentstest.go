@@ -14,6 +14,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest/modelstub"
+	"github.com/kittymux/kittymux/pkg/recognize"
 )
 
 // Ids of each agent's form.
@@ -36,9 +37,9 @@ func Shipped(t testing.TB) *agents.Set {
 }
 
 // Recognised is the command a typed line recognises as.
-func Recognised(t testing.TB, s *agents.Set, line string) agents.Command {
+func Recognised(t testing.TB, s *agents.Set, line string) recognize.Command {
 	t.Helper()
-	c, ok := s.RecognizeString(line)
+	c, ok := recognize.String(s, line)
 	if !ok {
 		t.Fatalf("%q not recognised", line)
 	}

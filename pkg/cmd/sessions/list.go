@@ -17,6 +17,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/probe"
+	"github.com/kittymux/kittymux/pkg/recognize"
 )
 
 // ListOptions of `sessions list`.
@@ -108,7 +109,7 @@ func List(ctx context.Context, o *ListOptions) error {
 	if err != nil {
 		return err
 	}
-	ws := make([]agents.Window, len(rows))
+	ws := make([]recognize.Window, len(rows))
 	for i, r := range rows {
 		ws[i] = r.w.Since()
 	}
@@ -208,7 +209,7 @@ func listed(r listRow, d plan.Decision) ListedWindow {
 		lw.Reason += "; a save would not seal it (the restore asks first): " + why
 	}
 	if len(d.Argv) > 0 {
-		lw.Command = agents.Quote(d.Argv)
+		lw.Command = recognize.Quote(d.Argv)
 	}
 	return lw
 }
@@ -249,7 +250,7 @@ func printList(o *ListOptions, out []ListedWindow) error {
 
 // idSource names where the id the rules chose came from: the window's
 // reported id (a hook, the agent's records, the journal) or its command line.
-func idSource(w agents.Window, id string) string {
+func idSource(w recognize.Window, id string) string {
 	if w.KnownID == id {
 		return live.IDSource(w.KnownIDFrom)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/probe"
+	"github.com/kittymux/kittymux/pkg/recognize"
 	"github.com/kittymux/kittymux/pkg/rewrite"
 	"github.com/kittymux/kittymux/pkg/save"
 	"github.com/kittymux/kittymux/pkg/screenhist"
@@ -153,7 +154,7 @@ func printWindows(w io.Writer, ws []rewrite.Outcome) {
 	for _, x := range ws {
 		cmd := "(kept as saved)"
 		if x.Mode != plan.ModeAsSaved {
-			cmd = agents.Quote(x.Argv)
+			cmd = recognize.Quote(x.Argv)
 		}
 		// The argv and the reason hold what ran in kitty's windows.
 		fmt.Fprintf(w, "  window %d  %-8s %-8s %s\n      %s\n", x.WindowID, kitty.Printable(x.Agent), x.Mode, kitty.Printable(cmd), kitty.Printable(x.Reason))

@@ -61,7 +61,7 @@ func Report(ws []Restored, outcomes []journal.Restore, confirm Confirm) (lines [
 		var got *journal.Restore
 		for i := range outcomes {
 			o := &outcomes[i]
-			if !used[i] && o.Agent == r.Agent && o.Mode == r.Mode && o.ID == r.ID && o.Tab == r.Tab && sameDir(o.Dir, w.Dir) {
+			if !used[i] && o.Agent == r.Agent && o.Mode == string(r.Mode) && o.ID == r.ID && o.Tab == r.Tab && sameDir(o.Dir, w.Dir) {
 				used[i], got = true, o
 				break
 			}

@@ -48,7 +48,7 @@ func offerJournal(ctx context.Context, o *OfferOptions) error {
 	tabs := make([]ended.RecoverTab, len(plan.Tabs))
 	for i, t := range plan.Tabs {
 		tabs[i] = ended.RecoverTab{Title: t.Title, LastActive: t.LastActive,
-			Agent: ended.Agent{Agent: t.Agent, Mode: string(t.Mode), ID: t.ID, Dir: t.Dir}}
+			Agent: ended.Agent{Agent: t.Agent, Mode: t.Mode, ID: t.ID, Dir: t.Dir}}
 	}
 	fmt.Fprint(out, o.render(ended.RecoverView(tabs, gone.Ended, now, history.Duration(ended.RecoverSince), o.Getenv("HOME"))))
 	return ask(ctx, o, o.Kitty, "`kittymux sessions recover` still brings them back", func() error {

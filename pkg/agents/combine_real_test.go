@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/agents/agentstest"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest/modelstub"
 	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/recognize"
+	"github.com/kittymux/kittymux/pkg/testkit/modelstub"
 )
 
 // TestRealClaudeSessionIDBesideResume: the rule comes from the installed

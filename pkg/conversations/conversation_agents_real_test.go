@@ -10,7 +10,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/agents/agentstest"
 	"github.com/kittymux/kittymux/pkg/conversations"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest/modelstub"
+	"github.com/kittymux/kittymux/pkg/testkit/modelstub"
 )
 
 // TestRealGeminiConversationGone: a real gemini 0.61.0 conversation with

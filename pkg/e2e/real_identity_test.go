@@ -16,15 +16,16 @@ import (
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/agents"
-	"github.com/kittymux/kittymux/pkg/cmd/sessions"
+	"github.com/kittymux/kittymux/pkg/cmd/sessions/shared"
 	"github.com/kittymux/kittymux/pkg/e2e/e2etest"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/scanner"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
+	"github.com/kittymux/kittymux/pkg/statefile"
+	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 	"github.com/kittymux/kittymux/pkg/uservars"
 )
 
@@ -76,7 +77,7 @@ func TestRealForgedIdentity(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("save: exit %d\n%s\n%s", code, out, errOut)
 	}
-	var saved sessions.SaveResult
+	var saved shared.SaveResult
 	if err := json.Unmarshal([]byte(out), &saved); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
@@ -174,7 +175,7 @@ func (r *identityRig) setupState() {
 	env["XDG_STATE_HOME"] = filepath.Join(env["HOME"], "xdg-state")
 	r.env = env
 	state := testPaths(env)
-	if err := state.EnsureState(); err != nil {
+	if err := statefile.EnsureState(state); err != nil {
 		t.Fatal(err)
 	}
 	set, err := agents.Load("")

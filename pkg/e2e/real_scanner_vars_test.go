@@ -13,14 +13,15 @@ import (
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/agents"
-	"github.com/kittymux/kittymux/pkg/cmd/sessions"
+	"github.com/kittymux/kittymux/pkg/cmd/sessions/shared"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/scanner"
+	"github.com/kittymux/kittymux/pkg/statefile"
+	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 	"github.com/kittymux/kittymux/pkg/uservars"
 )
 
@@ -60,7 +61,7 @@ func TestRealScannerUserVarsSave(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := realEnv(t, k)
-	if err := paths.Under(env["HOME"]).EnsureState(); err != nil {
+	if err := statefile.EnsureState(paths.Under(env["HOME"])); err != nil {
 		t.Fatal(err)
 	}
 	inst := kitty.Instance{Addr: k.Addr, Socket: k.Addr.String(), PID: k.PID, Version: k.Version}
@@ -107,19 +108,19 @@ func TestRealScannerUserVarsSave(t *testing.T) {
 	env["KITTYMUX_RESUME_BIN"] = resume
 	env["KITTY_LISTEN_ON"] = k.Addr.String()
 	env["KITTY_PID"] = strconv.Itoa(k.PID)
-	save := func(name string) sessions.SaveResult {
+	save := func(name string) shared.SaveResult {
 		t.Helper()
 		code, out, errOut := kittymux(t, env, "sessions", "save", name, "--all", "--json")
 		if code != 0 {
 			t.Fatalf("save %s: exit %d\n%s\n%s", name, code, out, errOut)
 		}
-		var saved sessions.SaveResult
+		var saved shared.SaveResult
 		if err := json.Unmarshal([]byte(out), &saved); err != nil {
 			t.Fatalf("%v\n%s", err, out)
 		}
 		return saved
 	}
-	check := func(saved sessions.SaveResult) {
+	check := func(saved shared.SaveResult) {
 		t.Helper()
 		var got []string
 		for _, w := range saved.Windows {

@@ -18,16 +18,18 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kittymux/kittymux/pkg/agents"
-	"github.com/kittymux/kittymux/pkg/cmd/sessions"
+	"github.com/kittymux/kittymux/pkg/cmd/sessions/list"
+	"github.com/kittymux/kittymux/pkg/cmd/sessions/shared"
 	"github.com/kittymux/kittymux/pkg/e2e/e2etest"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/scanner"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
+	"github.com/kittymux/kittymux/pkg/statefile"
+	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 	"github.com/kittymux/kittymux/pkg/uservars"
 )
 
@@ -188,7 +190,7 @@ func TestRealForgedText(t *testing.T) {
 	xdgState := filepath.Join(env["HOME"], "xdg-state")
 	env["XDG_STATE_HOME"] = xdgState
 	state := testPaths(env)
-	if err := state.EnsureState(); err != nil {
+	if err := statefile.EnsureState(state); err != nil {
 		t.Fatal(err)
 	}
 
@@ -245,7 +247,7 @@ func TestRealForgedText(t *testing.T) {
 	if strings.Contains(out, forgedID) || strings.Contains(out, danger) || strings.Contains(out, "NODE_OPTIONS") {
 		t.Errorf("sessions list shows what was forged:\n%s", out)
 	}
-	var listed struct{ Windows []sessions.ListedWindow }
+	var listed struct{ Windows []list.ListedWindow }
 	if err := json.Unmarshal([]byte(out), &listed); err != nil {
 		t.Fatal(err)
 	}
@@ -312,7 +314,7 @@ func TestRealForgedText(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("save: exit %d\n%s\n%s", code, out, errOut)
 	}
-	var saved sessions.SaveResult
+	var saved shared.SaveResult
 	if err := json.Unmarshal([]byte(out), &saved); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}

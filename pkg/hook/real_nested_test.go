@@ -15,7 +15,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/journal"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest/modelstub"
+	"github.com/kittymux/kittymux/pkg/testkit/modelstub"
 )
 
 // TestRealNestedClaude: the real claude, with kittymux's SessionStart hook

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/recognize"
+	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 )
 
 // TestRealPromptTitle: in a real kitty restoring a session, a window whose

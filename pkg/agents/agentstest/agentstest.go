@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/agents"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest/modelstub"
 	"github.com/kittymux/kittymux/pkg/recognize"
+	"github.com/kittymux/kittymux/pkg/testkit/modelstub"
 )
 
 // Ids of each agent's form.

@@ -18,7 +18,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/cmd/factory/factorytest"
 	"github.com/kittymux/kittymux/pkg/cmd/root"
-	"github.com/kittymux/kittymux/pkg/cmd/sessions"
+	"github.com/kittymux/kittymux/pkg/cmd/sessions/restore"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/paths"
@@ -409,7 +409,7 @@ func (fx *restoreFixture) restore(auto bool, interval time.Duration) restoreTime
 		watching = make(chan restoreTimes, 1)
 		failed   = make(chan string, 1)
 	)
-	o := sessions.RestoreOptions{Name: "last", Wait: 60 * time.Second}.From(f)
+	o := restore.RestoreOptions{Name: "last", Wait: 60 * time.Second}.From(f)
 	o.LookPath = func(name string) (string, error) {
 		if name == "kitty" {
 			return fx.kittyBin, nil
@@ -424,7 +424,7 @@ func (fx *restoreFixture) restore(auto bool, interval time.Duration) restoreTime
 		return nil
 	}
 	t0 = time.Now()
-	if err := sessions.Restore(context.Background(), o); err != nil {
+	if err := restore.Restore(context.Background(), o); err != nil {
 		b.Fatalf("sessions restore last: %v\n%s%s", err, &out, &errOut)
 	}
 	returned := time.Since(t0)

@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kittymux/kittymux/pkg/cmd/sessions"
+	"github.com/kittymux/kittymux/pkg/cmd/sessions/shared"
 	"github.com/kittymux/kittymux/pkg/e2e/e2etest"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
@@ -123,7 +123,7 @@ func saveBoth(t *testing.T, k *kittytest.Real, env map[string]string, marker str
 		t.Fatalf("save: exit %d\n%s\n%s", code, out, errOut)
 	}
 	t.Logf("save's warnings:\n%s", errOut)
-	var saved sessions.SaveResult
+	var saved shared.SaveResult
 	if err := json.Unmarshal([]byte(out), &saved); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}

@@ -19,7 +19,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/cmd/factory/factorytest"
 	cmdscanner "github.com/kittymux/kittymux/pkg/cmd/scanner"
-	"github.com/kittymux/kittymux/pkg/cmd/sessions"
+	"github.com/kittymux/kittymux/pkg/cmd/sessions/restore"
 	"github.com/kittymux/kittymux/pkg/e2e/e2etest"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
@@ -177,7 +177,7 @@ func TestRealAutosave(t *testing.T) {
 	var k2 *kittytest.Real
 	out := &kittytest.Buffer{}
 	k2Env := append(log.Env(), "XDG_STATE_HOME="+xdgState)
-	err := sessions.Restore(ctx, sessions.RestoreOptions{Name: "last",
+	err := restore.Restore(ctx, restore.RestoreOptions{Name: "last",
 		// The report ends as soon as both prompts have told their outcome.
 		Wait: kittytest.Scaled(20 * time.Second),
 		StartKitty: func(_, session string) error {

@@ -14,7 +14,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/kittymux/kittymux/pkg/cmd/sessions"
+	"github.com/kittymux/kittymux/pkg/cmd/sessions/list"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/plan"
@@ -88,7 +88,7 @@ func TestRealValueFlags(t *testing.T) {
 	env["HOME"] = k.Home
 	env["PATH"] = binDir + ":" + os.Getenv("PATH")
 	env["KITTYMUX_PROBE_TIMEOUT"] = kittytest.Scaled(20 * time.Second).String() // a first run of a real CLI on a busy machine
-	var got struct{ Windows []sessions.ListedWindow }
+	var got struct{ Windows []list.ListedWindow }
 	var out string
 	// The real CLIs take a moment to start: list until every window shows
 	// its agent.

@@ -14,7 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kittymux/kittymux/pkg/cmd/sessions"
+	"github.com/kittymux/kittymux/pkg/cmd/sessions/saves"
+	"github.com/kittymux/kittymux/pkg/cmd/sessions/shared"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
@@ -71,13 +72,13 @@ func TestRealScreenHistory(t *testing.T) {
 	env["KITTY_LISTEN_ON"] = k1.Addr.String()
 	env["KITTY_PID"] = strconv.Itoa(k1.PID)
 	p := testPaths(env)
-	save := func(name string) sessions.SaveResult {
+	save := func(name string) shared.SaveResult {
 		t.Helper()
 		code, out, errOut := kittymux(t, env, "sessions", "save", name, "--all", "--json")
 		if code != 0 {
 			t.Fatalf("save %s: exit %d\n%s\n%s", name, code, out, errOut)
 		}
-		var r sessions.SaveResult
+		var r shared.SaveResult
 		if err := json.Unmarshal([]byte(out), &r); err != nil {
 			t.Fatalf("%v\n%s", err, out)
 		}
@@ -134,7 +135,7 @@ func TestRealScreenHistory(t *testing.T) {
 		t.Errorf("the kept file does not hold the last 2,000 lines with colours (%d lines)", strings.Count(s, "\n"))
 	}
 	code, out, errOut := kittymux(t, env, "sessions", "saves", "--json")
-	var saves struct{ Saves []sessions.SavedSession }
+	var saves struct{ Saves []saves.SavedSession }
 	if err := json.Unmarshal([]byte(out), &saves); code != 0 || err != nil {
 		t.Fatalf("saves: exit %d, %v\n%s\n%s", code, err, out, errOut)
 	}

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/agents"
-	"github.com/kittymux/kittymux/pkg/cmd/sessions"
+	"github.com/kittymux/kittymux/pkg/cmd/sessions/shared"
 	"github.com/kittymux/kittymux/pkg/e2e/e2etest"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
@@ -76,7 +76,7 @@ func TestRealForgedIdentity(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("save: exit %d\n%s\n%s", code, out, errOut)
 	}
-	var saved sessions.SaveResult
+	var saved shared.SaveResult
 	if err := json.Unmarshal([]byte(out), &saved); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}

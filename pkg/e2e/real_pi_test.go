@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kittymux/kittymux/pkg/cmd/sessions"
+	"github.com/kittymux/kittymux/pkg/cmd/sessions/shared"
 	"github.com/kittymux/kittymux/pkg/e2e/e2etest"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
@@ -55,7 +55,7 @@ func TestRealPiTypedModel(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("save: exit %d\n%s\n%s", code, out, errOut)
 	}
-	var saved sessions.SaveResult
+	var saved shared.SaveResult
 	if err := json.Unmarshal([]byte(out), &saved); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}

@@ -20,7 +20,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/cmd/factory/factorytest"
 	cmdscanner "github.com/kittymux/kittymux/pkg/cmd/scanner"
-	"github.com/kittymux/kittymux/pkg/cmd/sessions"
+	recoverCmd "github.com/kittymux/kittymux/pkg/cmd/sessions/recover"
 	"github.com/kittymux/kittymux/pkg/e2e/e2etest"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
@@ -195,11 +195,11 @@ func TestRealRecover(t *testing.T) {
 
 	// --dry-run --closed: docs too; other never.
 	out, errOut := &kittytest.Buffer{}, &kittytest.Buffer{}
-	if err := sessions.Recover(t.Context(), sessions.RecoverOptions{Since: time.Hour, DryRun: true,
+	if err := recoverCmd.Recover(t.Context(), recoverCmd.RecoverOptions{Since: time.Hour, DryRun: true,
 		Closed: true, JSON: true, Name: "rec"}.From(newFactory(out, errOut))); err != nil {
 		t.Fatalf("recover --dry-run --closed: %v\n%s", err, errOut)
 	}
-	var dry sessions.RecoverResult
+	var dry recoverCmd.RecoverResult
 	if err := json.Unmarshal([]byte(out.String()), &dry); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
@@ -218,7 +218,7 @@ func TestRealRecover(t *testing.T) {
 	k3Env := append(log.Env(), sharedState(t, home))
 	var k3 *kittytest.Real
 	out, errOut = &kittytest.Buffer{}, &kittytest.Buffer{}
-	err := sessions.Recover(t.Context(), sessions.RecoverOptions{Since: time.Hour, Name: "rec",
+	err := recoverCmd.Recover(t.Context(), recoverCmd.RecoverOptions{Since: time.Hour, Name: "rec",
 		StartKitty: func(kittyPath, session string) error {
 			k3 = kittytest.StartReal(t, kittytest.RealOptions{Env: k3Env, Session: session})
 			return nil
@@ -372,7 +372,7 @@ func TestRealRecoverQuoting(t *testing.T) {
 	f.Paths = p
 	f.Discover = func(context.Context) ([]kitty.Instance, error) { return nil, nil }
 	var k *kittytest.Real
-	err := sessions.Recover(t.Context(), sessions.RecoverOptions{Since: time.Hour, Name: "rec",
+	err := recoverCmd.Recover(t.Context(), recoverCmd.RecoverOptions{Since: time.Hour, Name: "rec",
 		StartKitty: func(_, session string) error {
 			k = kittytest.StartReal(t, kittytest.RealOptions{Env: append(log.Env(), sharedState(t, home)), Session: session})
 			return nil

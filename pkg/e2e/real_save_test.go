@@ -16,7 +16,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/kittymux/kittymux/pkg/cmd/sessions"
+	"github.com/kittymux/kittymux/pkg/cmd/sessions/shared"
 	"github.com/kittymux/kittymux/pkg/e2e/e2etest"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
@@ -135,13 +135,13 @@ func TestRealSaveRestore(t *testing.T) {
 	}
 	// save runs `sessions save NAME --all --json` and returns each agent
 	// window's mode and argv (program by base name), by directory.
-	save := func(name string) (sessions.SaveResult, map[string]row) {
+	save := func(name string) (shared.SaveResult, map[string]row) {
 		t.Helper()
 		code, out, errOut := kittymux(t, env, "sessions", "save", name, "--all", "--json")
 		if code != 0 {
 			t.Fatalf("save %s: exit %d\n%s\n%s", name, code, out, errOut)
 		}
-		var saved sessions.SaveResult
+		var saved shared.SaveResult
 		if err := json.Unmarshal([]byte(out), &saved); err != nil {
 			t.Fatalf("%v\n%s", err, out)
 		}

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/agents"
-	"github.com/kittymux/kittymux/pkg/cmd/sessions"
+	"github.com/kittymux/kittymux/pkg/cmd/sessions/shared"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
@@ -107,19 +107,19 @@ func TestRealScannerUserVarsSave(t *testing.T) {
 	env["KITTYMUX_RESUME_BIN"] = resume
 	env["KITTY_LISTEN_ON"] = k.Addr.String()
 	env["KITTY_PID"] = strconv.Itoa(k.PID)
-	save := func(name string) sessions.SaveResult {
+	save := func(name string) shared.SaveResult {
 		t.Helper()
 		code, out, errOut := kittymux(t, env, "sessions", "save", name, "--all", "--json")
 		if code != 0 {
 			t.Fatalf("save %s: exit %d\n%s\n%s", name, code, out, errOut)
 		}
-		var saved sessions.SaveResult
+		var saved shared.SaveResult
 		if err := json.Unmarshal([]byte(out), &saved); err != nil {
 			t.Fatalf("%v\n%s", err, out)
 		}
 		return saved
 	}
-	check := func(saved sessions.SaveResult) {
+	check := func(saved shared.SaveResult) {
 		t.Helper()
 		var got []string
 		for _, w := range saved.Windows {

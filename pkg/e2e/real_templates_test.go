@@ -12,7 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kittymux/kittymux/pkg/cmd/factory/factorytest"
-	"github.com/kittymux/kittymux/pkg/cmd/sessions"
+	newCmd "github.com/kittymux/kittymux/pkg/cmd/sessions/new"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/paths"
@@ -67,7 +67,7 @@ func TestRealTemplates(t *testing.T) {
 			f.Paths = paths.Under(home)
 			before := len(agentRuns(log))
 			var k *kittytest.Real
-			err := sessions.New(t.Context(), sessions.NewOptions{Name: name, Template: tc.template, Agent: "claude", Cwd: dir,
+			err := newCmd.New(t.Context(), newCmd.NewOptions{Name: name, Template: tc.template, Agent: "claude", Cwd: dir,
 				Force: true, StartKitty: func(_, session string) error {
 					k = kittytest.StartReal(t, kittytest.RealOptions{Env: log.Env(), Session: session})
 					return nil

@@ -18,7 +18,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kittymux/kittymux/pkg/agents"
-	"github.com/kittymux/kittymux/pkg/cmd/sessions"
+	"github.com/kittymux/kittymux/pkg/cmd/sessions/list"
+	"github.com/kittymux/kittymux/pkg/cmd/sessions/shared"
 	"github.com/kittymux/kittymux/pkg/e2e/e2etest"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
@@ -245,7 +246,7 @@ func TestRealForgedText(t *testing.T) {
 	if strings.Contains(out, forgedID) || strings.Contains(out, danger) || strings.Contains(out, "NODE_OPTIONS") {
 		t.Errorf("sessions list shows what was forged:\n%s", out)
 	}
-	var listed struct{ Windows []sessions.ListedWindow }
+	var listed struct{ Windows []list.ListedWindow }
 	if err := json.Unmarshal([]byte(out), &listed); err != nil {
 		t.Fatal(err)
 	}
@@ -312,7 +313,7 @@ func TestRealForgedText(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("save: exit %d\n%s\n%s", code, out, errOut)
 	}
-	var saved sessions.SaveResult
+	var saved shared.SaveResult
 	if err := json.Unmarshal([]byte(out), &saved); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/kittymux/kittymux/pkg/ids"
+	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
 )
 
@@ -26,10 +27,10 @@ type Tab struct {
 
 // Agent is one agent window.
 type Agent struct {
-	Agent string `json:"agent"`
-	Mode  string `json:"mode"`
-	ID    string `json:"id,omitempty"`
-	Dir   string `json:"dir,omitempty"`
+	Agent string    `json:"agent"`
+	Mode  plan.Mode `json:"mode"`
+	ID    string    `json:"id,omitempty"`
+	Dir   string    `json:"dir,omitempty"`
 }
 
 func (a Agent) String() string {

@@ -33,18 +33,23 @@ const (
 	ModeAsSaved Mode = "as-saved" // not rewritten: the saved command stays
 )
 
-// Decision is what a window's agent comes back as.
+// Decision is what a window's agent comes back as. Its views (the
+// rewrite's outcome, `sessions list`, `recover`) embed it, so its JSON
+// names are theirs.
 type Decision struct {
-	WindowID int
-	Agent    string
-	Mode     Mode
-	ID       string
-	Argv     []string // nil for ModeAsSaved: the saved command stays
-	Reason   string
+	// WindowID is the kitty window's id, or its position where the
+	// windows come from several kitties (DecideByPosition).
+	WindowID int    `json:"window_id,omitempty"`
+	Agent    string `json:"agent"`
+	Mode     Mode   `json:"mode"`
+	ID       string `json:"id,omitempty"`
+	// Argv is nil for ModeAsSaved: the saved command stays.
+	Argv   []string `json:"argv,omitempty"`
+	Reason string   `json:"reason"`
 	// Unsure: Argv keeps a word that may be a prompt (Command.Unsure says
 	// why). The restore prompt shows the command and waits for a key, even
 	// in auto mode.
-	Unsure string
+	Unsure string `json:"unsure,omitempty"`
 }
 
 // Decide applies the rules (the README's "Which conversation") to every agent window:

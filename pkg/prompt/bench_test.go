@@ -31,7 +31,7 @@ func BenchmarkTrust(b *testing.B) {
 		b.Fatal(err)
 	}
 	id := "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73"
-	r := Record{Agent: "claude", Mode: "exact", ID: id, Exe: []string{claude},
+	r := restorerec.Record{Agent: "claude", Mode: "exact", ID: id, Exe: []string{claude},
 		Argv: []string{claude, "--model", "sonnet", "--resume", id}}.Sealed(key)
 	lookPath := func(name string) (string, error) { return filepath.Join(bin, name), nil }
 	b.ResetTimer()

@@ -65,28 +65,28 @@ func Main(args []string) int {
 	// A missing or unsafe key leaves every record unsealed: each one then
 	// asks, which is the safe way to fail.
 	e.Key, _ = restorerec.ReadKey(p.ResumeKey())
-	e.Validate = func(r Record, sealed bool) (string, error) {
+	e.Validate = func(r restorerec.Record, sealed bool) (string, error) {
 		return validate(set, e.LookPath, r, sealed)
 	}
 	e.LatestPerDir = func(agent string) bool {
 		d, ok := set.Definition(agent)
 		return ok && d.LatestScope == agents.ScopeCwd
 	}
-	e.NewArgv = func(r Record) ([]string, error) {
+	e.NewArgv = func(r restorerec.Record) ([]string, error) {
 		c, ok := set.RecognizeArgv(r.Argv)
 		if !ok {
 			return nil, fmt.Errorf("%s is not a known agent command", r.Argv[0])
 		}
 		return plan.ResumeArgv(set, c, plan.ModeNew, "")
 	}
-	e.ExactArgv = func(r Record, id string) ([]string, error) {
+	e.ExactArgv = func(r restorerec.Record, id string) ([]string, error) {
 		c, ok := set.RecognizeArgv(r.Argv)
 		if !ok {
 			return nil, fmt.Errorf("%s is not a known agent command", r.Argv[0])
 		}
 		return plan.ResumeArgv(set, c, plan.ModeExact, id)
 	}
-	e.Candidates = func(r Record, program string) []agents.Candidate {
+	e.Candidates = func(r restorerec.Record, program string) []agents.Candidate {
 		wd, _ := os.Getwd()
 		var since time.Time
 		if r.Since > 0 {
@@ -112,7 +112,7 @@ func Main(args []string) int {
 		}
 		return at, interval
 	}
-	e.Conversation = func(r Record) agents.Conversation {
+	e.Conversation = func(r restorerec.Record) agents.Conversation {
 		wd, _ := os.Getwd()
 		return set.FindConversationRun(r.Agent, r.ID, agents.Run{Argv: r.Argv, Dir: wd, Getenv: agents.EnvOver(r.Env, e.Getenv)})
 	}
@@ -125,7 +125,7 @@ func Main(args []string) int {
 // validate checks r against the definitions: its argv is what kittymux
 // writes, its environment is plain unless sealed, and its program is the
 // agent as installed (or, sealed, as it ran in the saved window).
-func validate(set *agents.Set, lookPath func(string) (string, error), r Record, sealed bool) (string, error) {
+func validate(set *agents.Set, lookPath func(string) (string, error), r restorerec.Record, sealed bool) (string, error) {
 	if err := plan.Validate(set, r.Agent, plan.Mode(r.Mode), r.ID, r.Argv); err != nil {
 		return "", err
 	}

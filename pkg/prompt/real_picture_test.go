@@ -60,6 +60,7 @@ func TestRealPromptPicture(t *testing.T) {
 	launch := func(dir string, record []string) string {
 		return "launch --cwd=" + dir + " " + agents.Quote(append([]string{w.bin}, w.seal(record)...))
 	}
+	ago := func(d time.Duration) string { return strconv.FormatInt(time.Now().Add(-d).Unix(), 10) }
 	g := "8a7b6c5d-1111-4222-8333-944455556666"
 	// Two codex conversations in web, either of which its window could
 	// have held (codex's shared daemon ties none to it): it asks which.
@@ -77,7 +78,8 @@ func TestRealPromptPicture(t *testing.T) {
 		"layout horizontal",
 		launch(api, claudeRecord("--dir", api)),
 		"focus",
-		launch(web, []string{"--agent", "codex", "--mode", "choose", "--tab", "api work", "--dir", web, "--", "codex"}),
+		launch(web, []string{"--agent", "codex", "--mode", "choose", "--tab", "api work", "--dir", web,
+			"--since", ago(41 * time.Minute), "--seen", ago(2 * time.Minute), "--", "codex"}),
 		"",
 	}
 	session := filepath.Join(w.dir, "restore.kitty-session")

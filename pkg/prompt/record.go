@@ -1,15 +1,7 @@
 // Package prompt is the restore prompt that runs in each restored agent
-// window: it validates the record the session file holds, asks once (one
-// key), and replaces itself with the answer.
+// window: it validates the record the session file holds (restorerec),
+// asks once (one key), and replaces itself with the answer.
 //
 // It is its own small binary (cmd/kittymux-resume) because it starts in
 // every restored window: no cobra, nothing read that the prompt does not use.
 package prompt
-
-import (
-	"github.com/kittymux/kittymux/pkg/restorerec"
-)
-
-// Record is the restore record the prompt runs (package resume holds its
-// format and seal).
-type Record = restorerec.Record

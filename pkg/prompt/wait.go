@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"golang.org/x/term"
+
+	"github.com/kittymux/kittymux/pkg/restorerec"
 )
 
 // block is what a question shows: its paragraphs at the terminal's width,
@@ -41,7 +43,7 @@ func (b *block) add(more []para) {
 // wait shows b on the terminal in raw mode, with the window titled for r,
 // and hands each tick (every) and each key to the caller until one of them
 // says it is done.
-func (e *Env) wait(r Record, b *block, every time.Duration, tick func() bool, key func(c byte, keys <-chan byte) bool) error {
+func (e *Env) wait(r restorerec.Record, b *block, every time.Duration, tick func() bool, key func(c byte, keys <-chan byte) bool) error {
 	fd := int(e.In.Fd())
 	old, err := term.MakeRaw(fd)
 	if err != nil {

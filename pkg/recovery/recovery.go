@@ -98,14 +98,9 @@ func Live(set *agents.Set, answers []kitty.Answer, recs live.Records) []LiveKitt
 // Tab is one recovered conversation: a tab with one window. Field names
 // are stable (`recover --json`).
 type Tab struct {
-	Title  string    `json:"title"`
-	Dir    string    `json:"dir"`
-	Agent  string    `json:"agent"`
-	Mode   plan.Mode `json:"mode"`
-	ID     string    `json:"id,omitempty"`
-	Argv   []string  `json:"argv"`
-	Reason string    `json:"reason"`
-	Unsure string    `json:"unsure,omitempty"`
+	Title string `json:"title"`
+	Dir   string `json:"dir"`
+	plan.Decision
 	// Key is the journal record the tab comes from.
 	Key        string    `json:"key"`
 	LastActive time.Time `json:"last_active"`
@@ -165,8 +160,10 @@ func Build(o Options) (*Plan, error) {
 			continue
 		}
 		file.WriteString(lines)
-		out.Tabs = append(out.Tabs, Tab{Title: c.tab, Dir: c.dir, Agent: d.Agent, Mode: d.Mode, ID: d.ID, Argv: d.Argv,
-			Reason: d.Reason, Unsure: d.Unsure, Key: c.rec.Key, LastActive: c.rec.LastSeen})
+		out.Tabs = append(out.Tabs, Tab{Title: c.tab, Dir: c.dir, Decision: d, Key: c.rec.Key, LastActive: c.rec.LastSeen})
+		// Its window id is a position among the journal's records: no
+		// kitty window has it.
+		out.Tabs[len(out.Tabs)-1].WindowID = 0
 	}
 	if len(out.Tabs) > 0 {
 		out.Data = []byte(file.String())
@@ -265,7 +262,7 @@ func (o Options) tabOf(c candidate, d plan.Decision) (lines, why string, ok bool
 	// The files the journal's record says the agent process ran: a
 	// record without them (an older scanner's, one kittymux read from
 	// kitty's ls alone) is not sealed, and the prompt asks first.
-	rec := restorerec.Record{Agent: d.Agent, Mode: string(d.Mode), ID: d.ID, Confirm: d.Unsure != "" || len(c.rec.Exe) == 0,
+	rec := restorerec.Record{Agent: d.Agent, Mode: d.Mode, ID: d.ID, Confirm: d.Unsure != "" || len(c.rec.Exe) == 0,
 		Tab: c.tab, Dir: c.dir, Exe: c.rec.Exe, Argv: d.Argv}
 	if d.Mode == plan.ModeChoose && !c.rec.FirstSeen.IsZero() {
 		// The journal saw its agent process from FirstSeen to LastSeen: the

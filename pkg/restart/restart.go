@@ -154,7 +154,7 @@ func (r *Runner) prepare(t Target) (prepared, error) {
 		p.shell = sh
 	}
 	cmd := t.Agent.Agent.Cmd
-	rec := restorerec.Record{Agent: t.Decision.Agent, Mode: string(plan.ModeExact), ID: t.Decision.ID, Direct: true,
+	rec := restorerec.Record{Agent: t.Decision.Agent, Mode: plan.ModeExact, ID: t.Decision.ID, Direct: true,
 		FromShell: !direct, Tab: t.TabTitle, Dir: t.Agent.Agent.Cwd, Env: cmd.Env, Exe: t.Agent.Agent.Seen,
 		Argv: t.Decision.Argv}
 	argv, err := rec.CommandLine(r.ResumeBin, r.Key, r.Agents.Names())

@@ -16,6 +16,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/kittymux/kittymux/pkg/plan"
 )
 
 // Record is what the rewriter writes as a restored window's command:
@@ -27,8 +29,10 @@ import (
 // Every value is a separate argument: nothing is ever joined for a shell.
 type Record struct {
 	Agent string
-	Mode  string // exact | latest | new
-	ID    string
+	// Mode is exact, latest, new or choose (never as-saved: such a window
+	// keeps its command and has no record).
+	Mode plan.Mode
+	ID   string
 	// Direct: the save was made with --direct: resume without asking.
 	Direct bool
 	// FromShell: kitty's shell integration started the prompt as the shell's
@@ -74,7 +78,7 @@ type Record struct {
 
 // Args renders r as the prompt binary's arguments (without the program).
 func (r Record) Args() []string {
-	a := []string{"--agent", r.Agent, "--mode", r.Mode}
+	a := []string{"--agent", r.Agent, "--mode", string(r.Mode)}
 	if r.ID != "" {
 		a = append(a, "--id", r.ID)
 	}
@@ -183,9 +187,14 @@ func ParseArgs(args []string) (Record, error) {
 		case "--agent":
 			r.Agent, err = value()
 		case "--mode":
-			r.Mode, err = value()
-			if err == nil && r.Mode != "exact" && r.Mode != "latest" && r.Mode != "new" && r.Mode != "choose" {
-				err = fmt.Errorf("%w: unknown mode %q", ErrUsage, r.Mode)
+			var m string
+			m, err = value()
+			switch r.Mode = plan.Mode(m); r.Mode {
+			case plan.ModeExact, plan.ModeLatest, plan.ModeNew, plan.ModeChoose:
+			default:
+				if err == nil {
+					err = fmt.Errorf("%w: unknown mode %q", ErrUsage, m)
+				}
 			}
 		case "--id":
 			r.ID, err = value()

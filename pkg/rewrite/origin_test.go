@@ -44,7 +44,7 @@ func TestRewriteOrigin(t *testing.T) {
 	got := map[int]string{}
 	modes := map[int]string{}
 	for id, r := range recs {
-		got[id], modes[id] = r.Origin, r.Mode
+		got[id], modes[id] = r.Origin, string(r.Mode)
 	}
 	want := map[int]string{1: "2026-12-01T09:00:00Z|unix:/tmp/kitty-7|7|1|42", 2: "2026-12-01T09:00:00Z|unix:/tmp/kitty-7|7|2|42", 3: ""}
 	if diff := cmp.Diff(want, got); diff != "" {

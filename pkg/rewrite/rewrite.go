@@ -70,17 +70,9 @@ type Options struct {
 
 // Outcome is what the rewrite did with one agent window.
 type Outcome struct {
-	WindowID int       `json:"window_id"`
-	Agent    string    `json:"agent"`
-	Mode     plan.Mode `json:"mode"`
-	ID       string    `json:"id,omitempty"`
-	Argv     []string  `json:"argv,omitempty"`
-	Reason   string    `json:"reason"`
-	// Unsure: the command keeps a word that may be a prompt, so the restore
-	// prompt shows it and waits for a key even in auto mode.
-	Unsure string `json:"unsure,omitempty"`
-	Cwd    string `json:"cwd,omitempty"`
-	Tab    string `json:"tab,omitempty"`
+	plan.Decision
+	Cwd string `json:"cwd,omitempty"`
+	Tab string `json:"tab,omitempty"`
 }
 
 // Result is the published file and a line per agent window.
@@ -311,8 +303,8 @@ func (rw *rewriter) read(ref sessionfile.WindowRef) {
 	rw.place(sw)
 	var ok bool
 	if sw.cmd, ok = sw.cmd.Placed(sw.ref.Cwd); !ok {
-		rw.unsealed = append(rw.unsealed, Outcome{WindowID: sw.id, Agent: sw.cmd.Agent, Mode: plan.ModeAsSaved,
-			Reason: fmt.Sprintf("the program %q is a relative path and the window's directory is unknown", sw.cmd.Program), Tab: sw.ref.TabTitle})
+		rw.unsealed = append(rw.unsealed, Outcome{Decision: plan.Decision{WindowID: sw.id, Agent: sw.cmd.Agent, Mode: plan.ModeAsSaved,
+			Reason: fmt.Sprintf("the program %q is a relative path and the window's directory is unknown", sw.cmd.Program)}, Tab: sw.ref.TabTitle})
 		return
 	}
 	w := sw.window(rw.o.IDs)
@@ -364,8 +356,8 @@ func (rw *rewriter) fromRecord(sw *saved, rec restorerec.Record) {
 		}
 	case !sw.ok:
 		if c, known := rw.o.Agents.RecognizeArgv(rec.Argv); known {
-			rw.unsealed = append(rw.unsealed, Outcome{WindowID: sw.id, Agent: c.Agent, Mode: plan.ModeAsSaved,
-				Reason: "its restore record is not sealed by kittymux: kept as it is", Cwd: sw.ref.Cwd, Tab: sw.ref.TabTitle})
+			rw.unsealed = append(rw.unsealed, Outcome{Decision: plan.Decision{WindowID: sw.id, Agent: c.Agent, Mode: plan.ModeAsSaved,
+				Reason: "its restore record is not sealed by kittymux: kept as it is"}, Cwd: sw.ref.Cwd, Tab: sw.ref.TabTitle})
 		}
 	}
 }
@@ -466,8 +458,7 @@ func (rw *rewriter) apply(res *Result, d plan.Decision) error {
 	if !inFile {
 		return nil
 	}
-	res.Windows = append(res.Windows, Outcome{WindowID: d.WindowID, Agent: d.Agent, Mode: d.Mode, ID: d.ID,
-		Argv: d.Argv, Reason: d.Reason, Unsure: d.Unsure, Cwd: fd.ref.Cwd, Tab: fd.ref.TabTitle})
+	res.Windows = append(res.Windows, Outcome{Decision: d, Cwd: fd.ref.Cwd, Tab: fd.ref.TabTitle})
 	last := &res.Windows[len(res.Windows)-1]
 	if d.Mode == plan.ModeAsSaved || len(d.Argv) == 0 {
 		fd.keptAsSaved(last)
@@ -481,7 +472,7 @@ func (rw *rewriter) apply(res *Result, d plan.Decision) error {
 		key = nil
 		last.Reason += "; not sealed, the restore asks first: " + fd.askWhy
 	}
-	rec := restorerec.Record{Agent: d.Agent, Mode: string(d.Mode), ID: d.ID, Direct: o.Direct,
+	rec := restorerec.Record{Agent: d.Agent, Mode: d.Mode, ID: d.ID, Direct: o.Direct,
 		FromShell: fd.fromShell, Confirm: d.Unsure != "" || fd.askWhy != "", Tab: fd.ref.TabTitle, Dir: fd.ref.Cwd, Env: fd.env, Exe: fd.exe, Argv: d.Argv}
 	if key == nil {
 		rec.Exe = nil

@@ -104,7 +104,7 @@ func TestRewriteRealSave(t *testing.T) {
 	}
 	got := map[int]rec{}
 	for id, r := range recs {
-		got[id] = rec{r.Mode, r.ID, r.Argv, r.FromShell}
+		got[id] = rec{string(r.Mode), r.ID, r.Argv, r.FromShell}
 	}
 	want := map[int]rec{
 		// The only claude in ~/code/api: claude's --continue is per directory.
@@ -189,7 +189,7 @@ func TestRewriteUserVars(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := records(t, res.Data)[5]
-			if r.Mode != c.mode || r.ID != c.id || !r.Direct || (r.Verify(testKey) == nil) != c.sealed || r.Confirm == c.sealed {
+			if string(r.Mode) != c.mode || r.ID != c.id || !r.Direct || (r.Verify(testKey) == nil) != c.sealed || r.Confirm == c.sealed {
 				t.Errorf("window 5 = %+v; want %s %q sealed %v", r, c.mode, c.id, c.sealed)
 			}
 			if c.sealed && !cmp.Equal(r.Exe, seen.Exe) {

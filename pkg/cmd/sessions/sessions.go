@@ -1,16 +1,22 @@
-// Package sessions implements `kittymux sessions ...`.
+// Package sessions implements `kittymux sessions ...`: the parent command;
+// each subcommand is a package below it.
 package sessions
 
 import (
-	"context"
-	"fmt"
-	"strings"
-	"time"
-
 	"github.com/spf13/cobra"
 
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
-	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/cmd/sessions/check"
+	"github.com/kittymux/kittymux/pkg/cmd/sessions/history"
+	"github.com/kittymux/kittymux/pkg/cmd/sessions/list"
+	newCmd "github.com/kittymux/kittymux/pkg/cmd/sessions/new"
+	"github.com/kittymux/kittymux/pkg/cmd/sessions/offer"
+	"github.com/kittymux/kittymux/pkg/cmd/sessions/publish"
+	recoverCmd "github.com/kittymux/kittymux/pkg/cmd/sessions/recover"
+	"github.com/kittymux/kittymux/pkg/cmd/sessions/restore"
+	"github.com/kittymux/kittymux/pkg/cmd/sessions/save"
+	"github.com/kittymux/kittymux/pkg/cmd/sessions/saves"
+	"github.com/kittymux/kittymux/pkg/cmd/sessions/templates"
 )
 
 // NewCmdSessions returns `kittymux sessions`.
@@ -22,67 +28,8 @@ func NewCmdSessions(f *factory.Factory) *cobra.Command {
   kittymux sessions restore last
   kittymux sessions saves`,
 	}
-	cmd.AddCommand(NewCmdSave(f, nil), NewCmdPublish(f, nil), NewCmdRestore(f, nil), NewCmdList(f, nil), NewCmdCheck(f, nil), NewCmdSaves(f, nil),
-		NewCmdHistory(f, nil), NewCmdRecover(f, nil), NewCmdTemplates(f, nil), NewCmdNew(f, nil), NewCmdOffer(f, nil),
-		NewCmdRm(f), NewCmdRename(f))
+	cmd.AddCommand(save.NewCmdSave(f, nil), publish.NewCmdPublish(f, nil), restore.NewCmdRestore(f, nil), list.NewCmdList(f, nil),
+		check.NewCmdCheck(f, nil), saves.NewCmdSaves(f, nil), history.NewCmdHistory(f, nil), recoverCmd.NewCmdRecover(f, nil),
+		templates.NewCmdTemplates(f, nil), newCmd.NewCmdNew(f, nil), offer.NewCmdOffer(f, nil), saves.NewCmdRm(f), saves.NewCmdRename(f))
 	return cmd
-}
-
-// Target is how a command finds the kitty it acts on.
-type Target struct {
-	// To is the --to address, read when the command runs; "" when none
-	// was given.
-	To         func() string
-	Getenv     func(string) string
-	Kitties    func(context.Context) ([]kitty.Instance, error)
-	AskTimeout time.Duration
-}
-
-// targetFrom is the Target of f.
-func targetFrom(f *factory.Factory) Target {
-	return Target{To: f.Target, Getenv: f.Getenv, Kitties: f.Kitties, AskTimeout: f.AskTimeout}
-}
-
-// KittyNamed says whether a kitty is named: by --to, or as the kitty the
-// command runs in (KITTY_LISTEN_ON).
-func (t Target) KittyNamed() bool {
-	return t.To() != "" || t.Getenv("KITTY_LISTEN_ON") != ""
-}
-
-// OneKitty picks the kitty a command acts on: --to, the kitty we run
-// inside, or the only one running.
-func (t Target) OneKitty(ctx context.Context) (kitty.Instance, error) {
-	insts, err := t.Kitties(ctx)
-	if err != nil {
-		return kitty.Instance{}, err
-	}
-	if len(insts) > 1 {
-		// Where processes cannot be read (macOS) a panel or the
-		// quick-access terminal is known only by its ls.
-		var plain []kitty.Instance
-		for _, a := range kitty.LSAll(ctx, insts, t.AskTimeout) {
-			if a.Instance.Utility == "" {
-				plain = append(plain, a.Instance)
-			}
-		}
-		if len(plain) == 1 {
-			return plain[0], nil
-		}
-	}
-	if len(insts) > 1 {
-		var names []string
-		for _, in := range insts {
-			names = append(names, in.Socket)
-		}
-		return kitty.Instance{}, &factory.FlagError{Err: fmt.Errorf("%d kitties are running (%s): pick one with --to", len(insts), strings.Join(names, ", "))}
-	}
-	return insts[0], nil
-}
-
-// needVersion refuses a kitty known to be older than a feature needs.
-func needVersion(in kitty.Instance, what string, v kitty.Version) error {
-	if !in.Version.IsZero() && !in.Version.AtLeast(v) {
-		return fmt.Errorf("%s needs kitty %s or newer; the kitty at %s is %s", what, v, in.Addr, in.Version)
-	}
-	return nil
 }

@@ -12,7 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kittymux/kittymux/pkg/cmd/sessions"
+	recoverCmd "github.com/kittymux/kittymux/pkg/cmd/sessions/recover"
+	"github.com/kittymux/kittymux/pkg/cmd/sessions/restore"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest/modelstub"
@@ -241,14 +242,14 @@ func (w *world) bringBack(c Case, saved string) *kittytest.Real {
 	if c.Recover {
 		f := w.factory(out)
 		f.Discover = func(context.Context) ([]kitty.Instance, error) { return nil, nil }
-		err := sessions.Recover(t.Context(), sessions.RecoverOptions{Since: time.Hour, Name: "recovered",
+		err := recoverCmd.Recover(t.Context(), recoverCmd.RecoverOptions{Since: time.Hour, Name: "recovered",
 			StartKitty: start}.From(f))
 		if err != nil || k2 == nil {
 			t.Fatalf("recover: %v\n%s", err, out)
 		}
 		w.checkRecoveredTabs(k2)
 	} else {
-		err := sessions.Restore(t.Context(), sessions.RestoreOptions{Name: "last", Wait: time.Second,
+		err := restore.Restore(t.Context(), restore.RestoreOptions{Name: "last", Wait: time.Second,
 			StartKitty: start}.From(w.factory(out)))
 		if err != nil || k2 == nil {
 			t.Fatalf("restore last: %v\n%s", err, out)

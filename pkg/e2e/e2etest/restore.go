@@ -17,7 +17,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/autosave"
 	"github.com/kittymux/kittymux/pkg/cmd/root"
-	"github.com/kittymux/kittymux/pkg/cmd/sessions"
+	"github.com/kittymux/kittymux/pkg/cmd/sessions/list"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
@@ -255,7 +255,7 @@ func (w *world) hookLog() string {
 
 // list runs `sessions list --json` on k, from inside it (KITTY_LISTEN_ON,
 // KITTY_PID) or from outside (--to), and returns its rows by window.
-func (w *world) list(k *kittytest.Real, inside bool) map[int]sessions.ListedWindow {
+func (w *world) list(k *kittytest.Real, inside bool) map[int]list.ListedWindow {
 	t := w.t
 	t.Helper()
 	out := &kittytest.Buffer{}
@@ -271,11 +271,11 @@ func (w *world) list(k *kittytest.Real, inside bool) map[int]sessions.ListedWind
 	if code := root.Main(f, args); code != 0 {
 		t.Fatalf("sessions list: exit %d\n%s", code, out)
 	}
-	var got struct{ Windows []sessions.ListedWindow }
+	var got struct{ Windows []list.ListedWindow }
 	if err := json.Unmarshal([]byte(out.String()), &got); err != nil {
 		t.Fatalf("sessions list: %v\n%s", err, out)
 	}
-	rows := map[int]sessions.ListedWindow{}
+	rows := map[int]list.ListedWindow{}
 	for _, r := range got.Windows {
 		rows[r.WindowID] = r
 	}

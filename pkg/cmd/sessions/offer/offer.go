@@ -1,0 +1,269 @@
+// Package offer implements `kittymux sessions offer`, the offer the scanner
+// opens in a kitty that starts: the session of a kitty that ended, restored
+// (package restore) or, from a kitty too old to load a save, recovered
+// (package recover) on a key.
+package offer
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/cmd/sessions/recover"
+	"github.com/kittymux/kittymux/pkg/cmd/sessions/restore"
+	"github.com/kittymux/kittymux/pkg/cmd/sessions/shared"
+	"github.com/kittymux/kittymux/pkg/ended"
+	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/store"
+)
+
+// OfferOptions of `sessions offer`.
+type OfferOptions struct {
+	recover.Recovery
+
+	// Kitty is the key of the kitty whose session is offered.
+	Kitty string
+	// Keys are the keys pressed; default: the terminal, read raw.
+	Keys <-chan byte
+	// Poll is how often the state is read again while the offer waits, so
+	// a restore made elsewhere ends it.
+	Poll time.Duration
+	// CloseAfter bounds the wait for a key once the offer was answered.
+	CloseAfter time.Duration
+	// Width is the window's width in columns, Color whether keys are
+	// shown bold; nil: asked of the terminal IO.Out is, and of NO_COLOR
+	// and TERM (no limit and no bold when IO.Out is no terminal).
+	Width func() int
+	Color func() bool
+}
+
+// render draws the offer's paragraphs for o's terminal.
+func (o *OfferOptions) render(ps []ended.Para) string {
+	width, color := 0, false
+	if f, ok := o.IO.Out.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		width = 80
+		if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 0 {
+			width = w
+		}
+		t := o.Getenv("TERM")
+		color = o.Getenv("NO_COLOR") == "" && t != "" && t != "dumb"
+	}
+	if o.Width != nil {
+		width = o.Width()
+	}
+	if o.Color != nil {
+		color = o.Color()
+	}
+	return ended.Render(ps, width, color)
+}
+
+// From fills o with what `sessions offer` takes from f.
+func (o OfferOptions) From(f *factory.Factory) *OfferOptions {
+	o.Recovery = recover.RecoveryFrom(f)
+	return &o
+}
+
+// restore is `sessions restore` with o's means.
+func (o *OfferOptions) restore() *restore.RestoreOptions {
+	return &restore.RestoreOptions{IO: o.IO, Paths: o.Paths, LookPath: o.LookPath, Discover: o.Discover, Target: o.Target,
+		StartKitty: shared.StartKitty, Wait: restore.ReportWait}
+}
+
+// NewCmdOffer returns `sessions offer`, the offer the scanner opens in a
+// kitty that starts.
+func NewCmdOffer(f *factory.Factory, runF func(*OfferOptions) error) *cobra.Command {
+	o := OfferOptions{Poll: time.Second, CloseAfter: 2 * time.Minute}.From(f)
+	cmd := &cobra.Command{
+		Use:     "offer KITTY",
+		Short:   "Offer the session of a kitty that ended (the scanner opens this in a kitty that starts)",
+		Example: `  kittymux sessions offer 15939`,
+		Long: `Show what the kitty KITTY (its pid, as its autosaves name it) held when it ended, and ask once:
+Enter restores it into this kitty (as ` + "`sessions restore`" + ` does), n dismisses it (it is not offered
+again, and ` + "`restore last`" + ` no longer picks it), l or Esc leaves it for later (` + "`restore last`" + `
+still restores it). The scanner opens this over the first window of a kitty that starts when a
+kitty of this user ended without its session being restored or dismissed; KITTYMUX_OFFER=0 or
+{"offer": {"on_start": false}} in config.json turn that off. A restore made meanwhile (by
+` + "`sessions restore`" + `) ends the offer.
+
+Exit codes: 0 answered (or nothing to offer), 1 error.`,
+		Hidden: true,
+		Args:   cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Kitty = args[0]
+			if runF != nil {
+				return runF(o)
+			}
+			return Offer(cmd.Context(), o)
+		},
+	}
+	return cmd
+}
+
+// Offer runs `sessions offer`.
+func Offer(ctx context.Context, o *OfferOptions) error {
+	out := o.IO.Out
+	if o.Poll <= 0 {
+		o.Poll = time.Second
+	}
+	if o.CloseAfter <= 0 {
+		o.CloseAfter = 2 * time.Minute
+	}
+	if ended.IsJournalKey(o.Kitty) {
+		return offerJournal(ctx, o)
+	}
+	sv := o.restore().Saved()
+	k, err := offered(ctx, sv, o.Kitty)
+	if err != nil || k == nil {
+		fmt.Fprintf(out, "kittymux: nothing to offer: %v\n", orNothing(err, "kitty "+o.Kitty+"'s session is not one that ended"))
+		return nil
+	}
+	defer store.Use(o.Paths, k.Newest.Name)()
+	info, left := sv.WithoutClosed(k.Key, store.Info{Name: k.Newest.Name, Path: k.Newest.Path})
+	data, err := store.ReadRaw(info.Path)
+	if err != nil {
+		return err
+	}
+	sum, err := ended.Summarize(data)
+	if err != nil {
+		return fmt.Errorf("%s: %w", k.Newest.Path, err)
+	}
+	fmt.Fprint(out, o.render(ended.OfferView(*k, sum, left, time.Now(), o.Getenv("HOME"))))
+	return ask(ctx, o, k.Key, "`kittymux sessions saves` still lists it, to restore by name", func() error {
+		r := o.restore()
+		r.Name = k.Newest.Name
+		return restore.Restore(ctx, r)
+	})
+}
+
+// ask waits for the answer to the offer of kitty key's session: Enter runs
+// restore, n dismisses (still says how to restore it by hand), l, Esc or
+// the terminal going away leave it for later. A restore made elsewhere
+// meanwhile ends it.
+func ask(ctx context.Context, o *OfferOptions, key, still string, restore func() error) error {
+	out := o.IO.Out
+	keys, done := o.Keys, func() {}
+	if keys == nil {
+		var err error
+		if keys, done, err = rawKeys(o.IO.In); err != nil {
+			fmt.Fprintf(out, "kittymux: no terminal to answer in (%v): left for later\n", err)
+			return nil
+		}
+	}
+	defer func() { done() }()
+	tick := time.NewTicker(o.Poll)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-tick.C:
+			if m := markOf(o.Paths, key); !m.Restored.IsZero() {
+				from := ""
+				if !strings.HasPrefix(m.RestoredName, store.AutosavePrefix) {
+					from = ", from " + kitty.Printable(m.RestoredName)
+				}
+				fmt.Fprintf(out, "\r\nkittymux: restored meanwhile %s%s\r\n", shared.When(time.Now(), m.Restored), from)
+				// Long enough to read; the window then closes.
+				waitKey(keys, min(2*time.Second, o.CloseAfter))
+				return nil
+			}
+		case b, ok := <-keys:
+			if !ok {
+				return ended.MarkLater(o.Paths, key, time.Now())
+			}
+			switch b {
+			case '\r', '\n':
+				done()
+				done = func() {}
+				fmt.Fprintln(out)
+				err := restore()
+				if err != nil {
+					fmt.Fprintf(out, "kittymux: %v\n", err)
+				}
+				fmt.Fprintf(out, "\npress Enter to close\n")
+				waitKey(keys, o.CloseAfter)
+				return err
+			case 'n', 'N':
+				fmt.Fprintf(out, "\r\ndismissed: not offered again (%s)\r\n", still)
+				return ended.MarkDismissed(o.Paths, key, time.Now())
+			case 'l', 'L', 'q', 0x1b, 0x03, 0x04:
+				return ended.MarkLater(o.Paths, key, time.Now())
+			}
+		}
+	}
+}
+
+// offered finds the kitty whose session is offered, if it ended.
+func offered(ctx context.Context, sv shared.Saved, key string) (*ended.Kitty, error) {
+	ks, _, err := sv.Kitties(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for i := range ks {
+		if ks[i].Key == key && ks[i].State == ended.Ended {
+			return &ks[i], nil
+		}
+	}
+	return nil, nil
+}
+
+func markOf(p paths.Paths, key string) ended.Mark {
+	st, _ := ended.Read(p)
+	return st.Kitties[key]
+}
+
+func orNothing(err error, what string) string {
+	if err != nil {
+		return err.Error()
+	}
+	return what
+}
+
+// rawKeys reads the terminal key by key; done puts it back as it was.
+func rawKeys(in io.Reader) (<-chan byte, func(), error) {
+	file, ok := in.(*os.File)
+	if !ok || !term.IsTerminal(int(file.Fd())) {
+		return nil, nil, fmt.Errorf("standard input is not a terminal")
+	}
+	old, err := term.MakeRaw(int(file.Fd()))
+	if err != nil {
+		return nil, nil, err
+	}
+	ch := make(chan byte, 16)
+	go func() {
+		defer close(ch)
+		buf := make([]byte, 64)
+		for {
+			n, err := file.Read(buf)
+			for _, b := range buf[:n] {
+				ch <- b
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	restored := false
+	return ch, func() {
+		if !restored {
+			restored = true
+			_ = term.Restore(int(file.Fd()), old)
+		}
+	}, nil
+}
+
+// waitKey waits for a key, at most d.
+func waitKey(keys <-chan byte, d time.Duration) {
+	select {
+	case <-keys:
+	case <-time.After(d):
+	}
+}

@@ -1,0 +1,206 @@
+// Package restore implements `kittymux sessions restore`: it opens a save
+// and reports what each agent window's restore prompt did.
+package restore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/cmd/sessions/shared"
+	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/sessionfile"
+	"github.com/kittymux/kittymux/pkg/statefile"
+	"github.com/kittymux/kittymux/pkg/store"
+	"github.com/kittymux/kittymux/pkg/userfile"
+)
+
+// RestoreOptions of `sessions restore`.
+type RestoreOptions struct {
+	IO       *factory.IOStreams
+	Paths    paths.Paths
+	LookPath func(string) (string, error)
+	Discover func(context.Context) ([]kitty.Instance, error)
+	shared.Target
+
+	Name string
+	// StartKitty starts a new kitty on a session file; tests replace it.
+	StartKitty func(kittyPath, session string) error
+	// Wait is how long to wait for the outcome of the prompts that run
+	// without asking.
+	Wait time.Duration
+}
+
+// From fills o with what `sessions restore` takes from f.
+func (o RestoreOptions) From(f *factory.Factory) *RestoreOptions {
+	o.IO, o.Paths, o.LookPath, o.Discover, o.Target = f.IO, f.Paths, f.LookPath, f.Discover, shared.TargetFrom(f)
+	return &o
+}
+
+// Saved reads the saves for o.
+func (o *RestoreOptions) Saved() shared.Saved {
+	return shared.Saved{Paths: o.Paths, ErrOut: o.IO.ErrOut, Discover: o.Discover, Self: shared.SelfKey(o.To(), o.Getenv)}
+}
+
+// NewCmdRestore returns `sessions restore`.
+func NewCmdRestore(f *factory.Factory, runF func(*RestoreOptions) error) *cobra.Command {
+	o := RestoreOptions{StartKitty: shared.StartKitty}.From(f)
+	cmd := &cobra.Command{
+		Use:   "restore NAME|last",
+		Short: "Open a saved session: goto_session inside kitty, a new kitty otherwise",
+		Example: `  kittymux sessions restore last
+  kittymux sessions restore work
+  kittymux sessions restore work --wait 20s`,
+		Long: `Open a saved session. Inside kitty (or with --to) kitty's goto_session loads it into the
+running kitty; outside, a new kitty starts with --session. Needs kitty 0.43 or newer.
+
+"last" is the newest save of the kitty that ended last (crashed, killed or quit): never the kitty
+it runs in, never another kitty still running. Once restored it is not "last" again: restore last
+then says when it was restored and names the other sessions that ended. With no autosave at all,
+"last" is the newest save. Restoring an ended kitty's session also ends its offer on start.
+
+Then it prints a line per agent window: what its restore prompt did (resumed, new conversation,
+a shell and why, agent missing), as each prompt records it in the journal. It waits up to --wait
+for the prompts that run without asking (--direct saves, KITTYMUX_RESUME=auto, resume-auto);
+the others wait for a key, and say so. Each plain window that prints the screen history the save
+kept has a line too.
+
+Exit codes: 0 opened, 1 error, 2 bad usage.`,
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: shared.CompleteSessionNames(o.Paths, "last"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Name = args[0]
+			if runF != nil {
+				return runF(o)
+			}
+			return Restore(cmd.Context(), o)
+		},
+	}
+	cmd.Flags().DurationVar(&o.Wait, "wait", ReportWait, "how long to wait for the prompts that run without asking")
+	return cmd
+}
+
+// Restore runs `sessions restore`.
+func Restore(ctx context.Context, o *RestoreOptions) error {
+	start := time.Now()
+	sv := o.Saved()
+	info, endedKey, err := resolve(ctx, sv, o.Name)
+	var none *nothingLast
+	if errors.As(err, &none) {
+		return none.print(o.IO.ErrOut)
+	}
+	if err != nil {
+		return err
+	}
+	defer store.Use(o.Paths, info.Name)()
+	info, left := sv.WithoutClosed(endedKey, info)
+	where, err := open(ctx, o, info)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(o.IO.Out, "restored %s in %s\n", info.Name, where)
+	sv.MarkRestored(endedKey, info, start)
+	printLeftOut(o.IO.Out, left, start)
+	printScreenHistory(o.IO.Out, info.Path, start)
+	o.Report(ctx, info.Path, start)
+	return nil
+}
+
+// open loads the session: into the kitty named (goto_session), else into a
+// new kitty. It says where, for the message.
+func open(ctx context.Context, o *RestoreOptions, info store.Info) (string, error) {
+	if o.KittyNamed() {
+		in, err := o.OneKitty(ctx)
+		if err != nil {
+			return "", err
+		}
+		if err := shared.NeedVersion(in, "sessions restore (kitty's goto_session)", kitty.VersionSaveAsSession); err != nil {
+			return "", err
+		}
+		q, err := syntax.Quote(info.Path, syntax.LangPOSIX)
+		if err != nil {
+			return "", err
+		}
+		if err := kitty.NewClient(in.Addr).Action(ctx, "goto_session "+q); err != nil {
+			return "", fmt.Errorf("goto_session %s: %w", info.Path, err)
+		}
+		return in.Socket + " (kitty went to its windows if they were open already)", nil
+	}
+	kp, err := o.LookPath("kitty")
+	if err != nil {
+		return "", fmt.Errorf("not inside kitty and no kitty on PATH to start: %w", err)
+	}
+	v, err := kitty.VersionOfExe(ctx, kp)
+	if err == nil && !v.AtLeast(kitty.VersionSaveAsSession) {
+		return "", fmt.Errorf("a saved session needs kitty %s or newer to load; %s is %s", kitty.VersionSaveAsSession, kp, v)
+	}
+	path, err := forNewKitty(o.Paths, info)
+	if err != nil {
+		return "", err
+	}
+	if err := o.StartKitty(kp, path); err != nil {
+		return "", fmt.Errorf("start kitty: %w", err)
+	}
+	return "a new kitty", nil
+}
+
+// forNewKitty returns the file a new kitty should load. A save of one OS
+// window starts with new_os_window: goto_session skips the empty section
+// before it, but a kitty started with --session opens an OS window for it, a
+// stray shell. Such a file is loaded from a copy without that line.
+func forNewKitty(p paths.Paths, info store.Info) (string, error) {
+	data, err := userfile.Read(info.Path, store.MaxRawSize)
+	if err != nil {
+		return "", err
+	}
+	file, err := sessionfile.Parse(data)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", info.Path, err)
+	}
+	for i, l := range file.Lines {
+		switch {
+		case l.Directive == "" || strings.HasPrefix(l.Directive, "#"):
+			continue
+		case l.Directive != "new_os_window":
+			return info.Path, nil
+		}
+		file.Lines = append(file.Lines[:i:i], file.Lines[i+1:]...)
+		out, err := file.Encode()
+		if err != nil {
+			return "", err
+		}
+		copyPath := filepath.Join(filepath.Dir(info.Path), paths.NewKittyPrefix+filepath.Base(info.Path))
+		if err := statefile.WriteFile(p.StateDir, copyPath, out); err != nil {
+			return "", err
+		}
+		return copyPath, nil
+	}
+	return info.Path, nil
+}
+
+// printScreenHistory names the plain windows of the restored save that
+// print the screen history it kept, with when it was kept.
+func printScreenHistory(w io.Writer, path string, now time.Time) {
+	data, err := store.ReadRaw(path)
+	if err != nil {
+		return
+	}
+	for _, h := range store.HistoryWindows(data) {
+		what := "its screen history is gone"
+		if fi, err := os.Lstat(h.File); err == nil {
+			what = "prints its screen history, kept " + shared.When(now, fi.ModTime())
+		}
+		// Directories come from the editable file.
+		fmt.Fprintf(w, "  %s\n", kitty.Printable(fmt.Sprintf("%-20s %s  %s", "shell", h.Cwd, what)))
+	}
+}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/agenthooks"
 	"github.com/kittymux/kittymux/pkg/journal"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
+	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 )
 
 // TestRealCLIsRunTheHooks installs the hooks into a scratch HOME for the

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest/modelstub"
 	"github.com/kittymux/kittymux/pkg/plan"
+	"github.com/kittymux/kittymux/pkg/testkit/modelstub"
 )
 
 // TestRealClaudeSessionIDBesideResume: the rule comes from the installed

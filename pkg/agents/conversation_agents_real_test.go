@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/kittymux/kittymux/pkg/agents"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest/modelstub"
+	"github.com/kittymux/kittymux/pkg/testkit/modelstub"
 )
 
 // TestRealGeminiConversationGone: a real gemini 0.61.0 conversation with

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest/modelstub"
+	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
+	"github.com/kittymux/kittymux/pkg/testkit/modelstub"
 )
 
 // needCLI skips without the agent CLI, unless CI requires the real ones.

@@ -18,6 +18,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/rewrite"
 	"github.com/kittymux/kittymux/pkg/save"
+	"github.com/kittymux/kittymux/pkg/statefile"
 )
 
 var v0482 = kitty.Version{Major: 0, Minor: 48, Patch: 2}
@@ -46,7 +47,7 @@ func saved(t *testing.T, st Store, key string) []string {
 // kitty keeps its newest five.
 func TestAutosaverKeepsTheGoodSave(t *testing.T) {
 	p := paths.Under(t.TempDir())
-	if err := p.EnsureState(); err != nil {
+	if err := statefile.EnsureState(p); err != nil {
 		t.Fatal(err)
 	}
 	type answer struct {
@@ -170,7 +171,7 @@ func TestAutosaverOff(t *testing.T) {
 	env[EnvOff] = "0"
 	got["env"] = poll(v0482)
 	delete(env, EnvOff)
-	if err := p.EnsureState(); err != nil {
+	if err := statefile.EnsureState(p); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(p.AutosaveOff(), nil, 0o600); err != nil {

@@ -12,9 +12,10 @@ import (
 	"github.com/kittymux/kittymux/pkg/autosave"
 	"github.com/kittymux/kittymux/pkg/clock"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/save"
+	"github.com/kittymux/kittymux/pkg/statefile"
+	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 )
 
 // TestAutosaveKittyFaults: autosave through the real save path against a
@@ -24,7 +25,7 @@ import (
 // says so, and no raw file is left; once kitty answers again, saves resume.
 func TestAutosaveKittyFaults(t *testing.T) {
 	p := paths.Under(t.TempDir())
-	if err := p.EnsureState(); err != nil {
+	if err := statefile.EnsureState(p); err != nil {
 		t.Fatal(err)
 	}
 	session := kittytest.Fixture(t, "0.48.2/save_as_session-use-foreground-process.kitty-session")

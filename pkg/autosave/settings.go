@@ -1,16 +1,14 @@
 package autosave
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"strconv"
 	"time"
 
+	"github.com/kittymux/kittymux/pkg/config"
 	"github.com/kittymux/kittymux/pkg/paths"
-	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
 // Environment variables; each wins over the config file.
@@ -21,16 +19,6 @@ const (
 	EnvAtLeastEvery = "KITTYMUX_AUTOSAVE_AT_LEAST_EVERY"
 	EnvKeep         = "KITTYMUX_AUTOSAVE_KEEP"
 )
-
-// fileConfig is config.json. Durations are Go durations ("20s", "1m").
-type fileConfig struct {
-	Autosave struct {
-		Settle       string `json:"settle"`
-		AtMostEvery  string `json:"at_most_every"`
-		AtLeastEvery string `json:"at_least_every"`
-		Keep         int    `json:"keep"`
-	} `json:"autosave"`
-}
 
 // LoadSettings reads the settings: the defaults, then config.json, then
 // the environment. A value that does not parse is reported and the one
@@ -49,18 +37,9 @@ func LoadSettings(p paths.Paths, getenv func(string) string) (Settings, error) {
 		}
 		*dst = d
 	}
-	data, err := userfile.Read(p.Config(), 1<<20)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-	case err != nil:
-		errs = append(errs, fmt.Errorf("read %s: %w", p.Config(), err))
-	default:
-		var c fileConfig
-		if err := json.Unmarshal(data, &c); err != nil {
-			errs = append(errs, fmt.Errorf("read %s: %w", p.Config(), err))
-			break
-		}
-		a := c.Autosave
+	if a, err := config.ReadAutosave(p); err != nil {
+		errs = append(errs, err)
+	} else {
 		dur(p.Config()+": autosave.settle", a.Settle, &s.Settle)
 		dur(p.Config()+": autosave.at_most_every", a.AtMostEvery, &s.AtMostEvery)
 		dur(p.Config()+": autosave.at_least_every", a.AtLeastEvery, &s.AtLeastEvery)

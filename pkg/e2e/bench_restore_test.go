@@ -20,10 +20,10 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/root"
 	"github.com/kittymux/kittymux/pkg/cmd/sessions/restore"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
 	"github.com/kittymux/kittymux/pkg/stagger"
+	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 )
 
 // The restore benchmark's knobs, from the environment.

@@ -19,8 +19,8 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/sessions/shared"
 	"github.com/kittymux/kittymux/pkg/e2e/e2etest"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
+	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 )
 
 // osc7 is the OSC 7 a program prints to report dir as its directory:

@@ -16,8 +16,8 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/cmd/sessions/list"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/plan"
+	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 )
 
 // TestRealValueFlags: agents typed with value flags and a prompt into the

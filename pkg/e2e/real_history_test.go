@@ -17,9 +17,9 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/sessions/saves"
 	"github.com/kittymux/kittymux/pkg/cmd/sessions/shared"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
 	"github.com/kittymux/kittymux/pkg/store"
+	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 )
 
 // hostileTail is what any program can print into a window: a title (OSC

@@ -20,11 +20,12 @@ import (
 	"github.com/kittymux/kittymux/pkg/e2e/e2etest"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/scanner"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
+	"github.com/kittymux/kittymux/pkg/statefile"
+	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 	"github.com/kittymux/kittymux/pkg/uservars"
 )
 
@@ -174,7 +175,7 @@ func (r *identityRig) setupState() {
 	env["XDG_STATE_HOME"] = filepath.Join(env["HOME"], "xdg-state")
 	r.env = env
 	state := testPaths(env)
-	if err := state.EnsureState(); err != nil {
+	if err := statefile.EnsureState(state); err != nil {
 		t.Fatal(err)
 	}
 	set, err := agents.Load("")

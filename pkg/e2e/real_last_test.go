@@ -27,9 +27,9 @@ import (
 	"github.com/kittymux/kittymux/pkg/e2e/e2etest"
 	"github.com/kittymux/kittymux/pkg/ended"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/store"
+	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 )
 
 // lastRig is the ground of the crash journeys: real kitties 0.43 or newer

@@ -13,7 +13,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/factory/factorytest"
 	"github.com/kittymux/kittymux/pkg/cmd/root"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
+	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 )
 
 // TestRealSquattedSocket: a process of user nobody binds the path of the

@@ -15,10 +15,11 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/sessions/shared"
 	"github.com/kittymux/kittymux/pkg/e2e/e2etest"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest/modelstub"
 	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
+	"github.com/kittymux/kittymux/pkg/statefile"
+	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
+	"github.com/kittymux/kittymux/pkg/testkit/modelstub"
 )
 
 // TestRealPiTypedModel: the real pi sets its process title, so the OS shows
@@ -48,7 +49,7 @@ func TestRealPiTypedModel(t *testing.T) {
 	env["KITTY_LISTEN_ON"] = r.k.Addr.String()
 	env["KITTY_PID"] = strconv.Itoa(r.k.PID)
 	env["XDG_STATE_HOME"] = filepath.Join(env["HOME"], "xdg-state")
-	if err := testPaths(env).EnsureState(); err != nil {
+	if err := statefile.EnsureState(testPaths(env)); err != nil {
 		t.Fatal(err)
 	}
 	code, out, errOut := kittymux(t, env, "sessions", "save", "pi", "--json")

@@ -15,9 +15,10 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/e2e/e2etest"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/restorerec"
+	"github.com/kittymux/kittymux/pkg/statefile"
+	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 )
 
 // TestRealLeaseAfterAChild: in a real kitty, a restored window resumes a
@@ -92,7 +93,7 @@ func TestRealFIFOs(t *testing.T) {
 	k.LaunchWith(kitty.LaunchOptions{Cwd: dir, Args: []string{filepath.Join(binDir, "claude")}})
 	pid := waitRuns(t, log, 1, 30*time.Second)[0].PID
 	p := paths.Under(home)
-	if err := p.EnsureState(); err != nil {
+	if err := statefile.EnsureState(p); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range []string{filepath.Join(claudeDir, "sessions", strconv.Itoa(pid)+".json"), p.Config(),

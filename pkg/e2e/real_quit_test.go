@@ -15,11 +15,11 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/autosave"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
 	"github.com/kittymux/kittymux/pkg/setup"
 	"github.com/kittymux/kittymux/pkg/store"
+	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 )
 
 // userSystemd is a running user manager that starts nothing: the watcher

@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/e2e/e2etest"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest/modelstub"
 	"github.com/kittymux/kittymux/pkg/restart"
+	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
+	"github.com/kittymux/kittymux/pkg/testkit/modelstub"
 )
 
 // cliRig is a real agent CLI in windows of a real kitty, talking to the

@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/e2e/e2etest"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest/modelstub"
 	"github.com/kittymux/kittymux/pkg/restart"
+	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
+	"github.com/kittymux/kittymux/pkg/testkit/modelstub"
 )
 
 // TestRealAgentsRestartCodex: the real codex in two windows of a real

@@ -15,9 +15,9 @@ import (
 	agentscmd "github.com/kittymux/kittymux/pkg/cmd/agents"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/e2e/e2etest"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/procid"
 	"github.com/kittymux/kittymux/pkg/restart"
+	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 )
 
 // TestRealRestartPIDReused: `agents restart` asks its question; while it

@@ -23,9 +23,9 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/root"
 	"github.com/kittymux/kittymux/pkg/e2e/e2etest"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/restart"
+	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 )
 
 // restartWorld is kittymux acting on one real kitty k as a command run in

@@ -16,11 +16,12 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/sessions/shared"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/scanner"
+	"github.com/kittymux/kittymux/pkg/statefile"
+	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 	"github.com/kittymux/kittymux/pkg/uservars"
 )
 
@@ -60,7 +61,7 @@ func TestRealScannerUserVarsSave(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := realEnv(t, k)
-	if err := paths.Under(env["HOME"]).EnsureState(); err != nil {
+	if err := statefile.EnsureState(paths.Under(env["HOME"])); err != nil {
 		t.Fatal(err)
 	}
 	inst := kitty.Instance{Addr: k.Addr, Socket: k.Addr.String(), PID: k.PID, Version: k.Version}

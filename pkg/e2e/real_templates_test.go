@@ -14,8 +14,8 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/factory/factorytest"
 	newCmd "github.com/kittymux/kittymux/pkg/cmd/sessions/new"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 )
 
 // TestRealTemplates: each shipped template, and a user template that

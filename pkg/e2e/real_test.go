@@ -23,10 +23,10 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/sessions/list"
 	"github.com/kittymux/kittymux/pkg/e2e/e2etest"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/probe"
+	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 )
 
 // kittymux runs the command in-process with the environment env, as if

@@ -23,12 +23,13 @@ import (
 	"github.com/kittymux/kittymux/pkg/e2e/e2etest"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/scanner"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
+	"github.com/kittymux/kittymux/pkg/statefile"
+	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 	"github.com/kittymux/kittymux/pkg/uservars"
 )
 
@@ -189,7 +190,7 @@ func TestRealForgedText(t *testing.T) {
 	xdgState := filepath.Join(env["HOME"], "xdg-state")
 	env["XDG_STATE_HOME"] = xdgState
 	state := testPaths(env)
-	if err := state.EnsureState(); err != nil {
+	if err := statefile.EnsureState(state); err != nil {
 		t.Fatal(err)
 	}
 

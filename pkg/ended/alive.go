@@ -1,8 +1,6 @@
 package ended
 
 import (
-	"time"
-
 	"github.com/kittymux/kittymux/pkg/autosave"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/procid"
@@ -22,9 +20,6 @@ func Liveness(running []kitty.Instance) Alive {
 			return true
 		}
 		pid := PIDOf(key)
-		return pid > 0 && isKitty(pid)
+		return pid > 0 && procid.Runs(pid, "kitty")
 	}
 }
-
-// Started is when the kitty of pid started; zero when it cannot be known.
-func Started(pid int) time.Time { return procid.Started(pid) }

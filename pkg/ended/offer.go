@@ -161,7 +161,7 @@ func (o *Offerer) Consider(ctx context.Context, in kitty.Instance) (key, why str
 		}
 	}
 	now := o.now()
-	startedAt := func(pid int) time.Time { return Started(pid) }
+	startedAt := procid.Started
 	if o.Started != nil {
 		startedAt = o.Started
 	}

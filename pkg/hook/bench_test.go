@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/journal"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 )
 
 // BenchmarkHookProcess runs `kittymux hook claude UserPromptSubmit` /

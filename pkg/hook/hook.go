@@ -27,7 +27,6 @@ import (
 	"github.com/kittymux/kittymux/pkg/clock"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/lease"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/uservars"
 )
@@ -116,6 +115,10 @@ type Options struct {
 	// IsAgent reports whether a process name is an agent CLI's; nil: one
 	// of the shipped agents' programs.
 	IsAgent func(comm string) bool
+	// MoveLease moves the lease held by one of pids (the hook's parents)
+	// to conversation id, as lease.Move does: the agent now runs another
+	// conversation. nil: no lease is moved.
+	MoveLease func(stateDir string, pids []int, agent, id string) error
 }
 
 // Result is what one run did, for tests and the log.
@@ -182,8 +185,8 @@ func Run(ctx context.Context, o Options, agent, event string, in io.Reader) (Res
 	if err := markWindow(ctx, o, res, win); err != nil {
 		errs = append(errs, err)
 	}
-	if event == "SessionStart" && res.ID != "" {
-		if err := lease.Move(o.Paths.StateDir, pids, agent, res.ID); err != nil {
+	if event == "SessionStart" && res.ID != "" && o.MoveLease != nil {
+		if err := o.MoveLease(o.Paths.StateDir, pids, agent, res.ID); err != nil {
 			errs = append(errs, err)
 		}
 	}

@@ -17,9 +17,9 @@ import (
 	"github.com/kittymux/kittymux/pkg/clock"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/lease"
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 )
 
 // Payloads as the agents send them: field names from their docs and, where
@@ -209,7 +209,7 @@ func TestBadInputAndNoKitty(t *testing.T) {
 // TestMain lets the test binary be `kittymux hook` for the process tests.
 func TestMain(m *testing.M) {
 	if os.Getenv("HOOK_HELPER") == "1" {
-		os.Exit(Main(os.Args[1:], os.Stdin))
+		os.Exit(Main(os.Args[1:], os.Stdin, lease.Move))
 	}
 	os.Exit(m.Run())
 }
@@ -343,6 +343,7 @@ func TestClearMovesTheLease(t *testing.T) {
 	t.Cleanup(func() { _ = agent.Process.Kill(); _ = agent.Wait() })
 	pid := agent.Process.Pid
 	o.Ancestors = func(int) []Proc { return []Proc{{4300, "sh"}, {pid, "claude"}, {4000, "bash"}} }
+	o.MoveLease = lease.Move
 	l, _, err := lease.Take(o.Paths.StateDir, lease.Holder{Agent: "claude", ID: "9f3c2b1a-0d4e-4c5f-8a6b-7c8d9e0f1a2b", PID: pid, WindowID: 4})
 	if err != nil {
 		t.Fatal(err)

@@ -27,11 +27,11 @@ const logWait = time.Second
 // 0, whatever happened, because a failing hook would show in (or block) the
 // agent. Errors are logged. The run is bounded by RunWait, the read of
 // stdin included: what has not finished by then is left, and the event is
-// not recorded.
-func Main(args []string, stdin io.Reader) int {
+// not recorded. moveLease is lease.Move (Options.MoveLease).
+func Main(args []string, stdin io.Reader, moveLease func(stateDir string, pids []int, agent, id string) error) int {
 	p := paths.FromEnv()
 	o := Options{Paths: p, Getenv: os.Getenv, Ancestors: Ancestors,
-		JournalOff: journal.IsOff(p.StateDir, os.Getenv), IsAgent: agentPrograms(p.UserAgents())}
+		JournalOff: journal.IsOff(p.StateDir, os.Getenv), IsAgent: agentPrograms(p.UserAgents()), MoveLease: moveLease}
 	if len(args) < 2 {
 		Log(p, time.Now(), fmt.Sprintf("usage: kittymux hook AGENT EVENT (got %q)", args))
 		return 0

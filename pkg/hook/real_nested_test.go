@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/journal"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest/modelstub"
+	"github.com/kittymux/kittymux/pkg/testkit/modelstub"
 )
 
 // TestRealNestedClaude: the real claude, with kittymux's SessionStart hook

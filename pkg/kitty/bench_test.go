@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
+	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 )
 
 // BenchmarkLS is one scanner poll's kitty round trip: dial, ls, decode twice.

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
+	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 )
 
 // TestClientRefusesAnotherUsersSocket: a process of user nobody binds the

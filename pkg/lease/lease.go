@@ -20,6 +20,7 @@ package lease
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -165,16 +166,20 @@ func Take(stateDir string, h Holder) (*Lease, *Holder, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("lease: %w", err)
 	}
-	// A descriptor of its own, which HoldAcrossExec can pass through exec
-	// without the *os.File closing it.
+	locked, err := statefile.TryFlock(f, syscall.LOCK_EX)
+	if err == nil && !locked {
+		err = fmt.Errorf("lock %s: %w", name, syscall.EWOULDBLOCK)
+	}
+	if err != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("lease: %w", err)
+	}
+	// A descriptor of its own, sharing the lock, which HoldAcrossExec can
+	// pass through exec without the *os.File closing it.
 	fd, err := dupCloexec(f)
 	f.Close()
 	if err != nil {
 		return nil, nil, fmt.Errorf("lease: %w", err)
-	}
-	if err := syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		syscall.Close(fd)
-		return nil, nil, fmt.Errorf("lease: lock %s: %w", name, err)
 	}
 	if err := write(fd, h); err != nil {
 		syscall.Close(fd)
@@ -269,7 +274,7 @@ func holder(d *statefile.Dir, name string, pid int) (Holder, *os.File, bool) {
 	if err != nil {
 		return Holder{}, nil, true // not ours to judge: leave it
 	}
-	if tryLock(f) {
+	if free, _ := statefile.TryFlock(f, syscall.LOCK_EX); free {
 		f.Close()
 		return Holder{}, nil, false
 	}
@@ -301,18 +306,6 @@ func (h Holder) running() bool {
 	}
 	err := syscall.Kill(h.PID, 0)
 	return h.PID > 0 && (err == nil || errors.Is(err, syscall.EPERM))
-}
-
-func tryLock(f *os.File) bool {
-	sc, err := f.SyscallConn()
-	if err != nil {
-		return false
-	}
-	locked := false
-	_ = sc.Control(func(fd uintptr) {
-		locked = syscall.Flock(int(fd), syscall.LOCK_EX|syscall.LOCK_NB) == nil
-	})
-	return locked
 }
 
 // Move points the lease held by one of pids (an agent and its parents, as
@@ -357,32 +350,16 @@ func lockRegistry(d *statefile.Dir) (func(), error) {
 	if err != nil {
 		return nil, fmt.Errorf("lease: %w", err)
 	}
-	sc, err := f.SyscallConn()
-	if err == nil {
-		cerr := sc.Control(func(fd uintptr) { err = flockWait(int(fd)) })
-		if err == nil {
-			err = cerr
-		}
-	}
-	if err != nil {
+	// Held only while a few small files are read: a wait of more than a
+	// second is a stuck holder.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	if err := statefile.Flock(ctx, f, syscall.LOCK_EX); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("lease: lock %s: %w", filepath.Join(d.Path(), registry), err)
+		return nil, fmt.Errorf("lease: %w", err)
 	}
 	// Closing the file drops the lock.
 	return func() { f.Close() }, nil
-}
-
-// flockWait waits for the registry lock, up to a second: it is held only
-// while a few small files are read, so a longer wait means a stuck holder.
-func flockWait(fd int) error {
-	deadline := time.Now().Add(time.Second)
-	for {
-		err := syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB)
-		if err == nil || !errors.Is(err, syscall.EWOULDBLOCK) || time.Now().After(deadline) {
-			return err
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
 }
 
 func dupCloexec(f *os.File) (int, error) {

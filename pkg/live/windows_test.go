@@ -8,8 +8,8 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/live"
+	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 )
 
 func load(t testing.TB, fixture string) (*agents.Set, []kitty.OSWindow) {

@@ -8,8 +8,6 @@ import (
 	"path/filepath"
 
 	"github.com/adrg/xdg"
-
-	"github.com/kittymux/kittymux/pkg/statefile"
 )
 
 // Paths holds every file and directory kittymux uses.
@@ -98,20 +96,4 @@ func (p Paths) UserTemplatesDir() string { return filepath.Join(p.ConfigDir, "te
 // Session is the published file of the session called name.
 func (p Paths) Session(name string) string {
 	return filepath.Join(p.SessionsDir(), name+".kitty-session")
-}
-
-// EnsureState creates the state directory and its sessions directory 0700,
-// tightens them if they exist with looser permissions, and refuses either
-// if it is a symbolic link (see statefile).
-func (p Paths) EnsureState() error {
-	top, err := statefile.Make(p.StateDir)
-	if err != nil {
-		return err
-	}
-	defer top.Close()
-	d, err := top.MakeSub(filepath.Base(p.SessionsDir()))
-	if err != nil {
-		return err
-	}
-	return d.Close()
 }

@@ -4,8 +4,10 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"runtime"
 	"syscall"
 	"testing"
+	"time"
 )
 
 func startSleep(t *testing.T) *exec.Cmd {
@@ -28,6 +30,21 @@ func TestStartIsStable(t *testing.T) {
 	}
 	if Start(0) != "" || Start(-1) != "" {
 		t.Fatal("a start for no pid")
+	}
+}
+
+// TestRuns: this process runs sleep's program only while sleep does, and
+// started within the hour.
+func TestRuns(t *testing.T) {
+	c := startSleep(t)
+	if runtime.GOOS == "linux" && !Runs(c.Process.Pid, "sleep") {
+		t.Error("sleep does not run sleep")
+	}
+	if Runs(c.Process.Pid, "kitty") || Runs(0, "sleep") || Runs(99999999, "sleep") {
+		t.Error("a process that is no kitty runs kitty")
+	}
+	if s := Started(os.Getpid()); !s.IsZero() && (s.After(time.Now()) || time.Since(s) > time.Hour) {
+		t.Errorf("this process started at %v", s)
 	}
 }
 

@@ -1,6 +1,7 @@
 package procid
 
 import (
+	"path/filepath"
 	"strconv"
 	"time"
 
@@ -23,4 +24,16 @@ func Started(pid int) time.Time {
 		return time.Time{}
 	}
 	return time.Unix(kp.Proc.P_starttime.Unix())
+}
+
+// Runs reports whether pid is a live process of this user whose program is
+// named name, as the process table says (macOS names kitty.app's binary
+// "kitty" too).
+func Runs(pid int, name string) bool {
+	kp, err := unix.SysctlKinfoProc("kern.proc.pid", pid)
+	if err != nil || kp.Proc.P_pid != int32(pid) {
+		return false
+	}
+	comm := unix.ByteSliceToString(kp.Proc.P_comm[:])
+	return filepath.Base(comm) == name && int(kp.Eproc.Ucred.Uid) == unix.Getuid()
 }

@@ -8,3 +8,6 @@ func start(int) string { return "" }
 
 // Started is when process pid started; zero: not known here.
 func Started(int) time.Time { return time.Time{} }
+
+// Runs cannot read another process here: false.
+func Runs(int, string) bool { return false }

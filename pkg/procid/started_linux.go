@@ -2,8 +2,10 @@ package procid
 
 import (
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -38,4 +40,22 @@ func Started(pid int) time.Time {
 		}
 	}
 	return time.Time{}
+}
+
+// Runs reports whether pid is a process of this user whose program is
+// named name (/proc/PID/exe's base name). A zombie has no program: false.
+func Runs(pid int, name string) bool {
+	dir := filepath.Join("/proc", strconv.Itoa(pid))
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return false
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); !ok || int(st.Uid) != os.Getuid() {
+		return false
+	}
+	exe, err := os.Readlink(filepath.Join(dir, "exe"))
+	if err != nil {
+		return false
+	}
+	return filepath.Base(strings.TrimSuffix(exe, " (deleted)")) == name
 }

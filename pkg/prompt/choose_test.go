@@ -11,8 +11,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/lease"
+	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 )
 
 const (

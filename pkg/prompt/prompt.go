@@ -272,7 +272,7 @@ func (e *Env) resumeAllActive() bool {
 // setResumeAll answers the other waiting windows for a while. Failing to
 // is no reason not to resume this one.
 func (e *Env) setResumeAll() {
-	if e.Paths.EnsureState() != nil {
+	if statefile.EnsureState(e.Paths) != nil {
 		return
 	}
 	until := e.clk().Now().Add(resumeAllFor).Unix()

@@ -10,7 +10,7 @@ import (
 
 	"github.com/creack/pty"
 
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
+	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 )
 
 var sgrCode = regexp.MustCompile("\x1b\\[[0-9;]*m")

@@ -19,7 +19,6 @@ import (
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/live"
-	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/procid"
 )
 
@@ -80,33 +79,6 @@ func TestShellOf(t *testing.T) {
 		if got != tc.want || (err == nil) != (tc.want != "") {
 			t.Errorf("shellOf(%q) = %q, %v; want %q", tc.cmdline, got, err, tc.want)
 		}
-	}
-}
-
-func TestInterval(t *testing.T) {
-	dir := t.TempDir()
-	p := paths.Paths{StateDir: filepath.Join(dir, "state"), ConfigDir: filepath.Join(dir, "config")}
-	env := map[string]string{}
-	getenv := func(k string) string { return env[k] }
-	if d, err := Interval(p, getenv); d != DefaultInterval || err != nil {
-		t.Errorf("nothing set: %v, %v", d, err)
-	}
-	if err := os.MkdirAll(p.ConfigDir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(p.ConfigDir, "config.json"), []byte(`{"autosave": {"keep": 3}, "resume": {"interval": "3s"}}`), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if d, err := Interval(p, getenv); d != 3*time.Second || err != nil {
-		t.Errorf("config.json: %v, %v", d, err)
-	}
-	env[EnvInterval] = "250ms"
-	if d, err := Interval(p, getenv); d != 250*time.Millisecond || err != nil {
-		t.Errorf("environment: %v, %v", d, err)
-	}
-	env[EnvInterval] = "soon"
-	if d, err := Interval(p, getenv); d != 3*time.Second || err == nil {
-		t.Errorf("a bad value keeps the one before and says so: %v, %v", d, err)
 	}
 }
 

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/kittymux/kittymux/pkg/agents"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/rewrite"
+	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 )
 
 func BenchmarkRewrite(b *testing.B) {

@@ -12,9 +12,9 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/save"
+	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 )
 
 // copies builds an ls document and a raw save of 6×n windows from the real

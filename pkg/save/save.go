@@ -25,6 +25,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/rewrite"
 	"github.com/kittymux/kittymux/pkg/screenhist"
+	"github.com/kittymux/kittymux/pkg/statefile"
 	"github.com/kittymux/kittymux/pkg/store"
 	"github.com/kittymux/kittymux/pkg/userfile"
 	"github.com/kittymux/kittymux/pkg/uservars"
@@ -99,7 +100,7 @@ func Take(ctx context.Context, o Options) (*rewrite.Result, error) {
 		}
 		return nil, err
 	}
-	if err := o.Paths.EnsureState(); err != nil {
+	if err := statefile.EnsureState(o.Paths); err != nil {
 		return nil, err
 	}
 	raw, err := kittySave(ctx, o.Kitty, o.Paths.SessionsDir(), o.Name, o.All, clock.Or(o.Clock).Now())

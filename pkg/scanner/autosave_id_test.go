@@ -13,6 +13,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/rewrite"
 	"github.com/kittymux/kittymux/pkg/scanner"
+	"github.com/kittymux/kittymux/pkg/statefile"
 )
 
 // TestAutosaveIDArrives: a window's conversation id appearing after a save
@@ -107,7 +108,7 @@ func autosaveRig(t *testing.T) (*rig, *autosave.Autosaver, *[]time.Duration) {
 	}
 	r = newRig(t, kitty.Version{Major: 0, Minor: 48, Patch: 2}, func(o *scanner.Options) { o.Autosave = as })
 	as.Clock = r.clock
-	if err := as.Store.Paths.EnsureState(); err != nil {
+	if err := statefile.EnsureState(as.Store.Paths); err != nil {
 		t.Fatal(err)
 	}
 	return r, as, saves

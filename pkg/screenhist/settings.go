@@ -4,14 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 
-	"github.com/google/renameio/v2"
-
+	"github.com/kittymux/kittymux/pkg/config"
 	"github.com/kittymux/kittymux/pkg/paths"
-	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
 // Env turns screen history on ("1") or off ("0"); it wins over config.json.
@@ -66,17 +61,9 @@ func (b Bounds) String() string {
 func Load(p paths.Paths, getenv func(string) string) (Setting, error) {
 	s := Setting{Why: "off by default", Bounds: DefaultBounds}
 	var errs []error
-	data, err := userfile.Read(p.Config(), 1<<20)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-	case err != nil:
+	if c, err := config.ReadKeys(p); err != nil {
 		errs = append(errs, err)
-	default:
-		var c map[string]json.RawMessage
-		if err := json.Unmarshal(data, &c); err != nil {
-			errs = append(errs, fmt.Errorf("read %s: %w", p.Config(), err))
-			break
-		}
+	} else {
 		if raw, ok := c[ConfigKey]; ok {
 			var on bool
 			if err := json.Unmarshal(raw, &on); err != nil {
@@ -112,31 +99,7 @@ func Load(p paths.Paths, getenv func(string) string) (Setting, error) {
 }
 
 // TurnOn writes "screen_history": true into config.json, keeping its other
-// settings (the file it links to, if it is a link; written atomically,
-// 0600). A config.json that does not parse is left alone.
+// settings (config.Set).
 func TurnOn(p paths.Paths) error {
-	c := map[string]json.RawMessage{}
-	data, err := userfile.Read(p.Config(), 1<<20)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-	case err != nil:
-		return fmt.Errorf("read %s: %w", p.Config(), err)
-	default:
-		if err := json.Unmarshal(data, &c); err != nil || c == nil {
-			return fmt.Errorf("%s is not a JSON object, so it is left as it is: add \"%s\": true yourself", p.Config(), ConfigKey)
-		}
-	}
-	c[ConfigKey] = json.RawMessage("true")
-	out, err := json.MarshalIndent(c, "", "  ")
-	if err != nil {
-		return err
-	}
-	target, err := userfile.WriteTarget(p.Config())
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(target), 0o700); err != nil {
-		return err
-	}
-	return renameio.WriteFile(target, append(out, '\n'), 0o600)
+	return config.Set(p, ConfigKey, json.RawMessage("true"))
 }

@@ -172,7 +172,7 @@ type record struct {
 // Apply makes the plan's changes in order; the first failure stops it.
 func (p Plan) Apply(ctx context.Context, e Env) error {
 	if p.makeState {
-		if err := e.Paths.EnsureState(); err != nil {
+		if err := statefile.EnsureState(e.Paths); err != nil {
 			return err
 		}
 	}

@@ -10,19 +10,17 @@ package stagger
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
+	"github.com/kittymux/kittymux/pkg/config"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/statefile"
-	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
 // EnvInterval sets the time between two agents started without asking; it
@@ -53,24 +51,10 @@ func Interval(p paths.Paths, getenv func(string) string) (time.Duration, error) 
 		}
 		d = x
 	}
-	name := p.Config()
-	// Bounded and never blocking, as every reader of the user's files.
-	data, err := userfile.Read(name, 1<<20)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-	case err != nil:
-		errs = append(errs, fmt.Errorf("read %s: %w", name, err))
-	default:
-		var c struct {
-			Resume struct {
-				Interval string `json:"interval"`
-			} `json:"resume"`
-		}
-		if err := json.Unmarshal(data, &c); err != nil {
-			errs = append(errs, fmt.Errorf("read %s: %w", name, err))
-			break
-		}
-		set(name+": resume.interval", c.Resume.Interval)
+	if c, err := config.ReadResume(p); err != nil {
+		errs = append(errs, err)
+	} else {
+		set(p.Config()+": resume.interval", c.Interval)
 	}
 	set(EnvInterval, getenv(EnvInterval))
 	return d, errors.Join(errs...)

@@ -24,6 +24,7 @@ import (
 
 	"github.com/google/renameio/v2"
 
+	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
@@ -298,7 +299,7 @@ func lockFile(f *os.File) (int, error) {
 	if err != nil {
 		return -1, fmt.Errorf("lock temp file: %w", err)
 	}
-	if err := syscall.Flock(fd, syscall.LOCK_EX); err != nil {
+	if err := flock(fd, syscall.LOCK_EX); err != nil {
 		syscall.Close(fd)
 		return -1, fmt.Errorf("lock temp file: %w", err)
 	}
@@ -580,4 +581,20 @@ func (d *Dir) Link(oldname, newname string) error {
 		return fmt.Errorf("link %s: %w", filepath.Join(d.path, newname), err)
 	}
 	return nil
+}
+
+// EnsureState creates p's state directory and its sessions directory 0700,
+// tightens them if they exist with looser permissions, and refuses either
+// if it is a symbolic link.
+func EnsureState(p paths.Paths) error {
+	top, err := Make(p.StateDir)
+	if err != nil {
+		return err
+	}
+	defer top.Close()
+	d, err := top.MakeSub(filepath.Base(p.SessionsDir()))
+	if err != nil {
+		return err
+	}
+	return d.Close()
 }

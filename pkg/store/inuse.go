@@ -65,9 +65,9 @@ func claim(d *statefile.Dir, name string) (release func(), err error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if locked, err := statefile.TryFlock(f, syscall.LOCK_EX); !locked {
 		f.Close()
-		if errors.Is(err, syscall.EWOULDBLOCK) {
+		if err == nil {
 			return nil, fmt.Errorf("session %q is %w", name, ErrInUse)
 		}
 		return nil, err

@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/statefile"
 )
 
 func TestPublishAndResolve(t *testing.T) {
@@ -118,7 +119,7 @@ func TestSymlinkedStateRefused(t *testing.T) {
 			if _, err := List(p); err == nil || !strings.Contains(err.Error(), link+" is a symbolic link") {
 				t.Errorf("list: %v, want the link %s named", err, link)
 			}
-			if err := p.EnsureState(); err == nil {
+			if err := statefile.EnsureState(p); err == nil {
 				t.Errorf("EnsureState accepted the link")
 			}
 			ents, _ := os.ReadDir(target)

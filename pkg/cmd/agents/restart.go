@@ -20,6 +20,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/probe"
 	"github.com/kittymux/kittymux/pkg/restart"
+	"github.com/kittymux/kittymux/pkg/stagger"
 	"github.com/kittymux/kittymux/pkg/tui"
 )
 
@@ -188,7 +189,7 @@ func runner(o *RestartOptions, set *agents.Set) (*restart.Runner, error) {
 		// Unsealed, the prompt would ask: a restart runs without asking.
 		return nil, fmt.Errorf("the restore records cannot be sealed: %w", err)
 	}
-	interval, err := restart.Interval(o.Paths, o.Getenv)
+	interval, err := stagger.Interval(o.Paths, o.Getenv)
 	if err != nil {
 		fmt.Fprintf(o.IO.ErrOut, "kittymux: warning: %v\n", err)
 	}

@@ -16,8 +16,8 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/cmd/factory/factorytest"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/setup"
+	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 )
 
 func testFactory(t *testing.T, insts []kitty.Instance) (*factory.Factory, *kittytest.Buffer) {

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kittymux/kittymux/pkg/scanner"
+	"github.com/kittymux/kittymux/pkg/statefile"
 )
 
 // TestDoctorScanner: doctor reports the scanner from its lock and status
@@ -32,7 +33,7 @@ func TestDoctorScanner(t *testing.T) {
 	got := map[string]seen{}
 	got["never ran"] = check(checkScanner(Options{}.From(f)), "not running; start it with `kittymux scanner run`")
 
-	if err := f.Paths.EnsureState(); err != nil {
+	if err := statefile.EnsureState(f.Paths); err != nil {
 		t.Fatal(err)
 	}
 	lock, err := scanner.Lock(t.Context(), f.Paths.StateDir)

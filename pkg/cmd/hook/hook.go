@@ -6,6 +6,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/hook"
+	"github.com/kittymux/kittymux/pkg/lease"
 )
 
 // NewCmdHook returns `kittymux hook`. cmd/kittymux runs hook.Main before
@@ -31,7 +32,7 @@ Exit codes: 0 always.`,
 			if len(args) > 0 && (args[0] == "--help" || args[0] == "-h") {
 				return cmd.Help()
 			}
-			hook.Main(args, f.IO.In)
+			hook.Main(args, f.IO.In, lease.Move)
 			return nil
 		},
 	}

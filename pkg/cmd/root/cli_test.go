@@ -11,7 +11,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/cmd/factory/factorytest"
 	"github.com/kittymux/kittymux/pkg/cmd/root"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
+	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata")

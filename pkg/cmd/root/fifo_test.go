@@ -17,9 +17,9 @@ import (
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/scanner"
+	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 )
 
 // fifoWorld is a user's home with a fake kitty whose one window runs a

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 )
 
 // TestNewAsksOnATerminal drives `sessions new NAME` in a pseudo-terminal:

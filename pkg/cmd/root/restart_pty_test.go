@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
+	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 )
 
 // Linux only: kittymux reads the agent process from /proc.

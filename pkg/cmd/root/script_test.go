@@ -16,8 +16,8 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/cmd/root"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/prompt"
+	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 )
 
 func TestMain(m *testing.M) {

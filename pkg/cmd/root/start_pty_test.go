@@ -16,7 +16,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/cmd/factory/factorytest"
 	"github.com/kittymux/kittymux/pkg/cmd/root"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
+	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 )
 
 // termQueries are what a program asks a terminal and waits for: the colours

@@ -20,6 +20,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/daemon"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/scanner"
+	"github.com/kittymux/kittymux/pkg/statefile"
 )
 
 // NewCmdScanner returns `kittymux scanner`.
@@ -91,7 +92,7 @@ Exit codes: 0 stopped cleanly or another scanner runs, 1 error.`,
 
 // Run runs the scanner until a signal or ctx ends it.
 func Run(ctx context.Context, o *RunOptions) error {
-	if err := o.Paths.EnsureState(); err != nil {
+	if err := statefile.EnsureState(o.Paths); err != nil {
 		return err
 	}
 	lock, err := scanner.Lock(ctx, o.Paths.StateDir)

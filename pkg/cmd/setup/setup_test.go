@@ -15,9 +15,9 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/cmd/factory/factorytest"
 	cmdsetup "github.com/kittymux/kittymux/pkg/cmd/setup"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/screenhist"
+	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 )
 
 // noSystemd is a machine without a user manager.

@@ -15,8 +15,8 @@ import (
 	recoverCmd "github.com/kittymux/kittymux/pkg/cmd/sessions/recover"
 	"github.com/kittymux/kittymux/pkg/cmd/sessions/restore"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest/modelstub"
+	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
+	"github.com/kittymux/kittymux/pkg/testkit/modelstub"
 )
 
 // Real conversations: the pinned agent CLIs, typed plainly into a shell in

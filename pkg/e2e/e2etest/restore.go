@@ -20,7 +20,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/sessions/list"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
+	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 )
 
 var shortID = regexp.MustCompile(`resume session ([0-9a-f]{8})`)

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest/modelstub"
+	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
+	"github.com/kittymux/kittymux/pkg/testkit/modelstub"
 )
 
 // typeLine types text into window id, waits until it shows, then submits it

@@ -21,9 +21,9 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/root"
 	cmdscanner "github.com/kittymux/kittymux/pkg/cmd/scanner"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest/modelstub"
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
+	"github.com/kittymux/kittymux/pkg/testkit/modelstub"
 )
 
 // world is the setting of one real conversation: the stand-in, the

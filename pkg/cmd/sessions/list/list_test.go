@@ -16,7 +16,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/sessions/list"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
+	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 )
 
 const askTimeout = 500 * time.Millisecond

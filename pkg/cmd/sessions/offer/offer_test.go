@@ -11,8 +11,8 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/factory/factorytest"
 	"github.com/kittymux/kittymux/pkg/cmd/sessions/offer"
 	"github.com/kittymux/kittymux/pkg/ended"
-	"github.com/kittymux/kittymux/pkg/kitty/kittytest"
 	storage "github.com/kittymux/kittymux/pkg/store"
+	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 )
 
 // The offer's keys: n dismisses, l (or Esc, or the terminal going away)

@@ -71,32 +71,34 @@ type Agent struct {
 	probes        []Probe
 }
 
-// Programs that run other programs: a definition naming one would make the
-// restore prompt run any script or command as that "agent".
-var launchers = map[string]string{}
-
-func init() {
-	for what, names := range map[string]string{
-		"a shell": "sh bash dash zsh fish ksh mksh pdksh oksh loksh tcsh csh ash yash rc es nu nushell elvish xonsh pwsh " +
-			"powershell cmd busybox toybox ion murex oil osh ysh",
-		"an interpreter": "nodejs bun deno irb luajit wish expect java jshell osascript Rscript R julia ghci runghc guile " +
-			"racket sbcl clisp awk gawk mawk nawk tsx ts-node",
-		"a launcher": "env sudo doas su runuser pkexec sg setsid nohup nice ionice chroot unshare nsenter timeout stdbuf " +
-			"xargs exec command builtin eval time strace ltrace gdb lldb valgrind script watch flock chrt taskset " +
-			"systemd-run ssh docker podman npx npm pnpm pnpx yarn bunx uv uvx pipx pip poetry cargo go make just " +
-			"dotnet tmux screen kitty kitten kittymux kittymux-resume open xdg-open start vim vi nvim emacs ed ex " +
-			"less more",
-	} {
-		for _, n := range strings.Fields(names) {
-			launchers[n] = what
-		}
+// launchers says what kind of program-running program name is, "" if
+// none: a definition naming one would make the restore prompt run any
+// script or command as that "agent". A switch, not a map built at init:
+// every kittymux process would build it, most never read it.
+func launchers(name string) string {
+	switch name {
+	case "sh", "bash", "dash", "zsh", "fish", "ksh", "mksh", "pdksh", "oksh", "loksh", "tcsh", "csh", "ash", "yash",
+		"rc", "es", "nu", "nushell", "elvish", "xonsh", "pwsh", "powershell", "cmd", "busybox", "toybox", "ion",
+		"murex", "oil", "osh", "ysh":
+		return "a shell"
+	case "nodejs", "bun", "deno", "irb", "luajit", "wish", "expect", "java", "jshell", "osascript", "Rscript", "R",
+		"julia", "ghci", "runghc", "guile", "racket", "sbcl", "clisp", "awk", "gawk", "mawk", "nawk", "tsx", "ts-node":
+		return "an interpreter"
+	case "env", "sudo", "doas", "su", "runuser", "pkexec", "sg", "setsid", "nohup", "nice", "ionice", "chroot",
+		"unshare", "nsenter", "timeout", "stdbuf", "xargs", "exec", "command", "builtin", "eval", "time", "strace",
+		"ltrace", "gdb", "lldb", "valgrind", "script", "watch", "flock", "chrt", "taskset", "systemd-run", "ssh",
+		"docker", "podman", "npx", "npm", "pnpm", "pnpx", "yarn", "bunx", "uv", "uvx", "pipx", "pip", "poetry",
+		"cargo", "go", "make", "just", "dotnet", "tmux", "screen", "kitty", "kitten", "kittymux", "kittymux-resume",
+		"open", "xdg-open", "start", "vim", "vi", "nvim", "emacs", "ed", "ex", "less", "more":
+		return "a launcher"
 	}
+	return ""
 }
 
 // launcher says what kind of program-running program name is, "" if none.
 func launcher(name string) string {
 	name = strings.TrimSuffix(name, ".exe")
-	if what, ok := launchers[name]; ok {
+	if what := launchers(name); what != "" {
 		return what
 	}
 	if isVersionedLauncher(name) {

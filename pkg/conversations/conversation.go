@@ -289,7 +289,9 @@ func recordedDir(file string, field []string) string {
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(io.LimitReader(f, cwdScanBytes))
-	sc.Buffer(make([]byte, 64<<10), cwdScanBytes)
+	// The buffer grows to cwdScanBytes as a line needs: a 64 KB one made
+	// at once was a large allocation in every restore prompt.
+	sc.Buffer(make([]byte, 4<<10), cwdScanBytes)
 	for n := 0; n < cwdScanLines && sc.Scan(); n++ {
 		var v any
 		if json.Unmarshal(sc.Bytes(), &v) != nil {

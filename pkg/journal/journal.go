@@ -543,11 +543,6 @@ func (j *Journal) LatestOf(agent, id string) (*Record, error) {
 	return f.Latest(agent, id), nil
 }
 
-// indexQuoted is bytes.Index(data, quoted) for quoted a JSON string of at
-// least one character. It looks for what follows the opening quote and
-// then checks the quote: bytes.Index skips ahead by the needle's first
-// byte, and a quote, on every few bytes of a journal, made it compare at
-// nearly every one (most of the prompt's lookup, the id being absent).
 // MayHaveLeft reports whether a process of the journal may have left
 // conversation id (it is among some record's previous ids), reading the
 // file's bytes only: false means surely not, so a restore prompt resuming
@@ -567,23 +562,37 @@ func (j *Journal) MayHaveLeft(id string) bool {
 		return true // not as kittymux writes it: the decoder will tell
 	}
 	quoted, _ := json.Marshal(id)
-	const key = `"previous_ids":[`
+	return inPreviousIDs(data, quoted)
+}
+
+// inPreviousIDs reports whether quoted (a JSON string) is in some record's
+// "previous_ids" list of data, a journal as kittymux writes it: a record a
+// line. It looks for the id, which is rare, and reads back along its line
+// for the list's key: looking for the key first scanned the whole file
+// (a quote every few bytes, as indexQuoted says), 0.9 M instructions of a
+// restore prompt's 3 M for a journal of 300 records and none of them with
+// previous ids.
+func inPreviousIDs(data, quoted []byte) bool {
+	key := []byte(`"previous_ids":[`)
 	for off := 0; ; {
-		i := bytes.Index(data[off:], []byte(key))
+		i := indexQuoted(data[off:], quoted)
 		if i < 0 {
 			return false
 		}
-		list := data[off+i+len(key):]
-		if end := bytes.IndexByte(list, ']'); end >= 0 {
-			list = list[:end]
-		}
-		if indexQuoted(list, quoted) >= 0 {
+		i += off
+		line := data[bytes.LastIndexByte(data[:i], '\n')+1 : i]
+		if k := bytes.LastIndex(line, key); k >= 0 && bytes.IndexByte(line[k+len(key):], ']') < 0 {
 			return true
 		}
-		off += i + len(key)
+		off = i + 1
 	}
 }
 
+// indexQuoted is bytes.Index(data, quoted) for quoted a JSON string of at
+// least one character. It looks for what follows the opening quote and
+// then checks the quote: bytes.Index skips ahead by the needle's first
+// byte, and a quote, on every few bytes of a journal, made it compare at
+// nearly every one (most of the prompt's lookup, the id being absent).
 func indexQuoted(data, quoted []byte) int {
 	inner := quoted[1:]
 	for off := 0; ; {

@@ -10,15 +10,18 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"sync"
 
 	"github.com/google/renameio/v2"
 
 	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
+// Compiled on first use: every kittymux process would compile them at
+// init, and only reading an extension file needs them.
 var (
-	extensionMark = regexp.MustCompile(`(?m)^// kittymux integration (\d+):`)
-	extensionExe  = regexp.MustCompile(`(?m)^const KITTYMUX = (".*");$`)
+	extensionMark = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^// kittymux integration (\d+):`) })
+	extensionExe  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^const KITTYMUX = (".*");$`) })
 )
 
 // render is the extension template (agents.Hooks.Extension: a file of
@@ -31,12 +34,12 @@ func render(template []byte, exe string) []byte {
 
 // parse reads a file kittymux wrote: its version and the kittymux it runs.
 func parseExtension(data []byte) (ok bool, version int, exe string) {
-	m := extensionMark.FindSubmatch(data)
+	m := extensionMark().FindSubmatch(data)
 	if m == nil {
 		return false, 0, ""
 	}
 	version, _ = strconv.Atoi(string(m[1]))
-	if e := extensionExe.FindSubmatch(data); e != nil {
+	if e := extensionExe().FindSubmatch(data); e != nil {
 		_ = json.Unmarshal(e[1], &exe)
 	}
 	return true, version, exe

@@ -15,6 +15,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/restorerec"
@@ -42,27 +43,37 @@ func main() {
 
 // BenchmarkPromptExec measures the restore prompt's own time to the agent's
 // exec in the case every auto-mode restore takes: a sealed exact record, the
-// auto mode on, no terminal, a journal of 300 records and the lease. Both
-// sides are static builds (CGO_ENABLED=0) and exec the same "agent", /bin/true
-// named claude: kittymux-resume with the record, and a Go program that only
-// execs (and a third, $KITTYMUX_PROMPT_BEFORE, when set). With hyperfine on PATH it runs both side by side (-N, 30 warm-up
-// runs, 300 runs) and reports hyperfine's means; without it the benchmark
-// alternates them itself. -benchtime 1x is enough: the runs are inside.
-// With valgrind on PATH it also counts each side's instructions up to the
-// exec (callgrind), which a busy machine does not change.
+// auto mode on, no terminal, a journal of 300 records and the lease. The
+// sides are static builds (CGO_ENABLED=0) that exec the same "agent",
+// /bin/true named claude: a Go program that only execs (the floor), then
+// kittymux-resume on two records: "test", a bare sealed record, and
+// "saved", the record a save writes for a window the scanner recorded
+// (savedRecord: its tab and origin, the journal's open record of the agent
+// process, claude's own files of the conversation), the path a restore
+// takes; and a fourth, $KITTYMUX_PROMPT_BEFORE on the saved record, when
+// set. With hyperfine on PATH it runs them side by side (-N, 30 warm-up
+// runs, 300 runs) and reports the medians' differences over the floor;
+// then it runs them interleaved itself (each round every side once) and
+// reports the median of each round's difference, and of the saved
+// record's ratio to the floor. -benchtime 1x is enough: the runs are
+// inside. With valgrind on PATH it also counts each side's instructions up
+// to the exec (callgrind), which a busy machine does not change.
 //
-// The record is sealed for the directory the runs start in; HOME is an
-// empty directory (no agent's files: the conversation check has nothing to
-// say, as on a machine where claude keeps them elsewhere); the interval
+// The records are sealed for the directory the runs start in; HOME holds
+// only claude's files of their conversations; the interval
 // between unasked starts is 1 ns, so each run takes its slot as a restore
-// does but never waits for the one before.
-//
-//	go test -run '^$' -bench BenchmarkPromptExec -benchtime 1x ./pkg/prompt/
+// does but never waits for the one before. KITTYMUX_BENCH_KEEP=DIR (an
+// empty directory) makes the files there, keeps them, writes sideN.sh for
+// each side and stops: `sideN.sh strace -f` and the like.
 func BenchmarkPromptExec(b *testing.B) {
 	if runtime.GOOS != "linux" {
 		b.Skip("measured on Linux")
 	}
 	dir := b.TempDir()
+	keep := os.Getenv("KITTYMUX_BENCH_KEEP")
+	if keep != "" {
+		dir = keep
+	}
 	bin := filepath.Join(dir, "bin")
 	if err := os.MkdirAll(bin, 0o755); err != nil {
 		b.Fatal(err)
@@ -108,20 +119,27 @@ func BenchmarkPromptExec(b *testing.B) {
 	}
 	fill300(b, p)
 	id := "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73"
+	claudeConversation(b, home, work, id)
 	r := restorerec.Record{Agent: "claude", Mode: "exact", ID: id, Exe: []string{claude}, Dir: work,
 		Argv: []string{claude, "--resume", id}}.Sealed(key)
 	env := append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"), "KITTYMUX_RESUME=auto",
 		"XDG_STATE_HOME="+filepath.Join(dir, "state"), "XDG_CONFIG_HOME="+filepath.Join(dir, "config"),
 		"KITTY_PID=1", "KITTY_WINDOW_ID=7", "KITTY_LISTEN_ON=unix:/tmp/kitty-1", "HOME="+home,
 		"KITTYMUX_RESUME_INTERVAL=1ns")
+	saved := savedRecord(b, p, key, claude, home, work)
 	sides := [][]string{
 		append([]string{only}, r.Argv...),
 		append([]string{prompt}, r.Args()...),
+		append([]string{prompt}, saved.Args()...),
+	}
+	if keep != "" {
+		keepScenario(b, keep, env, work, sides)
+		return
 	}
 	// KITTYMUX_PROMPT_BEFORE: another build of kittymux-resume (an older
 	// commit's, say) measured in the same run, third.
 	if before := os.Getenv("KITTYMUX_PROMPT_BEFORE"); before != "" {
-		sides = append(sides, append([]string{before}, r.Args()...))
+		sides = append(sides, append([]string{before}, saved.Args()...))
 	}
 	// Each side runs the agent and exits 0: the prompt resumed it.
 	for _, argv := range sides {
@@ -133,37 +151,48 @@ func BenchmarkPromptExec(b *testing.B) {
 	}
 
 	b.ResetTimer()
+	// The sides after the floor, by the name their figures carry:
+	// "test" the bare sealed record, "saved" the record a save writes
+	// (savedRecord), "before" $KITTYMUX_PROMPT_BEFORE on the saved one.
+	names := []string{"", "test", "saved", "before"}
 	if vg, err := exec.LookPath("valgrind"); err == nil {
 		ins := instructions(b, vg, env, work, sides)
 		b.ReportMetric(ins[0]/1e6, "execonly-Minstr")
-		b.ReportMetric(ins[1]/1e6, "prompt-Minstr")
-		b.ReportMetric((ins[1]-ins[0])/1e6, "own-Minstr")
-		if len(ins) > 2 {
-			b.ReportMetric((ins[2]-ins[0])/1e6, "before-own-Minstr")
+		for i := 1; i < len(sides); i++ {
+			b.ReportMetric((ins[i]-ins[0])/1e6, names[i]+"-own-Minstr")
 		}
+		b.ReportMetric(ins[2]/ins[0], "saved/execonly-instr")
 	}
 	if hf, err := exec.LookPath("hyperfine"); err == nil {
 		res := hyperfine(b, hf, env, work, sides)
 		b.ReportMetric(res[0].Median*1e3, "execonly-median-ms")
-		b.ReportMetric(res[1].Median*1e3, "prompt-median-ms")
-		b.ReportMetric((res[1].Median-res[0].Median)*1e3, "own-median-ms")
-		b.ReportMetric((res[1].Mean-res[0].Mean)*1e3, "own-mean-ms")
-		b.ReportMetric((res[1].User+res[1].System-res[0].User-res[0].System)*1e3, "own-cpu-ms")
-		if len(res) > 2 {
-			b.ReportMetric((res[2].Median-res[0].Median)*1e3, "before-own-median-ms")
+		for i := 1; i < len(sides); i++ {
+			b.ReportMetric((res[i].Median-res[0].Median)*1e3, names[i]+"-own-median-ms")
+			b.ReportMetric((res[i].User+res[i].System-res[0].User-res[0].System)*1e3, names[i]+"-own-cpu-ms")
 		}
+		b.ReportMetric(res[2].Median/res[0].Median, "saved/execonly-median")
 	}
 	// Interleaved: hyperfine runs one command 300 times, then the next, so a
 	// busy machine's load that changes between them moves the difference.
 	// Here each round runs every side once, in turn, and what is reported
-	// is the median over the rounds of each round's difference.
+	// is the median over the rounds of each round's difference, and of
+	// each round's ratio.
 	wall, cpu := interleaved(b, env, work, sides, 300)
-	b.ReportMetric(medianDiff(wall[1], wall[0]), "own-paired-ms")
-	b.ReportMetric(medianDiff(cpu[1], cpu[0]), "own-paired-cpu-ms")
-	if len(sides) > 2 {
-		b.ReportMetric(medianDiff(wall[2], wall[0]), "before-own-paired-ms")
-		b.ReportMetric(medianDiff(cpu[2], cpu[0]), "before-own-paired-cpu-ms")
+	for i := 1; i < len(sides); i++ {
+		b.ReportMetric(medianDiff(wall[i], wall[0]), names[i]+"-own-paired-ms")
+		b.ReportMetric(medianDiff(cpu[i], cpu[0]), names[i]+"-own-paired-cpu-ms")
 	}
+	b.ReportMetric(medianRatio(wall[2], wall[0]), "saved/execonly-paired")
+}
+
+// medianRatio is the median of a[i]/b[i].
+func medianRatio(a, b []time.Duration) float64 {
+	r := make([]float64, len(a))
+	for i := range a {
+		r[i] = float64(a[i]) / float64(b[i])
+	}
+	slices.Sort(r)
+	return r[len(r)/2]
 }
 
 // interleaved runs each side once per round, the first to run turning
@@ -278,10 +307,86 @@ func fill300(b *testing.B, p paths.Paths) {
 		for i := range journal.MaxRecords {
 			f.Upsert(journal.Record{Key: fmt.Sprintf("1/%d/%d", i, 1000+i), Agent: "claude",
 				ID: fmt.Sprintf("00000000-0000-4000-8000-%012d", i), Dir: "/home/u/p", Argv: []string{"claude"},
-				FirstSeen: now, LastSeen: now, StateSince: now, State: journal.StateIdle, KittyPID: 1, WindowID: i})
+				FirstSeen: now, LastSeen: now, StateSince: now, State: agents.StateIdle, KittyPID: 1, WindowID: i})
 		}
 		return nil
 	}); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// savedRecord is the record a real `sessions save` writes for a claude
+// window (pkg/rewrite): sealed, exact, with the tab, the directory, the
+// program kittymux saw run and the origin of the journal's record of the
+// agent process; and around it what that save leaves: the journal's record
+// of the process (open: no scanner saw it end) among 300, and claude's own
+// record of it under HOME.
+func savedRecord(b *testing.B, p paths.Paths, key []byte, claude, home, work string) restorerec.Record {
+	id := "5be1c0de-0000-4000-8000-000000000007"
+	now := time.Now().Add(-time.Hour)
+	// A pid no process has: the agent that ran is gone.
+	const gone = 1 << 22
+	rec := journal.Record{Key: fmt.Sprintf("%d/%d/%d", 4242, 3, gone), Agent: "claude", ID: id,
+		IDFrom: fmt.Sprintf("claude sessions/%d.json", gone), Dir: work, TabTitle: "api work",
+		Argv: []string{"claude", "--resume", id}, Exe: []string{claude}, FirstSeen: now, LastSeen: now,
+		State: agents.StateIdle, StateSince: now, Open: true, KittyPID: 4242,
+		KittySocket: "unix:/tmp/kitty-4242", WindowID: 3, PID: gone, Start: "12345"}
+	j := journal.New(p.Journal(), false)
+	if _, err := j.Update(func(f *journal.File) error {
+		f.Records = f.Records[1:] // still 300
+		f.Upsert(rec)
+		return nil
+	}); err != nil {
+		b.Fatal(err)
+	}
+	claudeConversation(b, home, work, id)
+	sessions := filepath.Join(home, ".claude", "sessions")
+	if err := os.MkdirAll(sessions, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(sessions, fmt.Sprintf("%d.json", gone)),
+		fmt.Appendf(nil, `{"pid":%d,"sessionId":%q,"cwd":%q,"startedAt":%d}`, gone, id, work, now.UnixMilli()), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return restorerec.Record{Agent: "claude", Mode: "exact", ID: id, Tab: rec.TabTitle, Dir: work,
+		Exe: []string{claude}, Origin: rec.Origin(), Argv: []string{claude, "--resume", id}}.Sealed(key)
+}
+
+// keepScenario writes in keep a script for each side, sideN.sh, that runs
+// it as the benchmark does, for strace, perf and callgrind by hand.
+func keepScenario(b *testing.B, keep string, env []string, work string, sides [][]string) {
+	for i, argv := range sides {
+		var sb strings.Builder
+		q, _ := syntax.Quote(work, syntax.LangPOSIX)
+		sb.WriteString("cd " + q + " || exit\n")
+		// Its arguments go before the side's: `side1.sh strace -c`.
+		words := []string{"exec", "env", "-i"}
+		for _, w := range append(append(slices.Clone(env), "$@"), argv...) {
+			q, _ := syntax.Quote(w, syntax.LangPOSIX)
+			if w == "$@" {
+				q = `"$@"`
+			}
+			words = append(words, q)
+		}
+		sb.WriteString(strings.Join(words, " ") + "\n")
+		if err := os.WriteFile(filepath.Join(keep, fmt.Sprintf("side%d.sh", i)), []byte(sb.String()), 0o755); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// claudeConversation writes claude's file of conversation id, begun in
+// work, under home: the prompt checks it is still there, and where.
+func claudeConversation(b *testing.B, home, work, id string) {
+	project := filepath.Join(home, ".claude", "projects", strings.ReplaceAll(work, "/", "-"))
+	if err := os.MkdirAll(project, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	var conv []byte
+	for i := range 20 {
+		conv = fmt.Appendf(conv, `{"type":"user","sessionId":%q,"cwd":%q,"uuid":"%08d-0000-4000-8000-000000000000","message":{"role":"user","content":"step %d of the work"}}`+"\n", id, work, i, i)
+	}
+	if err := os.WriteFile(filepath.Join(project, id+".jsonl"), conv, 0o644); err != nil {
 		b.Fatal(err)
 	}
 }

@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/ids"
 	"github.com/kittymux/kittymux/pkg/journal"
+	"github.com/kittymux/kittymux/pkg/recognize"
 	"github.com/kittymux/kittymux/pkg/remote"
 	"github.com/kittymux/kittymux/pkg/restorerec"
 )
@@ -117,7 +117,7 @@ func (e *Env) askRemote(r restorerec.Record, s remote.SSH, sealErr error) (what 
 	paras := []para{first, text(2, dim, printable(r.RemoteDir)+" on "+host+"; the host checks the session against its own journal before it runs")}
 	if sealErr != nil {
 		paras = append(paras, text(2, red, "check this command: "+sealErr.Error()),
-			para{indent: 2, whole: true, atoms: words(printable(agents.Quote(r.Argv)), plain)})
+			para{indent: 2, whole: true, atoms: words(printable(recognize.Quote(r.Argv)), plain)})
 	}
 	keys := para{indent: 2}
 	for _, h := range [][2]string{{"Enter", "resume on " + host}, {"n", "new conversation there"}, {"s", "shell there"}, {"l", "local shell"}, {"i", "commands"}} {
@@ -140,7 +140,7 @@ func (e *Env) askRemote(r restorerec.Record, s remote.SSH, sealErr error) (what 
 			var more []para
 			for _, do := range []string{remote.DoResume, remote.DoNew, remote.DoShell} {
 				if cmd, err := remote.CheckCommand(hint, do); err == nil {
-					more = append(more, text(2, dim, do+":"), para{indent: 4, whole: true, atoms: words(printable(agents.Quote(s.Command(cmd))), plain)})
+					more = append(more, text(2, dim, do+":"), para{indent: 4, whole: true, atoms: words(printable(recognize.Quote(s.Command(cmd))), plain)})
 				}
 			}
 			paras = append(paras, more...)

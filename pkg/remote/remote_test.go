@@ -10,8 +10,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/recognize"
 )
 
 func TestParseHint(t *testing.T) {
@@ -136,7 +136,7 @@ func TestCheckCommandRunsAsArguments(t *testing.T) {
 // hint that is not one is said so, not used.
 func TestWindows(t *testing.T) {
 	hint := Hint{Agent: "claude", ID: "abc", Dir: "/w", Host: "devbox"}
-	procs := map[int]agents.Proc{
+	procs := map[int]recognize.Proc{
 		10: {PID: 10, Exe: "/opt/kitty/bin/kitten", Argv: []string{"kitten", "ssh", "devbox"}},
 		11: {PID: 11, Exe: "/usr/bin/ssh", Argv: []string{"ssh", "-o", "RemoteCommand=none", "-t", "--", "devbox", "boot"}},
 		20: {PID: 20, Exe: "/usr/bin/bash", Argv: []string{"ssh", "evil"}},
@@ -154,7 +154,7 @@ func TestWindows(t *testing.T) {
 		win(2, map[string]string{Var: hint.Encode()}, 20),
 		win(3, map[string]string{Var: `{"agent":"claude","id":"-x","dir":"/w","host":"h"}`}, 30),
 	}}}}}
-	got := Windows(ls, func(pid int) (agents.Proc, bool) { p, ok := procs[pid]; return p, ok })
+	got := Windows(ls, func(pid int) (recognize.Proc, bool) { p, ok := procs[pid]; return p, ok })
 	if len(got) != 2 {
 		t.Fatalf("%+v", got)
 	}

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/recognize"
 )
 
 // Seen is a kitty window whose foreground process is an ssh command, as
@@ -35,7 +35,7 @@ func (s Seen) HasHint() bool { return s.Hint.Agent != "" }
 // +kitten ssh); its argv then says the options and the destination, and
 // argv[0] becomes the file it executes. Of the kitten and the ssh it
 // starts, the kitten is the window's command.
-func Windows(ls []kitty.OSWindow, read func(pid int) (agents.Proc, bool)) []Seen {
+func Windows(ls []kitty.OSWindow, read func(pid int) (recognize.Proc, bool)) []Seen {
 	var out []Seen
 	for _, ref := range kitty.Windows(ls) {
 		w := ref.Window

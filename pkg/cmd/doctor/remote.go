@@ -4,6 +4,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/live"
+	"github.com/kittymux/kittymux/pkg/recognize"
 	"github.com/kittymux/kittymux/pkg/remote"
 )
 
@@ -20,7 +21,7 @@ func remoteNotes(o *Options, a kitty.Answer) []string {
 		if set == nil {
 			return "", false
 		}
-		c, ok := set.RecognizeString(line)
+		c, ok := recognize.String(set, line)
 		return c.Agent, ok
 	}
 	var out []string

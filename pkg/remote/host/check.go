@@ -14,6 +14,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/plan"
+	"github.com/kittymux/kittymux/pkg/recognize"
 	"github.com/kittymux/kittymux/pkg/remote"
 )
 
@@ -118,7 +119,7 @@ func Check(h Host, r Request) error {
 		return h.shell()
 	}
 	err = h.Exec(argv[0], argv)
-	h.say("kittymux: could not run %s: %v: a shell here instead.", agents.Quote(argv), err)
+	h.say("kittymux: could not run %s: %v: a shell here instead.", recognize.Quote(argv), err)
 	return h.shell()
 }
 
@@ -142,7 +143,7 @@ func (h Host) agentArgv(r Request) ([]string, error) {
 	if path == "" {
 		return nil, fmt.Errorf("%s is not installed on this host", r.Agent)
 	}
-	c := agents.Command{Agent: r.Agent, Program: []string{path}}
+	c := recognize.Command{Agent: r.Agent, Program: []string{path}}
 	if r.Do == remote.DoNew {
 		return plan.ResumeArgv(h.Agents, c, plan.ModeNew, "")
 	}

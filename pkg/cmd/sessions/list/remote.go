@@ -6,6 +6,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/plan"
+	"github.com/kittymux/kittymux/pkg/recognize"
 	"github.com/kittymux/kittymux/pkg/remote"
 )
 
@@ -16,7 +17,7 @@ import (
 // an agent's command line but whose host has no kittymux to say more
 // (they come back as kitty restores them: installing kittymux there
 // would bring the agent back).
-func remoteListed(set *agents.Set, socket string, ls []kitty.OSWindow, read func(int) (agents.Proc, bool)) []ListedWindow {
+func remoteListed(set *agents.Set, socket string, ls []kitty.OSWindow, read func(int) (recognize.Proc, bool)) []ListedWindow {
 	tabs := map[int]string{}
 	for _, ref := range kitty.Windows(ls) {
 		tabs[ref.Window.ID] = ref.Tab.Title
@@ -25,11 +26,11 @@ func remoteListed(set *agents.Set, socket string, ls []kitty.OSWindow, read func
 	for _, s := range remote.Windows(ls, read) {
 		host := s.SSH.Host()
 		lw := ListedWindow{Kitty: socket, Decision: plan.Decision{WindowID: s.WindowID, Mode: plan.ModeAsSaved}, Tab: tabs[s.WindowID], Host: host}
-		switch c, typed := set.RecognizeString(s.Reported); {
+		switch c, typed := recognize.String(set, s.Reported); {
 		case s.HasHint():
 			h := s.Hint
 			lw.Agent, lw.Mode, lw.ID, lw.Cwd, lw.ReportedBy, lw.IDSource = h.Agent, plan.ModeExact, h.ID, h.Dir, h.Host, "host's hook"
-			lw.Argv, lw.Command = s.SSH.Argv, agents.Quote(s.SSH.Argv)
+			lw.Argv, lw.Command = s.SSH.Argv, recognize.Quote(s.SSH.Argv)
 			lw.Reason = fmt.Sprintf("%s on %s (reported by %s): a restore runs this ssh command and resumes %s there if the host's journal holds it",
 				h.Agent, host, h.Host, h.ID)
 		case s.HintErr != nil:

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/recognize"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/remote"
 )
@@ -18,7 +19,7 @@ func TestListRemoteWindows(t *testing.T) {
 		t.Fatal(err)
 	}
 	hint := remote.Hint{Agent: "claude", ID: "abc", Dir: "/home/u/api", Host: "devbox.lan"}
-	procs := map[int]agents.Proc{
+	procs := map[int]recognize.Proc{
 		10: {PID: 10, Exe: "/usr/bin/ssh", Argv: []string{"ssh", "devbox"}},
 		20: {PID: 20, Exe: "/usr/bin/ssh", Argv: []string{"ssh", "gpu"}},
 		30: {PID: 30, Exe: "/usr/bin/ssh", Argv: []string{"ssh", "plain"}},
@@ -28,7 +29,7 @@ func TestListRemoteWindows(t *testing.T) {
 		{ID: 2, LastReportedCmdline: "claude --model opus", ForegroundProcesses: []kitty.Process{{PID: 20}}},
 		{ID: 3, LastReportedCmdline: "ls", ForegroundProcesses: []kitty.Process{{PID: 30}}},
 	}}}}}
-	got := remoteListed(set, "unix:/k", ls, func(pid int) (agents.Proc, bool) { p, ok := procs[pid]; return p, ok })
+	got := remoteListed(set, "unix:/k", ls, func(pid int) (recognize.Proc, bool) { p, ok := procs[pid]; return p, ok })
 	if len(got) != 2 {
 		t.Fatalf("%+v", got)
 	}

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -35,6 +36,16 @@ func TestRealRemoteAgents(t *testing.T) {
 		}
 		t.Skip("no sshd: run .ci/sshd DIR as root and export what it prints")
 	}
+	// Every test that uses the host resets its user's files (see
+	// pkg/remote/host): one at a time.
+	lock, err := os.OpenFile(key+".lock", os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { lock.Close() })
 	kittyBin := kittytest.NeedKitty(t, kitty.VersionSaveAsSession)
 	kitten := filepath.Join(filepath.Dir(kittyBin), "kitten")
 	sshOpts := []string{"-p", port, "-i", key, "-o", "IdentitiesOnly=yes", "-o", "BatchMode=yes",

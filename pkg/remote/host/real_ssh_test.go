@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/kittymux/kittymux/pkg/remote"
@@ -31,6 +32,7 @@ func realHost(t *testing.T) sshTo {
 		}
 		t.Skip(msg)
 	}
+	lockHost(t, key)
 	ssh, err := exec.LookPath("ssh")
 	if err != nil {
 		t.Fatal(err)
@@ -54,6 +56,20 @@ func (h sshTo) run(argv []string, stdin []byte) string {
 // sh runs a shell command of the test's own on the host.
 func (h sshTo) sh(cmd string, stdin []byte) string {
 	return h.run(append(append([]string{}, h.base...), h.dest, cmd), stdin)
+}
+
+// lockHost holds the host for the test: every test that uses it (here and
+// in pkg/e2e) resets the same user's files, and go test runs packages at once.
+func lockHost(t *testing.T, key string) {
+	t.Helper()
+	f, err := os.OpenFile(key+".lock", os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
 }
 
 func build(t *testing.T, pkg string) []byte {

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/kittymux/kittymux/pkg/agents"
-	"github.com/kittymux/kittymux/pkg/recognize"
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/recognize"
 	"github.com/kittymux/kittymux/pkg/remote"
 )
 

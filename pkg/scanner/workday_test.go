@@ -46,7 +46,7 @@ type dayKitty struct {
 var (
 	dayFramePrefix = []byte("\x1bP@kitty-cmd")
 	dayFrameSuffix = []byte("\x1b\\")
-	okFrame     = dayFrame(map[string]any{"ok": true})
+	okFrame        = dayFrame(map[string]any{"ok": true})
 )
 
 func dayFrame(v any) []byte {

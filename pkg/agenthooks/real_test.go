@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/agenthooks"
+	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 )
@@ -86,7 +87,7 @@ func TestRealCLIsRunTheHooks(t *testing.T) {
 			j := journal.New(filepath.Join(state, "kittymux", "agent-sessions.json"), false)
 			prompted := func() bool {
 				f, err := j.Read()
-				return err == nil && len(f.Records) == 1 && (f.Records[0].State == journal.StateWorking || f.Records[0].RunsFinished > 0)
+				return err == nil && len(f.Records) == 1 && (f.Records[0].State == agents.StateWorking || f.Records[0].RunsFinished > 0)
 			}
 			bound := kittytest.NewBound(t, tc.agent+"'s hooks to record the prompt", tc.wait)
 		wait:
@@ -117,7 +118,7 @@ func TestRealCLIsRunTheHooks(t *testing.T) {
 			}
 			// The prompt was submitted: the record saw it work (and, where the
 			// turn ended, a run finished).
-			if r.State != journal.StateWorking && r.RunsFinished == 0 {
+			if r.State != agents.StateWorking && r.RunsFinished == 0 {
 				t.Errorf("no prompt recorded: state %s, runs %d", r.State, r.RunsFinished)
 			}
 		})

@@ -65,10 +65,10 @@ func TestCapturedHelpIsCurrent(t *testing.T) {
 				}
 				live.MergeHelp(cli.agent, args, out)
 			}
-			now := compileGrammar(&live)
+			now := CompileGrammar(&live)
 			var closest []string
 			for i, c := range cli.versions() {
-				stale := staleCapture(a, compileGrammar(c.grammar(t)), now, c.version, path)
+				stale := staleCapture(a, CompileGrammar(c.grammar(t)), now, c.version, path)
 				if len(stale) == 0 {
 					return
 				}
@@ -85,7 +85,7 @@ func TestCapturedHelpIsCurrent(t *testing.T) {
 
 // staleCapture lists where the captured help of version and the help of the
 // installed CLI at path differ for what definition a uses.
-func staleCapture(a *agent, captured, now *compiledGrammar, version, path string) []string {
+func staleCapture(a *Agent, captured, now *CompiledGrammar, version, path string) []string {
 	var out []string
 	for _, f := range definitionFlags(a) {
 		if captured.arity[f] != now.arity[f] {
@@ -94,14 +94,14 @@ func staleCapture(a *agent, captured, now *compiledGrammar, version, path string
 		}
 	}
 	for f, ar := range now.arity {
-		if _, known := a.kinds[f]; !known && ar != grammar.ArityNone && !alwaysHelper[f] {
+		if _, known := a.kinds[f]; !known && ar != grammar.ArityNone && !AlwaysHelper[f] {
 			out = append(out, fmt.Sprintf("%s takes a value in the installed %s and the definition does not list it", f, path))
 		}
 	}
 	for _, sc := range a.subcommands {
-		if w := sc.words[0]; captured.subs[w] != now.subs[w] {
+		if w := sc.Words[0]; captured.Subs[w] != now.Subs[w] {
 			out = append(out, fmt.Sprintf("subcommand %q: in the captured help of %s %v, in the installed %s %v",
-				w, version, captured.subs[w], path, now.subs[w]))
+				w, version, captured.Subs[w], path, now.Subs[w]))
 		}
 	}
 	slices.Sort(out)
@@ -109,15 +109,15 @@ func staleCapture(a *agent, captured, now *compiledGrammar, version, path string
 }
 
 // definitionFlags are the options a definition names, the templates' too.
-func definitionFlags(a *agent) []string {
+func definitionFlags(a *Agent) []string {
 	var out []string
 	for f, k := range a.kinds {
-		if k != kindSecret { // kept out whatever the help says
+		if k != KindSecret { // kept out whatever the help says
 			out = append(out, f)
 		}
 	}
-	out = append(out, templateFlags(a.def.Exact)...)
-	out = append(out, templateFlags(a.def.Latest)...)
+	out = append(out, templateFlags(a.Def.Exact)...)
+	out = append(out, templateFlags(a.Def.Latest)...)
 	slices.Sort(out)
 	return slices.Compact(out)
 }

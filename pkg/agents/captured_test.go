@@ -120,28 +120,28 @@ func TestDefinitionsAgreeWithHelp(t *testing.T) {
 			type version struct {
 				name string
 				g    *grammar.Grammar
-				cg   *compiledGrammar
+				cg   *CompiledGrammar
 			}
 			var vs []version
 			subs := map[string]bool{}
 			for _, c := range cli.versions() {
 				g := c.grammar(t)
-				cg := compileGrammar(g)
+				cg := CompileGrammar(g)
 				vs = append(vs, version{c.version, g, cg})
-				for w := range cg.subs {
+				for w := range cg.Subs {
 					subs[w] = true
 				}
 			}
 			for f, k := range a.kinds {
 				var want []grammar.Arity
 				switch k {
-				case kindValue, kindStripValue, kindSecret, kindPrompt:
+				case KindValue, KindStripValue, KindSecret, KindPrompt:
 					want = []grammar.Arity{grammar.ArityValue}
-				case kindOptionalValue, kindStripOptional:
+				case KindOptionalValue, KindStripOptional:
 					want = []grammar.Arity{grammar.ArityOptional}
-				case kindStrip, kindOneShot, kindSwitch:
+				case KindStrip, KindOneShot, KindSwitch:
 					want = []grammar.Arity{grammar.ArityNone}
-				case kindHelper:
+				case KindHelper:
 					want = []grammar.Arity{grammar.ArityNone, grammar.ArityValue, grammar.ArityOptional}
 				}
 				found := false
@@ -154,38 +154,38 @@ func TestDefinitionsAgreeWithHelp(t *testing.T) {
 					if !slices.Contains(want, ar) {
 						t.Errorf("%s: the definition reads it as kind %d, the help of %s gives arity %d", f, k, v.name, ar)
 					}
-					if a.variadic[f] != v.cg.variadic[f] {
-						t.Errorf("%s: variadic %v in the definition, %v in the help of %s", f, a.variadic[f], v.cg.variadic[f], v.name)
+					if a.Variadic[f] != v.cg.Variadic[f] {
+						t.Errorf("%s: variadic %v in the definition, %v in the help of %s", f, a.Variadic[f], v.cg.Variadic[f], v.name)
 					}
 				}
-				if !found && k != kindSecret { // a key must never be saved, whatever the version
+				if !found && k != KindSecret { // a key must never be saved, whatever the version
 					t.Errorf("%s is in the definition, not in the help", f)
 				}
 			}
 			for _, v := range vs {
 				for f, ar := range v.cg.arity {
-					if _, ok := a.kinds[f]; !ok && !alwaysHelper[f] {
+					if _, ok := a.kinds[f]; !ok && !AlwaysHelper[f] {
 						t.Errorf("%s (arity %d) is in the help of %s: add it to the definition", f, ar, v.name)
 					}
 				}
 				for _, sub := range v.g.Subcommands {
-					if _, n := a.matchSubcommand([]string{sub}); n == 0 && !a.hasSubcommandPrefix(sub) {
+					if _, n := a.MatchSubcommand([]string{sub}); n == 0 && !a.hasSubcommandPrefix(sub) {
 						t.Errorf("subcommand %q of the help of %s is not in the definition", sub, v.name)
 					}
 				}
 			}
 			for _, sc := range a.subcommands {
-				if !subs[sc.words[0]] {
-					t.Errorf("subcommand %q of the definition is not in the help", strings.Join(sc.words, " "))
+				if !subs[sc.Words[0]] {
+					t.Errorf("subcommand %q of the definition is not in the help", strings.Join(sc.Words, " "))
 				}
 			}
 		})
 	}
 }
 
-func (a *agent) hasSubcommandPrefix(w string) bool {
+func (a *Agent) hasSubcommandPrefix(w string) bool {
 	for _, sc := range a.subcommands {
-		if sc.words[0] == w {
+		if sc.Words[0] == w {
 			return true
 		}
 	}

@@ -18,6 +18,7 @@ import (
 var _ = Register(&Code{
 	Name:     "claude",
 	Binaries: []string{"claude"},
+	UpFront:  "--session-id",
 	ReadID:   claudeReadID,
 	Ending:   &Ending{Signal: syscall.SIGINT},
 	Hooks: &Hooks{

@@ -11,6 +11,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/grammar"
 	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/probe"
+	"github.com/kittymux/kittymux/pkg/recognize"
 )
 
 // Command lines as people type them for each real CLI, read with the grammar
@@ -47,11 +48,11 @@ func runLinesWith(t *testing.T, g *grammar.Grammar, agent, id string, cases []li
 	s := loadShipped(t)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			plain, ok := s.RecognizeString(tc.line)
+			plain, ok := recognize.String(s, tc.line)
 			if !ok {
 				t.Fatalf("%q is not recognised", tc.line)
 			}
-			c := s.Reparse(plain, g)
+			c := recognize.Reparse(s, plain, g)
 			if c.Unsure != "" {
 				t.Errorf("unsure with the help's grammar: %s", c.Unsure)
 			}
@@ -80,8 +81,7 @@ func runLinesWith(t *testing.T, g *grammar.Grammar, agent, id string, cases []li
 					t.Errorf("latest (-want +got):\n%s", diff)
 				}
 			}
-			argv, _, _ := agents.LiteralCommand(tc.line)
-			for _, lost := range lostValues(s, agent, g, argv[1:], got) {
+			for _, lost := range lostValues(s, agent, g, plain.Raw, got) {
 				t.Errorf("the help says %s takes a value, and the resume argv lost it: %q", lost, got)
 			}
 			fallback, err := plan.ResumeArgv(s, plain, plan.ModeExact, id)
@@ -419,16 +419,16 @@ func TestCommandLinesNoResume(t *testing.T) {
 	} {
 		t.Run(tc.line, func(t *testing.T) {
 			g := agents.CapturedGrammar(t, tc.agent)
-			c, ok := s.RecognizeString(tc.line)
+			c, ok := recognize.String(s, tc.line)
 			if !ok || c.Agent != tc.agent {
 				t.Fatalf("recognised %v as %q", ok, c.Agent)
 			}
 			probes := probe.Probes{tc.agent: {Agent: tc.agent, Installed: true, OK: true, Grammar: g}}
-			c = s.Reparse(c, g)
+			c = recognize.Reparse(s, c, g)
 			if c.OneShot != tc.oneShot || c.Unsure != "" {
 				t.Errorf("one-shot %v (%s), unsure %q", c.OneShot, c.OneShotWhy, c.Unsure)
 			}
-			d := plan.Decide(s, []agents.Window{{ID: 1, Cwd: "/a", Cmd: c}}, probes)
+			d := plan.Decide(s, []recognize.Window{{ID: 1, Cwd: "/a", Cmd: c}}, probes)
 			if d[0].Mode != plan.ModeAsSaved || d[0].Argv != nil {
 				t.Errorf("decided %+v", d[0])
 			}

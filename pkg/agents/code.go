@@ -43,6 +43,11 @@ type Code struct {
 	// {id} its id. nil: no run is apart.
 	Apart        func(argv []string) bool
 	SharedAttach []string
+	// UpFront is the CLI's flag that chooses a new conversation's id up
+	// front (--session-id): never kept beside a resume, whatever a
+	// definition lists, since claude refuses the two together (and
+	// forks with --fork-session). "": it has none.
+	UpFront string
 	// Hooks are kittymux's hooks in the agent's settings; nil: none.
 	Hooks *Hooks
 	// Ending is how the agent ends cleanly (`agents restart`); nil:

@@ -101,7 +101,7 @@ const codexTrustHow = `start codex once and answer its question about new hooks 
 // trusted): a hook changed since is asked again by codex, which this cannot
 // see.
 func codexTrust(hooksFile string, groups []HookGroup) (bool, string) {
-	data, err := userfile.Read(filepath.Join(filepath.Dir(hooksFile), "config.toml"), settingsMax)
+	data, err := userfile.Read(filepath.Join(filepath.Dir(hooksFile), "config.toml"), SettingsMax)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return false, fmt.Sprintf("codex's config.toml cannot be read (%v); %s", err, codexTrustHow)
 	}

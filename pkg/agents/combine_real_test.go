@@ -9,7 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kittymux/kittymux/pkg/agents/agentstest"
 	"github.com/kittymux/kittymux/pkg/plan"
+	"github.com/kittymux/kittymux/pkg/recognize"
 	"github.com/kittymux/kittymux/pkg/testkit/modelstub"
 )
 
@@ -24,13 +26,13 @@ import (
 // refusedBeside keeps.
 func TestRealClaudeSessionIDBesideResume(t *testing.T) {
 	t.Parallel()
-	claude, _, work, env, stub := atStandIn(t, "claude", "api", (*modelstub.Server).ClaudeHome)
+	claude, _, work, env, stub := agentstest.AtStandIn(t, "claude", "api", (*modelstub.Server).ClaudeHome)
 	const id = "2d4f6a8c-1b3d-4e5f-9a7b-0c2d4e6f8a1b"
-	agentRun(t, work, env, claude, "-p", "remember LARCH", "--session-id", id)
+	agentstest.RunCLI(t, work, env, claude, "-p", "remember LARCH", "--session-id", id)
 
-	set := loadShipped(t)
+	set := agentstest.Shipped(t)
 	saved := []string{claude, "--model", "sonnet", "--session-id", id}
-	c, ok := set.RecognizeArgv(saved)
+	c, ok := recognize.Argv(set, saved)
 	if !ok {
 		t.Fatalf("%q not recognised", saved)
 	}
@@ -42,7 +44,7 @@ func TestRealClaudeSessionIDBesideResume(t *testing.T) {
 		t.Fatalf("resume argv %q: want --resume %s and no --session-id", argv, id)
 	}
 	argv[0] = claude
-	agentRun(t, work, env, append(slices.Clone(argv), "-p", "what was the word? BIRCH")...)
+	agentstest.RunCLI(t, work, env, append(slices.Clone(argv), "-p", "what was the word? BIRCH")...)
 	rs := stub.WaitCarrying(t, "BIRCH", 30*time.Second)
 	if !slices.ContainsFunc(rs, func(r modelstub.Request) bool {
 		return strings.Contains(r.LastText(), "BIRCH") && r.Carries("LARCH")
@@ -73,7 +75,7 @@ func statesRule(out string) bool {
 	return false
 }
 
-// runRefused runs argv as agentRun does, returning its failure.
+// runRefused runs argv as agentstest.RunCLI does, returning its failure.
 func runRefused(t *testing.T, dir string, env, argv []string) (string, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)

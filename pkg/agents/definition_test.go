@@ -15,6 +15,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/plan"
+	"github.com/kittymux/kittymux/pkg/recognize"
 )
 
 func TestShippedDefinitionsLoad(t *testing.T) {
@@ -81,11 +82,11 @@ func TestLoadUserFile(t *testing.T) {
 	if err != nil {
 		t.Fatalf("load: %v", err)
 	}
-	c, ok := s.RecognizeArgv([]string{"/opt/bin/myagent", "--resume", "abc123", "--fast"})
+	c, ok := recognize.Argv(s, []string{"/opt/bin/myagent", "--resume", "abc123", "--fast"})
 	if !ok {
 		t.Fatal("myagent not recognised")
 	}
-	want := agents.Command{Agent: "myagent", Program: w("/opt/bin/myagent"), Flags: w("--fast"), ID: "abc123", IDFrom: "--resume"}
+	want := recognize.Command{Agent: "myagent", Program: w("/opt/bin/myagent"), Flags: w("--fast"), ID: "abc123", IDFrom: "--resume"}
 	if diff := cmp.Diff(want, c, cmpCommand); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
@@ -124,7 +125,7 @@ func TestLoadUserReplacesShipped(t *testing.T) {
 		t.Errorf("user claude has latest %q: the shipped entry was merged, not replaced", d.Latest)
 	}
 	// -p is not one-shot in the user's claude: it replaced the shipped one.
-	c, _ := s.RecognizeArgv([]string{"claude", "-p"})
+	c, _ := recognize.Argv(s, []string{"claude", "-p"})
 	if c.OneShot {
 		t.Error("shipped one-shot flags leaked into the user's entry")
 	}
@@ -275,7 +276,7 @@ func TestLoadErrors(t *testing.T) {
 			if s == nil {
 				t.Fatal("no set")
 			}
-			if _, ok := s.RecognizeArgv([]string{"claude", "--continue"}); !ok {
+			if _, ok := recognize.Argv(s, []string{"claude", "--continue"}); !ok {
 				t.Error("shipped claude not usable after a bad user file")
 			}
 			if _, ok := s.Definition("myagent"); ok {
@@ -303,7 +304,7 @@ func TestLoadKeepsValidUserEntries(t *testing.T) {
 	if _, ok := s.Definition("good"); !ok {
 		t.Error("valid user entry dropped")
 	}
-	if c, _ := s.RecognizeArgv([]string{"claude"}); c.Agent != "claude" {
+	if c, _ := recognize.Argv(s, []string{"claude"}); c.Agent != "claude" {
 		t.Errorf("claude recognised as %q", c.Agent)
 	}
 }

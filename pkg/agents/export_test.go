@@ -23,12 +23,9 @@ func CapturedGrammarAt(t testing.TB, agent, version string) *grammar.Grammar {
 	return capturedFor(t, agent).at(t, version).grammar(t)
 }
 
-// LiteralCommand is literalCommand.
-var LiteralCommand = literalCommand
-
 // KeepsValue reports whether agent keeps flag with a value (as recognition
 // reads it with g): a flag whose value a resume argv must not lose.
 func (s *Set) KeepsValue(agent, flag string, g *grammar.Grammar) bool {
-	k := s.agents[agent].kind(flag, compileGrammar(g))
-	return k == kindValue || k == kindOptionalValue
+	k := s.agents[agent].Kind(flag, CompileGrammar(g))
+	return k == KindValue || k == KindOptionalValue
 }

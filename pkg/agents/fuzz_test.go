@@ -8,6 +8,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/plan"
+	"github.com/kittymux/kittymux/pkg/recognize"
 )
 
 // FuzzValidate: whatever an edited session file holds, a record that passes
@@ -35,7 +36,7 @@ func FuzzValidate(f *testing.F) {
 		if plan.Validate(set, agent, plan.Mode(mode), id, argv) != nil {
 			return
 		}
-		c, ok := set.RecognizeArgv(argv)
+		c, ok := recognize.Argv(set, argv)
 		if !ok || c.Agent != agent {
 			t.Fatalf("valid record whose argv is not %s: %q", agent, argv)
 		}

@@ -7,6 +7,7 @@ import "path/filepath"
 var _ = Register(&Code{
 	Name:     "gemini",
 	Binaries: []string{"gemini"},
+	UpFront:  "--session-id",
 	Hooks: &Hooks{
 		Settings: func(getenv func(string) string, home string) string {
 			if d := getenv("GEMINI_CLI_HOME"); d != "" {

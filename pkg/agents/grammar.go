@@ -2,18 +2,18 @@ package agents
 
 import "github.com/kittymux/kittymux/pkg/grammar"
 
-// compiledGrammar is a Grammar as recognition looks it up.
-type compiledGrammar struct {
+// CompiledGrammar is a Grammar as recognition looks it up.
+type CompiledGrammar struct {
 	arity    map[string]grammar.Arity
-	variadic map[string]bool
-	subs     map[string]bool
+	Variadic map[string]bool
+	Subs     map[string]bool
 }
 
-func compileGrammar(g *grammar.Grammar) *compiledGrammar {
+func CompileGrammar(g *grammar.Grammar) *CompiledGrammar {
 	if g == nil {
 		return nil
 	}
-	c := &compiledGrammar{arity: map[string]grammar.Arity{}, variadic: map[string]bool{}, subs: map[string]bool{}}
+	c := &CompiledGrammar{arity: map[string]grammar.Arity{}, Variadic: map[string]bool{}, Subs: map[string]bool{}}
 	for _, f := range g.None {
 		c.arity[f] = grammar.ArityNone
 	}
@@ -24,10 +24,31 @@ func compileGrammar(g *grammar.Grammar) *compiledGrammar {
 		c.arity[f] = grammar.ArityValue
 	}
 	for _, f := range g.Variadic {
-		c.variadic[f] = true
+		c.Variadic[f] = true
 	}
 	for _, s := range g.Subcommands {
-		c.subs[s] = true
+		c.Subs[s] = true
 	}
 	return c
+}
+
+// kind is what flag is: a definition's meaning (strip, secret, prompt,
+// one-shot, helper) wins; how many words a kept flag takes comes from the
+// CLI's help when there is one, else from the definition's value lists.
+func (a *Agent) Kind(flag string, g *CompiledGrammar) FlagKind {
+	k := a.kinds[flag]
+	if k != KindUnknown && k != KindValue && k != KindOptionalValue && k != KindSwitch {
+		return k
+	}
+	if g != nil {
+		switch g.arity[flag] {
+		case grammar.ArityValue:
+			return KindValue
+		case grammar.ArityOptional:
+			return KindOptionalValue
+		case grammar.ArityNone:
+			return KindSwitch
+		}
+	}
+	return k
 }

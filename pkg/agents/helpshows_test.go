@@ -37,10 +37,10 @@ func TestDefinitionsMatchCapturedHelp(t *testing.T) {
 			words = append(words, f)
 		}
 		for _, sc := range a.subcommands {
-			words = append(words, sc.words...)
+			words = append(words, sc.Words...)
 		}
-		words = append(words, templateFlags(a.def.Exact)...)
-		words = append(words, templateFlags(a.def.Latest)...)
+		words = append(words, templateFlags(a.Def.Exact)...)
+		words = append(words, templateFlags(a.Def.Latest)...)
 		for _, w := range words {
 			alias := regexp.MustCompile(`\[aliases: ([^\]]*, )?` + regexp.QuoteMeta(w) + `[,\]]`)
 			if !grammar.Shows(text, w) && !alias.MatchString(text) {

@@ -14,7 +14,7 @@ func (s *Set) Installed(lookPath func(string) (string, error)) map[string]string
 	}
 	out := map[string]string{}
 	for _, n := range s.names {
-		if a, ok := s.agent(n); ok {
+		if a, ok := s.Agent(n); ok {
 			if p, ok := a.find(lookPath); ok {
 				out[n] = p
 			}
@@ -23,8 +23,8 @@ func (s *Set) Installed(lookPath func(string) (string, error)) map[string]string
 	return out
 }
 
-func (a *agent) find(lookPath func(string) (string, error)) (string, bool) {
-	for _, prog := range a.def.Programs {
+func (a *Agent) find(lookPath func(string) (string, error)) (string, bool) {
+	for _, prog := range a.Def.Programs {
 		if p, err := lookPath(prog); err == nil {
 			return p, true
 		}
@@ -35,7 +35,7 @@ func (a *agent) find(lookPath func(string) (string, error)) (string, bool) {
 // LookPath finds agentName's program with lookPath (exec.LookPath when
 // nil): the first of its programs found.
 func (s *Set) LookPath(agentName string, lookPath func(string) (string, error)) (string, bool) {
-	a, ok := s.agent(agentName)
+	a, ok := s.Agent(agentName)
 	if !ok {
 		return "", false
 	}

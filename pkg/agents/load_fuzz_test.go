@@ -10,6 +10,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/plan"
+	"github.com/kittymux/kittymux/pkg/recognize"
 )
 
 // FuzzLoad: the user's resume.json is theirs to edit. Whatever it holds,
@@ -58,7 +59,7 @@ func FuzzLoad(f *testing.F) {
 			if !ok || !set.CanResume(name) || len(def.Programs) == 0 {
 				continue
 			}
-			c, ok := set.RecognizeArgv([]string{def.Programs[0]})
+			c, ok := recognize.Argv(set, []string{def.Programs[0]})
 			if !ok || c.Agent != name {
 				continue
 			}

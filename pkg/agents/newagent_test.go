@@ -11,6 +11,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/hook"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/live"
+	"github.com/kittymux/kittymux/pkg/recognize"
 )
 
 // tinkerDefinition is a made-up agent's entry, as it would be added to
@@ -70,7 +71,7 @@ func TestAddAgent(t *testing.T) {
 	}
 	ls := []kitty.OSWindow{{ID: 1, Tabs: []kitty.Tab{{ID: 1, Windows: []kitty.Window{{ID: 2, PID: 41, Cwd: "/w",
 		ForegroundProcesses: []kitty.Process{{PID: 42, Cmdline: []string{"tinker", "--model", "m1"}, Cwd: "/w"}}}}}}}}
-	ws := live.AgentWindowsFrom(set, ls, func(int) (agents.Proc, bool) { return agents.Proc{}, false })
+	ws := live.AgentWindowsFrom(set, ls, func(int) (recognize.Proc, bool) { return recognize.Proc{}, false })
 	if len(ws) != 1 || ws[0].Agent.Cmd.Agent != "tinker" || ws[0].PID != 42 {
 		t.Fatalf("windows %+v: want one running tinker (pid 42)", ws)
 	}

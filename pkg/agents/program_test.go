@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/recognize"
 )
 
 // install lays out a machine in a temporary directory: a native claude on
@@ -85,28 +86,28 @@ func TestTrustedProgram(t *testing.T) {
 	}{
 		{"bare name on PATH", "claude", w("claude", "--resume", uuid), nil, "$R/bin/claude", nil},
 		{"the PATH symlink", "claude", w("$R/bin/claude"), nil, "$R/bin/claude", nil},
-		{"the file it links to", "claude", w("$R/versions/claude-2.1"), nil, "", agents.ErrNotAgent}, // not called claude: not recognised
-		{"a copy outside PATH", "claude", w("$R/x/claude"), nil, "", agents.ErrNotAgent},
+		{"the file it links to", "claude", w("$R/versions/claude-2.1"), nil, "", recognize.ErrNotAgent}, // not called claude: not recognised
+		{"a copy outside PATH", "claude", w("$R/x/claude"), nil, "", recognize.ErrNotAgent},
 		{"a copy outside PATH that ran in the window", "claude", w("$R/x/claude"), w("$R/x/claude"), "$R/x/claude", nil},
-		{"a copy, another file ran", "claude", w("$R/x/claude"), w("$R/versions/claude-2.1"), "", agents.ErrNotAgent},
-		{"relative", "claude", w("./claude"), nil, "", agents.ErrNotAgent},
-		{"parent-relative, even if seen", "claude", w("../x/claude"), w("$R/x/claude"), "", agents.ErrNotAgent},
-		{"missing file", "claude", w("$R/gone/claude"), nil, "", agents.ErrNotInstalled},
-		{"bare name not on PATH", "opencode", w("opencode"), nil, "", agents.ErrNotInstalled},
-		{"a bare name that is not a program name", "claude", w("claude.exe"), nil, "", agents.ErrNotAgent},
-		{"another agent's program", "claude", w("codex"), nil, "", agents.ErrNotAgent},
+		{"a copy, another file ran", "claude", w("$R/x/claude"), w("$R/versions/claude-2.1"), "", recognize.ErrNotAgent},
+		{"relative", "claude", w("./claude"), nil, "", recognize.ErrNotAgent},
+		{"parent-relative, even if seen", "claude", w("../x/claude"), w("$R/x/claude"), "", recognize.ErrNotAgent},
+		{"missing file", "claude", w("$R/gone/claude"), nil, "", recognize.ErrNotInstalled},
+		{"bare name not on PATH", "opencode", w("opencode"), nil, "", recognize.ErrNotInstalled},
+		{"a bare name that is not a program name", "claude", w("claude.exe"), nil, "", recognize.ErrNotAgent},
+		{"another agent's program", "claude", w("codex"), nil, "", recognize.ErrNotAgent},
 		{"node with the PATH entry script", "codex", w("node", codexPkg+"/bin/codex.js", "resume", codexID), nil, "$R/bin/node", nil},
 		{"absolute node on PATH", "codex", w("$R/bin/node", codexPkg+"/bin/codex.js"), nil, "$R/bin/node", nil},
-		{"node outside PATH", "codex", w("$R/x/node", codexPkg+"/bin/codex.js"), nil, "", agents.ErrNotAgent},
+		{"node outside PATH", "codex", w("$R/x/node", codexPkg+"/bin/codex.js"), nil, "", recognize.ErrNotAgent},
 		{"node outside PATH that ran", "codex", w("$R/x/node", codexPkg+"/bin/codex.js"), w("$R/x/node"), "$R/x/node", nil},
-		{"node with options", "codex", w("node", "--max-old-space-size=4096", codexPkg+"/bin/codex.js"), nil, "", agents.ErrNotAgent},
-		{"node with a package copy", "codex", w("node", "$R/x/lib/node_modules/@openai/codex/bin/codex.js"), nil, "", agents.ErrNotAgent},
-		{"node with another script of the package", "codex", w("node", codexPkg+"/bin/other.js"), nil, "", agents.ErrNotAgent},
-		{"a bin entry climbing out of the package", "codex", w("node", "$R/lib/node_modules/@openai/codex/../../../../x/evil.js"), nil, "", agents.ErrNotAgent},
-		{"node with a relative script", "codex", w("node", "lib/node_modules/@openai/codex/bin/codex.js"), nil, "", agents.ErrNotAgent},
+		{"node with options", "codex", w("node", "--max-old-space-size=4096", codexPkg+"/bin/codex.js"), nil, "", recognize.ErrNotAgent},
+		{"node with a package copy", "codex", w("node", "$R/x/lib/node_modules/@openai/codex/bin/codex.js"), nil, "", recognize.ErrNotAgent},
+		{"node with another script of the package", "codex", w("node", codexPkg+"/bin/other.js"), nil, "", recognize.ErrNotAgent},
+		{"a bin entry climbing out of the package", "codex", w("node", "$R/lib/node_modules/@openai/codex/../../../../x/evil.js"), nil, "", recognize.ErrNotAgent},
+		{"node with a relative script", "codex", w("node", "lib/node_modules/@openai/codex/bin/codex.js"), nil, "", recognize.ErrNotAgent},
 		{"the entry run directly", "codex", w(codexPkg + "/bin/codex.js"), nil, codexPkg + "/bin/codex.js", nil},
 		{"node with the entry of a .bin shim's package", "gemini", w("node", "$R/shim/node_modules/@google/gemini-cli/dist/index.js"), nil, "$R/bin/node", nil},
-		{"python with a copy", "claude", w("python3", "$R/x/claude"), nil, "", agents.ErrNotInstalled},
+		{"python with a copy", "claude", w("python3", "$R/x/claude"), nil, "", recognize.ErrNotInstalled},
 		{"unknown agent", "nope", w("claude"), nil, "", agents.ErrUnknownAgent},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -118,7 +119,7 @@ func TestTrustedProgram(t *testing.T) {
 			for _, p := range c.seen {
 				seen = append(seen, r(p))
 			}
-			got, err := s.TrustedProgram(c.agent, argv, agents.Trust{LookPath: lookPath, Seen: seen})
+			got, err := recognize.TrustedProgram(s, c.agent, argv, recognize.Trust{LookPath: lookPath, Seen: seen})
 			if c.err != nil {
 				if !errors.Is(err, c.err) {
 					t.Fatalf("err = %v, want %v (path %q)", err, c.err, got)
@@ -170,7 +171,7 @@ func TestLauncherDefinitionsRefused(t *testing.T) {
 		t.Error("a definition named sh loaded")
 	}
 	for _, argv := range [][]string{{"bash", "-c", "x"}, {"env", "x"}, {"/usr/bin/sudo", "x"}, {"python3.12", "x.py"}} {
-		if c, ok := s.RecognizeArgv(argv); ok {
+		if c, ok := recognize.Argv(s, argv); ok {
 			t.Errorf("%q recognised as %s", argv, c.Agent)
 		}
 	}

@@ -7,6 +7,7 @@ import "path/filepath"
 var _ = Register(&Code{
 	Name:     "qodercli",
 	Binaries: []string{"qodercli"},
+	UpFront:  "--session-id",
 	Hooks: &Hooks{
 		Settings: func(_ func(string) string, home string) string {
 			return filepath.Join(home, ".qoder", "settings.json")

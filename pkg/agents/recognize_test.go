@@ -7,9 +7,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/agents/agentstest"
 	"github.com/kittymux/kittymux/pkg/plan"
+	"github.com/kittymux/kittymux/pkg/recognize"
 )
 
 // Ids of each agent's form.
@@ -31,13 +31,13 @@ var sampleID = map[string]string{
 var loadShipped = agentstest.Shipped
 
 // cmpCommand ignores Raw: it is the input, kept for Reparse.
-var cmpCommand = cmp.Options{cmpopts.EquateEmpty(), cmpopts.IgnoreFields(agents.Command{}, "Raw")}
+var cmpCommand = cmp.Options{cmpopts.EquateEmpty(), cmpopts.IgnoreFields(recognize.Command{}, "Raw")}
 
 type recogCase struct {
 	name string
 	argv []string // a process or saved argv
 	line string   // or a typed line
-	want agents.Command
+	want recognize.Command
 	// Resume argvs; nil means ResumeArgv must fail for that mode.
 	exact, latest, newArgv []string
 }
@@ -51,7 +51,7 @@ var cases = []recogCase{
 	{
 		name:    "claude flags kept",
 		line:    "claude --model opus --dangerously-skip-permissions",
-		want:    agents.Command{Agent: "claude", Program: w("claude"), Flags: w("--model", "opus", "--dangerously-skip-permissions")},
+		want:    recognize.Command{Agent: "claude", Program: w("claude"), Flags: w("--model", "opus", "--dangerously-skip-permissions")},
 		exact:   w("claude", "--model", "opus", "--dangerously-skip-permissions", "--resume", uuid),
 		latest:  w("claude", "--model", "opus", "--dangerously-skip-permissions", "--continue"),
 		newArgv: w("claude", "--model", "opus", "--dangerously-skip-permissions"),
@@ -59,7 +59,7 @@ var cases = []recogCase{
 	{
 		name:    "claude --resume stripped, not doubled",
 		line:    "claude --resume " + uuid + " --model sonnet",
-		want:    agents.Command{Agent: "claude", Program: w("claude"), Flags: w("--model", "sonnet"), ID: uuid, IDFrom: "--resume"},
+		want:    recognize.Command{Agent: "claude", Program: w("claude"), Flags: w("--model", "sonnet"), ID: uuid, IDFrom: "--resume"},
 		exact:   w("claude", "--model", "sonnet", "--resume", uuid),
 		latest:  w("claude", "--model", "sonnet", "--continue"),
 		newArgv: w("claude", "--model", "sonnet"),
@@ -67,7 +67,7 @@ var cases = []recogCase{
 	{
 		name:    "claude -r takes a uuid",
 		argv:    w("claude", "-r", uuid),
-		want:    agents.Command{Agent: "claude", Program: w("claude"), ID: uuid, IDFrom: "-r"},
+		want:    recognize.Command{Agent: "claude", Program: w("claude"), ID: uuid, IDFrom: "-r"},
 		exact:   w("claude", "--resume", uuid),
 		latest:  w("claude", "--continue"),
 		newArgv: w("claude"),
@@ -75,7 +75,7 @@ var cases = []recogCase{
 	{
 		name:    "claude -r followed by --model is a picker",
 		argv:    w("claude", "-r", "--model", "opus"),
-		want:    agents.Command{Agent: "claude", Program: w("claude"), Flags: w("--model", "opus")},
+		want:    recognize.Command{Agent: "claude", Program: w("claude"), Flags: w("--model", "opus")},
 		exact:   w("claude", "--model", "opus", "--resume", uuid),
 		latest:  w("claude", "--model", "opus", "--continue"),
 		newArgv: w("claude", "--model", "opus"),
@@ -83,7 +83,7 @@ var cases = []recogCase{
 	{
 		name:    "claude -r with a search term: the term is a prompt",
 		argv:    w("claude", "-r", "auth bug"),
-		want:    agents.Command{Agent: "claude", Program: w("claude"), PromptDropped: true},
+		want:    recognize.Command{Agent: "claude", Program: w("claude"), PromptDropped: true},
 		exact:   w("claude", "--resume", uuid),
 		latest:  w("claude", "--continue"),
 		newArgv: w("claude"),
@@ -91,7 +91,7 @@ var cases = []recogCase{
 	{
 		name:    "claude --resume=id and -r attached",
 		argv:    w("claude", "--resume="+uuid, "--verbose"),
-		want:    agents.Command{Agent: "claude", Program: w("claude"), Flags: w("--verbose"), ID: uuid, IDFrom: "--resume"},
+		want:    recognize.Command{Agent: "claude", Program: w("claude"), Flags: w("--verbose"), ID: uuid, IDFrom: "--resume"},
 		exact:   w("claude", "--verbose", "--resume", uuid),
 		latest:  w("claude", "--verbose", "--continue"),
 		newArgv: w("claude", "--verbose"),
@@ -99,7 +99,7 @@ var cases = []recogCase{
 	{
 		name:    "claude -c and --fork-session stripped",
 		argv:    w("claude", "-c", "--fork-session", "--permission-mode", "plan"),
-		want:    agents.Command{Agent: "claude", Program: w("claude"), Flags: w("--permission-mode", "plan"), Latest: true, LatestFrom: "-c"},
+		want:    recognize.Command{Agent: "claude", Program: w("claude"), Flags: w("--permission-mode", "plan"), Latest: true, LatestFrom: "-c"},
 		exact:   w("claude", "--permission-mode", "plan", "--resume", uuid),
 		latest:  w("claude", "--permission-mode", "plan", "--continue"),
 		newArgv: w("claude", "--permission-mode", "plan"),
@@ -107,7 +107,7 @@ var cases = []recogCase{
 	{
 		name:    "claude short cluster -cd",
 		argv:    w("claude", "-cd"),
-		want:    agents.Command{Agent: "claude", Program: w("claude"), Flags: w("-d"), Latest: true, LatestFrom: "-c"},
+		want:    recognize.Command{Agent: "claude", Program: w("claude"), Flags: w("-d"), Latest: true, LatestFrom: "-c"},
 		exact:   w("claude", "-d", "--resume", uuid),
 		latest:  w("claude", "-d", "--continue"),
 		newArgv: w("claude", "-d"),
@@ -115,7 +115,7 @@ var cases = []recogCase{
 	{
 		name:    "claude --session-id is an exact id",
 		argv:    w("claude", "--session-id", uuid),
-		want:    agents.Command{Agent: "claude", Program: w("claude"), ID: uuid, IDFrom: "--session-id"},
+		want:    recognize.Command{Agent: "claude", Program: w("claude"), ID: uuid, IDFrom: "--session-id"},
 		exact:   w("claude", "--resume", uuid),
 		latest:  w("claude", "--continue"),
 		newArgv: w("claude"),
@@ -123,7 +123,7 @@ var cases = []recogCase{
 	{
 		name:    "claude variadic --add-dir and a prompt",
 		argv:    w("claude", "--add-dir", "../lib", "../docs", "--model", "opus", "fix the tests"),
-		want:    agents.Command{Agent: "claude", Program: w("claude"), Flags: w("--add-dir", "../lib", "../docs", "--model", "opus"), PromptDropped: true},
+		want:    recognize.Command{Agent: "claude", Program: w("claude"), Flags: w("--add-dir", "../lib", "../docs", "--model", "opus"), PromptDropped: true},
 		exact:   w("claude", "--add-dir", "../lib", "../docs", "--model", "opus", "--resume", uuid),
 		latest:  w("claude", "--add-dir", "../lib", "../docs", "--model", "opus", "--continue"),
 		newArgv: w("claude", "--add-dir", "../lib", "../docs", "--model", "opus"),
@@ -135,7 +135,7 @@ var cases = []recogCase{
 		// it is unsure, so the restore prompt asks.
 		name: "claude unknown flag followed by a word",
 		argv: w("claude", "--frobnicate", "loud", "--tmux=classic"),
-		want: agents.Command{Agent: "claude", Program: w("claude"), Flags: w("--frobnicate", "loud", "--tmux=classic"),
+		want: recognize.Command{Agent: "claude", Program: w("claude"), Flags: w("--frobnicate", "loud", "--tmux=classic"),
 			Unsure: `--frobnicate is in no grammar of claude, so "loud" after it may be its value or a prompt: kept as its value`},
 		exact:   w("claude", "--frobnicate", "loud", "--tmux=classic", "--resume", uuid),
 		latest:  w("claude", "--frobnicate", "loud", "--tmux=classic", "--continue"),
@@ -144,7 +144,7 @@ var cases = []recogCase{
 	{
 		name:    "claude prompt after --",
 		argv:    w("claude", "--", "fix it"),
-		want:    agents.Command{Agent: "claude", Program: w("claude"), PromptDropped: true},
+		want:    recognize.Command{Agent: "claude", Program: w("claude"), PromptDropped: true},
 		exact:   w("claude", "--resume", uuid),
 		latest:  w("claude", "--continue"),
 		newArgv: w("claude"),
@@ -152,7 +152,7 @@ var cases = []recogCase{
 	{
 		name:    "claude secret-looking flag is never kept",
 		argv:    w("claude", "--anthropic-api-key", "sk-ant-123", "--model", "opus"),
-		want:    agents.Command{Agent: "claude", Program: w("claude"), Flags: w("--model", "opus"), SecretDropped: true},
+		want:    recognize.Command{Agent: "claude", Program: w("claude"), Flags: w("--model", "opus"), SecretDropped: true},
 		exact:   w("claude", "--model", "opus", "--resume", uuid),
 		latest:  w("claude", "--model", "opus", "--continue"),
 		newArgv: w("claude", "--model", "opus"),
@@ -160,7 +160,7 @@ var cases = []recogCase{
 	{
 		name: "claude -p is one-shot",
 		line: `claude -p "hi"`,
-		want: agents.Command{Agent: "claude", Program: w("claude"), OneShot: true, OneShotWhy: "-p"},
+		want: recognize.Command{Agent: "claude", Program: w("claude"), OneShot: true, OneShotWhy: "-p"},
 		// One-shot runs are never rewritten by Decide, but the argv
 		// builder itself does not care.
 		exact:   w("claude", "--resume", uuid),
@@ -170,7 +170,7 @@ var cases = []recogCase{
 	{
 		name:    "claude --output-format is one-shot",
 		argv:    w("claude", "--output-format", "json", "hi"),
-		want:    agents.Command{Agent: "claude", Program: w("claude"), OneShot: true, OneShotWhy: "--output-format"},
+		want:    recognize.Command{Agent: "claude", Program: w("claude"), OneShot: true, OneShotWhy: "--output-format"},
 		exact:   w("claude", "--resume", uuid),
 		latest:  w("claude", "--continue"),
 		newArgv: w("claude"),
@@ -178,7 +178,7 @@ var cases = []recogCase{
 	{
 		name:    "claude mcp list is a helper",
 		line:    "claude mcp list",
-		want:    agents.Command{Agent: "claude", Program: w("claude"), Helper: true, HelperWhy: "mcp"},
+		want:    recognize.Command{Agent: "claude", Program: w("claude"), Helper: true, HelperWhy: "mcp"},
 		exact:   w("claude", "--resume", uuid),
 		latest:  w("claude", "--continue"),
 		newArgv: w("claude"),
@@ -186,7 +186,7 @@ var cases = []recogCase{
 	{
 		name:    "claude --version is a helper",
 		argv:    w("claude", "--version"),
-		want:    agents.Command{Agent: "claude", Program: w("claude"), Helper: true, HelperWhy: "--version"},
+		want:    recognize.Command{Agent: "claude", Program: w("claude"), Helper: true, HelperWhy: "--version"},
 		exact:   w("claude", "--resume", uuid),
 		latest:  w("claude", "--continue"),
 		newArgv: w("claude"),
@@ -194,7 +194,7 @@ var cases = []recogCase{
 	{
 		name:    "claude node script",
 		argv:    w("node", "/home/u/.npm-global/lib/node_modules/@anthropic-ai/claude-code/cli.js", "--model", "opus"),
-		want:    agents.Command{Agent: "claude", Program: w("node", "/home/u/.npm-global/lib/node_modules/@anthropic-ai/claude-code/cli.js"), Flags: w("--model", "opus")},
+		want:    recognize.Command{Agent: "claude", Program: w("node", "/home/u/.npm-global/lib/node_modules/@anthropic-ai/claude-code/cli.js"), Flags: w("--model", "opus")},
 		exact:   w("node", "/home/u/.npm-global/lib/node_modules/@anthropic-ai/claude-code/cli.js", "--model", "opus", "--resume", uuid),
 		latest:  w("node", "/home/u/.npm-global/lib/node_modules/@anthropic-ai/claude-code/cli.js", "--model", "opus", "--continue"),
 		newArgv: w("node", "/home/u/.npm-global/lib/node_modules/@anthropic-ai/claude-code/cli.js", "--model", "opus"),
@@ -202,7 +202,7 @@ var cases = []recogCase{
 	{
 		name:    "claude npm native binary",
 		argv:    w("/usr/lib/node_modules/@anthropic-ai/claude-code/bin/claude.exe", "--resume", uuid),
-		want:    agents.Command{Agent: "claude", Program: w("/usr/lib/node_modules/@anthropic-ai/claude-code/bin/claude.exe"), ID: uuid, IDFrom: "--resume"},
+		want:    recognize.Command{Agent: "claude", Program: w("/usr/lib/node_modules/@anthropic-ai/claude-code/bin/claude.exe"), ID: uuid, IDFrom: "--resume"},
 		exact:   w("/usr/lib/node_modules/@anthropic-ai/claude-code/bin/claude.exe", "--resume", uuid),
 		latest:  w("/usr/lib/node_modules/@anthropic-ai/claude-code/bin/claude.exe", "--continue"),
 		newArgv: w("/usr/lib/node_modules/@anthropic-ai/claude-code/bin/claude.exe"),
@@ -210,7 +210,7 @@ var cases = []recogCase{
 	{
 		name:    "claude with env assignment",
 		line:    "FOO=1 BAR='a b' claude --model opus",
-		want:    agents.Command{Agent: "claude", Program: w("claude"), Env: w("FOO=1", "BAR=a b"), Flags: w("--model", "opus")},
+		want:    recognize.Command{Agent: "claude", Program: w("claude"), Env: w("FOO=1", "BAR=a b"), Flags: w("--model", "opus")},
 		exact:   w("claude", "--model", "opus", "--resume", uuid),
 		latest:  w("claude", "--model", "opus", "--continue"),
 		newArgv: w("claude", "--model", "opus"),
@@ -220,7 +220,7 @@ var cases = []recogCase{
 	{
 		name:    "codex resume id",
 		argv:    w("/home/u/.local/bin/codex", "resume", codexID),
-		want:    agents.Command{Agent: "codex", Program: w("/home/u/.local/bin/codex"), ID: codexID, IDFrom: "resume"},
+		want:    recognize.Command{Agent: "codex", Program: w("/home/u/.local/bin/codex"), ID: codexID, IDFrom: "resume"},
 		exact:   w("/home/u/.local/bin/codex", "resume", codexID),
 		latest:  w("/home/u/.local/bin/codex", "resume", "--last"),
 		newArgv: w("/home/u/.local/bin/codex"),
@@ -228,7 +228,7 @@ var cases = []recogCase{
 	{
 		name:    "codex -c is config and -p is profile: kept",
 		line:    `codex -c model="o3" -p work "fix it"`,
-		want:    agents.Command{Agent: "codex", Program: w("codex"), Flags: w("-c", "model=o3", "-p", "work"), PromptDropped: true},
+		want:    recognize.Command{Agent: "codex", Program: w("codex"), Flags: w("-c", "model=o3", "-p", "work"), PromptDropped: true},
 		exact:   w("codex", "resume", codexID, "-c", "model=o3", "-p", "work"),
 		latest:  w("codex", "resume", "--last", "-c", "model=o3", "-p", "work"),
 		newArgv: w("codex", "-c", "model=o3", "-p", "work"),
@@ -236,7 +236,7 @@ var cases = []recogCase{
 	{
 		name:    "codex flags before resume --last",
 		argv:    w("codex", "-m", "o3", "resume", "--last", "--all"),
-		want:    agents.Command{Agent: "codex", Program: w("codex"), Flags: w("-m", "o3"), Latest: true, LatestFrom: "--last"},
+		want:    recognize.Command{Agent: "codex", Program: w("codex"), Flags: w("-m", "o3"), Latest: true, LatestFrom: "--last"},
 		exact:   w("codex", "resume", codexID, "-m", "o3"),
 		latest:  w("codex", "resume", "--last", "-m", "o3"),
 		newArgv: w("codex", "-m", "o3"),
@@ -244,7 +244,7 @@ var cases = []recogCase{
 	{
 		name:    "codex resume id with a prompt",
 		argv:    w("codex", "resume", codexID, "go on", "-s", "read-only"),
-		want:    agents.Command{Agent: "codex", Program: w("codex"), Flags: w("-s", "read-only"), ID: codexID, IDFrom: "resume", PromptDropped: true},
+		want:    recognize.Command{Agent: "codex", Program: w("codex"), Flags: w("-s", "read-only"), ID: codexID, IDFrom: "resume", PromptDropped: true},
 		exact:   w("codex", "resume", codexID, "-s", "read-only"),
 		latest:  w("codex", "resume", "--last", "-s", "read-only"),
 		newArgv: w("codex", "-s", "read-only"),
@@ -252,7 +252,7 @@ var cases = []recogCase{
 	{
 		name:    "codex -C moves the directory",
 		argv:    w("codex", "-C", "../api", "-a", "never"),
-		want:    agents.Command{Agent: "codex", Program: w("codex"), Flags: w("-C", "../api", "-a", "never"), Dir: "../api"},
+		want:    recognize.Command{Agent: "codex", Program: w("codex"), Flags: w("-C", "../api", "-a", "never"), Dir: "../api"},
 		exact:   w("codex", "resume", codexID, "-C", "../api", "-a", "never"),
 		latest:  w("codex", "resume", "--last", "-C", "../api", "-a", "never"),
 		newArgv: w("codex", "-C", "../api", "-a", "never"),
@@ -260,7 +260,7 @@ var cases = []recogCase{
 	{
 		name:    "codex images are variadic",
 		argv:    w("codex", "-i", "a.png", "b.png", "--search"),
-		want:    agents.Command{Agent: "codex", Program: w("codex"), Flags: w("-i", "a.png", "b.png", "--search")},
+		want:    recognize.Command{Agent: "codex", Program: w("codex"), Flags: w("-i", "a.png", "b.png", "--search")},
 		exact:   w("codex", "resume", codexID, "-i", "a.png", "b.png", "--search"),
 		latest:  w("codex", "resume", "--last", "-i", "a.png", "b.png", "--search"),
 		newArgv: w("codex", "-i", "a.png", "b.png", "--search"),
@@ -268,7 +268,7 @@ var cases = []recogCase{
 	{
 		name:    "codex exec is one-shot",
 		argv:    w("codex", "exec", "run the tests"),
-		want:    agents.Command{Agent: "codex", Program: w("codex"), OneShot: true, OneShotWhy: "exec"},
+		want:    recognize.Command{Agent: "codex", Program: w("codex"), OneShot: true, OneShotWhy: "exec"},
 		exact:   w("codex", "resume", codexID),
 		latest:  w("codex", "resume", "--last"),
 		newArgv: w("codex"),
@@ -276,7 +276,7 @@ var cases = []recogCase{
 	{
 		name:    "codex e alias is one-shot",
 		argv:    w("codex", "-m", "o3", "e", "hi"),
-		want:    agents.Command{Agent: "codex", Program: w("codex"), Flags: w("-m", "o3"), OneShot: true, OneShotWhy: "e"},
+		want:    recognize.Command{Agent: "codex", Program: w("codex"), Flags: w("-m", "o3"), OneShot: true, OneShotWhy: "e"},
 		exact:   w("codex", "resume", codexID, "-m", "o3"),
 		latest:  w("codex", "resume", "--last", "-m", "o3"),
 		newArgv: w("codex", "-m", "o3"),
@@ -284,7 +284,7 @@ var cases = []recogCase{
 	{
 		name:    "codex login is a helper",
 		argv:    w("codex", "login"),
-		want:    agents.Command{Agent: "codex", Program: w("codex"), Helper: true, HelperWhy: "login"},
+		want:    recognize.Command{Agent: "codex", Program: w("codex"), Helper: true, HelperWhy: "login"},
 		exact:   w("codex", "resume", codexID),
 		latest:  w("codex", "resume", "--last"),
 		newArgv: w("codex"),
@@ -292,7 +292,7 @@ var cases = []recogCase{
 	{
 		name:    "codex node script",
 		argv:    w("node", "/home/u/.npm/lib/node_modules/@openai/codex/bin/codex.js", "--model", "x"),
-		want:    agents.Command{Agent: "codex", Program: w("node", "/home/u/.npm/lib/node_modules/@openai/codex/bin/codex.js"), Flags: w("--model", "x")},
+		want:    recognize.Command{Agent: "codex", Program: w("node", "/home/u/.npm/lib/node_modules/@openai/codex/bin/codex.js"), Flags: w("--model", "x")},
 		exact:   w("node", "/home/u/.npm/lib/node_modules/@openai/codex/bin/codex.js", "resume", codexID, "--model", "x"),
 		latest:  w("node", "/home/u/.npm/lib/node_modules/@openai/codex/bin/codex.js", "resume", "--last", "--model", "x"),
 		newArgv: w("node", "/home/u/.npm/lib/node_modules/@openai/codex/bin/codex.js", "--model", "x"),
@@ -300,7 +300,7 @@ var cases = []recogCase{
 	{
 		name:    "codex native child",
 		argv:    w("/home/u/.npm/lib/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex", "--model", "x"),
-		want:    agents.Command{Agent: "codex", Program: w("/home/u/.npm/lib/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex"), Flags: w("--model", "x")},
+		want:    recognize.Command{Agent: "codex", Program: w("/home/u/.npm/lib/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex"), Flags: w("--model", "x")},
 		exact:   w("/home/u/.npm/lib/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex", "resume", codexID, "--model", "x"),
 		latest:  w("/home/u/.npm/lib/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex", "resume", "--last", "--model", "x"),
 		newArgv: w("/home/u/.npm/lib/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex", "--model", "x"),
@@ -310,7 +310,7 @@ var cases = []recogCase{
 	{
 		name:    "gemini --resume id",
 		argv:    w("gemini", "--model", "pro", "--resume", uuid),
-		want:    agents.Command{Agent: "gemini", Program: w("gemini"), Flags: w("--model", "pro"), ID: uuid, IDFrom: "--resume"},
+		want:    recognize.Command{Agent: "gemini", Program: w("gemini"), Flags: w("--model", "pro"), ID: uuid, IDFrom: "--resume"},
 		exact:   w("gemini", "--model", "pro", "--resume", uuid),
 		latest:  w("gemini", "--model", "pro", "--resume", "latest"),
 		newArgv: w("gemini", "--model", "pro"),
@@ -318,7 +318,7 @@ var cases = []recogCase{
 	{
 		name:    "gemini -r latest",
 		argv:    w("gemini", "-r", "latest"),
-		want:    agents.Command{Agent: "gemini", Program: w("gemini"), Latest: true, LatestFrom: "-r latest"},
+		want:    recognize.Command{Agent: "gemini", Program: w("gemini"), Latest: true, LatestFrom: "-r latest"},
 		exact:   w("gemini", "--resume", uuid),
 		latest:  w("gemini", "--resume", "latest"),
 		newArgv: w("gemini"),
@@ -326,7 +326,7 @@ var cases = []recogCase{
 	{
 		name:    "gemini --resume by index: stripped, no id",
 		argv:    w("gemini", "--resume", "3"),
-		want:    agents.Command{Agent: "gemini", Program: w("gemini")},
+		want:    recognize.Command{Agent: "gemini", Program: w("gemini")},
 		exact:   w("gemini", "--resume", uuid),
 		latest:  w("gemini", "--resume", "latest"),
 		newArgv: w("gemini"),
@@ -334,7 +334,7 @@ var cases = []recogCase{
 	{
 		name:    "gemini -i prompt dropped",
 		argv:    w("gemini", "-i", "explain this repo", "--model", "pro"),
-		want:    agents.Command{Agent: "gemini", Program: w("gemini"), Flags: w("--model", "pro"), PromptDropped: true},
+		want:    recognize.Command{Agent: "gemini", Program: w("gemini"), Flags: w("--model", "pro"), PromptDropped: true},
 		exact:   w("gemini", "--model", "pro", "--resume", uuid),
 		latest:  w("gemini", "--model", "pro", "--resume", "latest"),
 		newArgv: w("gemini", "--model", "pro"),
@@ -342,7 +342,7 @@ var cases = []recogCase{
 	{
 		name:    "gemini -p is one-shot",
 		argv:    w("gemini", "-p", "hi"),
-		want:    agents.Command{Agent: "gemini", Program: w("gemini"), OneShot: true, OneShotWhy: "-p"},
+		want:    recognize.Command{Agent: "gemini", Program: w("gemini"), OneShot: true, OneShotWhy: "-p"},
 		exact:   w("gemini", "--resume", uuid),
 		latest:  w("gemini", "--resume", "latest"),
 		newArgv: w("gemini"),
@@ -350,7 +350,7 @@ var cases = []recogCase{
 	{
 		name:    "gemini re-spawned node",
 		argv:    w("/usr/bin/node", "--max-old-space-size=12052", "/usr/lib/node_modules/@google/gemini-cli/dist/index.js", "--model", "x"),
-		want:    agents.Command{Agent: "gemini", Program: w("/usr/bin/node", "--max-old-space-size=12052", "/usr/lib/node_modules/@google/gemini-cli/dist/index.js"), Flags: w("--model", "x")},
+		want:    recognize.Command{Agent: "gemini", Program: w("/usr/bin/node", "--max-old-space-size=12052", "/usr/lib/node_modules/@google/gemini-cli/dist/index.js"), Flags: w("--model", "x")},
 		exact:   w("/usr/bin/node", "--max-old-space-size=12052", "/usr/lib/node_modules/@google/gemini-cli/dist/index.js", "--model", "x", "--resume", uuid),
 		latest:  w("/usr/bin/node", "--max-old-space-size=12052", "/usr/lib/node_modules/@google/gemini-cli/dist/index.js", "--model", "x", "--resume", "latest"),
 		newArgv: w("/usr/bin/node", "--max-old-space-size=12052", "/usr/lib/node_modules/@google/gemini-cli/dist/index.js", "--model", "x"),
@@ -360,7 +360,7 @@ var cases = []recogCase{
 	{
 		name:    "copilot --resume=id",
 		argv:    w("copilot", "--resume="+uuid),
-		want:    agents.Command{Agent: "copilot", Program: w("copilot"), ID: uuid, IDFrom: "--resume"},
+		want:    recognize.Command{Agent: "copilot", Program: w("copilot"), ID: uuid, IDFrom: "--resume"},
 		exact:   w("copilot", "--resume="+uuid),
 		latest:  w("copilot", "--continue"),
 		newArgv: w("copilot"),
@@ -368,7 +368,7 @@ var cases = []recogCase{
 	{
 		name:    "copilot -r id, -i prompt",
 		argv:    w("copilot", "-r", uuid, "-i", "keep going"),
-		want:    agents.Command{Agent: "copilot", Program: w("copilot"), ID: uuid, IDFrom: "-r", PromptDropped: true},
+		want:    recognize.Command{Agent: "copilot", Program: w("copilot"), ID: uuid, IDFrom: "-r", PromptDropped: true},
 		exact:   w("copilot", "--resume="+uuid),
 		latest:  w("copilot", "--continue"),
 		newArgv: w("copilot"),
@@ -376,7 +376,7 @@ var cases = []recogCase{
 	{
 		name:    "copilot -s is one-shot",
 		argv:    w("copilot", "-s", "-p", "hi"),
-		want:    agents.Command{Agent: "copilot", Program: w("copilot"), OneShot: true, OneShotWhy: "-s"},
+		want:    recognize.Command{Agent: "copilot", Program: w("copilot"), OneShot: true, OneShotWhy: "-s"},
 		exact:   w("copilot", "--resume="+uuid),
 		latest:  w("copilot", "--continue"),
 		newArgv: w("copilot"),
@@ -386,7 +386,7 @@ var cases = []recogCase{
 	{
 		name:    "opencode prompt dropped",
 		line:    `opencode -m anthropic/claude "fix the tests"`,
-		want:    agents.Command{Agent: "opencode", Program: w("opencode"), Flags: w("-m", "anthropic/claude"), PromptDropped: true},
+		want:    recognize.Command{Agent: "opencode", Program: w("opencode"), Flags: w("-m", "anthropic/claude"), PromptDropped: true},
 		exact:   w("opencode", "-m", "anthropic/claude", "--session", sesID),
 		latest:  w("opencode", "-m", "anthropic/claude", "--continue"),
 		newArgv: w("opencode", "-m", "anthropic/claude"),
@@ -394,7 +394,7 @@ var cases = []recogCase{
 	{
 		name:    "opencode project path kept",
 		argv:    w("opencode", "/home/u/code/api", "-s", sesID),
-		want:    agents.Command{Agent: "opencode", Program: w("opencode"), Flags: w("/home/u/code/api"), ID: sesID, IDFrom: "-s"},
+		want:    recognize.Command{Agent: "opencode", Program: w("opencode"), Flags: w("/home/u/code/api"), ID: sesID, IDFrom: "-s"},
 		exact:   w("opencode", "/home/u/code/api", "--session", sesID),
 		latest:  w("opencode", "/home/u/code/api", "--continue"),
 		newArgv: w("opencode", "/home/u/code/api"),
@@ -402,7 +402,7 @@ var cases = []recogCase{
 	{
 		name:    "opencode path after -- keeps the --",
 		argv:    w("opencode", "-c", "--", "-odd-dir"),
-		want:    agents.Command{Agent: "opencode", Program: w("opencode"), Flags: w("--", "-odd-dir"), Latest: true, LatestFrom: "-c"},
+		want:    recognize.Command{Agent: "opencode", Program: w("opencode"), Flags: w("--", "-odd-dir"), Latest: true, LatestFrom: "-c"},
 		exact:   w("opencode", "--session", sesID, "--", "-odd-dir"),
 		latest:  w("opencode", "--continue", "--", "-odd-dir"),
 		newArgv: w("opencode", "--", "-odd-dir"),
@@ -410,7 +410,7 @@ var cases = []recogCase{
 	{
 		name:    "opencode --prompt dropped",
 		argv:    w("opencode", "--prompt", "hello"),
-		want:    agents.Command{Agent: "opencode", Program: w("opencode"), PromptDropped: true},
+		want:    recognize.Command{Agent: "opencode", Program: w("opencode"), PromptDropped: true},
 		exact:   w("opencode", "--session", sesID),
 		latest:  w("opencode", "--continue"),
 		newArgv: w("opencode"),
@@ -418,7 +418,7 @@ var cases = []recogCase{
 	{
 		name:    "opencode run is one-shot",
 		argv:    w("opencode", "run", "hello"),
-		want:    agents.Command{Agent: "opencode", Program: w("opencode"), OneShot: true, OneShotWhy: "run"},
+		want:    recognize.Command{Agent: "opencode", Program: w("opencode"), OneShot: true, OneShotWhy: "run"},
 		exact:   w("opencode", "--session", sesID),
 		latest:  w("opencode", "--continue"),
 		newArgv: w("opencode"),
@@ -426,7 +426,7 @@ var cases = []recogCase{
 	{
 		name:    "opencode auth is a helper, not a path",
 		argv:    w("opencode", "auth", "login"),
-		want:    agents.Command{Agent: "opencode", Program: w("opencode"), Helper: true, HelperWhy: "auth"},
+		want:    recognize.Command{Agent: "opencode", Program: w("opencode"), Helper: true, HelperWhy: "auth"},
 		exact:   w("opencode", "--session", sesID),
 		latest:  w("opencode", "--continue"),
 		newArgv: w("opencode"),
@@ -436,7 +436,7 @@ var cases = []recogCase{
 	{
 		name:    "kilo --session",
 		argv:    w("kilo", "--session", sesID, "-m", "x/y"),
-		want:    agents.Command{Agent: "kilo", Program: w("kilo"), Flags: w("-m", "x/y"), ID: sesID, IDFrom: "--session"},
+		want:    recognize.Command{Agent: "kilo", Program: w("kilo"), Flags: w("-m", "x/y"), ID: sesID, IDFrom: "--session"},
 		exact:   w("kilo", "-m", "x/y", "--session", sesID),
 		latest:  w("kilo", "-m", "x/y", "--continue"),
 		newArgv: w("kilo", "-m", "x/y"),
@@ -444,7 +444,7 @@ var cases = []recogCase{
 	{
 		name:    "kilo attach is one-shot",
 		argv:    w("kilo", "attach", "http://localhost:4096"),
-		want:    agents.Command{Agent: "kilo", Program: w("kilo"), OneShot: true, OneShotWhy: "attach"},
+		want:    recognize.Command{Agent: "kilo", Program: w("kilo"), OneShot: true, OneShotWhy: "attach"},
 		exact:   w("kilo", "--session", sesID),
 		latest:  w("kilo", "--continue"),
 		newArgv: w("kilo"),
@@ -454,7 +454,7 @@ var cases = []recogCase{
 	{
 		name:    "pi renamed process",
 		argv:    w("pi"),
-		want:    agents.Command{Agent: "pi", Program: w("pi"), FlagsHidden: true},
+		want:    recognize.Command{Agent: "pi", Program: w("pi"), FlagsHidden: true},
 		exact:   w("pi", "--session", uuid),
 		latest:  w("pi", "--continue"),
 		newArgv: w("pi"),
@@ -462,7 +462,7 @@ var cases = []recogCase{
 	{
 		name:    "pi typed line: secrets dropped",
 		line:    "pi --api-key sk-1 -k sk-2 --session " + uuid,
-		want:    agents.Command{Agent: "pi", Program: w("pi"), ID: uuid, IDFrom: "--session", SecretDropped: true},
+		want:    recognize.Command{Agent: "pi", Program: w("pi"), ID: uuid, IDFrom: "--session", SecretDropped: true},
 		exact:   w("pi", "--session", uuid),
 		latest:  w("pi", "--continue"),
 		newArgv: w("pi"),
@@ -470,7 +470,7 @@ var cases = []recogCase{
 	{
 		name:    "pi -r is a picker, --mode text kept",
 		argv:    w("pi", "-r", "--mode", "text"),
-		want:    agents.Command{Agent: "pi", Program: w("pi"), Flags: w("--mode", "text")},
+		want:    recognize.Command{Agent: "pi", Program: w("pi"), Flags: w("--mode", "text")},
 		exact:   w("pi", "--mode", "text", "--session", uuid),
 		latest:  w("pi", "--mode", "text", "--continue"),
 		newArgv: w("pi", "--mode", "text"),
@@ -478,7 +478,7 @@ var cases = []recogCase{
 	{
 		name:    "pi --mode json is one-shot",
 		argv:    w("pi", "--mode", "json"),
-		want:    agents.Command{Agent: "pi", Program: w("pi"), OneShot: true, OneShotWhy: "--mode json"},
+		want:    recognize.Command{Agent: "pi", Program: w("pi"), OneShot: true, OneShotWhy: "--mode json"},
 		exact:   w("pi", "--session", uuid),
 		latest:  w("pi", "--continue"),
 		newArgv: w("pi"),
@@ -488,7 +488,7 @@ var cases = []recogCase{
 	{
 		name:    "qodercli -r id, -w is --cwd",
 		argv:    w("node", "/usr/lib/node_modules/@qoder-ai/qodercli/bin/qodercli", "--model", "x", "-w", "sub", "-r", uuid),
-		want:    agents.Command{Agent: "qodercli", Program: w("node", "/usr/lib/node_modules/@qoder-ai/qodercli/bin/qodercli"), Flags: w("--model", "x", "-w", "sub"), Dir: "sub", ID: uuid, IDFrom: "-r"},
+		want:    recognize.Command{Agent: "qodercli", Program: w("node", "/usr/lib/node_modules/@qoder-ai/qodercli/bin/qodercli"), Flags: w("--model", "x", "-w", "sub"), Dir: "sub", ID: uuid, IDFrom: "-r"},
 		exact:   w("node", "/usr/lib/node_modules/@qoder-ai/qodercli/bin/qodercli", "--model", "x", "-w", "sub", "--resume", uuid),
 		latest:  w("node", "/usr/lib/node_modules/@qoder-ai/qodercli/bin/qodercli", "--model", "x", "-w", "sub", "--continue"),
 		newArgv: w("node", "/usr/lib/node_modules/@qoder-ai/qodercli/bin/qodercli", "--model", "x", "-w", "sub"),
@@ -496,7 +496,7 @@ var cases = []recogCase{
 	{
 		name:    "qodercli -r followed by a prompt",
 		argv:    w("qodercli", "-r", "hello"),
-		want:    agents.Command{Agent: "qodercli", Program: w("qodercli"), PromptDropped: true},
+		want:    recognize.Command{Agent: "qodercli", Program: w("qodercli"), PromptDropped: true},
 		exact:   w("qodercli", "--resume", uuid),
 		latest:  w("qodercli", "--continue"),
 		newArgv: w("qodercli"),
@@ -504,7 +504,7 @@ var cases = []recogCase{
 	{
 		name:    "qodercli -p is one-shot",
 		argv:    w("qodercli", "-p", "hi"),
-		want:    agents.Command{Agent: "qodercli", Program: w("qodercli"), OneShot: true, OneShotWhy: "-p"},
+		want:    recognize.Command{Agent: "qodercli", Program: w("qodercli"), OneShot: true, OneShotWhy: "-p"},
 		exact:   w("qodercli", "--resume", uuid),
 		latest:  w("qodercli", "--continue"),
 		newArgv: w("qodercli"),
@@ -514,7 +514,7 @@ var cases = []recogCase{
 	{
 		name:    "droid resume subcommand",
 		argv:    w("droid", "resume", uuid),
-		want:    agents.Command{Agent: "droid", Program: w("droid"), ID: uuid, IDFrom: "resume"},
+		want:    recognize.Command{Agent: "droid", Program: w("droid"), ID: uuid, IDFrom: "resume"},
 		exact:   w("droid", "--resume", uuid),
 		latest:  w("droid", "--resume", "--last"),
 		newArgv: w("droid"),
@@ -522,7 +522,7 @@ var cases = []recogCase{
 	{
 		name:    "droid --resume --last",
 		argv:    w("droid", "--resume", "--last"),
-		want:    agents.Command{Agent: "droid", Program: w("droid"), Latest: true, LatestFrom: "--last"},
+		want:    recognize.Command{Agent: "droid", Program: w("droid"), Latest: true, LatestFrom: "--last"},
 		exact:   w("droid", "--resume", uuid),
 		latest:  w("droid", "--resume", "--last"),
 		newArgv: w("droid"),
@@ -530,7 +530,7 @@ var cases = []recogCase{
 	{
 		name:    "droid exec -r is reasoning, one-shot",
 		argv:    w("droid", "exec", "-r", "high", "fix"),
-		want:    agents.Command{Agent: "droid", Program: w("droid"), OneShot: true, OneShotWhy: "exec"},
+		want:    recognize.Command{Agent: "droid", Program: w("droid"), OneShot: true, OneShotWhy: "exec"},
 		exact:   w("droid", "--resume", uuid),
 		latest:  w("droid", "--resume", "--last"),
 		newArgv: w("droid"),
@@ -540,7 +540,7 @@ var cases = []recogCase{
 	{
 		name:    "amp threads continue id",
 		argv:    w("amp", "threads", "continue", ampID),
-		want:    agents.Command{Agent: "amp", Program: w("amp"), ID: ampID, IDFrom: "threads continue"},
+		want:    recognize.Command{Agent: "amp", Program: w("amp"), ID: ampID, IDFrom: "threads continue"},
 		exact:   w("amp", "threads", "continue", ampID),
 		latest:  w("amp", "threads", "continue", "--last"),
 		newArgv: w("amp"),
@@ -548,7 +548,7 @@ var cases = []recogCase{
 	{
 		name:    "amp threads list is a helper",
 		argv:    w("amp", "threads", "list"),
-		want:    agents.Command{Agent: "amp", Program: w("amp"), Helper: true, HelperWhy: "threads"},
+		want:    recognize.Command{Agent: "amp", Program: w("amp"), Helper: true, HelperWhy: "threads"},
 		exact:   w("amp", "threads", "continue", ampID),
 		latest:  w("amp", "threads", "continue", "--last"),
 		newArgv: w("amp"),
@@ -556,7 +556,7 @@ var cases = []recogCase{
 	{
 		name:    "amp -x is one-shot",
 		argv:    w("amp", "-x", "hi"),
-		want:    agents.Command{Agent: "amp", Program: w("amp"), OneShot: true, OneShotWhy: "-x"},
+		want:    recognize.Command{Agent: "amp", Program: w("amp"), OneShot: true, OneShotWhy: "-x"},
 		exact:   w("amp", "threads", "continue", ampID),
 		latest:  w("amp", "threads", "continue", "--last"),
 		newArgv: w("amp"),
@@ -566,7 +566,7 @@ var cases = []recogCase{
 	{
 		name:    "crush --session",
 		argv:    w("crush", "--session", tokenID),
-		want:    agents.Command{Agent: "crush", Program: w("crush"), ID: tokenID, IDFrom: "--session"},
+		want:    recognize.Command{Agent: "crush", Program: w("crush"), ID: tokenID, IDFrom: "--session"},
 		exact:   w("crush", "--session", tokenID),
 		latest:  w("crush", "--continue"),
 		newArgv: w("crush"),
@@ -574,7 +574,7 @@ var cases = []recogCase{
 	{
 		name:    "crush run is one-shot",
 		argv:    w("crush", "run", "hi"),
-		want:    agents.Command{Agent: "crush", Program: w("crush"), OneShot: true, OneShotWhy: "run"},
+		want:    recognize.Command{Agent: "crush", Program: w("crush"), OneShot: true, OneShotWhy: "run"},
 		exact:   w("crush", "--session", tokenID),
 		latest:  w("crush", "--continue"),
 		newArgv: w("crush"),
@@ -584,7 +584,7 @@ var cases = []recogCase{
 	{
 		name:    "cursor-agent --resume",
 		argv:    w("cursor-agent", "--resume", tokenID),
-		want:    agents.Command{Agent: "cursor-agent", Program: w("cursor-agent"), ID: tokenID, IDFrom: "--resume"},
+		want:    recognize.Command{Agent: "cursor-agent", Program: w("cursor-agent"), ID: tokenID, IDFrom: "--resume"},
 		exact:   w("cursor-agent", "--resume", tokenID),
 		latest:  w("cursor-agent", "--continue"),
 		newArgv: w("cursor-agent"),
@@ -592,7 +592,7 @@ var cases = []recogCase{
 	{
 		name:    "cursor-agent create-chat is a helper",
 		argv:    w("cursor-agent", "create-chat"),
-		want:    agents.Command{Agent: "cursor-agent", Program: w("cursor-agent"), Helper: true, HelperWhy: "create-chat"},
+		want:    recognize.Command{Agent: "cursor-agent", Program: w("cursor-agent"), Helper: true, HelperWhy: "create-chat"},
 		exact:   w("cursor-agent", "--resume", tokenID),
 		latest:  w("cursor-agent", "--continue"),
 		newArgv: w("cursor-agent"),
@@ -602,7 +602,7 @@ var cases = []recogCase{
 	{
 		name:    "kimi -r id",
 		argv:    w("kimi", "-r", uuid),
-		want:    agents.Command{Agent: "kimi", Program: w("kimi"), ID: uuid, IDFrom: "-r"},
+		want:    recognize.Command{Agent: "kimi", Program: w("kimi"), ID: uuid, IDFrom: "-r"},
 		exact:   w("kimi", "--session", uuid),
 		latest:  w("kimi", "--continue"),
 		newArgv: w("kimi"),
@@ -610,7 +610,7 @@ var cases = []recogCase{
 	{
 		name:    "kimi -p is one-shot",
 		argv:    w("kimi", "-p", "hi"),
-		want:    agents.Command{Agent: "kimi", Program: w("kimi"), OneShot: true, OneShotWhy: "-p"},
+		want:    recognize.Command{Agent: "kimi", Program: w("kimi"), OneShot: true, OneShotWhy: "-p"},
 		exact:   w("kimi", "--session", uuid),
 		latest:  w("kimi", "--continue"),
 		newArgv: w("kimi"),
@@ -620,7 +620,7 @@ var cases = []recogCase{
 	{
 		name:    "hermes --resume latest",
 		argv:    w("hermes", "--resume", "latest"),
-		want:    agents.Command{Agent: "hermes", Program: w("hermes"), Latest: true, LatestFrom: "--resume latest"},
+		want:    recognize.Command{Agent: "hermes", Program: w("hermes"), Latest: true, LatestFrom: "--resume latest"},
 		exact:   w("hermes", "--resume", tokenID),
 		latest:  w("hermes", "--continue"),
 		newArgv: w("hermes"),
@@ -628,7 +628,7 @@ var cases = []recogCase{
 	{
 		name:    "hermes --resume id",
 		argv:    w("hermes", "--resume", tokenID),
-		want:    agents.Command{Agent: "hermes", Program: w("hermes"), ID: tokenID, IDFrom: "--resume"},
+		want:    recognize.Command{Agent: "hermes", Program: w("hermes"), ID: tokenID, IDFrom: "--resume"},
 		exact:   w("hermes", "--resume", tokenID),
 		latest:  w("hermes", "--continue"),
 		newArgv: w("hermes"),
@@ -636,7 +636,7 @@ var cases = []recogCase{
 	{
 		name:    "hermes -q is one-shot",
 		argv:    w("hermes", "-q", "hi"),
-		want:    agents.Command{Agent: "hermes", Program: w("hermes"), OneShot: true, OneShotWhy: "-q"},
+		want:    recognize.Command{Agent: "hermes", Program: w("hermes"), OneShot: true, OneShotWhy: "-q"},
 		exact:   w("hermes", "--resume", tokenID),
 		latest:  w("hermes", "--continue"),
 		newArgv: w("hermes"),
@@ -646,7 +646,7 @@ var cases = []recogCase{
 	{
 		name:    "goose session --resume --session-id",
 		argv:    w("goose", "session", "--resume", "--session-id", tokenID),
-		want:    agents.Command{Agent: "goose", Program: w("goose"), ID: tokenID, IDFrom: "--session-id", Latest: true, LatestFrom: "--resume"},
+		want:    recognize.Command{Agent: "goose", Program: w("goose"), ID: tokenID, IDFrom: "--session-id", Latest: true, LatestFrom: "--resume"},
 		exact:   w("goose", "session", "--resume", "--session-id", tokenID),
 		latest:  w("goose", "session", "--resume"),
 		newArgv: w("goose", "session"),
@@ -654,7 +654,7 @@ var cases = []recogCase{
 	{
 		name:    "goose session -n name",
 		argv:    w("goose", "session", "-n", "work"),
-		want:    agents.Command{Agent: "goose", Program: w("goose")},
+		want:    recognize.Command{Agent: "goose", Program: w("goose")},
 		exact:   w("goose", "session", "--resume", "--session-id", tokenID),
 		latest:  w("goose", "session", "--resume"),
 		newArgv: w("goose", "session"),
@@ -662,7 +662,7 @@ var cases = []recogCase{
 	{
 		name:    "goose session list is a helper",
 		argv:    w("goose", "session", "list"),
-		want:    agents.Command{Agent: "goose", Program: w("goose"), Helper: true, HelperWhy: "session list"},
+		want:    recognize.Command{Agent: "goose", Program: w("goose"), Helper: true, HelperWhy: "session list"},
 		exact:   w("goose", "session", "--resume", "--session-id", tokenID),
 		latest:  w("goose", "session", "--resume"),
 		newArgv: w("goose", "session"),
@@ -670,7 +670,7 @@ var cases = []recogCase{
 	{
 		name:    "goose run is one-shot",
 		argv:    w("goose", "run", "-t", "hi"),
-		want:    agents.Command{Agent: "goose", Program: w("goose"), OneShot: true, OneShotWhy: "run"},
+		want:    recognize.Command{Agent: "goose", Program: w("goose"), OneShot: true, OneShotWhy: "run"},
 		exact:   w("goose", "session", "--resume", "--session-id", tokenID),
 		latest:  w("goose", "session", "--resume"),
 		newArgv: w("goose", "session"),
@@ -680,7 +680,7 @@ var cases = []recogCase{
 	{
 		name:    "omp -r id, -k secret",
 		argv:    w("omp", "-k", "secret", "-r", uuid),
-		want:    agents.Command{Agent: "omp", Program: w("omp"), ID: uuid, IDFrom: "-r", SecretDropped: true},
+		want:    recognize.Command{Agent: "omp", Program: w("omp"), ID: uuid, IDFrom: "-r", SecretDropped: true},
 		exact:   w("omp", "--resume", uuid),
 		latest:  w("omp", "--continue"),
 		newArgv: w("omp"),
@@ -688,7 +688,7 @@ var cases = []recogCase{
 	{
 		name:    "omp -c latest",
 		argv:    w("omp", "-c"),
-		want:    agents.Command{Agent: "omp", Program: w("omp"), Latest: true, LatestFrom: "-c"},
+		want:    recognize.Command{Agent: "omp", Program: w("omp"), Latest: true, LatestFrom: "-c"},
 		exact:   w("omp", "--resume", uuid),
 		latest:  w("omp", "--continue"),
 		newArgv: w("omp"),
@@ -698,27 +698,27 @@ var cases = []recogCase{
 	{
 		name: "mastracode",
 		argv: w("mastracode"),
-		want: agents.Command{Agent: "mastracode", Program: w("mastracode")},
+		want: recognize.Command{Agent: "mastracode", Program: w("mastracode")},
 	},
 	{
 		name: "mastracode positional is one-shot",
 		argv: w("mastracode", "fix it"),
-		want: agents.Command{Agent: "mastracode", Program: w("mastracode"), OneShot: true, OneShotWhy: "a positional argument"},
+		want: recognize.Command{Agent: "mastracode", Program: w("mastracode"), OneShot: true, OneShotWhy: "a positional argument"},
 	},
 	{
 		name: "grok secret",
 		argv: w("grok", "--api-key", "xai-1"),
-		want: agents.Command{Agent: "grok", Program: w("grok"), SecretDropped: true},
+		want: recognize.Command{Agent: "grok", Program: w("grok"), SecretDropped: true},
 	},
 	{
 		name: "aider",
 		argv: w("/home/u/.local/bin/aider", "--no-auto-commits"),
-		want: agents.Command{Agent: "aider", Program: w("/home/u/.local/bin/aider"), Flags: w("--no-auto-commits")},
+		want: recognize.Command{Agent: "aider", Program: w("/home/u/.local/bin/aider"), Flags: w("--no-auto-commits")},
 	},
 	{
 		name: "junie",
 		argv: w("junie"),
-		want: agents.Command{Agent: "junie", Program: w("junie")},
+		want: recognize.Command{Agent: "junie", Program: w("junie")},
 	},
 }
 
@@ -726,12 +726,12 @@ func TestRecognizeAndResumeArgv(t *testing.T) {
 	s := loadShipped(t)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			var got agents.Command
+			var got recognize.Command
 			var ok bool
 			if tc.line != "" {
-				got, ok = s.RecognizeString(tc.line)
+				got, ok = recognize.String(s, tc.line)
 			} else {
-				got, ok = s.RecognizeArgv(tc.argv)
+				got, ok = recognize.Argv(s, tc.argv)
 			}
 			if !ok {
 				t.Fatalf("not recognised")
@@ -764,7 +764,7 @@ func TestRecognizeAndResumeArgv(t *testing.T) {
 				}
 				// What kittymux writes must read back as the same command
 				// with the mode's id or latest flag: nothing doubled.
-				back, ok := s.RecognizeArgv(argv)
+				back, ok := recognize.Argv(s, argv)
 				if !ok {
 					t.Errorf("%s argv %q is not recognised", m.mode, argv)
 					continue
@@ -790,9 +790,9 @@ func TestEveryDefinitionCovered(t *testing.T) {
 	type cover struct{ recognised, exact, latest, newArgv bool }
 	seen := map[string]*cover{}
 	for _, tc := range cases {
-		c, ok := s.RecognizeArgv(tc.argv)
+		c, ok := recognize.Argv(s, tc.argv)
 		if tc.line != "" {
-			c, ok = s.RecognizeString(tc.line)
+			c, ok = recognize.String(s, tc.line)
 		}
 		if !ok {
 			continue
@@ -833,7 +833,7 @@ func TestEveryDefinitionCovered(t *testing.T) {
 func TestResumeArgvCannotResume(t *testing.T) {
 	s := loadShipped(t)
 	for _, n := range []string{"mastracode", "grok", "aider", "junie"} {
-		c, ok := s.RecognizeArgv([]string{n})
+		c, ok := recognize.Argv(s, []string{n})
 		if !ok {
 			t.Fatalf("%s not recognised", n)
 		}
@@ -847,8 +847,8 @@ func TestResumeArgvCannotResume(t *testing.T) {
 
 func TestResumeArgvRefusesHostileIDs(t *testing.T) {
 	s := loadShipped(t)
-	c, _ := s.RecognizeArgv([]string{"claude", "--model", "opus"})
-	hermes, _ := s.RecognizeArgv([]string{"hermes"}) // a plain-token id form
+	c, _ := recognize.Argv(s, []string{"claude", "--model", "opus"})
+	hermes, _ := recognize.Argv(s, []string{"hermes"}) // a plain-token id form
 	for _, id := range []string{
 		"--dangerously-skip-permissions", "-x", "$(touch x)", "`touch x`", "a;b", "a\nb", "", "x y", "a|b", "a&b",
 		"a>b", "*", "~root", "a'b", `a"b`, "a\\b", "a\tb", uuid + "\n", uuid + " --model x", "../../etc/passwd",
@@ -871,7 +871,7 @@ func TestResumeArgvRefusesHostileIDs(t *testing.T) {
 	if _, err := plan.ResumeArgv(s, c, "sideways", ""); err == nil {
 		t.Error("unknown mode: want an error")
 	}
-	if _, err := plan.ResumeArgv(s, agents.Command{Agent: "nope", Program: []string{"nope"}}, plan.ModeNew, ""); err == nil {
+	if _, err := plan.ResumeArgv(s, recognize.Command{Agent: "nope", Program: []string{"nope"}}, plan.ModeNew, ""); err == nil {
 		t.Error("unknown agent: want an error")
 	}
 }
@@ -918,12 +918,12 @@ func TestRecognizeStringRefuses(t *testing.T) {
 		"$'claude' --model x",
 		`$"claude"`,
 	} {
-		if c, ok := s.RecognizeString(line); ok {
+		if c, ok := recognize.String(s, line); ok {
 			t.Errorf("%q recognised as %+v", line, c)
 		}
 	}
 	// Escapes and quotes are literal.
-	c, ok := s.RecognizeString(`claude --model 'opus' --add-dir my\ dir --append-system-prompt "be brief"`)
+	c, ok := recognize.String(s, `claude --model 'opus' --add-dir my\ dir --append-system-prompt "be brief"`)
 	if !ok {
 		t.Fatal("quoted line not recognised")
 	}
@@ -951,7 +951,7 @@ func TestRecognizeArgvRefuses(t *testing.T) {
 		{"/usr/lib/node_modules/@anthropic-ai/claude-code-extra/x"},
 		{"-claude"},
 	} {
-		if c, ok := s.RecognizeArgv(argv); ok {
+		if c, ok := recognize.Argv(s, argv); ok {
 			t.Errorf("%q recognised as %+v", argv, c)
 		}
 	}
@@ -963,7 +963,7 @@ func TestRecognizeProcesses(t *testing.T) {
 	tests := []struct {
 		name  string
 		procs [][]string
-		want  agents.Command
+		want  recognize.Command
 		ok    bool
 	}{
 		{
@@ -972,7 +972,7 @@ func TestRecognizeProcesses(t *testing.T) {
 				{"node", "/u/lib/node_modules/@openai/codex/bin/codex.js", "--model", "x"},
 				{native, "--model", "x"},
 			},
-			want: agents.Command{Agent: "codex", Program: w("node", "/u/lib/node_modules/@openai/codex/bin/codex.js"), Flags: w("--model", "x")},
+			want: recognize.Command{Agent: "codex", Program: w("node", "/u/lib/node_modules/@openai/codex/bin/codex.js"), Flags: w("--model", "x")},
 			ok:   true,
 		},
 		{
@@ -981,7 +981,7 @@ func TestRecognizeProcesses(t *testing.T) {
 				{"node", "/u/bin/gemini", "--model", "x"},
 				{"/usr/bin/node", "--max-old-space-size=12052", "/u/lib/node_modules/@google/gemini-cli/dist/index.js", "--model", "x"},
 			},
-			want: agents.Command{Agent: "gemini", Program: w("node", "/u/bin/gemini"), Flags: w("--model", "x")},
+			want: recognize.Command{Agent: "gemini", Program: w("node", "/u/bin/gemini"), Flags: w("--model", "x")},
 			ok:   true,
 		},
 		{
@@ -990,13 +990,13 @@ func TestRecognizeProcesses(t *testing.T) {
 				{"node", "/u/bin/copilot"},
 				{"/u/lib/node_modules/@github/copilot-linux-x64/copilot"},
 			},
-			want: agents.Command{Agent: "copilot", Program: w("node", "/u/bin/copilot")},
+			want: recognize.Command{Agent: "copilot", Program: w("node", "/u/bin/copilot")},
 			ok:   true,
 		},
 		{
 			name:  "pi renamed itself",
 			procs: [][]string{{"pi"}},
-			want:  agents.Command{Agent: "pi", Program: w("pi"), FlagsHidden: true},
+			want:  recognize.Command{Agent: "pi", Program: w("pi"), FlagsHidden: true},
 			ok:    true,
 		},
 		{
@@ -1005,7 +1005,7 @@ func TestRecognizeProcesses(t *testing.T) {
 				{"pi"},
 				{"node", "/u/lib/node_modules/@mariozechner/pi-coding-agent/dist/cli.js", "--session", uuid},
 			},
-			want: agents.Command{Agent: "pi", Program: w("node", "/u/lib/node_modules/@mariozechner/pi-coding-agent/dist/cli.js"), ID: uuid, IDFrom: "--session"},
+			want: recognize.Command{Agent: "pi", Program: w("node", "/u/lib/node_modules/@mariozechner/pi-coding-agent/dist/cli.js"), ID: uuid, IDFrom: "--session"},
 			ok:   true,
 		},
 		{
@@ -1015,13 +1015,13 @@ func TestRecognizeProcesses(t *testing.T) {
 		{
 			name:  "agent behind a non-agent",
 			procs: [][]string{{"/bin/bash"}, {"claude", "-c"}},
-			want:  agents.Command{Agent: "claude", Program: w("claude"), Latest: true, LatestFrom: "-c"},
+			want:  recognize.Command{Agent: "claude", Program: w("claude"), Latest: true, LatestFrom: "-c"},
 			ok:    true,
 		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, ok := s.RecognizeProcesses(tc.procs)
+			got, ok := recognize.Processes(s, tc.procs)
 			if ok != tc.ok {
 				t.Fatalf("ok = %v, want %v", ok, tc.ok)
 			}
@@ -1037,9 +1037,9 @@ func TestRecognizeProcesses(t *testing.T) {
 func TestWrittenArgvValidates(t *testing.T) {
 	s := loadShipped(t)
 	for _, tc := range cases {
-		c, ok := s.RecognizeArgv(tc.argv)
+		c, ok := recognize.Argv(s, tc.argv)
 		if tc.line != "" {
-			c, ok = s.RecognizeString(tc.line)
+			c, ok = recognize.String(s, tc.line)
 		}
 		if !ok || c.OneShot || c.Helper || !s.CanResume(c.Agent) || c.PromptDropped || c.SecretDropped {
 			continue

@@ -97,9 +97,9 @@ func isTemplateWord(s string) bool {
 // shell metacharacters.
 func isPlainToken(s string) bool { return word(s, alnum, flagRest, 199) }
 
-// isWorkerName: ^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$, a background worker's
-// short name in an agent's roster (held.go).
-func isWorkerName(s string) bool { return word(s, alnum, workerRest, 63) }
+// IsWorkerName: ^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$, a background worker's
+// short name in an agent's roster (pkg/conversations).
+func IsWorkerName(s string) bool { return word(s, alnum, workerRest, 63) }
 
 // withoutVersion drops the version a program name may end in: python3.12 is
 // python. None of the names compared with it end in a digit or a '.'.
@@ -112,6 +112,6 @@ func isVersionedLauncher(s string) bool {
 
 // isInterpreter: ^(node|nodejs|bun|python[0-9.]*)$, an interpreter that runs
 // an agent's script.
-func isInterpreter(s string) bool {
+func IsInterpreter(s string) bool {
 	return s == "node" || s == "nodejs" || s == "bun" || withoutVersion(s) == "python"
 }

@@ -21,9 +21,9 @@ var shapes = []struct {
 	{"isSubword", isSubword, regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.:-]*$`)},
 	{"isTemplateWord", isTemplateWord, regexp.MustCompile(`^[A-Za-z0-9_.:=@+/-]+$`)},
 	{"isPlainToken", isPlainToken, regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,199}$`)},
-	{"isWorkerName", isWorkerName, regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)},
+	{"IsWorkerName", IsWorkerName, regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)},
 	{"isVersionedLauncher", isVersionedLauncher, regexp.MustCompile(`^(python|pypy|perl|ruby|php|lua|tclsh|node)[0-9.]*$`)},
-	{"isInterpreter", isInterpreter, regexp.MustCompile(`^(node|nodejs|bun|python[0-9.]*)$`)},
+	{"IsInterpreter", IsInterpreter, regexp.MustCompile(`^(node|nodejs|bun|python[0-9.]*)$`)},
 }
 
 var shapeSeeds = []string{

@@ -6,12 +6,15 @@ import (
 	"sync"
 )
 
-// Agent states read from what kitty shows of a window or the agent's own
-// record, as the journal keeps them (journal.StateWorking, ...).
+// States of an agent session, read from what kitty shows of a window, the
+// agent's own record or its hooks, as the journal keeps them.
 const (
-	StateWorking   = "working"
-	StateIdle      = "idle"
-	StateAttention = "needs_attention" // waiting for the user
+	StateUnknown = "unknown"
+	StateWorking = "working"
+	StateIdle    = "idle"
+	// StateAttention: the agent waits for the user (a permission prompt;
+	// kitty's needs_attention). It is not working: a run ends there too.
+	StateAttention = "needs_attention"
 )
 
 // titleREs caches compiled title patterns; definitions are few and fixed
@@ -47,14 +50,14 @@ func checkTitles(file, name string, d Definition) error {
 // (StateWorking) or waiting for input (StateIdle), by its definition's title
 // patterns; "" when the definition has none or none match.
 func (s *Set) TitleState(agentName, title string) string {
-	a, ok := s.agent(agentName)
+	a, ok := s.Agent(agentName)
 	if !ok {
 		return ""
 	}
 	for _, c := range []struct {
 		state    string
 		patterns []string
-	}{{StateWorking, a.def.TitleWorking}, {StateIdle, a.def.TitleIdle}} {
+	}{{StateWorking, a.Def.TitleWorking}, {StateIdle, a.Def.TitleIdle}} {
 		for _, p := range c.patterns {
 			if re, err := titleRE(p); err == nil && re.MatchString(title) {
 				return c.state

@@ -7,18 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/kittymux/kittymux/pkg/journal"
 )
-
-// TestStatesAreTheJournals: the states read from titles and the agents'
-// records are the journal's, which keeps them.
-func TestStatesAreTheJournals(t *testing.T) {
-	got := []string{StateWorking, StateIdle, StateAttention}
-	if want := []string{journal.StateWorking, journal.StateIdle, journal.StateAttention}; !cmp.Equal(got, want) {
-		t.Errorf("states %q, the journal's %q", got, want)
-	}
-}
 
 // TestTitleState: claude 2.1.197 titles its window "✳ <topic>" when idle and
 // animates "⠂"/"⠐" before the topic while busy (read in its bundled source:

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/cmd/factory/factorytest"
 	"github.com/kittymux/kittymux/pkg/cmd/root"
 	cmdscanner "github.com/kittymux/kittymux/pkg/cmd/scanner"
@@ -92,14 +93,14 @@ func TestRealHooks(t *testing.T) {
 	r := waitFor("the hook's id in the scanner's record", func(r journal.Record) bool {
 		return r.ID == hookID && r.Argv != nil && len(r.Argv) > 0
 	})
-	if r.IDFrom != "hook" || r.State != journal.StateIdle || r.StateFrom != "hook" || r.PID != agent.PID {
+	if r.IDFrom != "hook" || r.State != agents.StateIdle || r.StateFrom != "hook" || r.PID != agent.PID {
 		t.Errorf("after session start: %+v", r)
 	}
 	// A prompt, a second of work, the turn ends.
 	if err := syscall.Kill(agent.PID, syscall.SIGUSR2); err != nil {
 		t.Fatal(err)
 	}
-	waitFor("working", func(r journal.Record) bool { return r.State == journal.StateWorking })
+	waitFor("working", func(r journal.Record) bool { return r.State == agents.StateWorking })
 	time.Sleep(time.Second)
 	if err := syscall.Kill(agent.PID, syscall.SIGUSR2); err != nil {
 		t.Fatal(err)
@@ -107,12 +108,12 @@ func TestRealHooks(t *testing.T) {
 	r = waitFor("a run finished", func(r journal.Record) bool { return r.RunsFinished == 1 })
 	// At least the second between the two signals; at most that and two
 	// hook runs, however busy the machine.
-	if r.State != journal.StateIdle || r.WorkingSeconds < 0.9 || r.WorkingSeconds > kittytest.Scaled(10*time.Second).Seconds() {
+	if r.State != agents.StateIdle || r.WorkingSeconds < 0.9 || r.WorkingSeconds > kittytest.Scaled(10*time.Second).Seconds() {
 		t.Errorf("after the turn: state %s, working %.2fs", r.State, r.WorkingSeconds)
 	}
 	// The title kept saying busy: nothing more was counted.
 	time.Sleep(kittytest.Scaled(time.Second))
-	if r2 := waitFor("still idle", func(journal.Record) bool { return true }); r2.State != journal.StateIdle || r2.RunsFinished != 1 {
+	if r2 := waitFor("still idle", func(journal.Record) bool { return true }); r2.State != agents.StateIdle || r2.RunsFinished != 1 {
 		t.Errorf("the title overrode the hook: %+v", r2)
 	}
 

@@ -17,6 +17,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/cmd/factory/factorytest"
 	cmdscanner "github.com/kittymux/kittymux/pkg/cmd/scanner"
@@ -288,7 +289,7 @@ func TestRealRecoverGotoSession(t *testing.T) {
 	gone := func(key, agent, id, dir string, argv ...string) journal.Record {
 		closed := now.Add(-10 * time.Minute)
 		return journal.Record{Key: key, Agent: agent, ID: id, Dir: dir, Argv: argv, Exe: argv[:1], FirstSeen: now.Add(-time.Hour),
-			LastSeen: closed, State: journal.StateIdle, ClosedAt: &closed, CloseReason: journal.ClosedKittyGone,
+			LastSeen: closed, State: agents.StateIdle, ClosedAt: &closed, CloseReason: journal.ClosedKittyGone,
 			KittySocket: "unix:" + filepath.Join(work, "gone"), KittyPID: 1, WindowID: len(key)}
 	}
 	j := journal.New(sharedPaths(home).Journal(), false)
@@ -351,7 +352,7 @@ func TestRealRecoverQuoting(t *testing.T) {
 		closed := now.Add(-10 * time.Minute)
 		return journal.Record{Key: key, Agent: "claude", ID: id, Dir: dir, TabTitle: title,
 			Argv: []string{filepath.Join(binDir, "claude"), "--model", "opus"}, Exe: []string{filepath.Join(binDir, "claude")}, FirstSeen: now.Add(-time.Hour),
-			LastSeen: closed, State: journal.StateIdle, ClosedAt: &closed, CloseReason: journal.ClosedKittyGone,
+			LastSeen: closed, State: agents.StateIdle, ClosedAt: &closed, CloseReason: journal.ClosedKittyGone,
 			KittySocket: "unix:" + filepath.Join(home, "gone"), KittyPID: 1, WindowID: len(key)}
 	}
 	p := sharedPaths(home)

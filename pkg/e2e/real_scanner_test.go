@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/cmd/factory/factorytest"
 	cmdscanner "github.com/kittymux/kittymux/pkg/cmd/scanner"
 	"github.com/kittymux/kittymux/pkg/journal"
@@ -124,12 +125,12 @@ func TestRealScanner(t *testing.T) {
 	if err := syscall.Kill(pidOf[byRecord], syscall.SIGUSR2); err != nil {
 		t.Fatal(err)
 	}
-	waitFor("working", func(r map[int]journal.Record) bool { return r[byRecord].State == journal.StateWorking })
+	waitFor("working", func(r map[int]journal.Record) bool { return r[byRecord].State == agents.StateWorking })
 	if err := syscall.Kill(pidOf[byRecord], syscall.SIGUSR2); err != nil {
 		t.Fatal(err)
 	}
 	recs = waitFor("a run finished", func(r map[int]journal.Record) bool { return r[byRecord].RunsFinished == 1 })
-	if got := recs[byRecord]; got.State != journal.StateIdle || got.StateFrom != "title" || got.WorkingSeconds <= 0 {
+	if got := recs[byRecord]; got.State != agents.StateIdle || got.StateFrom != "title" || got.WorkingSeconds <= 0 {
 		t.Errorf("after a run: %+v", got)
 	}
 

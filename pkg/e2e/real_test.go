@@ -26,6 +26,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/probe"
+	"github.com/kittymux/kittymux/pkg/recognize"
 	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 )
 
@@ -275,9 +276,9 @@ func TestRealCLIsSessionsCheck(t *testing.T) {
 			continue
 		}
 		// exact and latest are both confirmed: Decide keeps them with these probes.
-		cmd, _ := set.RecognizeArgv([]string{name})
+		cmd, _ := recognize.Argv(set, []string{name})
 		const id = "0199a213-81c0-7800-8aa1-bbab2a035a53"
-		ds := plan.Decide(set, []agents.Window{
+		ds := plan.Decide(set, []recognize.Window{
 			{ID: 1, Cwd: "/a", Cmd: cmd, KnownID: id},
 			{ID: 2, Cwd: "/b", Cmd: cmd},
 		}, rep.Probes())

@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/journal"
 )
 
@@ -19,10 +20,10 @@ func TestEntries(t *testing.T) {
 			RunsFinished: 3, WorkingSeconds: 600, FirstSeen: at(5 * time.Hour), LastSeen: at(3 * time.Hour),
 			ClosedAt: &closed, CloseReason: journal.ClosedKittyGone},
 		{Key: "again", Agent: "claude", ID: "4f9e2a51-3c1d", Dir: "/w/api", FirstSeen: at(time.Hour), LastSeen: at(time.Minute),
-			Open: true, State: journal.StateIdle, WindowID: 7},
+			Open: true, State: agents.StateIdle, WindowID: 7},
 		{Key: "exited", Agent: "codex", Dir: "/w/cli", FirstSeen: at(2 * time.Hour), LastSeen: at(2 * time.Hour),
 			ClosedAt: &closed, CloseReason: journal.ClosedWindow, CloseDetail: "the agent exited; its window stayed open"},
-		{Key: "stale-open", Agent: "gemini", LastSeen: at(20 * 24 * time.Hour), Open: true, State: journal.StateWorking},
+		{Key: "stale-open", Agent: "gemini", LastSeen: at(20 * 24 * time.Hour), Open: true, State: agents.StateWorking},
 	}}
 	got := Entries(f, now, 7*24*time.Hour)
 	var keys, status []string

@@ -217,13 +217,13 @@ func readPayload(ctx context.Context, res *Result, in io.Reader) (Payload, error
 	res.ID = p.SessionID
 	switch {
 	case state == agents.HookWorking:
-		res.State = journal.StateWorking
+		res.State = agents.StateWorking
 	case state == agents.HookIdle:
-		res.State = journal.StateIdle
+		res.State = agents.StateIdle
 	case p.Source != "compact":
 		// A new or resumed session waits at its prompt. After compaction
 		// (which can happen mid-turn) the state is what it was.
-		res.State = journal.StateIdle
+		res.State = agents.StateIdle
 	}
 	return p, nil
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/testkit/modelstub"
 )
@@ -87,7 +88,7 @@ func TestRealNestedClaude(t *testing.T) {
 	key := journal.Key("", os.Getpid(), 4, pid)
 	if _, err := j.Update(func(f *journal.File) error {
 		f.Upsert(journal.Record{Key: key, Agent: "claude", ID: windowID, IDFrom: "claude sessions/1.json", Argv: []string{"claude"},
-			Open: true, KittyPID: os.Getpid(), WindowID: 4, PID: pid, State: journal.StateIdle,
+			Open: true, KittyPID: os.Getpid(), WindowID: 4, PID: pid, State: agents.StateIdle,
 			FirstSeen: time.Now(), LastSeen: time.Now(), StateSince: time.Now()})
 		return nil
 	}); err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/clock"
 	"github.com/kittymux/kittymux/pkg/journal"
 )
@@ -121,9 +122,9 @@ func fuzzJournalSeeds(f *testing.F) [][]byte {
 	if _, err := j.Update(func(fl *journal.File) error {
 		fl.Upsert(journal.Record{Key: journal.Key("unix:/tmp/k-1", 1, 2, 3), Agent: "claude",
 			ID: "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73", Dir: "/home/u/p", Argv: []string{"claude", "--resume", "x"},
-			FirstSeen: now, LastSeen: now, State: journal.StateIdle, Open: true})
+			FirstSeen: now, LastSeen: now, State: agents.StateIdle, Open: true})
 		fl.Upsert(journal.Record{Key: "k2", Agent: "codex", ID: "0199a213-81c0-7800-8aa1-bbab2a035a53", TabTitle: "a \"tab\"\n",
-			LastSeen: now.Add(-time.Hour), State: journal.StateWorking})
+			LastSeen: now.Add(-time.Hour), State: agents.StateWorking})
 		fl.Restores = append(fl.Restores, journal.Restore{At: now, Agent: "claude", Mode: "exact", Outcome: journal.OutcomeResumed})
 		return nil
 	}); err != nil {

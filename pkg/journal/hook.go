@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/kittymux/kittymux/pkg/agents"
 )
 
 // FromHook is the IDFrom and StateFrom of what an agent's hook reported.
@@ -14,7 +16,7 @@ const FromHook = "hook"
 // conversation it is in and, when the event says, its state.
 type HookEvent struct {
 	ID string `json:"id,omitempty"`
-	// State is StateWorking or StateIdle, or "" when the event says
+	// State is agents.StateWorking or agents.StateIdle, or "" when the event says
 	// nothing of it (a session start after compaction).
 	State string    `json:"state,omitempty"`
 	Dir   string    `json:"dir,omitempty"`
@@ -76,7 +78,7 @@ func (f *File) recordHook(h HookRun) (string, bool) {
 		now := h.Event.At
 		key := Key(h.Socket, h.KittyPID, h.WindowID, h.AgentPID)
 		f.Upsert(Record{Key: key, Agent: h.Agent, Argv: []string{}, FirstSeen: now, LastSeen: now,
-			State: StateUnknown, StateSince: now, Open: true, KittyPID: h.KittyPID, KittySocket: h.Socket,
+			State: agents.StateUnknown, StateSince: now, Open: true, KittyPID: h.KittyPID, KittySocket: h.Socket,
 			WindowID: h.WindowID, PID: h.AgentPID})
 		r = f.Find(key)
 	}
@@ -93,7 +95,7 @@ func (f *File) recordHook(h HookRun) (string, bool) {
 func (r *Record) ApplyHook(ev HookEvent) {
 	at := ev.At
 	fromHook := r.StateFrom == FromHook
-	if fromHook && r.State == StateWorking && at.After(r.LastSeen) && !r.LastSeen.IsZero() {
+	if fromHook && r.State == agents.StateWorking && at.After(r.LastSeen) && !r.LastSeen.IsZero() {
 		r.WorkingSeconds += at.Sub(r.LastSeen).Seconds()
 	}
 	if at.After(r.LastSeen) {
@@ -113,7 +115,7 @@ func (r *Record) ApplyHook(ev HookEvent) {
 	}
 	if ev.State != "" {
 		if ev.State != r.State {
-			if fromHook && r.State == StateWorking && (ev.State == StateIdle || ev.State == StateAttention) {
+			if fromHook && r.State == agents.StateWorking && (ev.State == agents.StateIdle || ev.State == agents.StateAttention) {
 				r.RunsFinished++
 			}
 			r.State = ev.State

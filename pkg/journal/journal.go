@@ -43,16 +43,6 @@ const (
 	MaxAge     = 90 * 24 * time.Hour
 )
 
-// States of an agent session.
-const (
-	StateUnknown = "unknown"
-	StateWorking = "working"
-	StateIdle    = "idle"
-	// StateAttention: the agent waits for the user (a permission prompt;
-	// kitty's needs_attention). It is not working: a run ends there too.
-	StateAttention = "needs_attention"
-)
-
 // Close reasons. Recover offers only KittyGone: a window the user closed, or
 // an agent that exited while its kitty lived (ClosedWindow too, with a
 // CloseDetail saying so), was a deliberate end.
@@ -110,7 +100,9 @@ type Record struct {
 	Env       []string  `json:"env,omitempty"`
 	FirstSeen time.Time `json:"first_seen"`
 	LastSeen  time.Time `json:"last_seen"`
-	State     string    `json:"state"`
+	// State is one of agents.StateUnknown, StateWorking, StateIdle and
+	// StateAttention.
+	State string `json:"state"`
 	// StateFrom says what the state was read from: "title", "claude
 	// sessions/<pid>.json", "needs_attention", a hook later.
 	StateFrom  string    `json:"state_from,omitempty"`
@@ -137,7 +129,7 @@ type Record struct {
 	WindowID    int    `json:"window_id"`
 	PID         int    `json:"pid,omitempty"`
 	// Start is when process PID started, as the scanner read it from the
-	// OS (agents.Proc.Start): with PID, the process's identity. A record
+	// OS (recognize.Proc.Start): with PID, the process's identity. A record
 	// without one (a hook's, an older kittymux's, another OS) never
 	// confirms a command for a seal.
 	Start string `json:"start,omitempty"`

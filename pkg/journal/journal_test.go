@@ -18,6 +18,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/clock"
 	"github.com/kittymux/kittymux/pkg/statefile"
 )
@@ -32,7 +33,7 @@ func newAt(t *testing.T, now time.Time) *Journal {
 }
 
 func rec(key string, open bool, lastSeen time.Time) Record {
-	return Record{Key: key, Agent: "claude", Open: open, LastSeen: lastSeen, FirstSeen: lastSeen, State: StateIdle}
+	return Record{Key: key, Agent: "claude", Open: open, LastSeen: lastSeen, FirstSeen: lastSeen, State: agents.StateIdle}
 }
 
 func TestBound(t *testing.T) {
@@ -323,7 +324,7 @@ func benchUpdate(b *testing.B, nWriters int, unordered bool) {
 		for i := range MaxRecords {
 			f.Upsert(Record{Key: Key("unix:/tmp/kitty-1", 1, i, 1000+i), Agent: "claude", Open: true,
 				ID: "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73", Dir: "/home/user/code/api", TabTitle: "api work",
-				Argv: []string{"claude", "--model", "opus"}, FirstSeen: now, LastSeen: now, State: StateIdle, KittySocket: "unix:/tmp/kitty-1"})
+				Argv: []string{"claude", "--model", "opus"}, FirstSeen: now, LastSeen: now, State: agents.StateIdle, KittySocket: "unix:/tmp/kitty-1"})
 		}
 		return nil
 	}); err != nil {
@@ -435,7 +436,7 @@ func BenchmarkLatestOf300(b *testing.B) {
 		for i := range MaxRecords {
 			f.Upsert(Record{Key: Key("unix:/tmp/kitty-1", 1, i, 1000+i), Agent: "claude", Open: i%2 == 0,
 				ID: fmt.Sprintf("4f9e2a51-3c1d-4b7a-9e0f-%012d", i), Dir: "/home/user/code/api", TabTitle: "api work",
-				Argv: []string{"claude", "--model", "opus"}, FirstSeen: now, LastSeen: now, State: StateIdle})
+				Argv: []string{"claude", "--model", "opus"}, FirstSeen: now, LastSeen: now, State: agents.StateIdle})
 		}
 		return nil
 	})

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"slices"
 	"time"
+
+	"github.com/kittymux/kittymux/pkg/agents"
 )
 
 // nested reports whether h came from an agent run inside the window's own
@@ -36,7 +38,7 @@ func (f *File) recordNested(h HookRun) string {
 	if f.Find(key) == nil {
 		now := h.Event.At
 		f.Upsert(Record{Key: key, Agent: h.Agent, Argv: []string{}, FirstSeen: now, LastSeen: now,
-			State: StateUnknown, StateSince: now, Open: true, KittyPID: h.KittyPID, KittySocket: h.Socket,
+			State: agents.StateUnknown, StateSince: now, Open: true, KittyPID: h.KittyPID, KittySocket: h.Socket,
 			WindowID: h.WindowID, PID: pid, Nested: true})
 	}
 	r := f.Find(key)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/statefile"
 	"github.com/kittymux/kittymux/pkg/userfile"
 )
@@ -44,22 +45,22 @@ func hookRun(window int, id, state string, at time.Time) HookRun {
 // and empties the spool.
 func TestHookEventsQueuedWhileLocked(t *testing.T) {
 	j := newAt(t, t0)
-	key, queued, err := j.AddHook(context.Background(), time.Second, hookRun(1, "a", StateIdle, t0))
+	key, queued, err := j.AddHook(context.Background(), time.Second, hookRun(1, "a", agents.StateIdle, t0))
 	if err != nil || queued || key == "" {
 		t.Fatalf("free journal: key %q, queued %v, %v", key, queued, err)
 	}
 	release := holdLock(t, j)
 	for i, id := range []string{"b", "c", "d"} {
-		state := StateWorking
+		state := agents.StateWorking
 		if i%2 == 1 {
-			state = StateIdle
+			state = agents.StateIdle
 		}
 		_, queued, err := j.AddHook(context.Background(), 5*time.Millisecond, hookRun(1, id, state, t0.Add(time.Duration(i+1)*time.Second)))
 		if err != nil || !queued {
 			t.Fatalf("event %s with the journal locked: queued %v, %v", id, queued, err)
 		}
 	}
-	if _, queued, err := j.AddHook(context.Background(), 5*time.Millisecond, hookRun(2, "x", StateWorking, t0)); err != nil || !queued {
+	if _, queued, err := j.AddHook(context.Background(), 5*time.Millisecond, hookRun(2, "x", agents.StateWorking, t0)); err != nil || !queued {
 		t.Fatalf("second window: queued %v, %v", queued, err)
 	}
 	want := func(t *testing.T, f *File) {
@@ -77,8 +78,8 @@ func TestHookEventsQueuedWhileLocked(t *testing.T) {
 			have = append(have, got{Window: r.WindowID, ID: r.ID, Previous: r.PreviousIDs, State: r.State, Runs: r.RunsFinished, FromHook: r.HookAt != nil})
 		}
 		wantRecs := []got{
-			{Window: 1, ID: "d", Previous: []string{"a", "b", "c"}, State: StateWorking, Runs: 1, FromHook: true},
-			{Window: 2, ID: "x", State: StateWorking, FromHook: true},
+			{Window: 1, ID: "d", Previous: []string{"a", "b", "c"}, State: agents.StateWorking, Runs: 1, FromHook: true},
+			{Window: 2, ID: "x", State: agents.StateWorking, FromHook: true},
 		}
 		if diff := cmp.Diff(wantRecs, have); diff != "" {
 			t.Errorf("records (-want +got):\n%s", diff)
@@ -119,7 +120,7 @@ func TestHookEventsQueuedWhileLocked(t *testing.T) {
 func TestSpoolKeptWhenNothingWritten(t *testing.T) {
 	j := newAt(t, t0)
 	release := holdLock(t, j)
-	if _, queued, err := j.AddHook(context.Background(), time.Millisecond, hookRun(1, "a", StateIdle, t0)); err != nil || !queued {
+	if _, queued, err := j.AddHook(context.Background(), time.Millisecond, hookRun(1, "a", agents.StateIdle, t0)); err != nil || !queued {
 		t.Fatalf("queued %v, %v", queued, err)
 	}
 	release()

@@ -8,40 +8,40 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/procid"
+	"github.com/kittymux/kittymux/pkg/recognize"
 )
 
 // readProc reads process pid from root (/proc): its executable, argv,
 // environment, directory, parent and process group. ok is false when any of
 // them cannot be read (a process gone meanwhile, another user's).
-func readProc(root string, pid int) (agents.Proc, bool) {
+func readProc(root string, pid int) (recognize.Proc, bool) {
 	if pid <= 0 {
-		return agents.Proc{}, false
+		return recognize.Proc{}, false
 	}
 	dir := filepath.Join(root, strconv.Itoa(pid))
 	exe, err := os.Readlink(filepath.Join(dir, "exe"))
 	if err != nil || !filepath.IsAbs(exe) {
-		return agents.Proc{}, false
+		return recognize.Proc{}, false
 	}
-	p := agents.Proc{PID: pid, Exe: exe}
+	p := recognize.Proc{PID: pid, Exe: exe}
 	if p.Argv = nulList(filepath.Join(dir, "cmdline")); len(p.Argv) == 0 {
-		return agents.Proc{}, false
+		return recognize.Proc{}, false
 	}
 	p.Env = nulList(filepath.Join(dir, "environ"))
 	p.Cwd, _ = os.Readlink(filepath.Join(dir, "cwd"))
 	stat, err := os.ReadFile(filepath.Join(dir, "stat"))
 	if err != nil {
-		return agents.Proc{}, false
+		return recognize.Proc{}, false
 	}
 	// The comm field may hold spaces and parentheses: read after the last ')'.
 	i := bytes.LastIndexByte(stat, ')')
 	if i < 0 {
-		return agents.Proc{}, false
+		return recognize.Proc{}, false
 	}
 	f := strings.Fields(string(stat[i+1:]))
 	if len(f) < 3 {
-		return agents.Proc{}, false
+		return recognize.Proc{}, false
 	}
 	p.PPID, _ = strconv.Atoi(f[1])
 	p.PGID, _ = strconv.Atoi(f[2])

@@ -12,12 +12,13 @@ import (
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/live"
+	"github.com/kittymux/kittymux/pkg/recognize"
 )
 
 // procs is a process table for AgentWindowsFrom.
-type procs map[int]agents.Proc
+type procs map[int]recognize.Proc
 
-func (p procs) read(pid int) (agents.Proc, bool) {
+func (p procs) read(pid int) (recognize.Proc, bool) {
 	pr, ok := p[pid]
 	return pr, ok
 }
@@ -60,7 +61,7 @@ func TestAgentWindowsTrust(t *testing.T) {
 		}
 		return []kitty.OSWindow{{ID: 1, Tabs: []kitty.Tab{{ID: 1, Windows: []kitty.Window{w}}}}}
 	}
-	with := func(extra ...agents.Proc) procs {
+	with := func(extra ...recognize.Proc) procs {
 		p := procs{}
 		for k, v := range base {
 			p[k] = v
@@ -79,7 +80,7 @@ func TestAgentWindowsTrust(t *testing.T) {
 	for _, c := range []struct {
 		name   string
 		report string
-		extra  []agents.Proc
+		extra  []recognize.Proc
 		fg     []int
 		want   got
 	}{
@@ -90,13 +91,13 @@ func TestAgentWindowsTrust(t *testing.T) {
 		{"typed env the process holds is kept", "FOO=1 claude --model opus", nil, []int{agent},
 			got{plain.Program, plain.Flags, []string{"FOO=1"}, plain.Seen, agent, false}},
 		{"a forged child of the agent never replaces it", "",
-			[]agents.Proc{{PID: 102, PPID: agent, PGID: agent, Exe: forged, Argv: []string{forged, "--dangerously-skip-permissions", "--mcp-config", "x"}}},
+			[]recognize.Proc{{PID: 102, PPID: agent, PGID: agent, Exe: forged, Argv: []string{forged, "--dangerously-skip-permissions", "--mcp-config", "x"}}},
 			[]int{102, agent}, plain},
 		{"argv reads claude, it runs sleep: no agent", "",
-			[]agents.Proc{{PID: 99, PPID: shell, PGID: 99, Exe: sleep, Argv: []string{"/repo/tools/claude", "--dangerously-skip-permissions"}}},
+			[]recognize.Proc{{PID: 99, PPID: shell, PGID: 99, Exe: sleep, Argv: []string{"/repo/tools/claude", "--dangerously-skip-permissions"}}},
 			[]int{99, agent}, plain},
 		{"a sibling of the same command started first: the job's leader wins", "",
-			[]agents.Proc{{PID: 99, PPID: shell, PGID: agent, Exe: claude, Argv: []string{"claude", "--model", "opus"}, Env: []string{pathEnv}}},
+			[]recognize.Proc{{PID: 99, PPID: shell, PGID: agent, Exe: claude, Argv: []string{"claude", "--model", "opus"}, Env: []string{pathEnv}}},
 			[]int{99, agent}, plain},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -123,8 +124,8 @@ func TestAgentWindowsTrust(t *testing.T) {
 	}
 	t.Run("two different agent commands equally near the shell: unverified", func(t *testing.T) {
 		// A forged process started as the job's leader beside the agent.
-		p := with(agents.Proc{PID: 99, PPID: shell, PGID: 99, Exe: forged, Argv: []string{forged, "--dangerously-skip-permissions"}},
-			agents.Proc{PID: agent, PPID: shell, PGID: 99, Exe: claude, Argv: []string{"claude", "--model", "opus"}, Env: []string{pathEnv}})
+		p := with(recognize.Proc{PID: 99, PPID: shell, PGID: 99, Exe: forged, Argv: []string{forged, "--dangerously-skip-permissions"}},
+			recognize.Proc{PID: agent, PPID: shell, PGID: 99, Exe: claude, Argv: []string{"claude", "--model", "opus"}, Env: []string{pathEnv}})
 		ls := window("", 99, agent)
 		ls[0].Tabs[0].Windows[0].ForegroundProcesses[0].Cmdline = p[99].Argv
 		ws := live.AgentWindowsFrom(set, ls, p.read)
@@ -219,7 +220,7 @@ func TestJournalIDs(t *testing.T) {
 	w := kitty.Window{ID: 3, UserVars: map[string]string{"kittymux_agent": "claude", "kittymux_session": other, "kittymux_pid": "40"},
 		ForegroundProcesses: []kitty.Process{{PID: 40}}}
 	ws := func() []live.Window {
-		return []live.Window{{Ref: kitty.WindowRef{Window: &w}, PID: 40, Agent: agents.Window{ID: 3, Cmd: agents.Command{Agent: "claude"}}}}
+		return []live.Window{{Ref: kitty.WindowRef{Window: &w}, PID: 40, Agent: recognize.Window{ID: 3, Cmd: recognize.Command{Agent: "claude"}}}}
 	}
 	rec := journal.Record{Agent: "claude", ID: id, IDFrom: "claude sessions/40.json", Open: true, KittyPID: 9, KittySocket: "unix:/k", WindowID: 3, PID: 40}
 	for _, c := range []struct {
@@ -297,7 +298,7 @@ func TestAgentWindowsTitled(t *testing.T) {
 		t.Errorf("pi without a report: %+v, want unverified, its flags hidden", ws)
 	}
 	// `exec -a pi python3`: not pi at all.
-	p[agent] = agents.Proc{PID: agent, PPID: shell, PGID: agent, Exe: python, Argv: []string{"pi"}, Env: []string{pathEnv}, Cwd: "/w"}
+	p[agent] = recognize.Proc{PID: agent, PPID: shell, PGID: agent, Exe: python, Argv: []string{"pi"}, Env: []string{pathEnv}, Cwd: "/w"}
 	if ws := live.AgentWindowsFrom(set, window("pi --model x"), p.read); len(ws) != 0 {
 		t.Errorf("python named pi is an agent window: %+v", ws)
 	}

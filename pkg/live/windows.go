@@ -11,6 +11,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/procid"
+	"github.com/kittymux/kittymux/pkg/recognize"
 )
 
 // Window is a live kitty window running a recognised agent: kitty's window,
@@ -20,14 +21,14 @@ type Window struct {
 	// Agent is the window as the rules see it. Its ID is the kitty window id.
 	// Agent.Seen are the files its agent process ran; Agent.Unverified says
 	// why there are none (the process could not be read).
-	Agent agents.Window
+	Agent recognize.Window
 	// PID is the pid of the window's outermost process running the agent.
 	PID int
 	// PIDs are all its foreground processes running the agent, outermost
 	// first: a node launcher and its native child (codex, copilot) are one
 	// agent, and the child may be the one holding the conversation's file.
 	PIDs []int
-	// Start is when process PID started (agents.Proc.Start): with PID, the
+	// Start is when process PID started (recognize.Proc.Start): with PID, the
 	// identity by which the journal's record of it is found. "" when the
 	// process was not read from the OS.
 	Start string
@@ -36,7 +37,7 @@ type Window struct {
 // Since is w's agent window with when its agent process started, where
 // that process was read from the OS: the conversations written since are
 // the ones it could hold.
-func (w Window) Since() agents.Window {
+func (w Window) Since() recognize.Window {
 	a := w.Agent
 	if a.Unverified == "" && w.PID > 0 {
 		if a.Since = procid.Started(w.PID); !a.Since.IsZero() {
@@ -47,10 +48,10 @@ func (w Window) Since() agents.Window {
 }
 
 // ProcReader reads a process from the OS; ok is false when it cannot.
-type ProcReader func(pid int) (agents.Proc, bool)
+type ProcReader func(pid int) (recognize.Proc, bool)
 
 // ReadProc reads a process from /proc (Linux); elsewhere it reads nothing.
-func ReadProc(pid int) (agents.Proc, bool) { return readProc("/proc", pid) }
+func ReadProc(pid int) (recognize.Proc, bool) { return readProc("/proc", pid) }
 
 // AgentWindows recognises the agent in each window of ls from the processes
 // the OS shows (ReadProc).
@@ -62,9 +63,9 @@ func AgentWindows(set *agents.Set, ls []kitty.OSWindow) []Window {
 type candidate struct {
 	pos  int // in kitty's list
 	pid  int
-	cmd  agents.Command
+	cmd  recognize.Command
 	seen []string
-	proc agents.Proc
+	proc recognize.Proc
 	read bool // proc was read from the OS
 	// titled: the process shows its name alone (it set its process
 	// title): its flags are not visible (agents.RecognizeTitled).
@@ -82,7 +83,7 @@ const maxDepth = 64
 //     process of the window is that agent's child (codex's native binary, a
 //     tool it runs) and never replaces it, whatever its argv shows.
 //   - The program is the file the process executes and the flags are its
-//     argv (agents.RecognizeProcess); a process whose argv names an agent
+//     argv (recognize.Process); a process whose argv names an agent
 //     that its executable is not is no agent.
 //   - Environment comes only from the process: of the assignments kitty's
 //     report of the typed line shows (`FOO=1 claude`, last_reported_cmdline),
@@ -109,11 +110,11 @@ func AgentWindowsFrom(set *agents.Set, ls []kitty.OSWindow, read ProcReader) []W
 // windows.
 func readOnce(read ProcReader) ProcReader {
 	type readResult struct {
-		p  agents.Proc
+		p  recognize.Proc
 		ok bool
 	}
 	seen := map[int]readResult{}
-	return func(pid int) (agents.Proc, bool) {
+	return func(pid int) (recognize.Proc, bool) {
 		r, ok := seen[pid]
 		if !ok {
 			r.p, r.ok = read(pid)
@@ -137,7 +138,7 @@ func agentWindow(set *agents.Set, ref kitty.WindowRef, read ProcReader) (Window,
 	}
 	cmd := withTypedEnv(set, best, w, read)
 	pids := agentPIDs(cands, best, read)
-	aw := agents.Window{ID: w.ID, Cwd: agentCwd(w, best), Cmd: cmd, Unverified: unverified}
+	aw := recognize.Window{ID: w.ID, Cwd: agentCwd(w, best), Cmd: cmd, Unverified: unverified}
 	if unverified == "" {
 		aw.Seen, aw.ProcEnv = best.seen, best.proc.Env
 	}
@@ -159,14 +160,14 @@ func candidates(set *agents.Set, w *kitty.Window, read ProcReader) []candidate {
 		// pid is another one (a pid reused, a title changed meanwhile):
 		// kitty's word alone stands for it.
 		if proc, ok := read(p.PID); ok && (p.Cmdline == nil || sameArgv(proc.Argv, p.Cmdline)) {
-			if c, seen, ok := set.RecognizeProcess(proc); ok {
+			if c, seen, ok := recognize.Process(set, proc); ok {
 				cands = append(cands, candidate{pos: i, pid: p.PID, cmd: c, seen: seen, proc: proc, read: true})
-			} else if c, seen, ok := set.RecognizeTitled(proc); ok {
+			} else if c, seen, ok := recognize.Titled(set, proc); ok {
 				cands = append(cands, candidate{pos: i, pid: p.PID, cmd: c, seen: seen, proc: proc, read: true, titled: true})
 			}
 			continue
 		}
-		if c, ok := set.RecognizeArgv(p.Cmdline); ok {
+		if c, ok := recognize.Argv(set, p.Cmdline); ok {
 			cands = append(cands, candidate{pos: i, pid: p.PID, cmd: c})
 		}
 	}
@@ -176,17 +177,17 @@ func candidates(set *agents.Set, w *kitty.Window, read ProcReader) []candidate {
 // withTypedEnv is best's command with the environment of the line the
 // user typed (kitty's report, w.LastReportedCmdline) that may stand. Read
 // from the OS: what the process holds and its parent, the shell that
-// started it, does not (agents.TypedEnv); a process kitty started itself
+// started it, does not (recognize.TypedEnv); a process kitty started itself
 // had nothing typed. Not read: what needs no seal. Never a name of the
 // window's own (agents.EnvNeverKept). A process that shows only its
 // name takes the report's flags too, naming the same agent: its record is
 // not sealed, and the restore shows the whole command and asks.
-func withTypedEnv(set *agents.Set, best candidate, w *kitty.Window, read ProcReader) agents.Command {
+func withTypedEnv(set *agents.Set, best candidate, w *kitty.Window, read ProcReader) recognize.Command {
 	cmd := best.cmd
 	if w.LastReportedCmdline == "" {
 		return cmd
 	}
-	typed, ok := set.RecognizeString(w.LastReportedCmdline)
+	typed, ok := recognize.String(set, w.LastReportedCmdline)
 	if !ok || typed.Agent != cmd.Agent {
 		return cmd
 	}
@@ -198,7 +199,7 @@ func withTypedEnv(set *agents.Set, best candidate, w *kitty.Window, read ProcRea
 	switch {
 	case best.read && best.pid != w.PID:
 		if parent, ok := read(best.proc.PPID); ok {
-			env = agents.TypedEnv(typed.Env, best.proc, parent)
+			env = recognize.TypedEnv(typed.Env, best.proc, parent)
 		}
 	case !best.read:
 		// Unverified: the record asks anyway; what only a seal may set is

@@ -9,6 +9,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/live"
+	"github.com/kittymux/kittymux/pkg/recognize"
 	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 )
 
@@ -26,7 +27,7 @@ func load(t testing.TB, fixture string) (*agents.Set, []kitty.OSWindow) {
 
 // noProc reads no process, as on an OS without /proc: kitty's ls is all
 // there is.
-func noProc(int) (agents.Proc, bool) { return agents.Proc{}, false }
+func noProc(int) (recognize.Proc, bool) { return recognize.Proc{}, false }
 
 // TestAgentWindows reads the windows from kitty's ls alone (no process can
 // be read): each is Unverified, and user vars give no id.

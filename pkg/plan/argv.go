@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/recognize"
 )
 
 // ErrNoResume: the agent's definition says it cannot resume a conversation.
@@ -18,7 +19,7 @@ var ErrNoResume = errors.New("agent cannot resume a conversation")
 // program. The old resume flags were stripped when c was recognised, so none
 // is doubled, and prompts were dropped then, so none is replayed. Env is not
 // part of the argv.
-func ResumeArgv(s *agents.Set, c agents.Command, mode Mode, id string) ([]string, error) {
+func ResumeArgv(s *agents.Set, c recognize.Command, mode Mode, id string) ([]string, error) {
 	a, ok := lookup(s, c.Agent)
 	if !ok {
 		return nil, fmt.Errorf("%w %q", agents.ErrUnknownAgent, c.Agent)
@@ -110,7 +111,7 @@ func Validate(s *agents.Set, agentName string, mode Mode, id string, argv []stri
 			return fmt.Errorf("word %d of the command holds a control character", i+1)
 		}
 	}
-	c, ok := s.RecognizeArgv(argv)
+	c, ok := recognize.Argv(s, argv)
 	if !ok {
 		return fmt.Errorf("program %q is not a known agent", argv[0])
 	}

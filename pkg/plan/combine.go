@@ -11,11 +11,6 @@ import (
 // together.
 var ErrRefusedCombination = fmt.Errorf("flags the agent refuses together")
 
-// upFront is the flag that chooses a new conversation's id up front in
-// every CLI that has one (claude, gemini, copilot, qodercli), whatever a
-// definition lists.
-const upFront = "--session-id"
-
 // refusedBeside checks the flags kept for a resume. A flag that chooses
 // the conversation's id up front changed meaning by version: claude
 // 2.1.197 refuses `--session-id` beside `--resume` or `--continue` unless
@@ -26,8 +21,8 @@ const upFront = "--session-id"
 // --resume also needs --fork-session."), and with it the resume would fork another conversation. So
 // such a flag never goes beside a resume template: recognition strips the
 // definition's id flags, and one kept all the same (a definition that
-// does not list it, a grammar that reads it as a value flag) makes the
-// resume refused, and the window is kept as saved.
+// does not list the Code's UpFront, a grammar that reads it as a value
+// flag) makes the resume refused, and the window is kept as saved.
 //
 // Why nothing reads this rule from the installed CLI at run time (neither
 // its help, which does not state it, nor its binary's error text, which
@@ -43,13 +38,17 @@ func refusedBeside(s *agents.Set, agentName string, flags []string, mode Mode) e
 	if mode != ModeExact && mode != ModeLatest {
 		return nil
 	}
+	upFront := ""
+	if c := agents.CodeOf(agentName); c != nil {
+		upFront = c.UpFront
+	}
 	for _, f := range flags {
 		if f == "--" {
 			break
 		}
 		name, _, _ := strings.Cut(f, "=")
 		if name == upFront || s.IsIDFlag(agentName, name) {
-			return fmt.Errorf("%s: %w: %s beside a resume (claude refuses it without --fork-session, which would fork the conversation)",
+			return fmt.Errorf("%s: %w: %s, which chooses the id up front, beside a resume (refused, or it would fork the conversation)",
 				agentName, ErrRefusedCombination, name)
 		}
 	}

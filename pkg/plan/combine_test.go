@@ -12,6 +12,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/plan"
+	"github.com/kittymux/kittymux/pkg/recognize"
 )
 
 // TestNoSessionIDBesideResume: claude 2.1.197 refuses --session-id beside
@@ -24,7 +25,7 @@ func TestNoSessionIDBesideResume(t *testing.T) {
 	set := loadShipped(t)
 	const a, b = "0b7c1e2d-3f4a-4b5c-8d6e-7f8091a2b3c4", "1c8d2f3e-4a5b-4c6d-9e7f-8091a2b3c4d5"
 	for _, agent := range []string{"claude", "gemini", "copilot", "qodercli"} {
-		c, ok := set.RecognizeArgv([]string{agent, "--model", "m", "--session-id", a})
+		c, ok := recognize.Argv(set, []string{agent, "--model", "m", "--session-id", a})
 		if !ok {
 			t.Fatalf("%s not recognised", agent)
 		}
@@ -57,7 +58,7 @@ func TestNoSessionIDBesideResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, _ := mine.RecognizeArgv([]string{"claude", "--session-id", a})
+	c, _ := recognize.Argv(mine, []string{"claude", "--session-id", a})
 	if diff := cmp.Diff([]string{"--session-id", a}, c.Flags); diff != "" {
 		t.Fatalf("the user's definition keeps the flag (-want +got):\n%s", diff)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/ids"
 	"github.com/kittymux/kittymux/pkg/probe"
+	"github.com/kittymux/kittymux/pkg/recognize"
 )
 
 // Mode is how a window's agent comes back.
@@ -64,8 +65,8 @@ type Decision struct {
 //     probe failed stay as saved.
 //
 // probes nil means not checked: the definitions are trusted.
-func Decide(s *agents.Set, ws []agents.Window, probes probe.Probes) []Decision {
-	ws = s.ReparseWindows(ws, probes.Grammar)
+func Decide(s *agents.Set, ws []recognize.Window, probes probe.Probes) []Decision {
+	ws = recognize.ReparseWindows(s, ws, probes.Grammar)
 	out, es := entries(s, ws)
 	decideExact(es)
 	decideLatest(es, groupWindows(es))
@@ -79,7 +80,7 @@ func Decide(s *agents.Set, ws []agents.Window, probes probe.Probes) []Decision {
 // repeat: each window is decided as the window of its position in ws
 // (from 1), and its decision's WindowID is that position. probes, when
 // not nil, is asked for the agents the windows run.
-func DecideByPosition(s *agents.Set, ws []agents.Window, probes func(agents []string) probe.Probes) []Decision {
+func DecideByPosition(s *agents.Set, ws []recognize.Window, probes func(agents []string) probe.Probes) []Decision {
 	ws = slices.Clone(ws)
 	var names []string
 	for i := range ws {
@@ -96,7 +97,7 @@ func DecideByPosition(s *agents.Set, ws []agents.Window, probes func(agents []st
 // entries makes a decision for each agent window, in window order, and
 // decides those that stay as saved whatever the other windows are; the
 // others get the id they would resume, if any.
-func entries(s *agents.Set, ws []agents.Window) ([]Decision, []*entry) {
+func entries(s *agents.Set, ws []recognize.Window) ([]Decision, []*entry) {
 	cat := &catalog{s: s, agents: map[string]*agent{}}
 	out := make([]Decision, 0, len(ws))
 	for _, w := range ws {
@@ -295,7 +296,7 @@ func finish(s *agents.Set, e *entry, probes probe.Probes) {
 // entry is a window under decision.
 type entry struct {
 	i     int // its place in the windows decided
-	w     agents.Window
+	w     recognize.Window
 	a     *agent
 	id    string // the id it resumes, if any
 	src   string // where the id came from

@@ -11,6 +11,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/probe"
+	"github.com/kittymux/kittymux/pkg/recognize"
 )
 
 // The properties below are the rules (the README's "Which conversation"), held
@@ -34,18 +35,18 @@ var (
 )
 
 // randomWindows are n windows with distinct ids, as kitty numbers them.
-func randomWindows(t testing.TB, s *agents.Set, r *rand.Rand, n int) []agents.Window {
-	ws := make([]agents.Window, n)
+func randomWindows(t testing.TB, s *agents.Set, r *rand.Rand, n int) []recognize.Window {
+	ws := make([]recognize.Window, n)
 	for i, id := range r.Perm(3 * n)[:n] {
 		line := windowLines[r.IntN(len(windowLines))]
-		c, ok := s.RecognizeString(line)
+		c, ok := recognize.String(s, line)
 		if !ok {
 			t.Fatalf("%q not recognised", line)
 		}
 		if r.IntN(10) == 0 {
-			c = agents.Command{} // not an agent
+			c = recognize.Command{} // not an agent
 		}
-		ws[i] = agents.Window{ID: id + 1, Cwd: cwds[r.IntN(len(cwds))], Cmd: c, KnownID: knownIDs[r.IntN(len(knownIDs))]}
+		ws[i] = recognize.Window{ID: id + 1, Cwd: cwds[r.IntN(len(cwds))], Cmd: c, KnownID: knownIDs[r.IntN(len(knownIDs))]}
 	}
 	return ws
 }
@@ -120,7 +121,7 @@ func TestDecideProperties(t *testing.T) {
 
 // input is an agent window as the rules see it.
 type input struct {
-	w       agents.Window
+	w       recognize.Window
 	defined bool
 	def     agents.Definition
 	id      string // the id it holds: a valid reported one, else its argv's
@@ -136,7 +137,7 @@ func (in input) eligible(s *agents.Set) bool {
 // conversational: the window may hold the agent's latest conversation.
 func (in input) conversational() bool { return in.defined && !in.w.Cmd.Helper }
 
-func inputs(s *agents.Set, ws []agents.Window) []input {
+func inputs(s *agents.Set, ws []recognize.Window) []input {
 	var out []input
 	for _, w := range ws {
 		if w.Cmd.Agent == "" {
@@ -301,12 +302,12 @@ var decisionProperties = []decisionProperty{
 	},
 }
 
-type planProperty func(s *agents.Set, ws []agents.Window, in []input, ds []Decision, probes probe.Probes) string
+type planProperty func(s *agents.Set, ws []recognize.Window, in []input, ds []Decision, probes probe.Probes) string
 
 var planProperties = []planProperty{
 	// Never one conversation twice, and the id stays in the lowest window
 	// holding it unless the probes refuse its resume.
-	func(s *agents.Set, _ []agents.Window, in []input, ds []Decision, probes probe.Probes) string {
+	func(s *agents.Set, _ []recognize.Window, in []input, ds []Decision, probes probe.Probes) string {
 		lowest := map[string]int{} // agent and id → index of the lowest window
 		for i, x := range in {
 			k := x.w.Cmd.Agent + " " + x.id
@@ -328,7 +329,7 @@ var planProperties = []planProperty{
 		return ""
 	},
 	// Same input, same plan, whatever the order of the windows.
-	func(s *agents.Set, ws []agents.Window, _ []input, ds []Decision, probes probe.Probes) string {
+	func(s *agents.Set, ws []recognize.Window, _ []input, ds []Decision, probes probe.Probes) string {
 		shuffled := slices.Clone(ws)
 		slices.Reverse(shuffled)
 		again := Decide(s, shuffled, probes)
@@ -358,14 +359,14 @@ func BenchmarkDecide(b *testing.B) {
 		b.Fatal(err)
 	}
 	for _, n := range []int{100, 1000, 10000, 100000} {
-		ws := make([]agents.Window, n)
+		ws := make([]recognize.Window, n)
 		for i := range ws {
 			line := "claude --model opus"
 			if i%2 == 0 {
 				line = fmt.Sprintf("claude --resume 4f9e2a51-3c1d-4b7a-9e0f-%012d", i)
 			}
-			c, _ := s.RecognizeString(line)
-			ws[i] = agents.Window{ID: i + 1, Cwd: "/home/u/code/api", Cmd: c}
+			c, _ := recognize.String(s, line)
+			ws[i] = recognize.Window{ID: i + 1, Cwd: "/home/u/code/api", Cmd: c}
 		}
 		b.Run(fmt.Sprintf("windows=%d", n), func(b *testing.B) {
 			for b.Loop() {

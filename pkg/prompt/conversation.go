@@ -6,9 +6,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/conversations"
 	"github.com/kittymux/kittymux/pkg/ids"
 	"github.com/kittymux/kittymux/pkg/journal"
+	"github.com/kittymux/kittymux/pkg/recognize"
 	"github.com/kittymux/kittymux/pkg/restorerec"
 )
 
@@ -27,7 +28,7 @@ func (e *Env) checkConversation(r restorerec.Record) (gone bool, why string) {
 	case c.Archived:
 		return true, c.Lost(r.Agent)
 	case c.Known && !c.Found:
-		return true, agents.WhyGone + " (not in " + e.tilde(c.Store) + ")"
+		return true, conversations.WhyGone + " (not in " + e.tilde(c.Store) + ")"
 	case c.Held != nil:
 		e.heldBy = c.Held
 		return false, ""
@@ -79,7 +80,7 @@ func (e *Env) held(r restorerec.Record, path string) error {
 		where += ", in " + e.tilde(h.Dir)
 	}
 	attach := append([]string{r.Argv[0]}, h.Attach...)
-	e.warn("kittymux: %s conversation %s runs %s (%s): `%s` opens it here.", r.Agent, ids.Short(r.ID), h.Runs, where, agents.Quote(attach))
+	e.warn("kittymux: %s conversation %s runs %s (%s): `%s` opens it here.", r.Agent, ids.Short(r.ID), h.Runs, where, recognize.Quote(attach))
 	why := "runs " + h.Runs + " (" + where + ")"
 	if !e.IsTerminal() {
 		e.outcome(r, journal.OutcomeShell, why, false)

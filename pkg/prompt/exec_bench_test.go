@@ -15,6 +15,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/restorerec"
@@ -64,7 +65,6 @@ func main() {
 // does but never waits for the one before. KITTYMUX_BENCH_KEEP=DIR (an
 // empty directory) makes the files there, keeps them, writes sideN.sh for
 // each side and stops: `sideN.sh strace -f` and the like.
-//
 func BenchmarkPromptExec(b *testing.B) {
 	if runtime.GOOS != "linux" {
 		b.Skip("measured on Linux")
@@ -307,7 +307,7 @@ func fill300(b *testing.B, p paths.Paths) {
 		for i := range journal.MaxRecords {
 			f.Upsert(journal.Record{Key: fmt.Sprintf("1/%d/%d", i, 1000+i), Agent: "claude",
 				ID: fmt.Sprintf("00000000-0000-4000-8000-%012d", i), Dir: "/home/u/p", Argv: []string{"claude"},
-				FirstSeen: now, LastSeen: now, StateSince: now, State: journal.StateIdle, KittyPID: 1, WindowID: i})
+				FirstSeen: now, LastSeen: now, StateSince: now, State: agents.StateIdle, KittyPID: 1, WindowID: i})
 		}
 		return nil
 	}); err != nil {
@@ -329,7 +329,7 @@ func savedRecord(b *testing.B, p paths.Paths, key []byte, claude, home, work str
 	rec := journal.Record{Key: fmt.Sprintf("%d/%d/%d", 4242, 3, gone), Agent: "claude", ID: id,
 		IDFrom: fmt.Sprintf("claude sessions/%d.json", gone), Dir: work, TabTitle: "api work",
 		Argv: []string{"claude", "--resume", id}, Exe: []string{claude}, FirstSeen: now, LastSeen: now,
-		State: journal.StateIdle, StateSince: now, Open: true, KittyPID: 4242,
+		State: agents.StateIdle, StateSince: now, Open: true, KittyPID: 4242,
 		KittySocket: "unix:/tmp/kitty-4242", WindowID: 3, PID: gone, Start: "12345"}
 	j := journal.New(p.Journal(), false)
 	if _, err := j.Update(func(f *journal.File) error {

@@ -13,9 +13,11 @@ import (
 	"golang.org/x/term"
 
 	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/conversations"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/plan"
+	"github.com/kittymux/kittymux/pkg/recognize"
 	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/screenhist"
 	"github.com/kittymux/kittymux/pkg/stagger"
@@ -73,14 +75,14 @@ func Main(args []string) int {
 		return ok && d.LatestScope == agents.ScopeCwd
 	}
 	e.NewArgv = func(r restorerec.Record) ([]string, error) {
-		c, ok := set.RecognizeArgv(r.Argv)
+		c, ok := recognize.Argv(set, r.Argv)
 		if !ok {
 			return nil, fmt.Errorf("%s is not a known agent command", r.Argv[0])
 		}
 		return plan.ResumeArgv(set, c, plan.ModeNew, "")
 	}
 	e.ExactArgv = func(r restorerec.Record, id string) ([]string, error) {
-		c, ok := set.RecognizeArgv(r.Argv)
+		c, ok := recognize.Argv(set, r.Argv)
 		if !ok {
 			return nil, fmt.Errorf("%s is not a known agent command", r.Argv[0])
 		}
@@ -94,13 +96,13 @@ func Main(args []string) int {
 		}
 		if agents.Listed(r.Agent) {
 			// The agent's own CLI lists them, run as the resume would be.
-			cands, err := set.ListCandidates(r.Agent, program, cmp.Or(r.Dir, wd), since, append(os.Environ(), r.Env...))
+			cands, err := conversations.ListCandidates(set, r.Agent, program, cmp.Or(r.Dir, wd), since, append(os.Environ(), r.Env...))
 			if err != nil {
 				e.warn("kittymux: %s did not list its conversations: %v", r.Agent, err)
 			}
 			return cands
 		}
-		return set.Candidates(r.Agent, cmp.Or(r.Dir, wd), since, agents.EnvOver(r.Env, e.Getenv))
+		return conversations.Candidates(set, r.Agent, cmp.Or(r.Dir, wd), since, conversations.EnvOver(r.Env, e.Getenv))
 	}
 	e.Outcome = func(o journal.Restore) { recordOutcome(e, o) }
 	e.Slot = func(agent string) (time.Time, time.Duration) {
@@ -112,9 +114,9 @@ func Main(args []string) int {
 		}
 		return at, interval
 	}
-	e.Conversation = func(r restorerec.Record) agents.Conversation {
+	e.Conversation = func(r restorerec.Record) conversations.Conversation {
 		wd, _ := os.Getwd()
-		return set.FindConversationRun(r.Agent, r.ID, agents.Run{Argv: r.Argv, Dir: wd, Getenv: agents.EnvOver(r.Env, e.Getenv)})
+		return conversations.FindRun(set, r.Agent, r.ID, conversations.Run{Argv: r.Argv, Dir: wd, Getenv: conversations.EnvOver(r.Env, e.Getenv)})
 	}
 	if err := Run(e, r); err != nil {
 		return 1
@@ -143,11 +145,11 @@ func validate(set *agents.Set, lookPath func(string) (string, error), r restorer
 			}
 		}
 	}
-	trust := agents.Trust{LookPath: lookPath}
+	trust := recognize.Trust{LookPath: lookPath}
 	if sealed {
 		trust.Seen = r.Exe
 	}
-	return set.TrustedProgram(r.Agent, r.Argv, trust)
+	return recognize.TrustedProgram(set, r.Agent, r.Argv, trust)
 }
 
 // recordOutcome adds where the window is to o and queues it for the

@@ -14,9 +14,11 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/clock"
+	"github.com/kittymux/kittymux/pkg/conversations"
 	"github.com/kittymux/kittymux/pkg/ids"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/recognize"
 	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/statefile"
 	"github.com/kittymux/kittymux/pkg/userfile"
@@ -66,7 +68,7 @@ type Env struct {
 	Outcome func(journal.Restore)
 	// Conversation is what the agent's own files say of the record's
 	// conversation; nil: not asked.
-	Conversation func(restorerec.Record) agents.Conversation
+	Conversation func(restorerec.Record) conversations.Conversation
 	// Candidates are the conversations a choose record's window could
 	// have held (agents.Set.Candidates, or the agent's own CLI at program,
 	// the path the prompt would exec, lists them); nil: none listed.
@@ -82,7 +84,7 @@ type Env struct {
 	// window's: the resume runs there.
 	convDir string
 	// heldBy: the agent's background service runs the conversation.
-	heldBy *agents.Held
+	heldBy *conversations.Held
 	// unchecked: why the agent's files cannot say whether it still has
 	// the conversation (opencode's database).
 	unchecked string
@@ -119,7 +121,7 @@ func Run(e *Env, r restorerec.Record) error {
 	r = e.learned(r, sealed)
 	path, err := e.Validate(r, sealed)
 	switch {
-	case errors.Is(err, agents.ErrNotInstalled):
+	case errors.Is(err, recognize.ErrNotInstalled):
 		e.outcome(r, journal.OutcomeAgentMissing, err.Error(), false)
 		e.warn("kittymux: %s is not installed here (%v); opening a shell.", r.Agent, err)
 		e.warn("kittymux: the session file still holds the record; once %s is installed, restore again.", r.Agent)
@@ -153,7 +155,7 @@ func Run(e *Env, r restorerec.Record) error {
 		switch {
 		case r.Confirm && !e.IsTerminal():
 			e.outcome(r, journal.OutcomeShell, "the command may hold a prompt and there is no terminal to ask", false)
-			e.warn("kittymux: not resuming %s without a key: %s may hold a prompt; opening a shell.", r.Agent, agents.Quote(r.Argv))
+			e.warn("kittymux: not resuming %s without a key: %s may hold a prompt; opening a shell.", r.Agent, recognize.Quote(r.Argv))
 			return e.shell(r)
 		case r.Mode == "choose" && (!e.IsTerminal() || r.Direct || e.Getenv("KITTYMUX_RESUME") == "auto" || exists(e.Paths.ResumeAuto()) || e.resumeAllActive()):
 			// Nobody to choose, or asked not to be asked: never a guess.
@@ -230,7 +232,7 @@ func orAgent(a string) string {
 func (e *Env) exec(path string, argv, env []string) error {
 	err := e.Exec(path, argv, env)
 	// Still here: the exec failed. Say so, and keep the window usable.
-	e.warn("kittymux: could not run %s: %v", agents.Quote(argv), err)
+	e.warn("kittymux: could not run %s: %v", recognize.Quote(argv), err)
 	return err
 }
 
@@ -347,7 +349,7 @@ func (e *Env) question(r restorerec.Record, sealed, narrow bool) []para {
 		ps = append(ps, e.commands(r)...)
 	} else if r.Confirm {
 		ps = append(ps, text(2, red, "check this command: a word in it may be a prompt"),
-			para{indent: 2, whole: true, atoms: words(printable(agents.Quote(r.Argv)), plain)})
+			para{indent: 2, whole: true, atoms: words(printable(recognize.Quote(r.Argv)), plain)})
 	}
 	return append(ps, hints(r, narrow))
 }
@@ -386,15 +388,15 @@ func (e *Env) dir() string {
 func (e *Env) commands(r restorerec.Record) []para {
 	env := ""
 	if len(r.Env) > 0 {
-		env = agents.Quote(r.Env) + " "
+		env = recognize.Quote(r.Env) + " "
 	}
 	cmd := func(key, what string) para {
 		return para{indent: 2, hang: 9, whole: true,
 			atoms: append([]atom{{pieces: []piece{{key, bold}}}}, words(printable(what), plain)...)}
 	}
-	ps := []para{cmd("Enter ", env+agents.Quote(r.Argv))}
+	ps := []para{cmd("Enter ", env+recognize.Quote(r.Argv))}
 	if argv, err := e.NewArgv(r); err == nil {
-		ps = append(ps, cmd("n     ", env+agents.Quote(argv)))
+		ps = append(ps, cmd("n     ", env+recognize.Quote(argv)))
 	}
 	if r.FromShell {
 		ps = append(ps, cmd("s/Esc ", "back to the shell"))

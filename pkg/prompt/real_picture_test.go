@@ -12,10 +12,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/recognize"
 	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 )
 
@@ -58,7 +58,7 @@ func TestRealPromptPicture(t *testing.T) {
 		}
 	}
 	launch := func(dir string, record []string) string {
-		return "launch --cwd=" + dir + " " + agents.Quote(append([]string{w.bin}, w.seal(record)...))
+		return "launch --cwd=" + dir + " " + recognize.Quote(append([]string{w.bin}, w.seal(record)...))
 	}
 	ago := func(d time.Duration) string { return strconv.FormatInt(time.Now().Add(-d).Unix(), 10) }
 	g := "8a7b6c5d-1111-4222-8333-944455556666"

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/recognize"
 	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 )
 
@@ -24,7 +24,7 @@ func TestRealPromptTitle(t *testing.T) {
 	kittyBin := kittytest.NeedKitty(t, kitty.Version{Major: 0, Minor: 26})
 	w := newWorld(t)
 	session := filepath.Join(w.dir, "restore.kitty-session")
-	launch := "launch " + agents.Quote(append([]string{w.bin}, w.seal(claudeRecord())...))
+	launch := "launch " + recognize.Quote(append([]string{w.bin}, w.seal(claudeRecord())...))
 	body := strings.Join([]string{"new_tab", "cd " + w.cwd, launch, ""}, "\n")
 	if err := os.WriteFile(session, []byte(body), 0o644); err != nil {
 		t.Fatal(err)

@@ -24,6 +24,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/probe"
+	"github.com/kittymux/kittymux/pkg/recognize"
 	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
 )
@@ -51,7 +52,7 @@ type Options struct {
 	// Stat says whether a directory is still there; nil does not look.
 	Stat func(string) error
 	// Lost says why the agent's own files no longer hold a conversation
-	// (agents.Conversation.Lost); nil does not look.
+	// (conversations.Conversation.Lost); nil does not look.
 	Lost func(r journal.Record) string
 }
 
@@ -126,7 +127,7 @@ type Plan struct {
 // candidate is the latest record of one conversation.
 type candidate struct {
 	rec journal.Record
-	cmd agents.Command
+	cmd recognize.Command
 	tab string
 	dir string
 }
@@ -208,9 +209,9 @@ func (o Options) candidate(r journal.Record) (candidate, string) {
 			return candidate{}, why
 		}
 	}
-	cmd, ok := o.Agents.RecognizeArgv(r.Argv)
+	cmd, ok := recognize.Argv(o.Agents, r.Argv)
 	if !ok || cmd.Agent != r.Agent {
-		return candidate{}, fmt.Sprintf("its command %s is not %s as the definitions know it now", agents.Quote(r.Argv), r.Agent)
+		return candidate{}, fmt.Sprintf("its command %s is not %s as the definitions know it now", recognize.Quote(r.Argv), r.Agent)
 	}
 	if why := sessionfile.DirProblem(r.Dir); why != "" {
 		return candidate{}, why
@@ -231,10 +232,10 @@ func (o Options) candidate(r journal.Record) (candidate, string) {
 // agent window, so "latest" is never chosen where a running window may own
 // the newest conversation. Live windows get ids after the recovered ones.
 // names are the recovered windows' agents, to probe.
-func (o Options) windows(cands []candidate) (ws []agents.Window, names []string) {
-	ws = make([]agents.Window, 0, len(cands))
+func (o Options) windows(cands []candidate) (ws []recognize.Window, names []string) {
+	ws = make([]recognize.Window, 0, len(cands))
 	for i, c := range cands {
-		w := agents.Window{ID: i + 1, Cwd: c.dir, Cmd: c.cmd}
+		w := recognize.Window{ID: i + 1, Cwd: c.dir, Cmd: c.cmd}
 		if c.rec.ID != "" {
 			w.KnownID, w.KnownIDFrom = c.rec.ID, "the journal ("+cmp.Or(c.rec.IDFrom, "recorded")+")"
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/plan"
+	"github.com/kittymux/kittymux/pkg/recognize"
 	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
 )
@@ -38,9 +39,9 @@ func rec(key, agent, id, dir string, m int, argv ...string) journal.Record {
 
 func liveWindow(kittyWin, pid int, dir string, argv ...string) live.Window {
 	set, _ := agents.Load("")
-	c, _ := set.RecognizeArgv(argv)
+	c, _ := recognize.Argv(set, argv)
 	return live.Window{Ref: kitty.WindowRef{Window: &kitty.Window{ID: kittyWin}}, PID: pid,
-		Agent: agents.Window{ID: kittyWin, Cwd: dir, Cmd: c}}
+		Agent: recognize.Window{ID: kittyWin, Cwd: dir, Cmd: c}}
 }
 
 func TestBuild(t *testing.T) {

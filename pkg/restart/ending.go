@@ -1,6 +1,7 @@
 package restart
 
 import (
+	"strings"
 	"syscall"
 	"time"
 
@@ -15,6 +16,18 @@ func EndingOf(agent string) agents.Ending {
 		return *c.Ending
 	}
 	return agents.Ending{Signal: syscall.SIGTERM}
+}
+
+// Endings says how each agent ends, for the help: "claude: SIGINT; codex:
+// typed /quit; others: SIGTERM".
+func Endings() string {
+	var b strings.Builder
+	for _, c := range agents.Codes() {
+		if c.Ending != nil {
+			b.WriteString(c.Name + ": " + c.Ending.String() + "; ")
+		}
+	}
+	return b.String() + "others: " + EndingOf("").String()
 }
 
 // Bounds are how long each step of ending an agent may take.

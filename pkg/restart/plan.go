@@ -15,6 +15,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/probe"
 	"github.com/kittymux/kittymux/pkg/procid"
+	"github.com/kittymux/kittymux/pkg/recognize"
 )
 
 // Outcomes of one window.
@@ -77,7 +78,7 @@ func Plan(kitties []Kitty, o PlanOptions) []Target {
 	for _, k := range kitties {
 		ts = append(ts, kittyTargets(k, o)...)
 	}
-	ws := make([]agents.Window, len(ts))
+	ws := make([]recognize.Window, len(ts))
 	for i, t := range ts {
 		ws[i] = t.Agent.Agent
 	}
@@ -93,7 +94,7 @@ func Plan(kitties []Kitty, o PlanOptions) []Target {
 			t.Skip = "its command keeps a word that may be a prompt (" + d.Unsure + "): restart it by hand"
 		case t.Agent.PID <= 0:
 			t.Skip = "kitty does not say which process is the agent"
-		case t.State == journal.StateWorking && !o.Working:
+		case t.State == agents.StateWorking && !o.Working:
 			t.Skip = "the agent is working (--all restarts it anyway)"
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/procid"
+	"github.com/kittymux/kittymux/pkg/recognize"
 	"github.com/kittymux/kittymux/pkg/restorerec"
 )
 
@@ -120,7 +121,7 @@ func (r *Runner) base(t Target) Result {
 	res := Result{Kitty: t.Kitty.Socket, WindowID: t.Window.ID, Tab: t.TabTitle, Cwd: t.Agent.Agent.Cwd,
 		Agent: t.Agent.Agent.Cmd.Agent, ID: t.Decision.ID, State: t.State, OldPID: t.Agent.PID}
 	if t.Skip == "" {
-		res.Command = agents.Quote(t.Decision.Argv)
+		res.Command = recognize.Quote(t.Decision.Argv)
 	}
 	return res
 }
@@ -506,7 +507,7 @@ func (r *Runner) waitAgent(ctx context.Context, c Client, t Target, id int) (int
 				if p.PID == t.Agent.PID {
 					continue
 				}
-				if cmd, ok := r.Agents.RecognizeArgv(p.Cmdline); ok && cmd.Agent == t.Agent.Agent.Cmd.Agent {
+				if cmd, ok := recognize.Argv(r.Agents, p.Cmdline); ok && cmd.Agent == t.Agent.Agent.Cmd.Agent {
 					return p.PID, nil
 				}
 			}

@@ -20,6 +20,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/procid"
+	"github.com/kittymux/kittymux/pkg/recognize"
 )
 
 func TestTypeLine(t *testing.T) {
@@ -127,7 +128,7 @@ func window(id int, title string, direct bool, argv ...string) kitty.Window {
 // agent process a child of its window's shell (or kitty's, started
 // directly), executing the file its argv names.
 func readFrom(ls func() []kitty.OSWindow) live.ProcReader {
-	return func(pid int) (agents.Proc, bool) {
+	return func(pid int) (recognize.Proc, bool) {
 		for _, ref := range kitty.Windows(ls()) {
 			for _, p := range ref.Window.ForegroundProcesses {
 				if p.PID == pid {
@@ -135,11 +136,11 @@ func readFrom(ls func() []kitty.OSWindow) live.ProcReader {
 					if ppid == pid {
 						ppid = 1
 					}
-					return agents.Proc{PID: pid, PPID: ppid, PGID: pid, Exe: p.Cmdline[0], Argv: p.Cmdline, Cwd: p.Cwd}, true
+					return recognize.Proc{PID: pid, PPID: ppid, PGID: pid, Exe: p.Cmdline[0], Argv: p.Cmdline, Cwd: p.Cwd}, true
 				}
 			}
 		}
-		return agents.Proc{}, false
+		return recognize.Proc{}, false
 	}
 }
 
@@ -194,7 +195,7 @@ func TestPlan(t *testing.T) {
 	}
 	// The journal's state counts: an idle title of an agent it knows works.
 	jf := &journal.File{Records: []journal.Record{{Agent: "claude", ID: uuid1, Open: true, WindowID: 1, PID: 201,
-		State: journal.StateWorking, KittySocket: "unix:/k"}}}
+		State: agents.StateWorking, KittySocket: "unix:/k"}}}
 	if got := plan(PlanOptions{Journal: jf})[1]; got != uuid1+" the agent is working (--all restarts it anyway)" {
 		t.Errorf("with the journal: window 1 %q", got)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/probe"
+	"github.com/kittymux/kittymux/pkg/recognize"
 	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
 	"github.com/kittymux/kittymux/pkg/uservars"
@@ -44,7 +45,7 @@ type Options struct {
 	//   - a window the file leaves out (another OS window, without --all)
 	//     still counts for the rules: "latest" is never chosen where another
 	//     window could own the newest conversation.
-	Live []agents.Window
+	Live []recognize.Window
 	// Key seals each record written (restorerec.LoadOrCreateKey); nil writes
 	// unsealed records, which the prompt runs only on a key press.
 	Key []byte
@@ -129,7 +130,7 @@ func (fd found) keptAsSaved(w *Outcome) {
 }
 
 // sameCommand: a reported command is the one the process shows.
-func sameCommand(a, b agents.Command) bool {
+func sameCommand(a, b recognize.Command) bool {
 	return a.Agent == b.Agent && slices.Equal(a.Program, b.Program) && slices.Equal(a.Flags, b.Flags) && slices.Equal(a.Env, b.Env)
 }
 
@@ -204,7 +205,7 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 	if len(refs) == 0 {
 		return nil, ErrEmpty
 	}
-	rw := &rewriter{o: o, live: make(map[int]agents.Window, len(o.Live)), byID: map[int]found{}}
+	rw := &rewriter{o: o, live: make(map[int]recognize.Window, len(o.Live)), byID: map[int]found{}}
 	for _, w := range o.Live {
 		rw.live[w.ID] = w
 	}
@@ -238,9 +239,9 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 // rewriter is what a rewrite learns of the file's windows.
 type rewriter struct {
 	o        Options
-	live     map[int]agents.Window
-	ws       []agents.Window // the agent windows of the file, to decide
-	names    []string        // the agents in the file, the ones worth probing
+	live     map[int]recognize.Window
+	ws       []recognize.Window // the agent windows of the file, to decide
+	names    []string           // the agents in the file, the ones worth probing
 	byID     map[int]found
 	unsealed []Outcome // kept as saved before any decision
 }
@@ -252,10 +253,10 @@ type saved struct {
 	l    *sessionfile.Launch
 	vars map[string]string
 	argv []string // the saved argv, when kitty saved one
-	cmd  agents.Command
+	cmd  recognize.Command
 	ok   bool // cmd is an agent's
 	jr   *journal.Record
-	lw   agents.Window
+	lw   recognize.Window
 	live bool
 }
 
@@ -329,7 +330,7 @@ func (sw *saved) savedCommand(set *agents.Set) {
 	case c.Set && c.IsList:
 		sw.argv, sw.fromShell = c.List, true
 	case c.Set:
-		sw.cmd, sw.ok = set.RecognizeString(c.String)
+		sw.cmd, sw.ok = recognize.String(set, c.String)
 		sw.fromShell = true
 	default:
 		sw.argv = l.Argv
@@ -349,13 +350,13 @@ func (rw *rewriter) fromRecord(sw *saved, rec restorerec.Record) {
 		// where the process still holds it.
 		sw.env = seenEnv(rec.Env, sw.lw.ProcEnv)
 	case sealed:
-		sw.cmd, sw.ok = rw.o.Agents.RecognizeArgv(rec.Argv)
+		sw.cmd, sw.ok = recognize.Argv(rw.o.Agents, rec.Argv)
 		sw.exe, sw.env, sw.origin = rec.Exe, rec.Env, rec.Origin
 		if rec.Confirm {
 			sw.askWhy = "its sealed record asked first"
 		}
 	case !sw.ok:
-		if c, known := rw.o.Agents.RecognizeArgv(rec.Argv); known {
+		if c, known := recognize.Argv(rw.o.Agents, rec.Argv); known {
 			rw.unsealed = append(rw.unsealed, Outcome{Decision: plan.Decision{WindowID: sw.id, Agent: c.Agent, Mode: plan.ModeAsSaved,
 				Reason: "its restore record is not sealed by kittymux: kept as it is"}, Cwd: sw.ref.Cwd, Tab: sw.ref.TabTitle})
 		}
@@ -365,7 +366,7 @@ func (rw *rewriter) fromRecord(sw *saved, rec restorerec.Record) {
 // fromSave reads a window whose saved command is not a restore record.
 func (rw *rewriter) fromSave(sw *saved) {
 	if len(sw.argv) > 0 {
-		sw.cmd, sw.ok = rw.o.Agents.RecognizeArgv(sw.argv)
+		sw.cmd, sw.ok = recognize.Argv(rw.o.Agents, sw.argv)
 	}
 	if sw.live {
 		// The agent process kittymux saw is what comes back: what kitty
@@ -385,7 +386,7 @@ func (rw *rewriter) fromSave(sw *saved) {
 		sw.askWhy = onlyKitty
 		return
 	}
-	if jc, known := rw.o.Agents.RecognizeArgv(sw.jr.Argv); known && jc.Agent == sw.cmd.Agent {
+	if jc, known := recognize.Argv(rw.o.Agents, sw.jr.Argv); known && jc.Agent == sw.cmd.Agent {
 		// No origin: the record was found by a user var's hint, and a
 		// hint never chooses a conversation.
 		sw.cmd, sw.exe, sw.env = jc, sw.jr.Exe, sw.jr.Env
@@ -428,8 +429,8 @@ func (sw *saved) dropMarks() {
 // window's is what kittymux read for its process. A kittymux_session user
 // var is a hint any program can set: it counts only when kittymux's journal
 // holds the same id for this window and process.
-func (sw *saved) window(ids map[int]string) agents.Window {
-	w := agents.Window{ID: sw.id, Cwd: sw.ref.Cwd, Cmd: sw.cmd}
+func (sw *saved) window(ids map[int]string) recognize.Window {
+	w := recognize.Window{ID: sw.id, Cwd: sw.ref.Cwd, Cmd: sw.cmd}
 	vars, jr := sw.vars, sw.jr
 	switch {
 	case sw.live:

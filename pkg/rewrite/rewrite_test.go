@@ -18,6 +18,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/probe"
+	"github.com/kittymux/kittymux/pkg/recognize"
 	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/rewrite"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
@@ -338,14 +339,14 @@ func TestRewriteTypedEnv(t *testing.T) {
 		`launch 'kitty-unserialize-data={"id": 1, "cmd_at_shell_startup": "CLAUDE_CONFIG_DIR=/srv/.c claude --resume ` + w4ID + `"}'` + "\n" +
 		`launch 'kitty-unserialize-data={"id": 2, "cmd_at_shell_startup": "LD_PRELOAD=/x.so codex"}'` + "\n" +
 		`launch 'kitty-unserialize-data={"id": 3, "cmd_at_shell_startup": "FORCE_COLOR=1 gemini"}'` + "\n")
-	live := func() []agents.Window {
-		var out []agents.Window
+	live := func() []recognize.Window {
+		var out []recognize.Window
 		for id, line := range map[int]string{1: "CLAUDE_CONFIG_DIR=/srv/.c claude --resume " + w4ID, 2: "LD_PRELOAD=/x.so codex", 3: "FORCE_COLOR=1 gemini"} {
-			c, ok := set.RecognizeString(line)
+			c, ok := recognize.String(set, line)
 			if !ok {
 				t.Fatal(line)
 			}
-			out = append(out, agents.Window{ID: id, Cwd: "/srv", Cmd: c, Seen: []string{"/opt/" + c.Agent}})
+			out = append(out, recognize.Window{ID: id, Cwd: "/srv", Cmd: c, Seen: []string{"/opt/" + c.Agent}})
 		}
 		return out
 	}
@@ -420,8 +421,8 @@ func keys(m map[int]restorerec.Record) []int {
 // unsealed, asks first, and names no file.
 func TestRewriteProgram(t *testing.T) {
 	set := shipped(t)
-	liveCmd := func(argv ...string) agents.Command {
-		c, ok := set.RecognizeArgv(argv)
+	liveCmd := func(argv ...string) recognize.Command {
+		c, ok := recognize.Argv(set, argv)
 		if !ok {
 			t.Fatalf("%q not recognised", argv)
 		}
@@ -430,7 +431,7 @@ func TestRewriteProgram(t *testing.T) {
 	for _, c := range []struct {
 		name, line string
 		cwd        string
-		live       agents.Command
+		live       recognize.Command
 		seen       []string
 		want       []string // program words of the record
 	}{
@@ -446,7 +447,7 @@ func TestRewriteProgram(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			raw := []byte("new_tab\ncd " + c.cwd + "\n\n" +
 				`launch 'kitty-unserialize-data={"id": 1, "cmd_at_shell_startup": "` + c.line + `"}'` + "\n")
-			live := []agents.Window{{ID: 1, Cwd: c.cwd, Cmd: c.live, Seen: c.seen}}
+			live := []recognize.Window{{ID: 1, Cwd: c.cwd, Cmd: c.live, Seen: c.seen}}
 			res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, ResumeBin: bin, Key: testKey, Live: live})
 			if err != nil {
 				t.Fatal(err)
@@ -482,7 +483,7 @@ func TestRewriteProgram(t *testing.T) {
 	})
 	t.Run("a seen path the prompt could not read stays as saved", func(t *testing.T) {
 		raw := []byte("new_tab\ncd /srv\n\n" + `launch 'kitty-unserialize-data={"id": 1}' /opt/ai/claude` + "\n")
-		live := []agents.Window{{ID: 1, Cwd: "/srv", Cmd: liveCmd("/opt/ai/claude"), Seen: []string{"/opt/ai/\x01claude"}}}
+		live := []recognize.Window{{ID: 1, Cwd: "/srv", Cmd: liveCmd("/opt/ai/claude"), Seen: []string{"/opt/ai/\x01claude"}}}
 		res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, ResumeBin: bin, Key: testKey, Live: live})
 		if err != nil {
 			t.Fatal(err)
@@ -552,10 +553,10 @@ func TestRewriteRestoredWindows(t *testing.T) {
 		// 6: a record never sealed, waiting.
 		`launch 'kitty-unserialize-data={"id": 6}' --cwd=/f ` + old + ` --agent claude --mode latest -- /tmp/x/claude --continue` + "\n")
 	set := shipped(t)
-	fresh, _ := set.RecognizeArgv([]string{"claude"})
-	resumed, _ := set.RecognizeArgv([]string{"claude", "--model", "sonnet", "--resume", w4ID})
+	fresh, _ := recognize.Argv(set, []string{"claude"})
+	resumed, _ := recognize.Argv(set, []string{"claude", "--model", "sonnet", "--resume", w4ID})
 	res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, ResumeBin: bin, Key: testKey,
-		Live: []agents.Window{{ID: 1, Cwd: "/a", Cmd: resumed}, {ID: 2, Cwd: "/b", Cmd: fresh}}})
+		Live: []recognize.Window{{ID: 1, Cwd: "/a", Cmd: resumed}, {ID: 2, Cwd: "/b", Cmd: fresh}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -603,16 +604,16 @@ func TestRewriteCountsWindowsLeftOut(t *testing.T) {
 	raw := []byte("new_os_window\nnew_tab\ncd /srv\n\n" +
 		`launch 'kitty-unserialize-data={"id": 1, "cmd_at_shell_startup": "claude --model opus"}'` + "\n")
 	set := shipped(t)
-	mine, _ := set.RecognizeString("claude --model opus")
-	other, _ := set.RecognizeString("claude")
+	mine, _ := recognize.String(set, "claude --model opus")
+	other, _ := recognize.String(set, "claude")
 	for _, c := range []struct {
 		name string
-		live []agents.Window
+		live []recognize.Window
 		want plan.Mode
 	}{
-		{"alone", []agents.Window{{ID: 1, Cwd: "/srv", Cmd: mine}}, plan.ModeLatest},
-		{"another claude there, not saved", []agents.Window{{ID: 1, Cwd: "/srv", Cmd: mine}, {ID: 7, Cwd: "/srv", Cmd: other}}, plan.ModeChoose},
-		{"another claude elsewhere", []agents.Window{{ID: 1, Cwd: "/srv", Cmd: mine}, {ID: 7, Cwd: "/home", Cmd: other}}, plan.ModeLatest},
+		{"alone", []recognize.Window{{ID: 1, Cwd: "/srv", Cmd: mine}}, plan.ModeLatest},
+		{"another claude there, not saved", []recognize.Window{{ID: 1, Cwd: "/srv", Cmd: mine}, {ID: 7, Cwd: "/srv", Cmd: other}}, plan.ModeChoose},
+		{"another claude elsewhere", []recognize.Window{{ID: 1, Cwd: "/srv", Cmd: mine}, {ID: 7, Cwd: "/home", Cmd: other}}, plan.ModeLatest},
 	} {
 		res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, ResumeBin: bin, Live: c.live})
 		if err != nil {
@@ -663,15 +664,15 @@ func TestRewriteAgentDirectory(t *testing.T) {
 		`launch 'kitty-unserialize-data={"id": 2, "cmd_at_shell_startup": "claude"}' --cwd=/usr/bin` + "\n" +
 		`launch 'kitty-unserialize-data={"id": 3, "cmd_at_shell_startup": "claude"}' --cwd=/usr/bin` + "\n")
 	set := shipped(t)
-	mine, _ := set.RecognizeString("claude --model opus")
-	other, _ := set.RecognizeString("claude")
+	mine, _ := recognize.String(set, "claude --model opus")
+	other, _ := recognize.String(set, "claude")
 	started, seen := time.Unix(1_700_000_000, 0), time.Unix(1_700_003_600, 0)
 	res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, ResumeBin: bin,
 		// 2 is another claude in /srv/web; 3 is a claude that really runs in
 		// /usr/bin; window 1's record has no id, so it may resume the latest
 		// only if it is the single claude in its directory: it is not.
 		// Window 1's process started at started and was read at seen.
-		Live: []agents.Window{{ID: 1, Cwd: "/srv/web", Cmd: mine, Since: started, LastSeen: seen}, {ID: 2, Cwd: "/srv/web", Cmd: other}, {ID: 3, Cwd: "/usr/bin", Cmd: other}}})
+		Live: []recognize.Window{{ID: 1, Cwd: "/srv/web", Cmd: mine, Since: started, LastSeen: seen}, {ID: 2, Cwd: "/srv/web", Cmd: other}, {ID: 3, Cwd: "/usr/bin", Cmd: other}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -717,9 +718,9 @@ func TestRewriteCompoundLine(t *testing.T) {
 	raw := []byte("new_tab\ncd /srv\n\n" +
 		`launch 'kitty-unserialize-data={"id": 1, "cmd_at_shell_startup": "` + line + `"}'` + "\n")
 	set := shipped(t)
-	running, _ := set.RecognizeArgv([]string{"claude", "--model", "opus"})
+	running, _ := recognize.Argv(set, []string{"claude", "--model", "opus"})
 	res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, ResumeBin: bin,
-		Live: []agents.Window{{ID: 1, Cwd: "/srv", Cmd: running}}})
+		Live: []recognize.Window{{ID: 1, Cwd: "/srv", Cmd: running}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -748,7 +749,7 @@ func TestRewriteCompoundLine(t *testing.T) {
 // process shows stays.
 func TestRewriteAsSavedReport(t *testing.T) {
 	set := shipped(t)
-	oneShot, ok := set.RecognizeArgv([]string{"claude", "-p", "hi"})
+	oneShot, ok := recognize.Argv(set, []string{"claude", "-p", "hi"})
 	if !ok || !oneShot.OneShot {
 		t.Fatalf("claude -p is not a one-shot run: %+v", oneShot)
 	}
@@ -761,7 +762,7 @@ func TestRewriteAsSavedReport(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			raw := []byte("new_tab\ncd /srv\n\n" + `launch 'kitty-unserialize-data={"id": 1, "cmd_at_shell_startup": "` + c.line + `"}'` + "\n")
-			live := []agents.Window{{ID: 1, Cwd: "/srv", Cmd: oneShot, Seen: []string{"/opt/claude"}}}
+			live := []recognize.Window{{ID: 1, Cwd: "/srv", Cmd: oneShot, Seen: []string{"/opt/claude"}}}
 			res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, ResumeBin: bin, Key: testKey, Live: live})
 			if err != nil {
 				t.Fatal(err)

@@ -22,6 +22,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/probe"
+	"github.com/kittymux/kittymux/pkg/recognize"
 	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/rewrite"
 	"github.com/kittymux/kittymux/pkg/screenhist"
@@ -115,7 +116,7 @@ func Take(ctx context.Context, o Options) (*rewrite.Result, error) {
 	if after, err := o.Kitty.LS(ctx); err == nil {
 		ls = after
 	}
-	ws := make([]agents.Window, len(aws))
+	ws := make([]recognize.Window, len(aws))
 	for i, w := range aws {
 		ws[i] = w.Since()
 	}

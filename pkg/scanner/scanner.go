@@ -290,7 +290,7 @@ func (s *Scanner) close(key, reason, detail string, now time.Time) {
 }
 
 func (se *session) account(now time.Time) {
-	if se.rec.State == journal.StateWorking && now.After(se.accounted) {
+	if se.rec.State == agents.StateWorking && now.After(se.accounted) {
 		se.rec.WorkingSeconds += now.Sub(se.accounted).Seconds()
 	}
 	if now.After(se.accounted) {
@@ -304,7 +304,7 @@ func (se *session) account(now time.Time) {
 func (se *session) setState(state, from string, now time.Time) {
 	se.account(now)
 	if state != se.rec.State {
-		if se.rec.State == journal.StateWorking && (state == journal.StateIdle || state == journal.StateAttention) {
+		if se.rec.State == agents.StateWorking && (state == agents.StateIdle || state == agents.StateAttention) {
 			se.rec.RunsFinished++
 		}
 		se.rec.State = state
@@ -445,7 +445,7 @@ func (s *Scanner) scan(ctx context.Context, k *kittyState, ls []kitty.OSWindow, 
 		}
 		if !ok {
 			se = &session{kitty: id, accounted: now, dirty: true, rec: journal.Record{
-				Key: key, Agent: aw.Agent.Cmd.Agent, FirstSeen: now, LastSeen: now, State: journal.StateUnknown,
+				Key: key, Agent: aw.Agent.Cmd.Agent, FirstSeen: now, LastSeen: now, State: agents.StateUnknown,
 				StateSince: now, Open: true, KittyPID: k.inst.PID, KittySocket: k.status.Socket,
 				WindowID: aw.Ref.Window.ID, PID: aw.PID, Start: aw.Start}}
 			s.sessions[key] = se
@@ -520,14 +520,14 @@ func (s *Scanner) update(se *session, aw live.Window, hook StateReport, now time
 	}
 
 	// The state: the agent's own word first, then kitty's.
-	state, stateFrom := journal.StateUnknown, ""
+	state, stateFrom := agents.StateUnknown, ""
 	switch {
 	case hook.State != "":
 		state, stateFrom = hook.State, "hook"
 	case hasRec && rec.State != "":
 		state, stateFrom = rec.State, rec.IDFrom
 	case w.NeedsAttention:
-		state, stateFrom = journal.StateAttention, "kitty needs_attention"
+		state, stateFrom = agents.StateAttention, "kitty needs_attention"
 	default:
 		if st := s.o.Set.TitleState(r.Agent, w.Title); st != "" {
 			state, stateFrom = st, "title"
@@ -556,16 +556,16 @@ func (se *session) foreground(aw live.Window, now time.Time, settle time.Duratio
 	for _, p := range aw.Ref.Window.ForegroundProcesses {
 		if p.PID > 0 && !slices.Contains(aw.PIDs, p.PID) {
 			se.toolSeen = now
-			return journal.StateWorking
+			return agents.StateWorking
 		}
 	}
 	switch {
 	case se.toolSeen.IsZero():
 		return ""
 	case now.Sub(se.toolSeen) < settle:
-		return journal.StateWorking
+		return agents.StateWorking
 	}
-	return journal.StateIdle
+	return agents.StateIdle
 }
 
 // markWindow sets the window's user vars to the session's id (kitty ≥ 0.30),

@@ -234,9 +234,9 @@ func TestPollSessions(t *testing.T) {
 	r.poll(t)
 
 	want := map[int]summary{
-		1: {Agent: "claude", ID: uuidArgv, IDFrom: "command line --resume", Dir: "/a", TabTitle: "work", State: journal.StateIdle,
+		1: {Agent: "claude", ID: uuidArgv, IDFrom: "command line --resume", Dir: "/a", TabTitle: "work", State: agents.StateIdle,
 			Argv: []string{"/usr/bin/claude", "--model", "opus"}, Runs: 1, Working: 90 * time.Second, Open: true},
-		2: {Agent: "claude", ID: uuidClear, IDFrom: "claude sessions/2002.json", Dir: "/b", TabTitle: "work", State: journal.StateIdle,
+		2: {Agent: "claude", ID: uuidClear, IDFrom: "claude sessions/2002.json", Dir: "/b", TabTitle: "work", State: agents.StateIdle,
 			Argv: []string{"/usr/bin/claude"}, Runs: 1, Working: 30 * time.Second, Open: true, PreviousIDs: []string{uuidRec}},
 	}
 	if diff := cmp.Diff(want, sums(r.records(t))); diff != "" {
@@ -420,7 +420,7 @@ func TestRestartTakesOver(t *testing.T) {
 	r.poll(t)
 	_, err := r.journal.Update(func(f *journal.File) error {
 		f.Upsert(journal.Record{Key: "unix:/tmp/gone|9|1|5", Agent: "codex", Open: true, KittySocket: "unix:/tmp/gone", KittyPID: 9,
-			WindowID: 9, LastSeen: t0, FirstSeen: t0, State: journal.StateIdle})
+			WindowID: 9, LastSeen: t0, FirstSeen: t0, State: agents.StateIdle})
 		return nil
 	})
 	if err != nil {
@@ -481,11 +481,11 @@ func TestPollForeground(t *testing.T) {
 		want    string
 	}
 	steps := []step{
-		{want: journal.StateUnknown}, // never seen running a tool: no word
-		{advance: 2 * time.Second, tool: []string{"/bin/bash", "-c", "go test ./..."}, want: journal.StateWorking},
-		{advance: 20 * time.Second, tool: []string{"git", "diff"}, want: journal.StateWorking},
-		{advance: 2 * time.Second, want: journal.StateWorking}, // alone, still settling
-		{advance: 8 * time.Second, want: journal.StateIdle},
+		{want: agents.StateUnknown}, // never seen running a tool: no word
+		{advance: 2 * time.Second, tool: []string{"/bin/bash", "-c", "go test ./..."}, want: agents.StateWorking},
+		{advance: 20 * time.Second, tool: []string{"git", "diff"}, want: agents.StateWorking},
+		{advance: 2 * time.Second, want: agents.StateWorking}, // alone, still settling
+		{advance: 8 * time.Second, want: agents.StateIdle},
 	}
 	var got []string
 	for _, st := range steps {

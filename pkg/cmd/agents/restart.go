@@ -69,7 +69,7 @@ func NewCmdRestart(f *factory.Factory, runF func(*RestartOptions) error) *cobra.
   kittymux agents restart --agent codex --yes
   kittymux agents restart --match title:api --all`,
 		Long: `Restart each agent window whose conversation is known exactly (as ` + "`sessions list`" + ` shows
-it): end the agent the way its CLI ends cleanly (claude: SIGINT; codex: /quit; others: SIGTERM;
+it): end the agent the way its CLI ends cleanly (` + restart.Endings() + `;
 then SIGTERM and SIGKILL if it does not end), then start the restore prompt in the same window,
 directory and environment with that conversation, without asking. An agent started from a shell gets
 the command typed into that shell; one started directly comes back in an overlay that takes its

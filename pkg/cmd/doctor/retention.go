@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/conversations"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/probe"
 )
@@ -36,7 +37,7 @@ func checkRetention(o *Options, installed []probe.AgentCheck) []RetentionReport 
 		return out
 	}
 	for _, a := range installed {
-		k, ok := set.Retention(a.Agent, o.Getenv)
+		k, ok := conversations.Retention(set, a.Agent, o.Getenv)
 		if !ok {
 			continue
 		}
@@ -45,7 +46,7 @@ func checkRetention(o *Options, installed []probe.AgentCheck) []RetentionReport 
 	return out
 }
 
-func retentionReport(k agents.Kept) RetentionReport {
+func retentionReport(k conversations.Kept) RetentionReport {
 	r := RetentionReport{Agent: k.Agent, Days: k.Days, Setting: k.Setting, File: k.File, Default: k.Default}
 	from := fmt.Sprintf("%s in %s", k.Setting, k.File)
 	if k.Default {

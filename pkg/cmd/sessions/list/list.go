@@ -12,12 +12,14 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/conversations"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/probe"
+	"github.com/kittymux/kittymux/pkg/recognize"
 )
 
 // ListOptions of `sessions list`.
@@ -103,7 +105,7 @@ func List(ctx context.Context, o *ListOptions) error {
 	if err != nil {
 		return err
 	}
-	ws := make([]agents.Window, len(rows))
+	ws := make([]recognize.Window, len(rows))
 	for i, r := range rows {
 		ws[i] = r.w.Since()
 	}
@@ -118,7 +120,7 @@ func List(ctx context.Context, o *ListOptions) error {
 			r := ws[d.WindowID-1]
 			// Where the agent keeps them is where its process's environment
 			// says (HOME, CODEX_HOME, ...), as the restored window's will.
-			lw.Candidates = len(set.Candidates(d.Agent, r.Cwd, r.Since, agents.EnvOver(r.ProcEnv, o.Getenv)))
+			lw.Candidates = len(conversations.Candidates(set, d.Agent, r.Cwd, r.Since, conversations.EnvOver(r.ProcEnv, o.Getenv)))
 			lw.Reason = fmt.Sprintf("choose: %d candidates now (%s)", lw.Candidates, lw.Reason)
 		}
 		out = append(out, lw)
@@ -203,7 +205,7 @@ func listed(r listRow, d plan.Decision) ListedWindow {
 		lw.Reason += "; a save would not seal it (the restore asks first): " + why
 	}
 	if len(d.Argv) > 0 {
-		lw.Command = agents.Quote(d.Argv)
+		lw.Command = recognize.Quote(d.Argv)
 	}
 	return lw
 }
@@ -244,7 +246,7 @@ func printList(o *ListOptions, out []ListedWindow) error {
 
 // idSource names where the id the rules chose came from: the window's
 // reported id (a hook, the agent's records, the journal) or its command line.
-func idSource(w agents.Window, id string) string {
+func idSource(w recognize.Window, id string) string {
 	if w.KnownID == id {
 		return live.IDSource(w.KnownIDFrom)
 	}

@@ -24,6 +24,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/probe"
+	"github.com/kittymux/kittymux/pkg/recognize"
 	"github.com/kittymux/kittymux/pkg/recovery"
 	"github.com/kittymux/kittymux/pkg/restorerec"
 	"github.com/kittymux/kittymux/pkg/store"
@@ -235,7 +236,7 @@ func printRecovered(out, errOut io.Writer, o *RecoverOptions, r RecoverResult) {
 	for _, t := range r.Tabs {
 		// Titles, directories and argv came from kitty's windows.
 		fmt.Fprintf(w, "  tab %q  %-8s %-6s %s\n      %s · last active %s · %s\n", kitty.Printable(t.Title), kitty.Printable(t.Agent),
-			t.Mode, kitty.Printable(agents.Quote(t.Argv)), kitty.Printable(t.Dir), history.Ago(now, t.LastActive), kitty.Printable(t.Reason))
+			t.Mode, kitty.Printable(recognize.Quote(t.Argv)), kitty.Printable(t.Dir), history.Ago(now, t.LastActive), kitty.Printable(t.Reason))
 	}
 	for _, s := range r.Skipped {
 		id := ids.Short(s.ID)

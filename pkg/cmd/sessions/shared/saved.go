@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/conversations"
 	"github.com/kittymux/kittymux/pkg/ended"
 	"github.com/kittymux/kittymux/pkg/history"
 	"github.com/kittymux/kittymux/pkg/journal"
@@ -158,7 +159,7 @@ func CompleteSessionNames(p paths.Paths, extra ...string) cobra.CompletionFunc {
 // people delete files): why it is not, or "".
 func Lost(set *agents.Set, getenv func(string) string) func(journal.Record) string {
 	return func(r journal.Record) string {
-		run := agents.Run{Argv: r.Argv, Dir: r.Dir, Getenv: agents.EnvOver(r.Env, getenv)}
-		return set.FindConversationRun(r.Agent, r.ID, run).Lost(r.Agent)
+		run := conversations.Run{Argv: r.Argv, Dir: r.Dir, Getenv: conversations.EnvOver(r.Env, getenv)}
+		return conversations.FindRun(set, r.Agent, r.ID, run).Lost(r.Agent)
 	}
 }

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/plan"
+	"github.com/kittymux/kittymux/pkg/recognize"
 	"github.com/kittymux/kittymux/pkg/rewrite"
 )
 
@@ -35,7 +35,7 @@ func PrintSaved(w io.Writer, asJSON bool, r SaveResult) error {
 	for _, x := range r.Windows {
 		cmd := "(kept as saved)"
 		if x.Mode != plan.ModeAsSaved {
-			cmd = agents.Quote(x.Argv)
+			cmd = recognize.Quote(x.Argv)
 		}
 		// The argv and the reason hold what ran in kitty's windows.
 		fmt.Fprintf(w, "  window %d  %-8s %-8s %s\n      %s\n", x.WindowID, kitty.Printable(x.Agent), x.Mode, kitty.Printable(cmd), kitty.Printable(x.Reason))

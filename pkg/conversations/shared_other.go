@@ -1,8 +1,10 @@
 //go:build !linux
 
-package agents
+package conversations
 
-import "io/fs"
+import (
+	"io/fs"
+)
 
 // serverHolding needs /proc: elsewhere no server is seen holding a
 // conversation, and the resume runs as it would have.

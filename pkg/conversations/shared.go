@@ -1,9 +1,11 @@
-package agents
+package conversations
 
 import (
 	"fmt"
 	"os"
 	"strings"
+
+	"github.com/kittymux/kittymux/pkg/agents"
 )
 
 // heldByShared is the agent's shared server (Code.SharedServer: codex
@@ -15,7 +17,7 @@ import (
 // shows "This conversation is open in another app" and waits; a TUI
 // through the daemon (`codex resume <id>`) opens it.
 func heldByShared(agent, file, id string, argv []string) *Held {
-	code := CodeOf(agent)
+	code := agents.CodeOf(agent)
 	if code == nil || code.SharedServer == nil || code.Apart == nil || file == "" || !code.Apart(argv) {
 		return nil
 	}
@@ -29,7 +31,7 @@ func heldByShared(agent, file, id string, argv []string) *Held {
 	}
 	h := &Held{PID: pid, Runs: fmt.Sprintf("in %s's shared server (%s)", agent, strings.Join(cmd, " "))}
 	for _, w := range code.SharedAttach {
-		h.Attach = append(h.Attach, strings.ReplaceAll(w, idPlaceholder, id))
+		h.Attach = append(h.Attach, strings.ReplaceAll(w, agents.IDPlaceholder, id))
 	}
 	return h
 }

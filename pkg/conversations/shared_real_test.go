@@ -1,6 +1,6 @@
 //go:build linux
 
-package agents_test
+package conversations_test
 
 import (
 	"os"
@@ -12,7 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/agents/agentstest"
+	"github.com/kittymux/kittymux/pkg/conversations"
 	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 	"github.com/kittymux/kittymux/pkg/testkit/modelstub"
 )
@@ -30,7 +31,7 @@ var rolloutID = regexp.MustCompile(`rollout-.*-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]
 // the daemon nothing is held.
 func TestRealCodexDaemonHoldsThread(t *testing.T) {
 	t.Parallel()
-	codex, home, work, env, stub := atStandIn(t, "codex", "web", (*modelstub.Server).CodexHome)
+	codex, home, work, env, stub := agentstest.AtStandIn(t, "codex", "web", (*modelstub.Server).CodexHome)
 	env = append(append(modelstub.Isolated(os.Environ()), env...), "TERM=xterm-256color")
 	t.Cleanup(func() { kittytest.EndLeftovers(home) }) // the daemon outlives every TUI
 	tui := func(args []string, o kittytest.PTYOptions) kittytest.PTYRun {
@@ -47,12 +48,12 @@ func TestRealCodexDaemonHoldsThread(t *testing.T) {
 	}
 	id := rolloutID.FindStringSubmatch(files[0])[1]
 
-	set := loadShipped(t)
+	set := agentstest.Shipped(t)
 	getenv := getenvOf(map[string]string{"HOME": home})
 	apart := []string{"codex", "resume", id, "--no-daemon"}
-	var c agents.Conversation
+	var c conversations.Conversation
 	for deadline := time.Now().Add(30 * time.Second); c.Held == nil && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		c = set.FindConversationRun("codex", id, agents.Run{Argv: apart, Dir: work, Getenv: getenv})
+		c = conversations.FindRun(set, "codex", id, conversations.Run{Argv: apart, Dir: work, Getenv: getenv})
 	}
 	if c.Held == nil {
 		t.Fatalf("TUI gone, daemon running: %+v, want the thread held by codex's daemon", c)
@@ -62,7 +63,7 @@ func TestRealCodexDaemonHoldsThread(t *testing.T) {
 		c.Held.Dir != work {
 		t.Errorf("held: %+v by %q, want codex's app-server daemon, attached with resume %s, in %s", c.Held, cmdline, id, work)
 	}
-	through := set.FindConversationRun("codex", id, agents.Run{Argv: []string{"codex", "resume", id}, Dir: work, Getenv: getenv})
+	through := conversations.FindRun(set, "codex", id, conversations.Run{Argv: []string{"codex", "resume", id}, Dir: work, Getenv: getenv})
 	if !through.Found || through.Held != nil {
 		t.Errorf("a resume through the daemon: %+v, want found and nothing held", through)
 	}

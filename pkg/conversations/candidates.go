@@ -1,4 +1,4 @@
-package agents
+package conversations
 
 import (
 	"bufio"
@@ -15,39 +15,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/userfile"
 )
-
-// MessageSpec says which lines of a conversation's file are the user's
-// own messages, and where their text is: what the choosing prompt shows of
-// each conversation a window could have held.
-type MessageSpec struct {
-	// Match are "path=value" pairs (paths dot-separated) a line must all
-	// hold.
-	Match []string `json:"match"`
-	// Text is the path of the message's text: a string, or a list of
-	// parts whose "text" fields are joined.
-	Text string `json:"text"`
-	// SkipPrefix: a text starting with it is the agent's own context (its
-	// environment, instructions), not a message the user typed.
-	SkipPrefix string `json:"skip_prefix,omitempty"`
-}
-
-// Candidate is one conversation a window could have held, as the agent's
-// own file says it.
-type Candidate struct {
-	ID       string
-	File     string
-	Modified time.Time
-	// First is the user's first message, as written: shown only as plain
-	// printable text, never acted on.
-	First string
-	// Turns counts the user's messages; 0 when not known (a list the
-	// agent's CLI gives).
-	Turns int
-	// Dir is the conversation's directory where a list gives it.
-	Dir string
-}
 
 // Bounds of what a listing reads of the agent's files.
 const (
@@ -57,24 +27,6 @@ const (
 	// MaxCandidates is how many the choosing prompt shows: keys 1 to 9.
 	MaxCandidates = 9
 )
-
-// Chooses reports whether kittymux can list agent's conversations for the
-// user to choose from (its definition says where they are and which lines
-// are the user's).
-func (s *Set) Chooses(agent string) bool {
-	a, ok := s.agent(agent)
-	if ok && Listed(agent) {
-		return true
-	}
-	return ok && a.def.Conversations != nil && a.def.Conversations.UserMessages != nil && a.def.Conversations.Unchecked == ""
-}
-
-// Listed reports whether agent's conversations are listed by running its
-// own CLI (Code.Lister) rather than by reading its files.
-func Listed(agent string) bool {
-	c := CodeOf(agent)
-	return c != nil && c.Lister != nil
-}
 
 // listTimeout bounds a run of an agent's CLI that lists its conversations;
 // listTries is how many runs are tried (several restored windows list at
@@ -89,13 +41,13 @@ const (
 // last written since since, newest first, at most MaxCandidates. Its
 // output is read bounded and only as data: what a line shows chooses
 // nothing. The error says why the CLI gave no list.
-func (s *Set) ListCandidates(agent, program, dir string, since time.Time, env []string) ([]Candidate, error) {
-	c := CodeOf(agent)
-	a, ok := s.agent(agent)
-	if !ok || c == nil || c.Lister == nil || program == "" || a.def.IDPattern == "" {
+func ListCandidates(s *agents.Set, agent, program, dir string, since time.Time, env []string) ([]agents.Candidate, error) {
+	c := agents.CodeOf(agent)
+	a, ok := s.Definition(agent)
+	if !ok || c == nil || c.Lister == nil || program == "" || a.IDPattern == "" {
 		return nil, errors.New("no way to list its conversations")
 	}
-	idRE, err := regexp.Compile("^(?:" + a.def.IDPattern + ")$")
+	idRE, err := regexp.Compile("^(?:" + a.IDPattern + ")$")
 	if err != nil {
 		return nil, err
 	}
@@ -109,13 +61,13 @@ func (s *Set) ListCandidates(agent, program, dir string, since time.Time, env []
 	if err != nil {
 		return nil, err
 	}
-	var keep []Candidate
+	var keep []agents.Candidate
 	for _, cand := range c.Lister.Parse(out) {
 		if idRE.MatchString(cand.ID) && cand.Dir != "" && filepath.Clean(cand.Dir) == filepath.Clean(dir) && !cand.Modified.Before(since) {
 			keep = append(keep, cand)
 		}
 	}
-	slices.SortStableFunc(keep, func(x, y Candidate) int { return y.Modified.Compare(x.Modified) })
+	slices.SortStableFunc(keep, func(x, y agents.Candidate) int { return y.Modified.Compare(x.Modified) })
 	return keep[:min(len(keep), MaxCandidates)], nil
 }
 
@@ -127,7 +79,7 @@ func runList(program string, args []string, dir string, env []string) ([]byte, e
 	defer cancel()
 	cmd := exec.CommandContext(ctx, program, args...)
 	cmd.Dir, cmd.Env = dir, env
-	KillGroup(cmd) // opencode's node wrapper leaves a native child
+	agents.KillGroup(cmd) // opencode's node wrapper leaves a native child
 	cmd.WaitDelay = time.Second
 	var out boundedBuffer
 	var stderr boundedBuffer
@@ -166,13 +118,13 @@ func (w *boundedBuffer) Write(p []byte) (int, error) {
 // Candidates lists the conversations of agent that belong to dir and were
 // written to at or after since (the window's agent process started; zero:
 // not known), newest first, at most MaxCandidates.
-func (s *Set) Candidates(agent, dir string, since time.Time, getenv func(string) string) []Candidate {
-	a, ok := s.agent(agent)
+func Candidates(s *agents.Set, agent, dir string, since time.Time, getenv func(string) string) []agents.Candidate {
+	a, ok := s.Definition(agent)
 	if !ok || !s.Chooses(agent) {
 		return nil
 	}
-	st := a.def.Conversations
-	home := st.home(getenv)
+	st := a.Conversations
+	home := home(st, getenv)
 	if home == "" {
 		return nil
 	}
@@ -186,7 +138,7 @@ func (s *Set) Candidates(agent, dir string, since time.Time, getenv func(string)
 	var files []file
 	seen := map[string]bool{}
 	for _, pat := range st.Files {
-		paths, _ := userfile.Glob(filepath.Join(root, strings.NewReplacer(idPlaceholder, "*", "{id8}", "*").Replace(pat)))
+		paths, _ := userfile.Glob(filepath.Join(root, strings.NewReplacer(agents.IDPlaceholder, "*", "{id8}", "*").Replace(pat)))
 		if len(paths) > maxCandidateFiles {
 			paths = paths[len(paths)-maxCandidateFiles:]
 		}
@@ -200,12 +152,12 @@ func (s *Set) Candidates(agent, dir string, since time.Time, getenv func(string)
 		}
 	}
 	slices.SortStableFunc(files, func(x, y file) int { return y.mod.Compare(x.mod) })
-	var out []Candidate
+	var out []agents.Candidate
 	for _, f := range files {
 		if len(out) == MaxCandidates {
 			break
 		}
-		if c, ok := st.candidate(f.path, f.pat, a.def.IDPattern, dir); ok {
+		if c, ok := candidate(st, f.path, f.pat, a.IDPattern, dir); ok {
 			c.Modified = f.mod
 			out = append(out, c)
 		}
@@ -215,8 +167,8 @@ func (s *Set) Candidates(agent, dir string, since time.Time, getenv func(string)
 
 // candidate reads one conversation's file: its id, its directory (which
 // must be dir) and the user's messages.
-func (st *Store) candidate(file, pat, idPattern, dir string) (Candidate, bool) {
-	c := Candidate{File: file}
+func candidate(st *agents.Store, file, pat, idPattern, dir string) (agents.Candidate, bool) {
+	c := agents.Candidate{File: file}
 	if len(st.IDField) == 0 {
 		c.ID = idFromName(filepath.Base(file), filepath.Base(pat), idPattern)
 	}
@@ -243,7 +195,7 @@ func (st *Store) candidate(file, pat, idPattern, dir string) (Candidate, bool) {
 		if first && len(st.IDField) > 0 {
 			c.ID, _ = at(v, strings.Join(st.IDField, ".")).(string)
 		}
-		if text, ok := st.UserMessages.text(v); ok {
+		if text, ok := userText(st.UserMessages, v); ok {
 			if c.Turns++; c.First == "" {
 				c.First = text
 			}
@@ -253,7 +205,7 @@ func (st *Store) candidate(file, pat, idPattern, dir string) (Candidate, bool) {
 }
 
 // text is the user's message a line holds, if it holds one.
-func (m *MessageSpec) text(v any) (string, bool) {
+func userText(m *agents.MessageSpec, v any) (string, bool) {
 	for _, kv := range m.Match {
 		path, want, _ := strings.Cut(kv, "=")
 		if got, _ := at(v, path).(string); got != want {
@@ -292,10 +244,10 @@ func at(v any, path string) any {
 // idFromName takes the id out of a file's name by its pattern, the id being
 // what the agent's id pattern matches where the pattern says {id}.
 func idFromName(name, pat, idPattern string) string {
-	if !strings.Contains(pat, idPlaceholder) || idPattern == "" {
+	if !strings.Contains(pat, agents.IDPlaceholder) || idPattern == "" {
 		return ""
 	}
-	before, after, _ := strings.Cut(pat, idPlaceholder)
+	before, after, _ := strings.Cut(pat, agents.IDPlaceholder)
 	glob := func(s string) string { return strings.ReplaceAll(regexp.QuoteMeta(s), `\*`, `.*?`) }
 	re, err := regexp.Compile("^" + glob(before) + "(" + idPattern + ")" + glob(after) + "$")
 	if err != nil {

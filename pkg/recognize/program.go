@@ -1,4 +1,4 @@
-package agents
+package recognize
 
 import (
 	"encoding/json"
@@ -9,16 +9,13 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
-// Caps of the files the agents' definitions are read from: a user's
-// resume.json, and an npm package's package.json, which a cloned
+// maxPackageJSON caps an npm package's package.json, which a cloned
 // repository's node_modules can hold (a FIFO there must not block a scan).
-const (
-	maxUserFile    = 4 << 20
-	maxPackageJSON = 1 << 20
-)
+const maxPackageJSON = 1 << 20
 
 // Sentinel errors of TrustedProgram.
 var (
@@ -46,14 +43,14 @@ type Trust struct {
 // An interpreter (node, bun, python) counts only with the agent package's
 // own entry script and no interpreter options. Relative paths are refused:
 // they name a different file in every directory.
-func (s *Set) TrustedProgram(agentName string, argv []string, trust Trust) (string, error) {
-	a, ok := s.agent(agentName)
+func TrustedProgram(s *agents.Set, agentName string, argv []string, trust Trust) (string, error) {
+	a, ok := s.Agent(agentName)
 	if !ok {
-		return "", fmt.Errorf("%w %q", ErrUnknownAgent, agentName)
+		return "", fmt.Errorf("%w %q", agents.ErrUnknownAgent, agentName)
 	}
-	c, ok := s.RecognizeArgv(argv)
-	if !ok || c.Agent != a.name {
-		return "", fmt.Errorf("%w: %q is not %s", ErrNotAgent, firstWord(argv), a.name)
+	c, ok := Argv(s, argv)
+	if !ok || c.Agent != a.Name {
+		return "", fmt.Errorf("%w: %q is not %s", ErrNotAgent, firstWord(argv), a.Name)
 	}
 	for _, w := range c.Program {
 		if strings.Contains(w, "/") && !filepath.IsAbs(w) {
@@ -62,9 +59,9 @@ func (s *Set) TrustedProgram(agentName string, argv []string, trust Trust) (stri
 	}
 	switch len(c.Program) {
 	case 1:
-		return s.native(a, c.Program[0], trust)
+		return native(s, a, c.Program[0], trust)
 	case 2:
-		return s.script(a, c.Program[0], c.Program[1], trust)
+		return script(s, a, c.Program[0], c.Program[1], trust)
 	}
 	return "", fmt.Errorf("%w: interpreter options %q are not accepted", ErrNotAgent, c.Program[1:len(c.Program)-1])
 }
@@ -77,12 +74,12 @@ func firstWord(argv []string) string {
 }
 
 // native checks a program run directly.
-func (s *Set) native(a *agent, prog string, trust Trust) (string, error) {
+func native(s *agents.Set, a *agents.Agent, prog string, trust Trust) (string, error) {
 	if !strings.Contains(prog, "/") {
 		// A bare name is looked up on PATH: it is the installed agent by
 		// definition, as long as it is one of the agent's own names.
-		if !slices.Contains(a.def.Programs, prog) {
-			return "", fmt.Errorf("%w: %q is not one of %s's program names %q", ErrNotAgent, prog, a.name, a.def.Programs)
+		if !slices.Contains(a.Def.Programs, prog) {
+			return "", fmt.Errorf("%w: %q is not one of %s's program names %q", ErrNotAgent, prog, a.Name, a.Def.Programs)
 		}
 		p, err := trust.LookPath(prog)
 		if err != nil {
@@ -97,17 +94,17 @@ func (s *Set) native(a *agent, prog string, trust Trust) (string, error) {
 	if slices.Contains(trust.Seen, real) {
 		return prog, nil
 	}
-	for _, name := range a.def.Programs {
+	for _, name := range a.Def.Programs {
 		if onPath, ok := resolvePath(trust, name); ok && sameFile(real, onPath) {
 			return prog, nil
 		}
 	}
 	return "", fmt.Errorf("%w: %s is not the %s found on PATH (%s), nor the file that ran in the saved window",
-		ErrNotAgent, prog, a.name, strings.Join(a.def.Programs, ", "))
+		ErrNotAgent, prog, a.Name, strings.Join(a.Def.Programs, ", "))
 }
 
 // script checks `interpreter script`: both must be trusted files.
-func (s *Set) script(a *agent, interp, script string, trust Trust) (string, error) {
+func script(s *agents.Set, a *agents.Agent, interp, script string, trust Trust) (string, error) {
 	base := filepath.Base(interp)
 	var path string
 	if !strings.Contains(interp, "/") {
@@ -137,7 +134,7 @@ func (s *Set) script(a *agent, interp, script string, trust Trust) (string, erro
 	if slices.Contains(trust.Seen, real) {
 		return path, nil
 	}
-	for _, name := range a.def.Programs {
+	for _, name := range a.Def.Programs {
 		onPath, ok := resolvePath(trust, name)
 		if !ok {
 			continue
@@ -145,14 +142,14 @@ func (s *Set) script(a *agent, interp, script string, trust Trust) (string, erro
 		if sameFile(real, onPath) {
 			return path, nil
 		}
-		for _, entry := range a.packageBins(trust, name, onPath) {
+		for _, entry := range packageBins(a, trust, name, onPath) {
 			if sameFile(real, entry) {
 				return path, nil
 			}
 		}
 	}
 	return "", fmt.Errorf("%w: %s is not the entry script of the %s installed on PATH, nor the file that ran in the saved window",
-		ErrNotAgent, script, a.name)
+		ErrNotAgent, script, a.Name)
 }
 
 // resolvePath finds name on PATH with symlinks followed.
@@ -182,16 +179,16 @@ func sameFile(a, b string) bool {
 // node_modules/<package>/, or it sits in a node_modules/.bin beside the
 // package (a shim). The package is found from PATH, never from the script
 // being checked: a copy of the package elsewhere proves nothing.
-func (a *agent) packageBins(trust Trust, name, real string) []string {
+func packageBins(a *agents.Agent, trust Trust, name, real string) []string {
 	var dirs []string
-	for _, pkg := range a.def.Packages {
+	for _, pkg := range a.Def.Packages {
 		marker := "/node_modules/" + pkg + "/"
 		if i := strings.LastIndex(real, marker); i >= 0 {
 			dirs = append(dirs, real[:i+len(marker)-1])
 		}
 	}
 	if p, err := trust.LookPath(name); err == nil && filepath.Base(filepath.Dir(p)) == ".bin" {
-		for _, pkg := range a.def.Packages {
+		for _, pkg := range a.Def.Packages {
 			dirs = append(dirs, filepath.Join(filepath.Dir(filepath.Dir(p)), filepath.FromSlash(pkg)))
 		}
 	}

@@ -1,6 +1,6 @@
 //go:build linux
 
-package agents
+package conversations
 
 import (
 	"bytes"

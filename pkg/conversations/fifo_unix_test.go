@@ -1,6 +1,6 @@
 //go:build unix
 
-package agents_test
+package conversations_test
 
 import "syscall"
 

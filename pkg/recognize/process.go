@@ -1,4 +1,4 @@
-package agents
+package recognize
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
@@ -44,7 +45,7 @@ func (p Proc) Getenv(name string) (string, bool) {
 	return "", false
 }
 
-// RecognizeProcess recognises the agent process p runs. Its argv names the
+// Process recognises the agent process p runs. Its argv names the
 // agent and gives the flags, but the program is taken from the file the
 // process executes, never from argv text alone:
 //
@@ -60,18 +61,18 @@ func (p Proc) Getenv(name string) (string, bool) {
 //     script's #! line names, and the script the file the process runs (the
 //     first word after argv[0] and the interpreter's options). A process
 //     that shows argv[0] alone (pi sets its process title) is not
-//     recognised here: its flags are not visible (RecognizeTitled).
+//     recognised here: its flags are not visible (Titled).
 //
 // seen are the files that ran, symlinks resolved: p.Exe and the script. The
 // restore prompt trusts a sealed record's program when it is one of them.
 // ok is false when p runs no agent, or when its program and executable do
 // not agree (a process whose argv reads /repo/tools/claude while it runs
 // /bin/sleep is not claude; `exec -a gemini python3 evil.py` is not gemini).
-func (s *Set) RecognizeProcess(p Proc) (c Command, seen []string, ok bool) {
+func Process(s *agents.Set, p Proc) (c Command, seen []string, ok bool) {
 	if p.Exe == "" || !filepath.IsAbs(p.Exe) || len(p.Argv) == 0 {
 		return Command{}, nil, false
 	}
-	c, ok = s.RecognizeArgv(p.Argv)
+	c, ok = Argv(s, p.Argv)
 	if !ok {
 		return Command{}, nil, false
 	}
@@ -79,26 +80,26 @@ func (s *Set) RecognizeProcess(p Proc) (c Command, seen []string, ok bool) {
 	if err != nil {
 		return Command{}, nil, false
 	}
-	a, _ := s.agent(c.Agent)
+	a, _ := s.Agent(c.Agent)
 	word0, named := p.programWord(c.Program[0], exe)
 	switch len(c.Program) {
 	case 1:
 		// Native: the executable is the agent's own file, by its name or
 		// package, or the file argv[0] names (~/.local/bin/claude, a
 		// symlink to a versioned binary).
-		if s.matchPath(exe) == a || named {
+		if s.MatchPath(exe) == a || named {
 			c.Program = []string{word0}
 			return c, []string{exe}, true
 		}
-		return s.renamedScript(p, c, exe)
+		return renamedScript(s, p, c, exe)
 	default:
 		// interpreter [options] script: Placed drops the options later.
-		if !isInterpreter(filepath.Base(exe)) || !sameInterpreter(filepath.Base(c.Program[0]), filepath.Base(exe)) {
+		if !agents.IsInterpreter(filepath.Base(exe)) || !sameInterpreter(filepath.Base(c.Program[0]), filepath.Base(exe)) {
 			return Command{}, nil, false
 		}
 		last := c.Program[len(c.Program)-1]
 		script, ok := p.resolve(last)
-		if !ok || s.matchPath(script) != a {
+		if !ok || s.MatchPath(script) != a {
 			return Command{}, nil, false
 		}
 		if interp, ok := shebang(script); ok && !sameInterpreter(filepath.Base(p.interpreterWord(interp)), filepath.Base(exe)) {
@@ -114,8 +115,8 @@ func (s *Set) RecognizeProcess(p Proc) (c Command, seen []string, ok bool) {
 // the script's #! line names and the process runs that script (the word
 // after argv[0] and the interpreter's options is the same file). Its flags
 // are the words after the script.
-func (s *Set) renamedScript(p Proc, c Command, exe string) (Command, []string, bool) {
-	if !isInterpreter(filepath.Base(exe)) || len(p.Argv) < 2 {
+func renamedScript(s *agents.Set, p Proc, c Command, exe string) (Command, []string, bool) {
+	if !agents.IsInterpreter(filepath.Base(exe)) || len(p.Argv) < 2 {
 		return Command{}, nil, false
 	}
 	script, ok := p.agentScript(s, c.Agent, exe)
@@ -123,7 +124,7 @@ func (s *Set) renamedScript(p Proc, c Command, exe string) (Command, []string, b
 		return Command{}, nil, false
 	}
 	i := 1
-	for i < len(p.Argv) && isOption(p.Argv[i]) {
+	for i < len(p.Argv) && agents.IsOption(p.Argv[i]) {
 		i++
 	}
 	if i == len(p.Argv) {
@@ -133,7 +134,7 @@ func (s *Set) renamedScript(p Proc, c Command, exe string) (Command, []string, b
 	if !ok || !sameFile(ran, script) {
 		return Command{}, nil, false
 	}
-	rc, ok := s.RecognizeArgv(append([]string{p.Argv[0]}, p.Argv[i+1:]...))
+	rc, ok := Argv(s, append([]string{p.Argv[0]}, p.Argv[i+1:]...))
 	if !ok || rc.Agent != c.Agent {
 		return Command{}, nil, false
 	}
@@ -141,22 +142,22 @@ func (s *Set) renamedScript(p Proc, c Command, exe string) (Command, []string, b
 	return rc, []string{exe, script}, true
 }
 
-// RecognizeTitled recognises a process that shows its name alone: argv is
+// Titled recognises a process that shows its name alone: argv is
 // one word naming the agent's #! script, and the process executes the very
 // interpreter the script's #! line names (pi sets its process title to
 // `pi`). Which script it runs and with which flags the process no longer
 // shows: the command is the name alone, with FlagsHidden, and a record
 // made from it is not sealed. seen are the interpreter and the script.
-func (s *Set) RecognizeTitled(p Proc) (c Command, seen []string, ok bool) {
+func Titled(s *agents.Set, p Proc) (c Command, seen []string, ok bool) {
 	if p.Exe == "" || !filepath.IsAbs(p.Exe) || len(p.Argv) != 1 {
 		return Command{}, nil, false
 	}
-	c, ok = s.RecognizeArgv(p.Argv)
+	c, ok = Argv(s, p.Argv)
 	if !ok || len(c.Program) != 1 {
 		return Command{}, nil, false
 	}
 	exe, err := filepath.EvalSymlinks(p.Exe)
-	if err != nil || !isInterpreter(filepath.Base(exe)) {
+	if err != nil || !agents.IsInterpreter(filepath.Base(exe)) {
 		return Command{}, nil, false
 	}
 	script, ok := p.agentScript(s, c.Agent, exe)
@@ -171,12 +172,12 @@ func (s *Set) RecognizeTitled(p Proc) (c Command, seen []string, ok bool) {
 // agentScript is the agent's #! script argv[0] names, when exe is the very
 // interpreter its #! line names (`/usr/bin/env node` looked up on the
 // process's PATH, as env does).
-func (p Proc) agentScript(s *Set, agent, exe string) (string, bool) {
+func (p Proc) agentScript(s *agents.Set, agent, exe string) (string, bool) {
 	script, ok := p.resolve(p.Argv[0])
 	if !ok {
 		return "", false
 	}
-	if a, _ := s.agent(agent); s.matchPath(script) != a {
+	if a, _ := s.Agent(agent); s.MatchPath(script) != a {
 		return "", false
 	}
 	interp, ok := shebang(script)
@@ -195,7 +196,7 @@ func (p Proc) interpreterWord(line []string) string {
 		return line[0]
 	}
 	for _, w := range line[1:] {
-		if !isOption(w) && !strings.Contains(w, "=") {
+		if !agents.IsOption(w) && !strings.Contains(w, "=") {
 			return w
 		}
 	}
@@ -229,7 +230,7 @@ func shebang(script string) ([]string, bool) {
 // kind (node and nodejs, python3 and python3.12).
 func sameInterpreter(word, exe string) bool {
 	norm := func(s string) string {
-		s = withoutVersion(s)
+		s = strings.TrimRight(s, "0123456789.") // python3.12 is python
 		if s == "nodejs" {
 			return "node"
 		}

@@ -1,4 +1,9 @@
-package agents
+// Package recognize tells which agent a process or a typed command line
+// runs, by the definitions (pkg/agents): the program, the flags kept and
+// the ones stripped (a prompt, a secret, the resume itself), the id or
+// "latest" it gives, and whether the program is the installed agent a
+// record may run.
+package recognize
 
 import (
 	"fmt"
@@ -8,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/grammar"
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
@@ -59,12 +65,9 @@ type Command struct {
 	Unsure string `json:"unsure,omitempty"`
 
 	// Raw are the words after the program as recognised, so a grammar read
-	// later from the CLI's help can take them apart again (Set.Reparse).
+	// later from the CLI's help can take them apart again (Reparse).
 	Raw []string `json:"-"`
 }
-
-// alwaysHelper flags print and exit for every CLI.
-var alwaysHelper = map[string]bool{"--help": true, "--version": true}
 
 // genericSecretRE catches secret-looking long flags a definition does not
 // list (aider's --anthropic-api-key): a key must never reach a saved
@@ -74,16 +77,6 @@ var alwaysHelper = map[string]bool{"--help": true, "--version": true}
 var genericSecretRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)^--[a-z0-9_-]*(api[-_]?key|secret|password|passwd)[a-z0-9_-]*$`)
 })
-
-// isID reports whether w is a conversation id of this agent.
-func (a *agent) isID(w string) bool {
-	if !isPlainToken(w) {
-		return false
-	}
-	return a.idRE == nil || a.idRE().MatchString(w)
-}
-
-func isOption(w string) bool { return len(w) > 1 && w[0] == '-' }
 
 // Interpreters that run an agent's script: node /…/cli.js. Their options
 // are accepted only from a short list of harmless ones, because the restore
@@ -104,14 +97,14 @@ func interpreterOption(interp, w string) bool {
 }
 
 // matchProgram finds the agent an argv runs, the program words and the rest.
-func (s *Set) matchProgram(argv []string) (*agent, []string, []string, bool) {
+func matchProgram(s *agents.Set, argv []string) (*agents.Agent, []string, []string, bool) {
 	if len(argv) == 0 {
 		return nil, nil, nil, false
 	}
 	base := filepath.Base(argv[0])
-	if isInterpreter(base) {
+	if agents.IsInterpreter(base) {
 		k := 1
-		for k < len(argv) && isOption(argv[k]) {
+		for k < len(argv) && agents.IsOption(argv[k]) {
 			if !interpreterOption(base, argv[k]) {
 				return nil, nil, nil, false
 			}
@@ -120,56 +113,30 @@ func (s *Set) matchProgram(argv []string) (*agent, []string, []string, bool) {
 		if k >= len(argv) {
 			return nil, nil, nil, false
 		}
-		a := s.matchPath(argv[k])
+		a := s.MatchPath(argv[k])
 		if a == nil {
 			return nil, nil, nil, false
 		}
 		return a, argv[:k+1], argv[k+1:], true
 	}
-	a := s.matchPath(argv[0])
+	a := s.MatchPath(argv[0])
 	if a == nil {
 		return nil, nil, nil, false
 	}
 	return a, argv[:1], argv[1:], true
 }
 
-// matchPath recognises an executable or script path by its name or by the
-// npm package it sits in. A native child such as
-// /…/@openai/codex-linux-x64/vendor/…/bin/codex is still called codex.
-func (s *Set) matchPath(p string) *agent {
-	if p == "" || strings.ContainsAny(p, "\x00\n\r") || isOption(p) {
-		return nil
-	}
-	base := filepath.Base(p)
-	for _, ext := range []string{".exe", ".js", ".mjs", ".cjs"} {
-		if b, ok := strings.CutSuffix(base, ext); ok {
-			base = b
-			break
-		}
-	}
-	if a, ok := s.byProgram[base]; ok {
-		return a
-	}
-	slashed := "/" + p
-	for _, pkg := range s.packages {
-		if strings.Contains(slashed, "/node_modules/"+pkg+"/") {
-			return s.byPackage[pkg]
-		}
-	}
-	return nil
-}
-
-// RecognizeArgv recognises a saved argv or one process's argv.
-func (s *Set) RecognizeArgv(argv []string) (Command, bool) {
-	a, prog, rest, ok := s.matchProgram(argv)
+// Argv recognises a saved argv or one process's argv.
+func Argv(s *agents.Set, argv []string) (Command, bool) {
+	a, prog, rest, ok := matchProgram(s, argv)
 	if !ok {
 		return Command{}, false
 	}
-	c := Command{Agent: a.name, Program: slices.Clone(prog), Raw: slices.Clone(rest)}
-	if a.def.RenamesProcess && len(argv) == 1 && !strings.Contains(argv[0], "/") {
+	c := Command{Agent: a.Name, Program: slices.Clone(prog), Raw: slices.Clone(rest)}
+	if a.Def.RenamesProcess && len(argv) == 1 && !strings.Contains(argv[0], "/") {
 		c.FlagsHidden = true
 	}
-	a.parse(&c, rest, nil)
+	parse(a, &c, rest, nil)
 	return c, true
 }
 
@@ -177,53 +144,53 @@ func (s *Set) RecognizeArgv(argv []string) (Command, bool) {
 // a probe), which knows the CLI's options better than the definition does.
 // A command without its raw words (read back from JSON) or without a
 // grammar is returned as it is.
-func (s *Set) Reparse(c Command, g *grammar.Grammar) Command {
-	a, ok := s.agent(c.Agent)
+func Reparse(s *agents.Set, c Command, g *grammar.Grammar) Command {
+	a, ok := s.Agent(c.Agent)
 	if !ok || g == nil || c.Raw == nil {
 		return c
 	}
-	return a.reparse(c, compileGrammar(g))
+	return reparse(a, c, agents.CompileGrammar(g))
 }
 
-func (a *agent) reparse(c Command, g *compiledGrammar) Command {
+func reparse(a *agents.Agent, c Command, g *agents.CompiledGrammar) Command {
 	out := Command{Agent: c.Agent, Program: c.Program, Env: c.Env, FlagsHidden: c.FlagsHidden, Raw: c.Raw}
-	a.parse(&out, c.Raw, g)
+	parse(a, &out, c.Raw, g)
 	return out
 }
 
 // ReparseWindows reparses each window's command with the grammar of its
 // agent, grammarOf(agent), where there is one.
-func (s *Set) ReparseWindows(ws []Window, grammarOf func(agent string) *grammar.Grammar) []Window {
-	compiled := map[string]*compiledGrammar{}
+func ReparseWindows(s *agents.Set, ws []Window, grammarOf func(agent string) *grammar.Grammar) []Window {
+	compiled := map[string]*agents.CompiledGrammar{}
 	out := make([]Window, len(ws))
 	for i, w := range ws {
 		out[i] = w
-		a := s.agents[w.Cmd.Agent]
-		if a == nil || w.Cmd.Raw == nil {
+		a, ok := s.Agent(w.Cmd.Agent)
+		if !ok || w.Cmd.Raw == nil {
 			continue
 		}
-		g, ok := compiled[a.name]
-		if !ok {
-			g = compileGrammar(grammarOf(a.name))
-			compiled[a.name] = g
+		g, seen := compiled[a.Name]
+		if !seen {
+			g = agents.CompileGrammar(grammarOf(a.Name))
+			compiled[a.Name] = g
 		}
 		if g != nil {
-			out[i].Cmd = a.reparse(w.Cmd, g)
+			out[i].Cmd = reparse(a, w.Cmd, g)
 		}
 	}
 	return out
 }
 
-// RecognizeProcesses recognises a window's foreground processes. One window
+// Processes recognises a window's foreground processes. One window
 // can hold several processes of one agent (codex's node wrapper and its
 // native child, gemini re-spawning node): the agent counts once, and the
 // outermost process is preferred unless a later one of the same agent shows
 // more (a renamed parent shows none of its flags).
-func (s *Set) RecognizeProcesses(procs [][]string) (Command, bool) {
+func Processes(s *agents.Set, procs [][]string) (Command, bool) {
 	var best Command
 	found := false
 	for _, argv := range procs {
-		c, ok := s.RecognizeArgv(argv)
+		c, ok := Argv(s, argv)
 		if !ok {
 			continue
 		}
@@ -251,17 +218,17 @@ func (c Command) information() int {
 	return n
 }
 
-// RecognizeString recognises a typed command line. Only a single simple
+// String recognises a typed command line. Only a single simple
 // command whose words are all literal counts: pipes, lists, redirections,
 // subshells, substitutions, parameter expansion, globs, tilde and brace
 // expansion, background jobs... mean the line is not replayed by kittymux
 // and stays as saved. Leading K=V assignments are kept when literal.
-func (s *Set) RecognizeString(line string) (Command, bool) {
+func String(s *agents.Set, line string) (Command, bool) {
 	argv, env, ok := literalCommand(line)
 	if !ok {
 		return Command{}, false
 	}
-	c, ok := s.RecognizeArgv(argv)
+	c, ok := Argv(s, argv)
 	if !ok {
 		return Command{}, false
 	}
@@ -356,13 +323,13 @@ func hasUnquotedSpecial(lit string) bool {
 
 // parse takes an agent's arguments apart into c. g, the grammar of the
 // installed CLI's help, may be nil: the definition's lists are the fallback.
-func (a *agent) parse(c *Command, args []string, g *compiledGrammar) {
+func parse(a *agents.Agent, c *Command, args []string, g *agents.CompiledGrammar) {
 	p := &parser{a: a, c: c, g: g, args: slices.Clone(args), firstPositional: true}
 	for p.i = 0; p.i < len(p.args); p.i++ {
 		w := p.args[p.i]
 		var done bool
 		switch {
-		case p.dashdash || !isOption(w):
+		case p.dashdash || !agents.IsOption(w):
 			done = p.positional(w)
 		case w == "--":
 			p.dashdash = true
@@ -379,9 +346,9 @@ func (a *agent) parse(c *Command, args []string, g *compiledGrammar) {
 // hand. A step that reports done has found the line is not a conversation
 // (a helper, a one-shot run) and the rest is not read.
 type parser struct {
-	a    *agent
+	a    *agents.Agent
 	c    *Command
-	g    *compiledGrammar
+	g    *agents.CompiledGrammar
 	args []string
 	i    int
 
@@ -395,7 +362,7 @@ func (p *parser) keep(w ...string) { p.c.Flags = append(p.c.Flags, w...) }
 
 // next returns the word after the one at hand when it is not an option.
 func (p *parser) next() (string, bool) {
-	if p.i+1 < len(p.args) && !isOption(p.args[p.i+1]) {
+	if p.i+1 < len(p.args) && !agents.IsOption(p.args[p.i+1]) {
 		return p.args[p.i+1], true
 	}
 	return "", false
@@ -412,13 +379,13 @@ func (p *parser) positional(w string) bool {
 	}
 	if from := p.idNext; from != "" {
 		p.idNext = ""
-		if p.a.isID(w) {
-			p.a.noteID(p.c, from, w)
+		if p.a.IsID(w) {
+			noteID(p.a, p.c, from, w)
 			return false
 		}
 	}
-	switch p.a.def.Positionals {
-	case PositionalPath:
+	switch p.a.Def.Positionals {
+	case agents.PositionalPath:
 		if !looksLikePath(w) {
 			p.c.PromptDropped = true
 			return false
@@ -428,7 +395,7 @@ func (p *parser) positional(w string) bool {
 			p.dashdashKept = true
 		}
 		p.keep(w)
-	case PositionalOneShot:
+	case agents.PositionalOneShot:
 		p.c.OneShot, p.c.OneShotWhy = true, "a positional argument"
 		return true
 	default:
@@ -441,22 +408,22 @@ func (p *parser) positional(w string) bool {
 // (handled): a helper or one-shot one ends the line (done), a session one
 // is stripped and may be followed by the id.
 func (p *parser) subcommand(w string) (done, handled bool) {
-	if sub, n := p.a.matchSubcommand(p.args[p.i:]); n > 0 {
-		path := strings.Join(sub.words, " ")
-		switch sub.kind {
-		case subHelper:
+	if sub, n := p.a.MatchSubcommand(p.args[p.i:]); n > 0 {
+		path := strings.Join(sub.Words, " ")
+		switch sub.Kind {
+		case agents.SubHelper:
 			p.c.Helper, p.c.HelperWhy = true, path
 			return true, true
-		case subOneShot:
+		case agents.SubOneShot:
 			p.c.OneShot, p.c.OneShotWhy = true, path
 			return true, true
-		case subSession:
+		case agents.SubSession:
 			p.i += n - 1
 			p.idNext = path
 			return false, true
 		}
 	}
-	if p.g != nil && p.g.subs[w] {
+	if p.g != nil && p.g.Subs[w] {
 		// A subcommand of the CLI the definition does not know
 		// (codex fork): not a conversation kittymux can resume.
 		p.c.Helper, p.c.HelperWhy = true, w+" (a subcommand in its help)"
@@ -472,12 +439,12 @@ func (p *parser) option(w string) bool {
 	if strings.HasPrefix(w, "--") {
 		name, value, attached = strings.Cut(w, "=")
 	}
-	kind := a.kind(name, p.g)
-	if kind == kindUnknown && !strings.HasPrefix(w, "--") && len(w) > 2 {
+	kind := a.Kind(name, p.g)
+	if kind == agents.KindUnknown && !strings.HasPrefix(w, "--") && len(w) > 2 {
 		// -mopus is -m opus; -cd is -c -d when both are known.
-		if k := a.kind(w[:2], p.g); k.takesValue() || k == kindOptionalValue || k == kindStripOptional {
+		if k := a.Kind(w[:2], p.g); k.TakesValue() || k == agents.KindOptionalValue || k == agents.KindStripOptional {
 			name, value, attached, kind = w[:2], w[2:], true, k
-		} else if split, ok := a.splitCluster(w, p.g); ok {
+		} else if split, ok := splitCluster(a, w, p.g); ok {
 			p.args = slices.Concat(p.args[:p.i], split, p.args[p.i+1:])
 			p.i--
 			return false
@@ -486,24 +453,24 @@ func (p *parser) option(w string) bool {
 	if p.endsLine(name, value, attached, kind) {
 		return true
 	}
-	if kind == kindUnknown && strings.HasPrefix(name, "--") && genericSecretRE().MatchString(name) {
-		kind = kindSecret
+	if kind == agents.KindUnknown && strings.HasPrefix(name, "--") && genericSecretRE().MatchString(name) {
+		kind = agents.KindSecret
 	}
 	switch kind {
-	case kindSecret, kindPrompt:
+	case agents.KindSecret, agents.KindPrompt:
 		// The value goes whatever it looks like: a prompt or a key
 		// must never be replayed, even one starting with "-".
 		if !attached && p.i+1 < len(p.args) {
 			p.i++
 		}
-		if kind == kindSecret {
+		if kind == agents.KindSecret {
 			c.SecretDropped = true
 		} else {
 			c.PromptDropped = true
 		}
-	case kindStripValue, kindStripOptional, kindStrip:
+	case agents.KindStripValue, agents.KindStripOptional, agents.KindStrip:
 		p.strip(name, value, attached, kind)
-	case kindValue, kindOptionalValue, kindSwitch:
+	case agents.KindValue, agents.KindOptionalValue, agents.KindSwitch:
 		p.keepOption(w, name, value, attached, kind)
 	default:
 		p.unknown(w, name, attached)
@@ -513,17 +480,17 @@ func (p *parser) option(w string) bool {
 
 // endsLine reports whether option name makes the line a helper or a
 // one-shot run, and notes why.
-func (p *parser) endsLine(name, value string, attached bool, kind flagKind) bool {
+func (p *parser) endsLine(name, value string, attached bool, kind agents.FlagKind) bool {
 	a, c := p.a, p.c
-	if alwaysHelper[name] || kind == kindHelper {
+	if agents.AlwaysHelper[name] || kind == agents.KindHelper {
 		c.Helper, c.HelperWhy = true, name
 		return true
 	}
-	if a.oneShot[name] {
+	if a.OneShot[name] {
 		c.OneShot, c.OneShotWhy = true, name
 		return true
 	}
-	if vals, ok := a.oneShotValues[name]; ok {
+	if vals, ok := a.OneShotValues[name]; ok {
 		v := value
 		if !attached {
 			v, _ = p.next()
@@ -538,35 +505,35 @@ func (p *parser) endsLine(name, value string, attached bool, kind flagKind) bool
 
 // strip drops a resume flag, with its value where it takes one, noting the
 // id or the "latest" it gives.
-func (p *parser) strip(name, value string, attached bool, kind flagKind) {
+func (p *parser) strip(name, value string, attached bool, kind agents.FlagKind) {
 	a, c := p.a, p.c
 	switch kind {
-	case kindStripValue:
+	case agents.KindStripValue:
 		if !attached {
 			if v, ok := p.next(); ok {
 				value, attached = v, true
 				p.i++
 			}
 		}
-		if attached && a.idFlags[name] {
-			a.noteID(c, name, value)
+		if attached && a.IDFlags[name] {
+			noteID(a, c, name, value)
 		}
-	case kindStripOptional:
+	case agents.KindStripOptional:
 		if !attached {
-			if v, ok := p.next(); ok && (a.latestValues[v] || (a.idFlags[name] && a.isID(v))) {
+			if v, ok := p.next(); ok && (a.LatestValues[v] || (a.IDFlags[name] && a.IsID(v))) {
 				value, attached = v, true
 				p.i++
 			}
 		}
 		switch {
-		case attached && a.idFlags[name]:
-			a.noteID(c, name, value)
-		case !attached && a.latestFlags[name]:
-			a.noteLatest(c, name)
+		case attached && a.IDFlags[name]:
+			noteID(a, c, name, value)
+		case !attached && a.LatestFlags[name]:
+			noteLatest(a, c, name)
 		}
-	case kindStrip:
-		if a.latestFlags[name] {
-			a.noteLatest(c, name)
+	case agents.KindStrip:
+		if a.LatestFlags[name] {
+			noteLatest(a, c, name)
 		}
 	}
 }
@@ -574,9 +541,9 @@ func (p *parser) strip(name, value string, attached bool, kind flagKind) {
 // keepOption keeps a flag the grammar or the definition knows, with the
 // value it takes: a value flag's always, an optional one's when a word that
 // is not an option follows, a variadic flag's every such word.
-func (p *parser) keepOption(w, name, value string, attached bool, kind flagKind) {
+func (p *parser) keepOption(w, name, value string, attached bool, kind agents.FlagKind) {
 	p.keep(w)
-	if kind != kindSwitch && !attached {
+	if kind != agents.KindSwitch && !attached {
 		if v, ok := p.next(); ok {
 			p.keep(v)
 			p.i++
@@ -584,7 +551,7 @@ func (p *parser) keepOption(w, name, value string, attached bool, kind flagKind)
 			p.moreValues(name)
 		}
 	}
-	if kind == kindValue && p.a.cwdFlags[name] {
+	if kind == agents.KindValue && p.a.CwdFlags[name] {
 		p.c.Dir = value
 	}
 }
@@ -592,7 +559,7 @@ func (p *parser) keepOption(w, name, value string, attached bool, kind flagKind)
 // moreValues keeps the further values of a variadic flag, up to the next
 // option: claude --add-dir a b, copilot --allow-tool [<tools>...].
 func (p *parser) moreValues(name string) {
-	if !p.a.variadic[name] && (p.g == nil || !p.g.variadic[name]) {
+	if !p.a.Variadic[name] && (p.g == nil || !p.g.Variadic[name]) {
 		return
 	}
 	for {
@@ -616,35 +583,14 @@ func (p *parser) unknown(w, name string, attached bool) {
 		p.keep(v)
 		p.i++
 		if p.c.Unsure == "" {
-			p.c.Unsure = fmt.Sprintf("%s is in no grammar of %s, so %q after it may be its value or a prompt: kept as its value", name, p.a.name, v)
+			p.c.Unsure = fmt.Sprintf("%s is in no grammar of %s, so %q after it may be its value or a prompt: kept as its value", name, p.a.Name, v)
 		}
 	}
-}
-
-// kind is what flag is: a definition's meaning (strip, secret, prompt,
-// one-shot, helper) wins; how many words a kept flag takes comes from the
-// CLI's help when there is one, else from the definition's value lists.
-func (a *agent) kind(flag string, g *compiledGrammar) flagKind {
-	k := a.kinds[flag]
-	if k != kindUnknown && k != kindValue && k != kindOptionalValue && k != kindSwitch {
-		return k
-	}
-	if g != nil {
-		switch g.arity[flag] {
-		case grammar.ArityValue:
-			return kindValue
-		case grammar.ArityOptional:
-			return kindOptionalValue
-		case grammar.ArityNone:
-			return kindSwitch
-		}
-	}
-	return k
 }
 
 // splitCluster splits -cd into -c -d when every letter is a known flag and
 // only the last may take a value (as commander and clap read it).
-func (a *agent) splitCluster(w string, g *compiledGrammar) ([]string, bool) {
+func splitCluster(a *agents.Agent, w string, g *agents.CompiledGrammar) ([]string, bool) {
 	letters := w[1:]
 	out := make([]string, 0, len(letters))
 	for j, r := range letters {
@@ -652,11 +598,11 @@ func (a *agent) splitCluster(w string, g *compiledGrammar) ([]string, bool) {
 			return nil, false
 		}
 		f := "-" + string(r)
-		k := a.kind(f, g)
-		if k == kindUnknown {
+		k := a.Kind(f, g)
+		if k == agents.KindUnknown {
 			return nil, false
 		}
-		if j < len(letters)-1 && (k.takesValue() || k == kindOptionalValue || k == kindStripOptional) {
+		if j < len(letters)-1 && (k.TakesValue() || k == agents.KindOptionalValue || k == agents.KindStripOptional) {
 			return nil, false
 		}
 		out = append(out, f)
@@ -664,29 +610,19 @@ func (a *agent) splitCluster(w string, g *compiledGrammar) ([]string, bool) {
 	return out, true
 }
 
-// matchSubcommand matches the longest subcommand path at the start of words.
-func (a *agent) matchSubcommand(words []string) (subcommand, int) {
-	for _, s := range a.subcommands {
-		if len(s.words) <= len(words) && slices.Equal(s.words, words[:len(s.words)]) {
-			return s, len(s.words)
-		}
-	}
-	return subcommand{}, 0
-}
-
-func (a *agent) noteID(c *Command, from, value string) {
-	if a.latestValues[value] {
-		a.noteLatest(c, from+" "+value)
+func noteID(a *agents.Agent, c *Command, from, value string) {
+	if a.LatestValues[value] {
+		noteLatest(a, c, from+" "+value)
 		return
 	}
 	// The first id wins: a second one on the same line is a typo the agent
 	// would reject anyway.
-	if c.ID == "" && a.isID(value) {
+	if c.ID == "" && a.IsID(value) {
 		c.ID, c.IDFrom = value, from
 	}
 }
 
-func (a *agent) noteLatest(c *Command, from string) {
+func noteLatest(a *agents.Agent, c *Command, from string) {
 	if !c.Latest {
 		c.Latest, c.LatestFrom = true, from
 	}

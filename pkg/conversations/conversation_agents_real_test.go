@@ -1,4 +1,4 @@
-package agents_test
+package conversations_test
 
 import (
 	"io/fs"
@@ -8,7 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/agents/agentstest"
+	"github.com/kittymux/kittymux/pkg/conversations"
 	"github.com/kittymux/kittymux/pkg/testkit/modelstub"
 )
 
@@ -20,27 +21,27 @@ import (
 // GEMINI_CLI_HOME moves gemini's home, and the lookup with it.
 func TestRealGeminiConversationGone(t *testing.T) {
 	t.Parallel()
-	gemini, home, work, env, _ := atStandIn(t, "gemini", "api", (*modelstub.Server).GeminiHome)
+	gemini, home, work, env, _ := agentstest.AtStandIn(t, "gemini", "api", (*modelstub.Server).GeminiHome)
 	const id = "7c1e4a90-2b3d-4e5f-8a6b-9c0d1e2f3a4b"
-	agentRun(t, work, env, gemini, "--session-id", id, "-p", "remember GEMINI-GONE")
+	agentstest.RunCLI(t, work, env, gemini, "--session-id", id, "-p", "remember GEMINI-GONE")
 
-	set := loadShipped(t)
+	set := agentstest.Shipped(t)
 	getenv := getenvOf(map[string]string{"HOME": home})
-	c := set.FindConversation("gemini", id, getenv)
+	c := conversations.Find(set, "gemini", id, getenv)
 	if !c.Known || !c.Found || c.Dir != work || !strings.Contains(filepath.Base(c.File), id[:8]) {
 		t.Fatalf("after a real conversation: %+v, want found in a file named by %s, in %s", c, id[:8], work)
 	}
-	if got := set.FindConversation("gemini", id[:8]+"-0000-4000-8000-000000000000", getenv); !got.Known || got.Found {
+	if got := conversations.Find(set, "gemini", id[:8]+"-0000-4000-8000-000000000000", getenv); !got.Known || got.Found {
 		t.Errorf("another id with the same first 8 characters: %+v, want known and not found", got)
 	}
 	elsewhere := getenvOf(map[string]string{"HOME": "/nonexistent", "GEMINI_CLI_HOME": home})
-	if got := set.FindConversation("gemini", id, elsewhere); !got.Found {
+	if got := conversations.Find(set, "gemini", id, elsewhere); !got.Found {
 		t.Errorf("GEMINI_CLI_HOME=%s: %+v, want found", home, got)
 	}
 	if err := os.Remove(c.File); err != nil {
 		t.Fatal(err)
 	}
-	if got := set.FindConversation("gemini", id, getenv); !got.Known || got.Found || got.Lost("gemini") == "" {
+	if got := conversations.Find(set, "gemini", id, getenv); !got.Known || got.Found || got.Lost("gemini") == "" {
 		t.Errorf("chat file removed: %+v, want known and not found", got)
 	}
 }
@@ -55,9 +56,9 @@ var piSessionFile = regexp.MustCompile(`_([0-9a-f-]{36})\.jsonl$`)
 // not look.
 func TestRealPiConversationGone(t *testing.T) {
 	t.Parallel()
-	pi, home, work, env, _ := atStandIn(t, "pi", "web", (*modelstub.Server).PiHome)
+	pi, home, work, env, _ := agentstest.AtStandIn(t, "pi", "web", (*modelstub.Server).PiHome)
 	root := filepath.Dir(home) // a directory pi's sessions may be moved to
-	agentRun(t, work, env, pi, "-p", "remember PI-GONE")
+	agentstest.RunCLI(t, work, env, pi, "-p", "remember PI-GONE")
 	var file string
 	_ = filepath.WalkDir(filepath.Join(home, ".pi", "agent", "sessions"), func(p string, d fs.DirEntry, err error) error {
 		if err == nil && piSessionFile.MatchString(p) {
@@ -70,21 +71,21 @@ func TestRealPiConversationGone(t *testing.T) {
 	}
 	id := piSessionFile.FindStringSubmatch(file)[1]
 
-	set := loadShipped(t)
+	set := agentstest.Shipped(t)
 	getenv := getenvOf(map[string]string{"HOME": home})
-	run := agents.Run{Argv: []string{"pi", "--session", id}, Dir: work, Getenv: getenv}
-	c := set.FindConversationRun("pi", id, run)
+	run := conversations.Run{Argv: []string{"pi", "--session", id}, Dir: work, Getenv: getenv}
+	c := conversations.FindRun(set, "pi", id, run)
 	if !c.Known || !c.Found || c.Dir != work || c.File != file {
 		t.Fatalf("after a real session: %+v, want found at %s, in %s", c, file, work)
 	}
-	moved := map[string]agents.Run{
+	moved := map[string]conversations.Run{
 		"--session-dir": {Argv: []string{"pi", "--session-dir", root, "--session", id}, Dir: work, Getenv: getenv},
 		"PI_CODING_AGENT_SESSION_DIR": {Argv: run.Argv, Dir: work,
 			Getenv: getenvOf(map[string]string{"HOME": home, "PI_CODING_AGENT_SESSION_DIR": root})},
 		"no directory to read the project's settings in": {Argv: run.Argv, Getenv: getenv},
 	}
 	for name, r := range moved {
-		if got := set.FindConversationRun("pi", "00000000-0000-4000-8000-000000000000", r); got.Known {
+		if got := conversations.FindRun(set, "pi", "00000000-0000-4000-8000-000000000000", r); got.Known {
 			t.Errorf("%s: %+v, want nothing claimed", name, got)
 		}
 	}
@@ -94,7 +95,7 @@ func TestRealPiConversationGone(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(work, ".pi", "settings.json"), []byte(`{"sessionDir": "/elsewhere"}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if got := set.FindConversationRun("pi", "00000000-0000-4000-8000-000000000000", run); got.Known {
+	if got := conversations.FindRun(set, "pi", "00000000-0000-4000-8000-000000000000", run); got.Known {
 		t.Errorf("the project's sessionDir: %+v, want nothing claimed", got)
 	}
 	if err := os.Remove(filepath.Join(work, ".pi", "settings.json")); err != nil {
@@ -103,7 +104,7 @@ func TestRealPiConversationGone(t *testing.T) {
 	if err := os.Remove(file); err != nil {
 		t.Fatal(err)
 	}
-	if got := set.FindConversationRun("pi", id, run); !got.Known || got.Found || got.Lost("pi") == "" {
+	if got := conversations.FindRun(set, "pi", id, run); !got.Known || got.Found || got.Lost("pi") == "" {
 		t.Errorf("session file removed: %+v, want known and not found", got)
 	}
 }
@@ -119,8 +120,8 @@ var opencodeSession = regexp.MustCompile(`ses_[A-Za-z0-9]+`)
 // why, and never that the session is gone.
 func TestRealOpenCodeConversationUnchecked(t *testing.T) {
 	t.Parallel()
-	opencode, home, work, env, _ := atStandIn(t, "opencode", "app", (*modelstub.Server).OpenCodeHome)
-	agentRun(t, work, env, opencode, "run", "remember OPENCODE-UNCHECKED")
+	opencode, home, work, env, _ := agentstest.AtStandIn(t, "opencode", "app", (*modelstub.Server).OpenCodeHome)
+	agentstest.RunCLI(t, work, env, opencode, "run", "remember OPENCODE-UNCHECKED")
 	data := filepath.Join(home, ".local", "share", "opencode")
 	db, err := os.ReadFile(filepath.Join(data, "opencode.db"))
 	if err != nil {
@@ -142,8 +143,8 @@ func TestRealOpenCodeConversationUnchecked(t *testing.T) {
 		return nil
 	})
 
-	set := loadShipped(t)
-	c := set.FindConversation("opencode", string(id), getenvOf(map[string]string{"HOME": home}))
+	set := agentstest.Shipped(t)
+	c := conversations.Find(set, "opencode", string(id), getenvOf(map[string]string{"HOME": home}))
 	if c.Known || c.Lost("opencode") != "" || !strings.Contains(c.Unchecked, "SQLite") {
 		t.Errorf("opencode session: %+v, want unchecked, saying why, and nothing claimed", c)
 	}

@@ -1,4 +1,4 @@
-package agents_test
+package conversations_test
 
 import (
 	"fmt"
@@ -11,6 +11,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/agents/agentstest"
+	"github.com/kittymux/kittymux/pkg/conversations"
 )
 
 // place writes the captured conversation of agent (real files of claude
@@ -52,7 +54,7 @@ func place(t *testing.T, capture, home, dir, rel string, mtime time.Time) string
 // into its transcript too ("api-request-blob" lines, the user's text among
 // the parts): not a message of its own.
 func TestCandidates(t *testing.T) {
-	set := loadShipped(t)
+	set := agentstest.Shipped(t)
 	now := time.Now()
 	for _, c := range []struct {
 		agent, id, rel, other string
@@ -72,7 +74,7 @@ func TestCandidates(t *testing.T) {
 			place(t, c.agent, home, dir, c.rel, now.Add(-time.Minute))
 			place(t, c.agent, home, other, c.other, now)
 			getenv := getenvOf(map[string]string{"HOME": home})
-			got := set.Candidates(agent, dir, now.Add(-time.Hour), getenv)
+			got := conversations.Candidates(set, agent, dir, now.Add(-time.Hour), getenv)
 			if len(got) != 1 {
 				t.Fatalf("%d candidates, want 1: %+v", len(got), got)
 			}
@@ -80,7 +82,7 @@ func TestCandidates(t *testing.T) {
 			if diff := cmp.Diff(want, got[0]); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
-			if got := set.Candidates(agent, dir, now, getenv); len(got) != 0 {
+			if got := conversations.Candidates(set, agent, dir, now, getenv); len(got) != 0 {
 				t.Errorf("written before the agent started: %+v, want none", got)
 			}
 		})
@@ -90,7 +92,7 @@ func TestCandidates(t *testing.T) {
 // TestCandidatesOrder: newest first, at most nine; a FIFO where a file
 // goes is not waited on.
 func TestCandidatesOrder(t *testing.T) {
-	set := loadShipped(t)
+	set := agentstest.Shipped(t)
 	home, dir := t.TempDir(), t.TempDir()
 	now := time.Now()
 	for i := range 12 {
@@ -100,9 +102,9 @@ func TestCandidatesOrder(t *testing.T) {
 	if err := mkfifo(filepath.Join(home, ".claude/projects/-w/b006f6b7-29e4-4f74-afdb-3233ed8dfa99.jsonl")); err != nil {
 		t.Fatal(err)
 	}
-	got := set.Candidates("claude", dir, time.Time{}, getenvOf(map[string]string{"HOME": home}))
-	if len(got) != agents.MaxCandidates {
-		t.Fatalf("%d candidates, want %d", len(got), agents.MaxCandidates)
+	got := conversations.Candidates(set, "claude", dir, time.Time{}, getenvOf(map[string]string{"HOME": home}))
+	if len(got) != conversations.MaxCandidates {
+		t.Fatalf("%d candidates, want %d", len(got), conversations.MaxCandidates)
 	}
 	for i := 1; i < len(got); i++ {
 		if got[i].Modified.After(got[i-1].Modified) {
@@ -144,7 +146,7 @@ func TestListCandidates(t *testing.T) {
 	if err := os.WriteFile(bin, []byte(script), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	got, err := set.ListCandidates("opencode", bin, dir, now.Add(-time.Hour), os.Environ())
+	got, err := conversations.ListCandidates(set, "opencode", bin, dir, now.Add(-time.Hour), os.Environ())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +172,7 @@ func TestListCandidates(t *testing.T) {
 		if err := os.WriteFile(bin, []byte("#!/bin/sh\n"+body+"\n"), 0o700); err != nil {
 			t.Fatal(err)
 		}
-		got, err := set.ListCandidates("opencode", bin, dir, time.Time{}, os.Environ())
+		got, err := conversations.ListCandidates(set, "opencode", bin, dir, time.Time{}, os.Environ())
 		if len(got) != 0 || err == nil || !strings.Contains(err.Error(), why) {
 			t.Errorf("%s: listed %v, error %v", body, got, err)
 		}
@@ -181,7 +183,7 @@ func TestListCandidates(t *testing.T) {
 	if err := os.WriteFile(bin, []byte(script), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := set.ListCandidates("opencode", bin, dir, now.Add(-time.Hour), os.Environ()); len(got) != 2 || err != nil {
+	if got, err := conversations.ListCandidates(set, "opencode", bin, dir, now.Add(-time.Hour), os.Environ()); len(got) != 2 || err != nil {
 		t.Errorf("after one failure: listed %d, error %v", len(got), err)
 	}
 }

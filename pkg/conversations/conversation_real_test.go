@@ -1,10 +1,8 @@
-package agents_test
+package conversations_test
 
 import (
-	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -12,67 +10,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kittymux/kittymux/pkg/agents/agentstest"
+	"github.com/kittymux/kittymux/pkg/conversations"
 	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 	"github.com/kittymux/kittymux/pkg/testkit/modelstub"
 )
 
-// needCLI skips without the agent CLI, unless CI requires the real ones.
-func needCLI(t *testing.T, name string) string {
-	t.Helper()
-	p, err := exec.LookPath(name)
-	if err != nil {
-		if os.Getenv("KITTYMUX_E2E") == "require" {
-			t.Fatalf("%s is not on PATH; .ci/run installs it from npm", name)
-		}
-		t.Skip(name + " is not on PATH (KITTYMUX_E2E=require makes this fatal)")
-	}
-	return p
-}
-
-// agentRun runs an agent CLI to its end in dir with HOME=home.
-func agentRun(t *testing.T, dir string, env []string, argv ...string) string {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 120*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Dir = dir
-	cmd.Env = append(modelstub.Isolated(os.Environ()), env...)
-	cmd.Stdin = strings.NewReader("")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%q: %v\n%s", argv, err, out)
-	}
-	return string(out)
-}
-
 func getenvOf(env map[string]string) func(string) string {
 	return func(k string) string { return env[k] }
-}
-
-func realDir(t *testing.T, parts ...string) string {
-	t.Helper()
-	d := filepath.Join(parts...)
-	if err := os.MkdirAll(d, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	r, err := filepath.EvalSymlinks(d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
-
-// atStandIn is the installed cli in a HOME of its own, set up by homeOf
-// (modelstub's ClaudeHome, CodexHome, ...) to talk to the model stand-in,
-// and a work directory named work: the cli's program, HOME, the
-// directory, the environment and the stand-in.
-func atStandIn(t *testing.T, cli, work string, homeOf func(*modelstub.Server, testing.TB, string, ...string) []string) (
-	bin, home, dir string, env []string, stub *modelstub.Server) {
-	bin = needCLI(t, cli)
-	stub = modelstub.Start(t)
-	root := t.TempDir()
-	home, dir = realDir(t, root, "home"), realDir(t, root, work)
-	return bin, home, dir, append(homeOf(stub, t, home, dir), "HOME="+home), stub
 }
 
 // TestRealClaudeConversationGone: a real claude conversation with the model
@@ -81,28 +26,28 @@ func atStandIn(t *testing.T, cli, work string, homeOf func(*modelstub.Server, te
 // lookup says so rather than offering a resume that would fail.
 func TestRealClaudeConversationGone(t *testing.T) {
 	t.Parallel()
-	claude, home, work, env, _ := atStandIn(t, "claude", "api", (*modelstub.Server).ClaudeHome)
+	claude, home, work, env, _ := agentstest.AtStandIn(t, "claude", "api", (*modelstub.Server).ClaudeHome)
 	const id = "5a0c9e21-7d4b-4f36-9a18-2b6e0c3d8f47"
-	agentRun(t, work, env, claude, "-p", "remember GONE-TEST", "--session-id", id)
+	agentstest.RunCLI(t, work, env, claude, "-p", "remember GONE-TEST", "--session-id", id)
 
-	set := loadShipped(t)
+	set := agentstest.Shipped(t)
 	getenv := getenvOf(map[string]string{"HOME": home})
-	c := set.FindConversation("claude", id, getenv)
+	c := conversations.Find(set, "claude", id, getenv)
 	if !c.Known || !c.Found || c.Dir != work {
 		t.Fatalf("after a real conversation: %+v, want found, in %s", c, work)
 	}
-	if got := set.FindConversation("claude", "00000000-0000-4000-8000-000000000000", getenv); !got.Known || got.Found {
+	if got := conversations.Find(set, "claude", "00000000-0000-4000-8000-000000000000", getenv); !got.Known || got.Found {
 		t.Errorf("an id claude never had: %+v, want known and not found", got)
 	}
 	if err := os.Remove(c.File); err != nil {
 		t.Fatal(err)
 	}
-	if got := set.FindConversation("claude", id, getenv); !got.Known || got.Found {
+	if got := conversations.Find(set, "claude", id, getenv); !got.Known || got.Found {
 		t.Errorf("transcript removed: %+v, want known and not found", got)
 	}
 	// CLAUDE_CONFIG_DIR moves claude's files: looked for there, not in ~/.claude.
 	moved := getenvOf(map[string]string{"HOME": home, "CLAUDE_CONFIG_DIR": filepath.Join(t.TempDir(), "elsewhere")})
-	if got := set.FindConversation("claude", id, moved); got.Known {
+	if got := conversations.Find(set, "claude", id, moved); got.Known {
 		t.Errorf("CLAUDE_CONFIG_DIR with no projects: %+v, want nothing claimed", got)
 	}
 }
@@ -114,22 +59,22 @@ var threadID = regexp.MustCompile(`(?m)session id: ([0-9a-f-]{36})`)
 // lookup says it is archived and how to bring it back.
 func TestRealCodexConversationArchived(t *testing.T) {
 	t.Parallel()
-	codex, home, work, env, _ := atStandIn(t, "codex", "web", (*modelstub.Server).CodexHome)
-	out := agentRun(t, work, env, codex, "exec", "--skip-git-repo-check", "remember ARCHIVE-TEST")
+	codex, home, work, env, _ := agentstest.AtStandIn(t, "codex", "web", (*modelstub.Server).CodexHome)
+	out := agentstest.RunCLI(t, work, env, codex, "exec", "--skip-git-repo-check", "remember ARCHIVE-TEST")
 	m := threadID.FindStringSubmatch(out)
 	if m == nil {
 		t.Fatalf("codex exec printed no session id:\n%s", out)
 	}
 	id := m[1]
 
-	set := loadShipped(t)
+	set := agentstest.Shipped(t)
 	getenv := getenvOf(map[string]string{"HOME": home})
-	c := set.FindConversation("codex", id, getenv)
+	c := conversations.Find(set, "codex", id, getenv)
 	if !c.Known || !c.Found || c.Dir != work {
 		t.Fatalf("after a real thread: %+v, want found, in %s", c, work)
 	}
-	agentRun(t, work, env, codex, "archive", id)
-	c = set.FindConversation("codex", id, getenv)
+	agentstest.RunCLI(t, work, env, codex, "archive", id)
+	c = conversations.Find(set, "codex", id, getenv)
 	if !c.Known || c.Found || !c.Archived || strings.Join(c.Unarchive, " ") != "codex unarchive "+id {
 		t.Fatalf("archived: %+v, want known, archived, with codex unarchive %s", c, id)
 	}
@@ -148,12 +93,12 @@ var backgrounded = regexp.MustCompile(`claude attach ([0-9a-f]{8})\b`)
 // 2.1.332 (the registry's newest) continues it under the same id.
 func TestRealClaudeBackgroundHeld(t *testing.T) {
 	t.Parallel()
-	claude, home, work, env, _ := atStandIn(t, "claude", "api", (*modelstub.Server).ClaudeHome)
+	claude, home, work, env, _ := agentstest.AtStandIn(t, "claude", "api", (*modelstub.Server).ClaudeHome)
 	// claude's background service outlives the command that started it.
 	t.Cleanup(func() { kittytest.EndLeftovers(home) })
 	const id = "8e2b4d61-0f3a-4c5e-9b7d-1a2c3e4f5a6b"
-	agentRun(t, work, env, claude, "-p", "remember BG-HELD", "--session-id", id)
-	out := agentRun(t, work, env, claude, "--bg", "--resume", id, "what was the word?")
+	agentstest.RunCLI(t, work, env, claude, "-p", "remember BG-HELD", "--session-id", id)
+	out := agentstest.RunCLI(t, work, env, claude, "--bg", "--resume", id, "what was the word?")
 	m := backgrounded.FindStringSubmatch(out)
 	if m == nil {
 		t.Fatalf("claude --bg named no session to attach:\n%s", out)
@@ -175,9 +120,9 @@ func TestRealClaudeBackgroundHeld(t *testing.T) {
 		}
 	}
 
-	set := loadShipped(t)
+	set := agentstest.Shipped(t)
 	getenv := getenvOf(map[string]string{"HOME": home})
-	c := set.FindConversation("claude", id, getenv)
+	c := conversations.Find(set, "claude", id, getenv)
 	if runs != id {
 		t.Logf("claude --bg --resume forked %s into %s", id, runs)
 		if c.Held != nil {
@@ -185,16 +130,16 @@ func TestRealClaudeBackgroundHeld(t *testing.T) {
 		}
 	} else {
 		for deadline := time.Now().Add(30 * time.Second); c.Held == nil && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-			c = set.FindConversation("claude", id, getenv)
+			c = conversations.Find(set, "claude", id, getenv)
 		}
 		if c.Held == nil || c.Held.Short != short || !slices.Equal(c.Held.Attach, []string{"attach", short}) || c.Held.Dir != work || c.Held.PID <= 1 {
 			t.Fatalf("conversation %s: %+v, held %+v, want claude's worker %s in %s, attached with attach %s",
 				id, c, c.Held, short, work, short)
 		}
 	}
-	agentRun(t, work, env, claude, "stop", short)
+	agentstest.RunCLI(t, work, env, claude, "stop", short)
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-		c = set.FindConversation("claude", id, getenv)
+		c = conversations.Find(set, "claude", id, getenv)
 		if c.Held == nil {
 			break
 		}

@@ -153,6 +153,9 @@ type Journal struct {
 	// Clock is what bounds are measured with; nil is the system's.
 	Clock clock.Clock
 
+	// unordered: take the lock without a turn (flock's order), to compare.
+	unordered bool
+
 	mu sync.Mutex
 	// cache holds the records of the last version this Journal read or
 	// wrote, by the line of text each was decoded from.
@@ -276,8 +279,13 @@ func (j *Journal) UpdateContext(ctx context.Context, fn func(*File) error) (Resu
 	if err != nil {
 		return res, fmt.Errorf("lock journal: %w", err)
 	}
-	// Closing the file drops the lock.
-	defer lock.Close()
+	// Writers ask for the lock in turn (see turn_linux.go). Closing the
+	// file drops the lock; then the turn ends, and the next writer asks.
+	t := j.takeTurn(ctx, dir)
+	defer func() {
+		lock.Close()
+		t.done()
+	}()
 	if err := statefile.Flock(ctx, lock, syscall.LOCK_EX); err != nil {
 		if ctx.Err() != nil {
 			err = fmt.Errorf("%w: %w", ErrBusy, err)

@@ -41,7 +41,8 @@ const (
 	SessionsName      = "sessions"
 	RestoreCopiesName = ".restore"
 	NewKittyPrefix    = ".new-kitty-"
-	// JournalName is the journal; JournalName+".lock", ".spool" (hook
+	// JournalName is the journal; JournalName+".lock", ".turn" (the
+	// order its writers take the lock), ".spool" (hook
 	// events waiting for it) and ".restores" (restore outcomes waiting for
 	// it) lie beside it. JournalOffName turns it off.
 	JournalName    = "agent-sessions.json"

@@ -86,7 +86,7 @@ func (w *world) expand(words []string) []string {
 }
 
 // files lists the regular files under dirs, to see that a record wrote none.
-// The journal (and its lock) is left out: the prompt records there what
+// The journal (and its lock and turns) is left out: the prompt records there what
 // the window became, whatever the record.
 func files(dirs ...string) []string {
 	var out []string
@@ -94,7 +94,7 @@ func files(dirs ...string) []string {
 		filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
 			// So is its outcome queued for the journal (.restores).
 			switch filepath.Base(p) {
-			case "agent-sessions.json", "agent-sessions.json.lock", "agent-sessions.json.restores":
+			case "agent-sessions.json", "agent-sessions.json.lock", "agent-sessions.json.turn", "agent-sessions.json.restores":
 				return nil
 			}
 			// A resume's lease (state/kittymux/leases) is the prompt's own.

@@ -18,6 +18,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/probe"
 	"github.com/kittymux/kittymux/pkg/scanner"
 	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 )
@@ -92,7 +93,10 @@ func (w *fifoWorld) run(t *testing.T, args ...string) (string, int) {
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	bound := kittytest.NewBound(t, "kittymux "+strings.Join(args, " ")+" to end", 2*time.Second)
+	// A command that waits for a FIFO's writer never ends; one that ends
+	// may still take its probes' deadline (doctor runs the installed CLIs,
+	// probe.CommandProbeTimeout), which a loaded machine can reach.
+	bound := kittytest.NewBound(t, "kittymux "+strings.Join(args, " ")+" to end", probe.CommandProbeTimeout+2*time.Second)
 	for {
 		select {
 		case err := <-done:

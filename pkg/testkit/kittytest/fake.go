@@ -150,6 +150,14 @@ func (f *Fake) Requests() []Request {
 	return append([]Request(nil), f.requests...)
 }
 
+// ForgetRequests drops the requests recorded so far: a long run (a
+// simulated day of polls) would otherwise keep every one.
+func (f *Fake) ForgetRequests() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.requests = nil
+}
+
 // SetLS replaces the ls document.
 func (f *Fake) SetLS(doc []byte) error {
 	// UseNumber: created_at (ns) does not fit a float64.

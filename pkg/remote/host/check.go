@@ -107,7 +107,7 @@ func Confirmed(f *journal.File, r Request) *journal.Record {
 // a line saying why. It returns only when nothing could be exec'd.
 func Check(h Host, r Request) error {
 	if err := h.Chdir(r.Dir); err != nil {
-		h.say("kittymux: %s is not a directory here (%v): a shell in the home directory instead.", r.Dir, err)
+		h.say("kittymux: %q is not a directory here (%v): a shell in the home directory instead.", r.Dir, err)
 		return h.shell()
 	}
 	if r.Do == remote.DoShell {
@@ -131,7 +131,7 @@ func (h Host) agentArgv(r Request) ([]string, error) {
 	}
 	def, ok := h.Agents.Definition(r.Agent)
 	if !ok {
-		return nil, fmt.Errorf("%s is not an agent kittymux knows", r.Agent)
+		return nil, fmt.Errorf("%q is not an agent kittymux knows", r.Agent)
 	}
 	var path string
 	for _, p := range def.Programs {
@@ -151,11 +151,11 @@ func (h Host) agentArgv(r Request) ([]string, error) {
 	if h.Journal != nil {
 		var err error
 		if f, err = h.Journal(); err != nil {
-			return nil, fmt.Errorf("this host's journal cannot be read (%v), so %s cannot be checked", err, r.ID)
+			return nil, fmt.Errorf("this host's journal cannot be read (%v), so %q cannot be checked", err, r.ID)
 		}
 	}
 	if Confirmed(f, r) == nil {
-		return nil, fmt.Errorf("this host's journal holds no %s session %s in %s reported by its hooks, so it is not resumed", r.Agent, r.ID, r.Dir)
+		return nil, fmt.Errorf("this host's journal holds no %s session %q in %q reported by its hooks, so it is not resumed", r.Agent, r.ID, r.Dir)
 	}
 	return plan.ResumeArgv(h.Agents, c, plan.ModeExact, r.ID)
 }

@@ -3,6 +3,7 @@ package hook
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -211,6 +212,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv("HOOK_HELPER") == "1" {
 		os.Exit(Main(os.Args[1:], os.Stdin, lease.Move))
 	}
+	if pid := os.Getenv("KITTYMUX_TTY_HELPER_PID"); pid != "" {
+		os.Exit(writeToAgentTTY(pid))
+	}
 	os.Exit(m.Run())
 }
 
@@ -358,4 +362,21 @@ func TestClearMovesTheLease(t *testing.T) {
 	if h := lease.Find(o.Paths.StateDir, "claude", "9f3c2b1a-0d4e-4c5f-8a6b-7c8d9e0f1a2b"); h != nil {
 		t.Errorf("the old conversation is still leased: %+v", h)
 	}
+}
+
+// writeToAgentTTY is the hook's side of TestTTYOfAgent, run as its own
+// process (TestMain) in a session without a terminal.
+func writeToAgentTTY(pid string) int {
+	n, _ := strconv.Atoi(pid)
+	w, err := agentTTY([]int{n})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer w.Close()
+	if _, err := w.Write([]byte("hint")); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
 }

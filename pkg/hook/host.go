@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
+	"syscall"
 
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/procid"
@@ -60,15 +63,16 @@ func runHost(ctx context.Context, o Options, res *Result, p Payload) (Result, er
 		}
 	}
 	if !res.Nested && res.ID != "" {
-		if err := tellWindow(o, *res, p.Cwd); err != nil {
+		if err := tellWindow(o, *res, p.Cwd, slices.Concat(chain, []int{res.AgentPID})); err != nil {
 			errs = append(errs, err)
 		}
 	}
 	return *res, joinErrs(errs)
 }
 
-// tellWindow writes the hint to the agent's terminal.
-func tellWindow(o Options, res Result, dir string) error {
+// tellWindow writes the hint to the agent's terminal; agent are the agent's
+// processes, innermost first.
+func tellWindow(o Options, res Result, dir string, agent []int) error {
 	hostname := o.Hostname
 	if hostname == nil {
 		hostname = os.Hostname
@@ -83,7 +87,7 @@ func tellWindow(o Options, res Result, dir string) error {
 	}
 	open := o.OpenTTY
 	if open == nil {
-		open = func() (io.WriteCloser, error) { return os.OpenFile("/dev/tty", os.O_WRONLY, 0) }
+		open = func() (io.WriteCloser, error) { return agentTTY(agent) }
 	}
 	tty, err := open()
 	if err != nil {
@@ -94,4 +98,45 @@ func tellWindow(o Options, res Result, dir string) error {
 		return fmt.Errorf("terminal: %w", err)
 	}
 	return nil
+}
+
+// agentTTY opens the terminal the hook's agent runs in: the hook's own
+// controlling terminal (/dev/tty) where it has one, else the one the agent
+// processes (pids, innermost first) have open, as agents run their hooks
+// in a session of their own (claude does: /dev/tty is "no such device"
+// there).
+func agentTTY(pids []int) (io.WriteCloser, error) {
+	f, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0)
+	if err == nil {
+		return f, nil
+	}
+	for _, pid := range pids {
+		if pid <= 1 {
+			continue
+		}
+		if path := ttyOf(pid); path != "" {
+			return os.OpenFile(path, os.O_WRONLY|syscall.O_NOCTTY, 0)
+		}
+	}
+	return nil, fmt.Errorf("%w, and the agent (pids %v) has no terminal open", err, pids)
+}
+
+// isTTYPath: p names a terminal device (/dev/pts/N, /dev/ttyN, /dev/ttysN),
+// not any file a process might have open as its output.
+func isTTYPath(p string) bool {
+	rest, ok := strings.CutPrefix(p, "/dev/pts/")
+	if !ok {
+		if rest, ok = strings.CutPrefix(p, "/dev/ttys"); !ok {
+			rest, ok = strings.CutPrefix(p, "/dev/tty")
+		}
+	}
+	if !ok || rest == "" {
+		return false
+	}
+	for _, c := range rest {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }

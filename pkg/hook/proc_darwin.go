@@ -2,6 +2,7 @@ package hook
 
 import (
 	"bytes"
+	"path/filepath"
 
 	"golang.org/x/sys/unix"
 )
@@ -39,4 +40,21 @@ func cmdlineOf(pid int) []string {
 		b = b[j+1:]
 	}
 	return argv
+}
+
+// ttyOf is pid's controlling terminal (its device number, found among
+// /dev/ttys*), "" when it has none.
+func ttyOf(pid int) string {
+	k, err := unix.SysctlKinfoProc("kern.proc.pid", pid)
+	if err != nil || k.Eproc.Tdev == -1 {
+		return ""
+	}
+	names, _ := filepath.Glob("/dev/ttys*")
+	for _, n := range names {
+		var st unix.Stat_t
+		if unix.Stat(n, &st) == nil && st.Rdev == k.Eproc.Tdev && isTTYPath(n) {
+			return n
+		}
+	}
+	return ""
 }

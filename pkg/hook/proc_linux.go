@@ -34,3 +34,15 @@ func cmdlineOf(pid int) []string {
 	}
 	return strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")
 }
+
+// ttyOf is the terminal pid's standard input, output or error is open on
+// (/dev/pts/N or /dev/ttyN), "" when none is.
+func ttyOf(pid int) string {
+	for _, fd := range []string{"0", "1", "2"} {
+		p, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/fd/" + fd)
+		if err == nil && isTTYPath(p) {
+			return p
+		}
+	}
+	return ""
+}

@@ -8,3 +8,6 @@ func parentOf(int) (string, int, bool) { return "", 0, true }
 
 // cmdlineOf knows no process's argv here.
 func cmdlineOf(int) []string { return nil }
+
+// ttyOf knows no process's terminal here.
+func ttyOf(int) string { return "" }

@@ -52,9 +52,9 @@ func TestParseSSH(t *testing.T) {
 			[]string{"ssh", "-t", "--", "devbox", "CMD"}},
 		{[]string{"/opt/kitty/bin/kitten", "ssh", "--kitten", "login_shell=zsh", "devbox"},
 			SSH{Argv: []string{"/opt/kitty/bin/kitten", "ssh", "--kitten", "login_shell=zsh", "devbox"}, Dest: "devbox", Kitten: true},
-			[]string{"/opt/kitty/bin/kitten", "ssh", "--kitten", "login_shell=zsh", "devbox", "CMD"}},
+			[]string{"/opt/kitty/bin/kitten", "ssh", "--kitten", "login_shell=zsh", "-t", "devbox", "CMD"}},
 		{[]string{"kitty", "+kitten", "ssh", "devbox"}, SSH{Argv: []string{"kitty", "+kitten", "ssh", "devbox"}, Dest: "devbox", Kitten: true},
-			[]string{"kitty", "+kitten", "ssh", "devbox", "CMD"}},
+			[]string{"kitty", "+kitten", "ssh", "-t", "devbox", "CMD"}},
 	} {
 		got, ok := ParseSSH(tc.argv)
 		if !ok {

@@ -14,8 +14,10 @@ type SSH struct {
 	Argv []string
 	// Dest is the destination as given ([user@]host, ssh://...).
 	Dest string
-	// Kitten: the ssh kitten (`kitten ssh`), which asks for a terminal
-	// itself and runs a remote command through the login shell.
+	// Kitten: the ssh kitten (`kitten ssh`), which runs a remote command
+	// through the login shell; like ssh, it asks for no terminal for a
+	// remote command without -t (claude then reads its stdin as a prompt
+	// and runs without its TUI: seen with kitty 0.48.2).
 	Kitten bool
 }
 
@@ -101,16 +103,16 @@ func ParseSSH(argv []string) (SSH, bool) {
 }
 
 // Command is s running remote on the host: the options as seen, -t for a
-// terminal where plain ssh would not ask for one with a command (the
-// kitten always does), the destination, and remote as one word (ssh joins
-// its words with spaces for the remote shell anyway).
+// terminal (neither ssh nor the kitten asks for one with a command), the
+// destination, and remote as one word (ssh joins its words with spaces for
+// the remote shell anyway).
 func (s SSH) Command(remote string) []string {
 	at := len(s.Argv) - 1 // the destination, or the "--" before it
 	if at > 1 && s.Argv[at-1] == "--" {
 		at--
 	}
 	out := slices.Clone(s.Argv[:at])
-	if !s.Kitten && !slices.Contains(out[1:], "-t") {
+	if !slices.Contains(out[1:], "-t") {
 		out = append(out, "-t")
 	}
 	out = append(out, s.Argv[at:]...)

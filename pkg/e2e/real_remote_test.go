@@ -190,7 +190,7 @@ func TestRealRemoteAgents(t *testing.T) {
 			continue
 		}
 		text := k.WaitForText("id:"+strconv.Itoa(r.Window.ID), func(string) bool { return true }, 30*time.Second)
-		refused = refused || strings.Contains(strings.Join(strings.Fields(text), " "), "holds no claude session "+forged.ID)
+		refused = refused || strings.Contains(strings.Join(strings.Fields(text), " "), "holds no claude session "+strconv.Quote(forged.ID))
 	}
 	if !refused {
 		t.Error("no restored window says the host refused the forged id")

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -151,7 +152,7 @@ func TestRealSSHHost(t *testing.T) {
 	forged := hint
 	forged.ID = "0a1b2c3d-0000-4000-8000-000000000001"
 	out = restore(forged, remote.DoResume)
-	if !strings.Contains(out, "holds no claude session "+forged.ID) {
+	if !strings.Contains(out, "holds no claude session "+strconv.Quote(forged.ID)) {
 		t.Errorf("forged id: %q", out)
 	}
 	elsewhere := hint

@@ -13,7 +13,7 @@ import (
 // Code is the part of one agent's knowledge that is code, not data: what
 // its entry in resume-agents.json cannot say. Each agent that needs some
 // has a file of its own here (claude.go, codex.go, ...) that registers its
-// Code; the packages that act on agents (live, agenthooks, hook) look the
+// Code; the packages that act on agents (live, hookinstall, hookrun) look the
 // agent up here instead of switching on its name. An agent with no Code is
 // still recognised and resumed from its definition alone.
 type Code struct {

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kittymux/kittymux/pkg/agenthooks"
 	"github.com/kittymux/kittymux/pkg/agents"
-	"github.com/kittymux/kittymux/pkg/hook"
+	"github.com/kittymux/kittymux/pkg/hookinstall"
+	"github.com/kittymux/kittymux/pkg/hookrun"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/recognize"
@@ -82,12 +82,12 @@ func TestAddAgent(t *testing.T) {
 	}
 
 	// Its hooks install into its settings, for its own events.
-	a, ok := agenthooks.Find("tinker")
+	a, ok := hookinstall.Find("tinker")
 	if !ok {
-		t.Fatalf("agenthooks does not know tinker; it knows %s", strings.Join(agenthooks.Names(), ", "))
+		t.Fatalf("hookinstall does not know tinker; it knows %s", strings.Join(hookinstall.Names(), ", "))
 	}
-	env := agenthooks.Env{Getenv: func(string) string { return "" }, Home: dir, Exe: "/opt/kittymux/bin/kittymux"}
-	if _, err := agenthooks.Install(a, env); err != nil {
+	env := hookinstall.Env{Getenv: func(string) string { return "" }, Home: dir, Exe: "/opt/kittymux/bin/kittymux"}
+	if _, err := hookinstall.Install(a, env); err != nil {
 		t.Fatal(err)
 	}
 	data, err := os.ReadFile(filepath.Join(dir, ".tinker", "settings.json"))
@@ -95,16 +95,16 @@ func TestAddAgent(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, ev := range []string{"SessionStart", "TinkerBusy", "TinkerDone"} {
-		if !strings.Contains(string(data), agenthooks.Command(env.Exe, "tinker", ev)) {
+		if !strings.Contains(string(data), hookinstall.Command(env.Exe, "tinker", ev)) {
 			t.Errorf("settings lack the %s hook:\n%s", ev, data)
 		}
 	}
-	if st := agenthooks.StatusOf(a, env); st.State != agenthooks.Installed {
+	if st := hookinstall.StatusOf(a, env); st.State != hookinstall.Installed {
 		t.Errorf("status %+v", st)
 	}
 
 	// The hook records its events by their own names.
-	if !hook.Known("TinkerBusy") || agents.HookState("tinker", "TinkerBusy") != agents.HookWorking ||
+	if !hookrun.Known("TinkerBusy") || agents.HookState("tinker", "TinkerBusy") != agents.HookWorking ||
 		agents.HookState("tinker", "TinkerDone") != agents.HookIdle {
 		t.Errorf("tinker's hook events are not known")
 	}

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/published"
 	"github.com/kittymux/kittymux/pkg/rewrite"
-	"github.com/kittymux/kittymux/pkg/store"
 )
 
 // An autosave keeps the screen history its Take read, as files of the
@@ -29,15 +29,15 @@ func TestStoreKeepsScreenHistory(t *testing.T) {
 		}
 		data, _ := os.ReadFile(path)
 		name := Name("4242", at)
-		if len(res.History) != 1 || !strings.Contains(string(data), store.HistoryDir(p, name)) {
+		if len(res.History) != 1 || !strings.Contains(string(data), published.HistoryDir(p, name)) {
 			t.Fatalf("save %s: history %v\n%s", name, res.History, data)
 		}
 		names = append(names, name)
 	}
-	if _, err := os.Lstat(store.HistoryDir(p, names[0])); !os.IsNotExist(err) {
+	if _, err := os.Lstat(published.HistoryDir(p, names[0])); !os.IsNotExist(err) {
 		t.Errorf("the pruned autosave's history stays: %v", err)
 	}
-	if ents, err := os.ReadDir(store.HistoryDir(p, names[1])); err != nil || len(ents) != 1 {
+	if ents, err := os.ReadDir(published.HistoryDir(p, names[1])); err != nil || len(ents) != 1 {
 		t.Errorf("the kept autosave's history: %v %v", ents, err)
 	}
 }

@@ -11,9 +11,9 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/published"
 	"github.com/kittymux/kittymux/pkg/rewrite"
 	"github.com/kittymux/kittymux/pkg/save"
-	"github.com/kittymux/kittymux/pkg/store"
 )
 
 // stampLayout names a save's time in its name: fixed width, so names sort
@@ -33,14 +33,14 @@ func KittyKey(in kitty.Instance) string {
 
 // Name is the session name of kitty key's save at t.
 func Name(key string, t time.Time) string {
-	return store.AutosavePrefix + key + "-" + t.UTC().Format(stampLayout)
+	return published.AutosavePrefix + key + "-" + t.UTC().Format(stampLayout)
 }
 
 // QuitPrefix starts the names of the saves kitty's quit watcher publishes:
 // autosave-quit-KITTYPID-TIME, the kitty's pid and the time as in Name, so
 // the quit save counts as that kitty's newest save and tells it ended at a
 // confirmed quit.
-const QuitPrefix = store.AutosavePrefix + "quit-"
+const QuitPrefix = published.AutosavePrefix + "quit-"
 
 // QuitName is the session name of kitty key's save at a confirmed quit at t.
 func QuitName(key string, t time.Time) string {
@@ -58,7 +58,7 @@ func IsQuit(name string) bool {
 func ParseName(name string) (key string, at time.Time, ok bool) {
 	rest, ok := strings.CutPrefix(name, QuitPrefix)
 	if !ok {
-		rest, ok = strings.CutPrefix(name, store.AutosavePrefix)
+		rest, ok = strings.CutPrefix(name, published.AutosavePrefix)
 	}
 	if !ok {
 		return "", time.Time{}, false
@@ -98,7 +98,7 @@ func (s Store) Publish(key string, at time.Time, res *rewrite.Result) (string, e
 	if err != nil {
 		return "", err
 	}
-	all, err := store.List(s.Paths)
+	all, err := published.List(s.Paths)
 	if err != nil {
 		return path, err
 	}
@@ -107,7 +107,7 @@ func (s Store) Publish(key string, at time.Time, res *rewrite.Result) (string, e
 		names = append(names, in.Name)
 	}
 	for _, n := range pruneAll(names, key, s.Keep) {
-		if err := store.Remove(s.Paths, n); err != nil {
+		if err := published.Remove(s.Paths, n); err != nil {
 			return path, fmt.Errorf("remove an old autosave: %w", err)
 		}
 	}
@@ -157,7 +157,7 @@ func pruneAll(names []string, key string, keep int) []string {
 
 // Names are kitty key's saves, oldest first.
 func (s Store) Names(key string) ([]string, error) {
-	all, err := store.List(s.Paths)
+	all, err := published.List(s.Paths)
 	if err != nil {
 		return nil, err
 	}

@@ -17,8 +17,8 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/sessions/saves"
 	"github.com/kittymux/kittymux/pkg/cmd/sessions/shared"
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/published"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
-	"github.com/kittymux/kittymux/pkg/store"
 	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 )
 
@@ -105,7 +105,7 @@ func TestRealScreenHistory(t *testing.T) {
 
 	// Off by default: nothing kept.
 	off := save("off")
-	if _, err := os.Lstat(store.HistoryDir(p, "off")); err == nil || len(off.ScreenHistory) != 0 {
+	if _, err := os.Lstat(published.HistoryDir(p, "off")); err == nil || len(off.ScreenHistory) != 0 {
 		t.Errorf("a save with screen history off kept some: %v, %+v", err, off)
 	}
 	if c := launchOf(off.Path, win).Unserialize.CmdAtShellStartup; c.Set {
@@ -123,7 +123,7 @@ func TestRealScreenHistory(t *testing.T) {
 	}
 	histFile := c.List[2]
 	fi, err := os.Lstat(histFile)
-	if err != nil || fi.Mode().Perm() != 0o600 || filepath.Dir(histFile) != store.HistoryDir(p, "work") {
+	if err != nil || fi.Mode().Perm() != 0o600 || filepath.Dir(histFile) != published.HistoryDir(p, "work") {
 		t.Fatalf("history file %s: %v %v", histFile, fi, err)
 	}
 	kept, err := os.ReadFile(histFile)
@@ -199,8 +199,8 @@ func TestRealScreenHistory(t *testing.T) {
 	if code, out, errOut := kittymux(t, env, "sessions", "rm", "work"); code != 0 {
 		t.Fatalf("rm work: exit %d\n%s\n%s", code, out, errOut)
 	}
-	if _, err := os.Lstat(store.HistoryDir(p, "work")); err == nil {
-		t.Errorf("rm work left %s", store.HistoryDir(p, "work"))
+	if _, err := os.Lstat(published.HistoryDir(p, "work")); err == nil {
+		t.Errorf("rm work left %s", published.HistoryDir(p, "work"))
 	}
 }
 

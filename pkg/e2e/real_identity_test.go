@@ -21,7 +21,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/live"
-	"github.com/kittymux/kittymux/pkg/restorerec"
+	"github.com/kittymux/kittymux/pkg/resumerecord"
 	"github.com/kittymux/kittymux/pkg/scanner"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
 	"github.com/kittymux/kittymux/pkg/statefile"
@@ -304,7 +304,7 @@ func urlEncode(s string) string {
 func (r *identityRig) checkRecords(what string, data []byte) {
 	t := r.t
 	t.Logf("%s:\n%s", what, data)
-	key, err := restorerec.ReadKey(testPaths(r.env).ResumeKey())
+	key, err := resumerecord.ReadKey(testPaths(r.env).ResumeKey())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -322,7 +322,7 @@ func (r *identityRig) checkRecords(what string, data []byte) {
 		if len(argv) == 0 || argv[0] != r.env["KITTYMUX_RESUME_BIN"] {
 			continue
 		}
-		rec, err := restorerec.ParseArgs(argv[1:])
+		rec, err := resumerecord.ParseArgs(argv[1:])
 		if err != nil {
 			t.Fatalf("%s: %v", what, err)
 		}

@@ -28,7 +28,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/ended"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/paths"
-	"github.com/kittymux/kittymux/pkg/store"
+	"github.com/kittymux/kittymux/pkg/published"
 	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 )
 
@@ -212,7 +212,7 @@ func (r *lastRig) plantEnded(name string) string {
 	_, at, _ := autosave.ParseName(name)
 	// Not a pid any process can have (above Linux's pid_max).
 	old := autosave.Name("99999999", at.Add(-time.Hour))
-	if _, err := store.Publish(r.p, old, data); err != nil {
+	if _, err := published.Publish(r.p, old, data); err != nil {
 		r.t.Fatal(err)
 	}
 	return old

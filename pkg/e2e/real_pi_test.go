@@ -15,7 +15,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/sessions/shared"
 	"github.com/kittymux/kittymux/pkg/e2e/e2etest"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/restorerec"
+	"github.com/kittymux/kittymux/pkg/resumerecord"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
 	"github.com/kittymux/kittymux/pkg/statefile"
 	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
@@ -90,7 +90,7 @@ func TestRealPiTypedModel(t *testing.T) {
 
 // piRecord is the restore record of the one window running pi in the
 // session file at path.
-func piRecord(t *testing.T, env map[string]string, path string) restorerec.Record {
+func piRecord(t *testing.T, env map[string]string, path string) resumerecord.Record {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -108,7 +108,7 @@ func piRecord(t *testing.T, env map[string]string, path string) restorerec.Recor
 			argv = c.List
 		}
 		if len(argv) > 0 && argv[0] == env["KITTYMUX_RESUME_BIN"] {
-			rec, err := restorerec.ParseArgs(argv[1:])
+			rec, err := resumerecord.ParseArgs(argv[1:])
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -118,5 +118,5 @@ func piRecord(t *testing.T, env map[string]string, path string) restorerec.Recor
 		}
 	}
 	t.Fatalf("no record of pi in the save")
-	return restorerec.Record{}
+	return resumerecord.Record{}
 }

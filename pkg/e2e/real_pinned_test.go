@@ -16,7 +16,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/e2e/e2etest"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/paths"
-	"github.com/kittymux/kittymux/pkg/restorerec"
+	"github.com/kittymux/kittymux/pkg/resumerecord"
 	"github.com/kittymux/kittymux/pkg/statefile"
 	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 )
@@ -34,12 +34,12 @@ func TestRealLeaseAfterAChild(t *testing.T) {
 	dir := e2etest.WorkDirs(t, "api")[0]
 	state := filepath.Join(t.TempDir(), "state")
 	p := paths.Paths{StateDir: filepath.Join(state, "kittymux")}
-	key, err := restorerec.LoadOrCreateKey(p)
+	key, err := resumerecord.LoadOrCreateKey(p)
 	if err != nil {
 		t.Fatal(err)
 	}
 	const id = "7c1d2e3f-4a5b-4c6d-8e7f-901a2b3c4d5e"
-	rec := restorerec.Record{Agent: "claude", Mode: "exact", ID: id, Dir: dir, Argv: []string{"claude", "--resume", id}}.Sealed(key)
+	rec := resumerecord.Record{Agent: "claude", Mode: "exact", ID: id, Dir: dir, Argv: []string{"claude", "--resume", id}}.Sealed(key)
 	helperPID := filepath.Join(t.TempDir(), "helper.pid")
 	env := append(log.Env(), "XDG_STATE_HOME="+state, "PATH="+binDir+":"+os.Getenv("PATH"))
 	k := kittytest.StartReal(t, kittytest.RealOptions{Env: env, Kitty: "kitty"})

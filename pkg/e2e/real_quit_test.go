@@ -16,9 +16,9 @@ import (
 	"github.com/kittymux/kittymux/pkg/autosave"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/published"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
 	"github.com/kittymux/kittymux/pkg/setup"
-	"github.com/kittymux/kittymux/pkg/store"
 	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 )
 
@@ -35,7 +35,7 @@ func (userSystemd) Run(context.Context, ...string) error { return nil }
 // already has remote control and a socket (StartReal's own), and returns
 // the include line for the real kitty and the pattern of the quit save's
 // path: sessions/autosave-quit-KITTYPID-TIME.kitty-session.
-func quitSetup(t *testing.T) (include string, published string, p paths.Paths) {
+func quitSetup(t *testing.T) (include string, pubGlob string, p paths.Paths) {
 	t.Helper()
 	kittymux, err := exec.LookPath("kittymux")
 	if err != nil {
@@ -129,7 +129,7 @@ func TestRealQuitCapture(t *testing.T) {
 	t.Parallel()
 	kittyBin := kittytest.NeedKitty(t, kitty.VersionOnQuit)
 	binDir, log := kittytest.FakeAgents(t, "claude")
-	include, published, p := quitSetup(t)
+	include, pubGlob, p := quitSetup(t)
 	if err := os.MkdirAll(p.ConfigDir, 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +161,7 @@ func TestRealQuitCapture(t *testing.T) {
 
 	quit(t, k)
 	waitGone(t, k, 20*time.Second)
-	data, path := waitFile(t, published, 60*time.Second)
+	data, path := waitFile(t, pubGlob, 60*time.Second)
 	// Named after the kitty that quit: its newest save, ended at a quit.
 	if name := strings.TrimSuffix(filepath.Base(path), ".kitty-session"); !autosave.IsQuit(name) ||
 		!strings.HasPrefix(name, autosave.QuitPrefix+strconv.Itoa(k.PID)+"-") {
@@ -178,8 +178,8 @@ func TestRealQuitCapture(t *testing.T) {
 		t.Errorf("claude's window is not rewritten to its exact resume:\n%s", data)
 	}
 	name := strings.TrimSuffix(filepath.Base(path), ".kitty-session")
-	if hs := store.HistoryWindows(data); len(hs) != 1 || hs[0].WindowID != shell.ID || filepath.Dir(hs[0].File) != store.HistoryDir(p, name) {
-		t.Errorf("windows with screen history %+v, want the shell's (%d) alone, in %s:\n%s", hs, shell.ID, store.HistoryDir(p, name), data)
+	if hs := published.HistoryWindows(data); len(hs) != 1 || hs[0].WindowID != shell.ID || filepath.Dir(hs[0].File) != published.HistoryDir(p, name) {
+		t.Errorf("windows with screen history %+v, want the shell's (%d) alone, in %s:\n%s", hs, shell.ID, published.HistoryDir(p, name), data)
 	} else if kept, err := os.ReadFile(hs[0].File); err != nil || !strings.Contains(string(kept), "\x1b[31mquit-history-line") {
 		t.Errorf("the shell's kept history: %v\n%q", err, kept)
 	}
@@ -202,7 +202,7 @@ func TestRealQuitCapture(t *testing.T) {
 func TestRealQuitCancelled(t *testing.T) {
 	t.Parallel()
 	kittyBin := kittytest.NeedKitty(t, kitty.VersionOnQuit)
-	include, published, p := quitSetup(t)
+	include, pubGlob, p := quitSetup(t)
 	k := kittytest.StartReal(t, kittytest.RealOptions{Kitty: kittyBin,
 		// Later lines win: ask before quitting whatever the number of windows.
 		Config: []string{include, "confirm_os_window_close 1"}})
@@ -243,13 +243,13 @@ func TestRealQuitCancelled(t *testing.T) {
 	if raw := rawQuitSaves(t, p); len(raw) > 0 {
 		t.Errorf("a cancelled quit saved: %q", raw)
 	}
-	if m, _ := filepath.Glob(published); len(m) > 0 {
+	if m, _ := filepath.Glob(pubGlob); len(m) > 0 {
 		t.Errorf("a cancelled quit published %q", m)
 	}
 
 	ask("y")
 	waitGone(t, k, 20*time.Second)
-	data, _ := waitFile(t, published, 60*time.Second)
+	data, _ := waitFile(t, pubGlob, 60*time.Second)
 	if _, err := sessionfile.Parse(data); err != nil {
 		t.Fatalf("published quit save does not parse: %v\n%s", err, data)
 	}

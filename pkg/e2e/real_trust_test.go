@@ -25,7 +25,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/plan"
-	"github.com/kittymux/kittymux/pkg/restorerec"
+	"github.com/kittymux/kittymux/pkg/resumerecord"
 	"github.com/kittymux/kittymux/pkg/scanner"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
 	"github.com/kittymux/kittymux/pkg/statefile"
@@ -272,7 +272,7 @@ func TestRealForgedText(t *testing.T) {
 	if strings.Contains(out, forgedID) {
 		t.Errorf("publish carried the forged id:\n%s", out)
 	}
-	key, err := restorerec.ReadKey(state.ResumeKey())
+	key, err := resumerecord.ReadKey(state.ResumeKey())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -289,7 +289,7 @@ func TestRealForgedText(t *testing.T) {
 		if len(argv) == 0 || argv[0] != resumeProg {
 			continue
 		}
-		rec, err := restorerec.ParseArgs(argv[1:])
+		rec, err := resumerecord.ParseArgs(argv[1:])
 		if err != nil {
 			t.Fatal(err)
 		}

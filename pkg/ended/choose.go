@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/autosave"
-	"github.com/kittymux/kittymux/pkg/store"
+	"github.com/kittymux/kittymux/pkg/published"
 )
 
 // Save is one published session, with the kitty it is of when it is an
@@ -24,10 +24,10 @@ type Save struct {
 
 // legacyQuit is the name the quit watcher used before its saves named
 // their kitty: the kitty it came from is not known, only that it quit.
-const legacyQuit = store.AutosavePrefix + "quit"
+const legacyQuit = published.AutosavePrefix + "quit"
 
 // Saves reads the kitty and time of each published session.
-func Saves(all []store.Info) []Save {
+func Saves(all []published.Info) []Save {
 	out := make([]Save, 0, len(all))
 	for _, in := range all {
 		s := Save{Name: in.Name, Path: in.Path, At: in.Modified}

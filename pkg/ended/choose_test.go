@@ -7,7 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kittymux/kittymux/pkg/autosave"
-	"github.com/kittymux/kittymux/pkg/store"
+	"github.com/kittymux/kittymux/pkg/published"
 )
 
 var t0 = time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
@@ -38,7 +38,7 @@ func aliveSet(keys ...string) Alive {
 // Saves reads the kitty, time and quit from each name; a save made by name
 // has no kitty, the old quit save's kitty is not known.
 func TestSaves(t *testing.T) {
-	in := []store.Info{
+	in := []published.Info{
 		{Name: autosave.Name("101", at(1)), Modified: at(9)},
 		{Name: autosave.QuitName("101", at(2)), Modified: at(9)},
 		{Name: "autosave-quit", Modified: at(3)},

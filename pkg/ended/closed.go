@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/journal"
-	"github.com/kittymux/kittymux/pkg/restorerec"
+	"github.com/kittymux/kittymux/pkg/resumerecord"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
 )
 
@@ -85,6 +85,6 @@ func WithoutClosed(data []byte, jf *journal.File, kittyPID int) ([]byte, []LeftO
 }
 
 // resumeRecord is the restore prompt's record of an agent window.
-func resumeRecord(l *sessionfile.Launch) (restorerec.Record, bool) {
-	return restorerec.FromCommandLine(l.Command(), "")
+func resumeRecord(l *sessionfile.Launch) (resumerecord.Record, bool) {
+	return resumerecord.FromCommandLine(l.Command(), "")
 }

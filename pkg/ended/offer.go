@@ -14,7 +14,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/logs"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/procid"
-	"github.com/kittymux/kittymux/pkg/store"
+	"github.com/kittymux/kittymux/pkg/published"
 )
 
 // NewKittyAge is how long after its start a kitty still counts as one that
@@ -196,7 +196,7 @@ func (o *Offerer) Consider(ctx context.Context, in kitty.Instance) (key, why str
 			offer, newest = g.Key, g.Ended
 		}
 	} else {
-		all, err := store.List(o.Paths)
+		all, err := published.List(o.Paths)
 		if err != nil {
 			return "", err.Error()
 		}

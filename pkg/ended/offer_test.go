@@ -14,13 +14,13 @@ import (
 	"github.com/kittymux/kittymux/pkg/clock"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/paths"
-	"github.com/kittymux/kittymux/pkg/store"
+	"github.com/kittymux/kittymux/pkg/published"
 )
 
 func publish(t *testing.T, p paths.Paths, names ...string) {
 	t.Helper()
 	for _, n := range names {
-		if _, err := store.Publish(p, n, []byte("new_tab\nlaunch\n")); err != nil {
+		if _, err := published.Publish(p, n, []byte("new_tab\nlaunch\n")); err != nil {
 			t.Fatal(err)
 		}
 	}

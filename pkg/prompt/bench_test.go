@@ -7,7 +7,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/paths"
-	"github.com/kittymux/kittymux/pkg/restorerec"
+	"github.com/kittymux/kittymux/pkg/resumerecord"
 )
 
 // BenchmarkTrust is what the seal and the installed-program check add to
@@ -16,7 +16,7 @@ import (
 func BenchmarkTrust(b *testing.B) {
 	dir := b.TempDir()
 	p := paths.Paths{StateDir: filepath.Join(dir, "state")}
-	key, err := restorerec.LoadOrCreateKey(p)
+	key, err := resumerecord.LoadOrCreateKey(p)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -31,12 +31,12 @@ func BenchmarkTrust(b *testing.B) {
 		b.Fatal(err)
 	}
 	id := "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73"
-	r := restorerec.Record{Agent: "claude", Mode: "exact", ID: id, Exe: []string{claude},
+	r := resumerecord.Record{Agent: "claude", Mode: "exact", ID: id, Exe: []string{claude},
 		Argv: []string{claude, "--model", "sonnet", "--resume", id}}.Sealed(key)
 	lookPath := func(name string) (string, error) { return filepath.Join(bin, name), nil }
 	b.ResetTimer()
 	for b.Loop() {
-		k, err := restorerec.ReadKey(p.ResumeKey())
+		k, err := resumerecord.ReadKey(p.ResumeKey())
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/journal"
-	"github.com/kittymux/kittymux/pkg/restorerec"
+	"github.com/kittymux/kittymux/pkg/resumerecord"
 )
 
 // A record in choose mode: several of the agent's conversations could be
@@ -31,7 +31,7 @@ type choice struct {
 }
 
 // candidates are the conversations r's window could have held.
-func (e *Env) candidates(r restorerec.Record, program string) []agents.Candidate {
+func (e *Env) candidates(r resumerecord.Record, program string) []agents.Candidate {
 	if e.Candidates == nil {
 		return nil
 	}
@@ -42,7 +42,7 @@ func (e *Env) candidates(r restorerec.Record, program string) []agents.Candidate
 }
 
 // choose asks which of cands the window held, and resumes it.
-func (e *Env) choose(r restorerec.Record, path string, sealed bool, cands []agents.Candidate) error {
+func (e *Env) choose(r resumerecord.Record, path string, sealed bool, cands []agents.Candidate) error {
 	picked, err := e.pick(r, sealed, cands)
 	if err != nil {
 		e.outcome(r, journal.OutcomeShell, err.Error(), false)
@@ -70,7 +70,7 @@ func (e *Env) choose(r restorerec.Record, path string, sealed bool, cands []agen
 }
 
 // holders says, for each candidate, where it is open now.
-func (e *Env) holders(r restorerec.Record, cands []agents.Candidate) []choice {
+func (e *Env) holders(r resumerecord.Record, cands []agents.Candidate) []choice {
 	out := make([]choice, len(cands))
 	for i, c := range cands {
 		rr := r
@@ -82,7 +82,7 @@ func (e *Env) holders(r restorerec.Record, cands []agents.Candidate) []choice {
 
 // pick shows the list and waits for a key: the chosen candidate, an empty
 // one for a new conversation, nil for a shell.
-func (e *Env) pick(r restorerec.Record, sealed bool, cands []agents.Candidate) (picked *agents.Candidate, err error) {
+func (e *Env) pick(r resumerecord.Record, sealed bool, cands []agents.Candidate) (picked *agents.Candidate, err error) {
 	list := e.holders(r, cands)
 	var note string
 	b := &block{e: e, paras: func(w int) []para { return e.chooseBlock(r, sealed, list, note, w) }}
@@ -160,7 +160,7 @@ func sameHolders(a, b []choice) bool {
 
 // chooseBlock is the list as drawn: a question, a line per conversation
 // (its first message cut to the line at a word), the keys.
-func (e *Env) chooseBlock(r restorerec.Record, sealed bool, list []choice, note string, width int) []para {
+func (e *Env) chooseBlock(r resumerecord.Record, sealed bool, list []choice, note string, width int) []para {
 	head := text(0, plain, printable(r.Agent)+" · which conversation was this window's?")
 	if !sealed {
 		head.atoms = append(head.atoms, atom{pieces: []piece{{"(unconfirmed)", red}}, sep: " "})
@@ -205,7 +205,7 @@ func (e *Env) chooseBlock(r restorerec.Record, sealed bool, list []choice, note 
 
 // ranWhen says when the window's agent ran, as the save saw it: the
 // conversations listed were written since it started. "" when not known.
-func ranWhen(r restorerec.Record, now time.Time) string {
+func ranWhen(r resumerecord.Record, now time.Time) string {
 	if r.Since <= 0 {
 		return ""
 	}

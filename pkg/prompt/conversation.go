@@ -10,7 +10,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/ids"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/recognize"
-	"github.com/kittymux/kittymux/pkg/restorerec"
+	"github.com/kittymux/kittymux/pkg/resumerecord"
 )
 
 // checkConversation asks the agent's own files about r's conversation
@@ -18,7 +18,7 @@ import (
 // never resumed (the agent would fail, or quietly start another), and one
 // it has runs in the directory it belongs to. gone reports that the
 // conversation cannot be resumed; why says why.
-func (e *Env) checkConversation(r restorerec.Record) (gone bool, why string) {
+func (e *Env) checkConversation(r resumerecord.Record) (gone bool, why string) {
 	if r.Mode != "exact" || r.ID == "" || e.Conversation == nil {
 		return false, ""
 	}
@@ -48,7 +48,7 @@ func (e *Env) checkConversation(r restorerec.Record) (gone bool, why string) {
 
 // gone says the conversation cannot be resumed, and offers a new one or a
 // shell; with no terminal to ask, a shell.
-func (e *Env) gone(r restorerec.Record, path, why string) error {
+func (e *Env) gone(r resumerecord.Record, path, why string) error {
 	e.warn("kittymux: %s conversation %s: %s.", r.Agent, ids.Short(r.ID), why)
 	if !e.IsTerminal() {
 		e.outcome(r, journal.OutcomeShell, why, false)
@@ -73,7 +73,7 @@ func (e *Env) gone(r restorerec.Record, path, why string) error {
 // held says the conversation runs in the agent's own background service
 // (claude --bg, codex's daemon) and offers to attach to it there, rather than resume it a
 // second time; with no terminal to ask, a shell.
-func (e *Env) held(r restorerec.Record, path string) error {
+func (e *Env) held(r resumerecord.Record, path string) error {
 	h := e.heldBy
 	where := fmt.Sprintf("pid %d", h.PID)
 	if h.Dir != "" {
@@ -120,7 +120,7 @@ func (e *Env) askHeld() Choice {
 
 // uncheckedWhy is the paragraph that says kittymux could not check that
 // the agent still has the conversation, and why; nil when it could.
-func (e *Env) uncheckedWhy(r restorerec.Record) []para {
+func (e *Env) uncheckedWhy(r resumerecord.Record) []para {
 	if e.unchecked == "" {
 		return nil
 	}
@@ -138,7 +138,7 @@ func (e *Env) ownDir() []para {
 
 // resumedWhy is what the restore report says of a resume: in its own
 // directory, not checked; "" for neither.
-func (e *Env) resumedWhy(r restorerec.Record) string {
+func (e *Env) resumedWhy(r resumerecord.Record) string {
 	var why []string
 	if w := e.ownDirWhy(); w != "" {
 		why = append(why, w)

@@ -18,7 +18,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/paths"
-	"github.com/kittymux/kittymux/pkg/restorerec"
+	"github.com/kittymux/kittymux/pkg/resumerecord"
 )
 
 // execOnly is the baseline: a static Go program that only execs its
@@ -113,14 +113,14 @@ func BenchmarkPromptExec(b *testing.B) {
 	}
 
 	p := paths.Paths{StateDir: filepath.Join(dir, "state", "kittymux"), ConfigDir: filepath.Join(dir, "config", "kittymux")}
-	key, err := restorerec.LoadOrCreateKey(p)
+	key, err := resumerecord.LoadOrCreateKey(p)
 	if err != nil {
 		b.Fatal(err)
 	}
 	fill300(b, p)
 	id := "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73"
 	claudeConversation(b, home, work, id)
-	r := restorerec.Record{Agent: "claude", Mode: "exact", ID: id, Exe: []string{claude}, Dir: work,
+	r := resumerecord.Record{Agent: "claude", Mode: "exact", ID: id, Exe: []string{claude}, Dir: work,
 		Argv: []string{claude, "--resume", id}}.Sealed(key)
 	env := append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"), "KITTYMUX_RESUME=auto",
 		"XDG_STATE_HOME="+filepath.Join(dir, "state"), "XDG_CONFIG_HOME="+filepath.Join(dir, "config"),
@@ -321,7 +321,7 @@ func fill300(b *testing.B, p paths.Paths) {
 // agent process; and around it what that save leaves: the journal's record
 // of the process (open: no scanner saw it end) among 300, and claude's own
 // record of it under HOME.
-func savedRecord(b *testing.B, p paths.Paths, key []byte, claude, home, work string) restorerec.Record {
+func savedRecord(b *testing.B, p paths.Paths, key []byte, claude, home, work string) resumerecord.Record {
 	id := "5be1c0de-0000-4000-8000-000000000007"
 	now := time.Now().Add(-time.Hour)
 	// A pid no process has: the agent that ran is gone.
@@ -348,7 +348,7 @@ func savedRecord(b *testing.B, p paths.Paths, key []byte, claude, home, work str
 		fmt.Appendf(nil, `{"pid":%d,"sessionId":%q,"cwd":%q,"startedAt":%d}`, gone, id, work, now.UnixMilli()), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	return restorerec.Record{Agent: "claude", Mode: "exact", ID: id, Tab: rec.TabTitle, Dir: work,
+	return resumerecord.Record{Agent: "claude", Mode: "exact", ID: id, Tab: rec.TabTitle, Dir: work,
 		Exe: []string{claude}, Origin: rec.Origin(), Argv: []string{claude, "--resume", id}}.Sealed(key)
 }
 

@@ -5,14 +5,14 @@ import (
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/journal"
-	"github.com/kittymux/kittymux/pkg/restorerec"
+	"github.com/kittymux/kittymux/pkg/resumerecord"
 )
 
 // JournalFacts is what the journal says of the conversation r resumes,
 // `last active 12m ago · 7 runs finished · 1h20m of work`, and the tab it
 // was in (as saved, else as the journal last saw it); "" when it has no
 // record of it (no id, the journal off or missing).
-func JournalFacts(j *journal.Journal, r restorerec.Record, now time.Time) (facts, tab string) {
+func JournalFacts(j *journal.Journal, r resumerecord.Record, now time.Time) (facts, tab string) {
 	if r.ID == "" || j == nil || j.Off {
 		return "", r.Tab
 	}
@@ -52,6 +52,6 @@ func span(d time.Duration) string {
 	}
 }
 
-func (e *Env) journalFacts(r restorerec.Record) (facts, tab string) {
+func (e *Env) journalFacts(r resumerecord.Record) (facts, tab string) {
 	return JournalFacts(journal.New(e.Paths.Journal(), journal.IsOff(e.Paths.StateDir, e.Getenv)), r, e.clk().Now())
 }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/clock"
 	"github.com/kittymux/kittymux/pkg/journal"
-	"github.com/kittymux/kittymux/pkg/restorerec"
+	"github.com/kittymux/kittymux/pkg/resumerecord"
 )
 
 func TestJournalLine(t *testing.T) {
@@ -27,18 +27,18 @@ func TestJournalLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	off := journal.New(j.Path, true)
-	line := func(j *journal.Journal, r restorerec.Record, now time.Time) string {
+	line := func(j *journal.Journal, r resumerecord.Record, now time.Time) string {
 		facts, tab := JournalFacts(j, r, now)
 		return facts + " | " + tab
 	}
 	got := map[string]string{
-		"claude":        line(j, restorerec.Record{Agent: "claude", ID: id}, now),
-		"tab as saved":  line(j, restorerec.Record{Agent: "claude", ID: id, Tab: "api"}, now),
-		"codex":         line(j, restorerec.Record{Agent: "codex", ID: "one"}, now),
-		"no record":     line(j, restorerec.Record{Agent: "claude", ID: "nope"}, now),
-		"no id":         line(j, restorerec.Record{Agent: "claude"}, now),
-		"journal off":   line(off, restorerec.Record{Agent: "claude", ID: id}, now),
-		"another agent": line(j, restorerec.Record{Agent: "codex", ID: id}, now),
+		"claude":        line(j, resumerecord.Record{Agent: "claude", ID: id}, now),
+		"tab as saved":  line(j, resumerecord.Record{Agent: "claude", ID: id, Tab: "api"}, now),
+		"codex":         line(j, resumerecord.Record{Agent: "codex", ID: "one"}, now),
+		"no record":     line(j, resumerecord.Record{Agent: "claude", ID: "nope"}, now),
+		"no id":         line(j, resumerecord.Record{Agent: "claude"}, now),
+		"journal off":   line(off, resumerecord.Record{Agent: "claude", ID: id}, now),
+		"another agent": line(j, resumerecord.Record{Agent: "codex", ID: id}, now),
 	}
 	want := map[string]string{
 		"claude":        `last active 12m ago · 7 runs finished · 1h20m of work | api work`,

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/kittymux/kittymux/pkg/journal"
-	"github.com/kittymux/kittymux/pkg/restorerec"
+	"github.com/kittymux/kittymux/pkg/resumerecord"
 )
 
 // learned fills in r the conversation its save had not learned yet: a
@@ -23,7 +23,7 @@ import (
 // origin could name any record), an id another window holds (its lease,
 // or the journal's open record of a live agent there): then the record
 // runs as saved.
-func (e *Env) learned(r restorerec.Record, sealed bool) restorerec.Record {
+func (e *Env) learned(r resumerecord.Record, sealed bool) resumerecord.Record {
 	if !sealed || r.Origin == "" || r.Dir == "" || e.ExactArgv == nil {
 		return r
 	}

@@ -13,7 +13,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/lease"
 	"github.com/kittymux/kittymux/pkg/procid"
-	"github.com/kittymux/kittymux/pkg/restorerec"
+	"github.com/kittymux/kittymux/pkg/resumerecord"
 )
 
 // openElsewhere says where r's conversation is open already: a lease
@@ -21,7 +21,7 @@ import (
 // journal record of a live agent process in another window (started by
 // hand, its id reported by a hook or the agent's records). "" when it is
 // free.
-func (e *Env) openElsewhere(r restorerec.Record) string {
+func (e *Env) openElsewhere(r resumerecord.Record) string {
 	if h := e.holder(r); h != nil {
 		return h.Where()
 	}
@@ -30,7 +30,7 @@ func (e *Env) openElsewhere(r restorerec.Record) string {
 
 // openWhere is openElsewhere said short for a list line: "window N (tab
 // T)" in this kitty, with the kitty's pid in another.
-func (e *Env) openWhere(r restorerec.Record) string {
+func (e *Env) openWhere(r resumerecord.Record) string {
 	h := e.holder(r)
 	switch {
 	case h == nil:
@@ -49,7 +49,7 @@ func (e *Env) openWhere(r restorerec.Record) string {
 }
 
 // holder is who holds r's conversation open elsewhere, nil when none.
-func (e *Env) holder(r restorerec.Record) *lease.Holder {
+func (e *Env) holder(r resumerecord.Record) *lease.Holder {
 	if r.ID == "" {
 		return nil
 	}
@@ -79,7 +79,7 @@ func alive(pid int) bool {
 // descriptor passes through that exec (and no other), so the agent holds
 // it while it runs. A
 // lease that cannot be written is no reason not to resume.
-func (e *Env) resume(path string, r restorerec.Record, asked bool) error {
+func (e *Env) resume(path string, r resumerecord.Record, asked bool) error {
 	if r.ID == "" {
 		e.waitTurn(r, asked)
 		e.outcome(r, journal.OutcomeResumed, "", asked)
@@ -108,7 +108,7 @@ func (e *Env) resume(path string, r restorerec.Record, asked bool) error {
 
 // elsewhere tells the user the conversation is open in another window and
 // offers a new conversation or a shell; never the same conversation twice.
-func (e *Env) elsewhere(r restorerec.Record, path, where string) error {
+func (e *Env) elsewhere(r resumerecord.Record, path, where string) error {
 	fmt.Fprintf(e.Out, "kittymux: %s conversation %s is already open in %s.\r\n", r.Agent, ids.Short(r.ID), where)
 	if !e.IsTerminal() {
 		fmt.Fprint(e.Out, "kittymux: not resuming it a second time; opening a shell.\r\n")

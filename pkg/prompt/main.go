@@ -18,7 +18,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/recognize"
-	"github.com/kittymux/kittymux/pkg/restorerec"
+	"github.com/kittymux/kittymux/pkg/resumerecord"
 	"github.com/kittymux/kittymux/pkg/screenhist"
 	"github.com/kittymux/kittymux/pkg/stagger"
 	"github.com/kittymux/kittymux/pkg/version"
@@ -37,10 +37,10 @@ func Main(args []string) int {
 	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
 		// Run by a person, not from a session file: say what it is.
-		fmt.Fprintf(os.Stderr, "kittymux-resume is the restore prompt kittymux writes into saved sessions.\n%v\n", restorerec.ErrUsage)
+		fmt.Fprintf(os.Stderr, "kittymux-resume is the restore prompt kittymux writes into saved sessions.\n%v\n", resumerecord.ErrUsage)
 		return 2
 	}
-	r, err := restorerec.ParseArgs(args)
+	r, err := resumerecord.ParseArgs(args)
 	p := paths.FromEnv()
 	e := &Env{
 		In: os.Stdin, Out: os.Stderr, Getenv: os.Getenv, LookPath: exec.LookPath,
@@ -66,29 +66,29 @@ func Main(args []string) int {
 	}
 	// A missing or unsafe key leaves every record unsealed: each one then
 	// asks, which is the safe way to fail.
-	e.Key, _ = restorerec.ReadKey(p.ResumeKey())
-	e.Validate = func(r restorerec.Record, sealed bool) (string, error) {
+	e.Key, _ = resumerecord.ReadKey(p.ResumeKey())
+	e.Validate = func(r resumerecord.Record, sealed bool) (string, error) {
 		return validate(set, e.LookPath, r, sealed)
 	}
 	e.LatestPerDir = func(agent string) bool {
 		d, ok := set.Definition(agent)
 		return ok && d.LatestScope == agents.ScopeCwd
 	}
-	e.NewArgv = func(r restorerec.Record) ([]string, error) {
+	e.NewArgv = func(r resumerecord.Record) ([]string, error) {
 		c, ok := recognize.Argv(set, r.Argv)
 		if !ok {
 			return nil, fmt.Errorf("%s is not a known agent command", r.Argv[0])
 		}
 		return plan.ResumeArgv(set, c, plan.ModeNew, "")
 	}
-	e.ExactArgv = func(r restorerec.Record, id string) ([]string, error) {
+	e.ExactArgv = func(r resumerecord.Record, id string) ([]string, error) {
 		c, ok := recognize.Argv(set, r.Argv)
 		if !ok {
 			return nil, fmt.Errorf("%s is not a known agent command", r.Argv[0])
 		}
 		return plan.ResumeArgv(set, c, plan.ModeExact, id)
 	}
-	e.Candidates = func(r restorerec.Record, program string) []agents.Candidate {
+	e.Candidates = func(r resumerecord.Record, program string) []agents.Candidate {
 		wd, _ := os.Getwd()
 		var since time.Time
 		if r.Since > 0 {
@@ -114,7 +114,7 @@ func Main(args []string) int {
 		}
 		return at, interval
 	}
-	e.Conversation = func(r restorerec.Record) conversations.Conversation {
+	e.Conversation = func(r resumerecord.Record) conversations.Conversation {
 		wd, _ := os.Getwd()
 		return conversations.FindRun(set, r.Agent, r.ID, conversations.Run{Argv: r.Argv, Dir: wd, Getenv: conversations.EnvOver(r.Env, e.Getenv)})
 	}
@@ -127,7 +127,7 @@ func Main(args []string) int {
 // validate checks r against the definitions: its argv is what kittymux
 // writes, its environment is plain unless sealed, and its program is the
 // agent as installed (or, sealed, as it ran in the saved window).
-func validate(set *agents.Set, lookPath func(string) (string, error), r restorerec.Record, sealed bool) (string, error) {
+func validate(set *agents.Set, lookPath func(string) (string, error), r resumerecord.Record, sealed bool) (string, error) {
 	if err := plan.Validate(set, r.Agent, plan.Mode(r.Mode), r.ID, r.Argv); err != nil {
 		return "", err
 	}

@@ -19,7 +19,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/recognize"
-	"github.com/kittymux/kittymux/pkg/restorerec"
+	"github.com/kittymux/kittymux/pkg/resumerecord"
 	"github.com/kittymux/kittymux/pkg/statefile"
 	"github.com/kittymux/kittymux/pkg/userfile"
 )
@@ -52,9 +52,9 @@ type Env struct {
 	// Validate checks a record read from the editable session file and
 	// returns the path of the program to run. sealed: its seal held, so
 	// what kittymux saw (its Exe, environment that loads code) is trusted.
-	Validate func(r restorerec.Record, sealed bool) (string, error)
+	Validate func(r resumerecord.Record, sealed bool) (string, error)
 	// NewArgv is the command for a new conversation of the record's agent.
-	NewArgv func(restorerec.Record) ([]string, error)
+	NewArgv func(resumerecord.Record) ([]string, error)
 	// LatestPerDir reports whether the agent's latest conversation is that
 	// of the directory it starts in (claude --continue), so the question
 	// can say so; nil: not known, so not said.
@@ -68,14 +68,14 @@ type Env struct {
 	Outcome func(journal.Restore)
 	// Conversation is what the agent's own files say of the record's
 	// conversation; nil: not asked.
-	Conversation func(restorerec.Record) conversations.Conversation
+	Conversation func(resumerecord.Record) conversations.Conversation
 	// Candidates are the conversations a choose record's window could
 	// have held (agents.Set.Candidates, or the agent's own CLI at program,
 	// the path the prompt would exec, lists them); nil: none listed.
-	Candidates func(r restorerec.Record, program string) []agents.Candidate
+	Candidates func(r resumerecord.Record, program string) []agents.Candidate
 	// ExactArgv is the command resuming conversation id of the record's
 	// agent, with the record's flags.
-	ExactArgv func(r restorerec.Record, id string) ([]string, error)
+	ExactArgv func(r resumerecord.Record, id string) ([]string, error)
 	// Slot is when a start of agent that runs without asking may run, and
 	// the interval between them (stagger.go); nil: at once.
 	Slot func(agent string) (time.Time, time.Duration)
@@ -115,7 +115,7 @@ func (e *Env) clk() clock.Clock { return clock.Or(e.Clock) }
 // edited by hand or copied from another machine: if it still validates it
 // is shown in full, marked edited, and runs only on a key press; with no
 // terminal it does not run and a shell opens.
-func Run(e *Env, r restorerec.Record) error {
+func Run(e *Env, r resumerecord.Record) error {
 	if r.Remote != "" {
 		return e.runRemote(r)
 	}
@@ -144,7 +144,7 @@ func Run(e *Env, r restorerec.Record) error {
 		return e.elsewhere(r, path, where)
 	}
 	if !sealed {
-		if errors.Is(sealErr, restorerec.ErrNotSealed) {
+		if errors.Is(sealErr, resumerecord.ErrNotSealed) {
 			e.warn("kittymux: unconfirmed record: %v; check it before it runs.", sealErr)
 		} else {
 			e.warn("kittymux: edited record: %v; check it before it runs.", sealErr)
@@ -210,7 +210,7 @@ func Run(e *Env, r restorerec.Record) error {
 }
 
 // outcome records what the window is about to become.
-func (e *Env) outcome(r restorerec.Record, what, why string, asked bool) {
+func (e *Env) outcome(r resumerecord.Record, what, why string, asked bool) {
 	if e.Outcome == nil {
 		return
 	}
@@ -218,7 +218,7 @@ func (e *Env) outcome(r restorerec.Record, what, why string, asked bool) {
 }
 
 // failed records that the command chosen could not be run (exec returned).
-func (e *Env) failed(r restorerec.Record, err error) error {
+func (e *Env) failed(r resumerecord.Record, err error) error {
 	if err != nil {
 		e.outcome(r, journal.OutcomeFailed, err.Error(), false)
 	}
@@ -241,7 +241,7 @@ func (e *Env) exec(path string, argv, env []string) error {
 
 // shell gives the user a shell: back to the one that started us, or the
 // user's login shell in this directory.
-func (e *Env) shell(r restorerec.Record) error {
+func (e *Env) shell(r resumerecord.Record) error {
 	if r.FromShell {
 		return nil
 	}
@@ -287,7 +287,7 @@ func (e *Env) setResumeAll() {
 // question is the prompt as paragraphs: the question first and short,
 // then the directory, the tab and what the journal knows, then the keys.
 // narrow: a window under 40 columns gets the short key hints.
-func (e *Env) question(r restorerec.Record, sealed, narrow bool) []para {
+func (e *Env) question(r resumerecord.Record, sealed, narrow bool) []para {
 	var q string
 	switch r.Mode {
 	case "exact":
@@ -358,7 +358,7 @@ func (e *Env) question(r restorerec.Record, sealed, narrow bool) []para {
 }
 
 // hints are the keys, each hint whole on its line: the key letter bold.
-func hints(r restorerec.Record, narrow bool) para {
+func hints(r resumerecord.Record, narrow bool) para {
 	first := "resume"
 	if r.Mode == "new" {
 		first = "start"
@@ -388,7 +388,7 @@ func (e *Env) dir() string {
 }
 
 // commands is each key's whole command, for checking.
-func (e *Env) commands(r restorerec.Record) []para {
+func (e *Env) commands(r resumerecord.Record) []para {
 	env := ""
 	if len(r.Env) > 0 {
 		env = recognize.Quote(r.Env) + " "
@@ -474,7 +474,7 @@ func (e *Env) title(s string) {
 
 // waitingTitle names the agent and the tab it is restored in (or its
 // directory): "claude ↻ api work".
-func (e *Env) waitingTitle(r restorerec.Record) string {
+func (e *Env) waitingTitle(r resumerecord.Record) string {
 	_, tab := e.journalFacts(r)
 	if tab == "" {
 		if wd, err := os.Getwd(); err == nil {
@@ -492,7 +492,7 @@ func (e *Env) waitingTitle(r restorerec.Record) string {
 // record when another window's `a` says so while this one waits. While it
 // waits the window's title names the agent and its tab; once answered, the
 // title is the program's that runs next, until that program sets its own.
-func (e *Env) ask(r restorerec.Record, sealed bool) (choice Choice, err error) {
+func (e *Env) ask(r resumerecord.Record, sealed bool) (choice Choice, err error) {
 	defer func() {
 		switch {
 		case err != nil:
@@ -558,7 +558,7 @@ func readKeys(in io.Reader) <-chan byte {
 
 // keyChoice is the answer a key gives, if it is one: Enter takes the
 // record's mode, `a` does so for the other waiting windows too.
-func (e *Env) keyChoice(c byte, r restorerec.Record) (Choice, bool) {
+func (e *Env) keyChoice(c byte, r resumerecord.Record) (Choice, bool) {
 	switch c {
 	case 'a', 'A':
 		e.setResumeAll()

@@ -14,7 +14,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/prompt"
-	"github.com/kittymux/kittymux/pkg/restorerec"
+	"github.com/kittymux/kittymux/pkg/resumerecord"
 	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 )
 
@@ -65,7 +65,7 @@ func newWorld(t *testing.T) *world {
 	if err := os.Symlink(self, w.bin); err != nil {
 		t.Fatal(err)
 	}
-	w.key, err = restorerec.LoadOrCreateKey(paths.Paths{StateDir: w.state})
+	w.key, err = resumerecord.LoadOrCreateKey(paths.Paths{StateDir: w.state})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func newWorld(t *testing.T) *world {
 // seal seals a record's arguments as kittymux writes them.
 func (w *world) seal(args []string) []string {
 	w.t.Helper()
-	r, err := restorerec.ParseArgs(args)
+	r, err := resumerecord.ParseArgs(args)
 	if err != nil {
 		w.t.Fatalf("seal %q: %v", args, err)
 	}

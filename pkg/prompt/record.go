@@ -1,5 +1,5 @@
 // Package prompt is the restore prompt that runs in each restored agent
-// window: it validates the record the session file holds (restorerec),
+// window: it validates the record the session file holds (resumerecord),
 // asks once (one key), and replaces itself with the answer.
 //
 // It is its own small binary (cmd/kittymux-resume) because it starts in

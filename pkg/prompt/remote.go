@@ -11,7 +11,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/recognize"
 	"github.com/kittymux/kittymux/pkg/remote"
-	"github.com/kittymux/kittymux/pkg/restorerec"
+	"github.com/kittymux/kittymux/pkg/resumerecord"
 )
 
 // remoteChoice is what a remote record's question ends in: one of the
@@ -24,7 +24,7 @@ const localShell = "local"
 // run, exactly, with a remote command kittymux builds (remote.CheckCommand)
 // that hands the hint's agent, id and directory to the host's kittymux as
 // arguments: the host resumes the id only if its own journal holds it.
-func (e *Env) runRemote(r restorerec.Record) error {
+func (e *Env) runRemote(r resumerecord.Record) error {
 	sealErr := r.VerifyIn(e.Key, ".")
 	s, ok := remote.ParseSSH(r.Argv)
 	path, err := e.sshProgram(s, sealErr == nil)
@@ -102,14 +102,14 @@ func sameFile(a, b string) bool {
 // askRemote asks what to do: Enter resumes on the host, n starts a new
 // conversation there, s opens a shell there, l (Esc, Ctrl-C, Ctrl-D) a
 // shell here.
-func (e *Env) askRemote(r restorerec.Record, s remote.SSH, sealErr error) (what string, err error) {
+func (e *Env) askRemote(r resumerecord.Record, s remote.SSH, sealErr error) (what string, err error) {
 	host := printable(s.Host())
 	q := fmt.Sprintf("%s on %s was running here — resume session %s (reported by %s)?",
 		printable(r.Agent), host, printable(ids.Short(r.ID)), printable(r.Remote))
 	first := text(0, plain, q)
 	if sealErr != nil {
 		label := "(edited)"
-		if errors.Is(sealErr, restorerec.ErrNotSealed) {
+		if errors.Is(sealErr, resumerecord.ErrNotSealed) {
 			label = "(unconfirmed)"
 		}
 		first.atoms = append(first.atoms, atom{pieces: []piece{{label, red}}, sep: " "})

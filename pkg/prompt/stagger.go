@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/kittymux/kittymux/pkg/restorerec"
+	"github.com/kittymux/kittymux/pkg/resumerecord"
 )
 
 // waitTurn spaces starts that run without asking: restoring ten windows
@@ -13,7 +13,7 @@ import (
 // slot is a lock and a timestamp (package stagger); a start the user
 // answered in this window runs at once (the windows another window's `a`
 // answered are spaced).
-func (e *Env) waitTurn(r restorerec.Record, asked bool) {
+func (e *Env) waitTurn(r resumerecord.Record, asked bool) {
 	if asked && !e.byResumeAll || e.Slot == nil {
 		return
 	}

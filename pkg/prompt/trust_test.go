@@ -13,7 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/kittymux/kittymux/pkg/restorerec"
+	"github.com/kittymux/kittymux/pkg/resumerecord"
 )
 
 const (
@@ -240,7 +240,9 @@ func trustCases() []trustCase {
 		{name: "--exe added after sealing", args: rec(nil, claudeArgv("$X/claude")...), seal: true, tamper: insert("--exe", "$X/claude"), why: "not the claude found on PATH"},
 		{name: "tab changed after sealing", args: rec([]string{"--tab", "api"}, resumed...), seal: true, tamper: replace("api", "web"), why: "seal does not match"},
 		{name: "seal from another machine", args: rec(nil, resumed...), seal: true, why: "seal does not match",
-			setup: func(t *testing.T, w *world) { replaceKey(t, w, []byte(strings.Repeat("k", restorerec.KeySize)), 0o600) }},
+			setup: func(t *testing.T, w *world) {
+				replaceKey(t, w, []byte(strings.Repeat("k", resumerecord.KeySize)), 0o600)
+			}},
 		{name: "no key on this machine", args: rec(nil, resumed...), seal: true, why: "no sealing key",
 			setup: func(t *testing.T, w *world) { os.Remove(filepath.Join(w.state, "resume-key")) }},
 		{name: "key readable by others", args: rec(nil, resumed...), seal: true, why: "edited",

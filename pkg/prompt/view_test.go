@@ -14,7 +14,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/clock"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/paths"
-	"github.com/kittymux/kittymux/pkg/restorerec"
+	"github.com/kittymux/kittymux/pkg/resumerecord"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata")
@@ -53,15 +53,15 @@ func viewEnv(t *testing.T, env map[string]string) *Env {
 		Getenv: func(k string) string { return env[k] },
 		Paths:  paths.Paths{StateDir: state},
 		Clock:  clock.NewFake(now),
-		NewArgv: func(r restorerec.Record) ([]string, error) {
+		NewArgv: func(r resumerecord.Record) ([]string, error) {
 			return []string{"claude", "--model", "sonnet"}, nil
 		},
 		LatestPerDir: func(string) bool { return true },
 	}
 }
 
-func exact(extra func(*restorerec.Record)) restorerec.Record {
-	r := restorerec.Record{Agent: "claude", Mode: "exact", ID: testID, Tab: "api work",
+func exact(extra func(*resumerecord.Record)) resumerecord.Record {
+	r := resumerecord.Record{Agent: "claude", Mode: "exact", ID: testID, Tab: "api work",
 		Argv: []string{"claude", "--model", "sonnet", "--resume", testID}}
 	if extra != nil {
 		extra(&r)
@@ -77,17 +77,20 @@ func exact(extra func(*restorerec.Record)) restorerec.Record {
 func TestPromptFits(t *testing.T) {
 	cases := []struct {
 		name   string
-		r      restorerec.Record
+		r      resumerecord.Record
 		sealed bool
 	}{
 		{"exact", exact(nil), true},
-		{"edited", exact(func(r *restorerec.Record) { r.Env = []string{"CLAUDE_CONFIG_DIR=/home/me/.claude-work"}; r.Seal = "00" }), false},
-		{"confirm", exact(func(r *restorerec.Record) {
+		{"edited", exact(func(r *resumerecord.Record) {
+			r.Env = []string{"CLAUDE_CONFIG_DIR=/home/me/.claude-work"}
+			r.Seal = "00"
+		}), false},
+		{"confirm", exact(func(r *resumerecord.Record) {
 			r.Confirm = true
 			r.Argv = []string{"claude", "--frobnicate", "loud", "--resume", testID}
 		}), true},
-		{"latest", restorerec.Record{Agent: "claude", Mode: "latest", Argv: []string{"claude", "--continue"}}, true},
-		{"new", restorerec.Record{Agent: "gemini", Mode: "new", Tab: "docs and a rather long tab title", Argv: []string{"gemini"}}, true},
+		{"latest", resumerecord.Record{Agent: "claude", Mode: "latest", Argv: []string{"claude", "--continue"}}, true},
+		{"new", resumerecord.Record{Agent: "gemini", Mode: "new", Tab: "docs and a rather long tab title", Argv: []string{"gemini"}}, true},
 	}
 	testdata, err := filepath.Abs("testdata")
 	if err != nil {
@@ -210,7 +213,7 @@ func golden(t *testing.T, path, got string) {
 // a dumb terminal.
 func TestEmphasis(t *testing.T) {
 	e := viewEnv(t, nil)
-	got := render(layout(e.question(exact(func(r *restorerec.Record) { r.Seal = "00" }), false, false), 80), e.color())
+	got := render(layout(e.question(exact(func(r *resumerecord.Record) { r.Seal = "00" }), false, false), 80), e.color())
 	for _, want := range []string{"\x1b[1mEnter\x1b[22m resume", "\x1b[1mn\x1b[22m new conversation",
 		"\x1b[1mi\x1b[22m commands", "\x1b[31m(edited)\x1b[39m", "\x1b[2m~/code/"} {
 		if !strings.Contains(got, want) {
@@ -270,7 +273,7 @@ func TestHostileDirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Chdir(evil)
-	r := exact(func(r *restorerec.Record) { r.Tab = "tab\x1b]2;owned\x1b\\\x1b[H" })
+	r := exact(func(r *resumerecord.Record) { r.Tab = "tab\x1b]2;owned\x1b\\\x1b[H" })
 	got := render(layout(e.question(r, true, false), 80), e.color())
 	for _, bad := range []string{"pwned", "owned", "\x1b]", "\x1b[2J", "\x1b[3J", "\x1b[H", "\x07"} {
 		if strings.Contains(got, bad) {
@@ -288,13 +291,13 @@ func TestHostileDirectory(t *testing.T) {
 func TestWaitingTitle(t *testing.T) {
 	e := viewEnv(t, nil)
 	for _, c := range []struct {
-		r    restorerec.Record
+		r    resumerecord.Record
 		want string
 	}{
 		{exact(nil), "claude ↻ api work"},
 		// No tab saved: the journal's, else the directory's name.
-		{exact(func(r *restorerec.Record) { r.Tab = "" }), "claude ↻ api work"},
-		{restorerec.Record{Agent: "codex", Mode: "latest"}, "codex ↻ internal"},
+		{exact(func(r *resumerecord.Record) { r.Tab = "" }), "claude ↻ api work"},
+		{resumerecord.Record{Agent: "codex", Mode: "latest"}, "codex ↻ internal"},
 	} {
 		if got := e.waitingTitle(c.r); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.r, got, c.want)

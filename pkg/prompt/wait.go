@@ -10,7 +10,7 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/kittymux/kittymux/pkg/restorerec"
+	"github.com/kittymux/kittymux/pkg/resumerecord"
 )
 
 // block is what a question shows: its paragraphs at the terminal's width,
@@ -43,7 +43,7 @@ func (b *block) add(more []para) {
 // wait shows b on the terminal in raw mode, with the window titled for r,
 // and hands each tick (every) and each key to the caller until one of them
 // says it is done.
-func (e *Env) wait(r restorerec.Record, b *block, every time.Duration, tick func() bool, key func(c byte, keys <-chan byte) bool) error {
+func (e *Env) wait(r resumerecord.Record, b *block, every time.Duration, tick func() bool, key func(c byte, keys <-chan byte) bool) error {
 	fd := int(e.In.Fd())
 	old, err := term.MakeRaw(fd)
 	if err != nil {

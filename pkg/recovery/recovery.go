@@ -25,7 +25,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/probe"
 	"github.com/kittymux/kittymux/pkg/recognize"
-	"github.com/kittymux/kittymux/pkg/restorerec"
+	"github.com/kittymux/kittymux/pkg/resumerecord"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
 )
 
@@ -86,7 +86,7 @@ func Live(set *agents.Set, answers []kitty.Answer, recs live.Records) []LiveKitt
 		recs.ReadIDs(lk.Agents)
 		for _, ref := range kitty.Windows(a.LS) {
 			for _, p := range ref.Window.ForegroundProcesses {
-				if r, ok := restorerec.FromCommandLine(p.Cmdline, ""); ok && r.ID != "" {
+				if r, ok := resumerecord.FromCommandLine(p.Cmdline, ""); ok && r.ID != "" {
 					lk.Waiting = append(lk.Waiting, Conversation{Agent: r.Agent, ID: r.ID})
 				}
 			}
@@ -263,7 +263,7 @@ func (o Options) tabOf(c candidate, d plan.Decision) (lines, why string, ok bool
 	// The files the journal's record says the agent process ran: a
 	// record without them (an older scanner's, one kittymux read from
 	// kitty's ls alone) is not sealed, and the prompt asks first.
-	rec := restorerec.Record{Agent: d.Agent, Mode: d.Mode, ID: d.ID, Confirm: d.Unsure != "" || len(c.rec.Exe) == 0,
+	rec := resumerecord.Record{Agent: d.Agent, Mode: d.Mode, ID: d.ID, Confirm: d.Unsure != "" || len(c.rec.Exe) == 0,
 		Tab: c.tab, Dir: c.dir, Exe: c.rec.Exe, Argv: d.Argv}
 	if d.Mode == plan.ModeChoose && !c.rec.FirstSeen.IsZero() {
 		// The journal saw its agent process from FirstSeen to LastSeen: the

@@ -16,7 +16,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/recognize"
-	"github.com/kittymux/kittymux/pkg/restorerec"
+	"github.com/kittymux/kittymux/pkg/resumerecord"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
 )
 
@@ -166,7 +166,7 @@ func TestBuild(t *testing.T) {
 // the agent process ran.
 func TestBuildFile(t *testing.T) {
 	set, _ := agents.Load("")
-	key := bytes.Repeat([]byte{7}, restorerec.KeySize)
+	key := bytes.Repeat([]byte{7}, resumerecord.KeySize)
 	r := rec("a", "claude", idA, "/w/it's here", 5, "/opt/claude", "--model", "opus")
 	r.TabTitle = "-x `true` $HOME"
 	r.Exe = []string{"/opt/claude-2.1/claude"}
@@ -199,7 +199,7 @@ func TestBuildFile(t *testing.T) {
 	if argv[0] != "/bin/kittymux-resume" {
 		t.Fatalf("argv %q", argv)
 	}
-	got, err := restorerec.ParseArgs(argv[1:])
+	got, err := resumerecord.ParseArgs(argv[1:])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,7 +219,7 @@ func TestBuildFile(t *testing.T) {
 // report) is written unsealed, and its restore asks first.
 func TestBuildUnseenProgram(t *testing.T) {
 	set, _ := agents.Load("")
-	key := bytes.Repeat([]byte{7}, restorerec.KeySize)
+	key := bytes.Repeat([]byte{7}, resumerecord.KeySize)
 	r := rec("a", "claude", idA, "/w", 5, "/repo/node_modules/.bin/claude", "--dangerously-skip-permissions")
 	p, err := Build(Options{Agents: set, Journal: &journal.File{Version: 1, Records: []journal.Record{r}}, Clock: clock.NewFake(now),
 		Since: time.Hour, ResumeBin: "/bin/kittymux-resume", Key: key})
@@ -234,7 +234,7 @@ func TestBuildUnseenProgram(t *testing.T) {
 	if len(ws) != 1 {
 		t.Fatalf("windows %+v\n%s", ws, p.Data)
 	}
-	got, err := restorerec.ParseArgs(ws[0].Line.Launch.Argv[1:])
+	got, err := resumerecord.ParseArgs(ws[0].Line.Launch.Argv[1:])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,7 +250,7 @@ func TestBuildUnseenProgram(t *testing.T) {
 // the reason; no record is ever written that 0.26.5 would read as edited.
 func TestBuildBothKittiesReadAlike(t *testing.T) {
 	set, _ := agents.Load("")
-	key := bytes.Repeat([]byte{7}, restorerec.KeySize)
+	key := bytes.Repeat([]byte{7}, resumerecord.KeySize)
 	title := rec("t", "claude", idA, "/w/api", 5, "claude")
 	title.TabTitle = "it's `x` \\ \"y\""
 	title.Exe = []string{"/opt/claude"} // the scanner saw the process: sealed
@@ -279,7 +279,7 @@ func TestBuildBothKittiesReadAlike(t *testing.T) {
 		t.Fatal(err)
 	}
 	ws := f.Windows()
-	got, err := restorerec.ParseArgs(ws[0].Line.Launch.Argv[1:])
+	got, err := resumerecord.ParseArgs(ws[0].Line.Launch.Argv[1:])
 	if err != nil || got.Tab != `it's x \ "y"` || got.Dir != "/w/api" || got.VerifyIn(key, "/w/api") != nil {
 		t.Errorf("record %+v, %v\n%s", got, err, p.Data)
 	}

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/procid"
-	"github.com/kittymux/kittymux/pkg/restorerec"
+	"github.com/kittymux/kittymux/pkg/resumerecord"
 )
 
 // OS is Procs for this machine's processes.
@@ -34,7 +34,7 @@ func (OS) Alive(p procid.ID) bool {
 // once it ends. argv is kittymux's own (the restore prompt and its
 // record), never text from a terminal; only kittymux-resume is run.
 func WaitExec(ctx context.Context, p procid.ID, argv []string, timeout time.Duration) error {
-	if len(argv) == 0 || !filepath.IsAbs(argv[0]) || filepath.Base(argv[0]) != restorerec.Program {
+	if len(argv) == 0 || !filepath.IsAbs(argv[0]) || filepath.Base(argv[0]) != resumerecord.Program {
 		return fmt.Errorf("wait-exec runs only kittymux-resume by its absolute path, not %q", argv)
 	}
 	deadline := time.Now().Add(timeout)

@@ -16,7 +16,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/procid"
 	"github.com/kittymux/kittymux/pkg/recognize"
-	"github.com/kittymux/kittymux/pkg/restorerec"
+	"github.com/kittymux/kittymux/pkg/resumerecord"
 )
 
 // Client is what restart asks of one kitty; *kitty.Client is one.
@@ -69,7 +69,7 @@ type Runner struct {
 	// the place of an agent started without a shell (wait-exec).
 	ResumeBin, Self string
 	Agents          *agents.Set
-	// Key seals the records (restorerec.LoadOrCreateKey).
+	// Key seals the records (resumerecord.LoadOrCreateKey).
 	Key    []byte
 	Bounds Bounds
 	// Interval is the time between two restarts.
@@ -155,7 +155,7 @@ func (r *Runner) prepare(t Target) (prepared, error) {
 		p.shell = sh
 	}
 	cmd := t.Agent.Agent.Cmd
-	rec := restorerec.Record{Agent: t.Decision.Agent, Mode: plan.ModeExact, ID: t.Decision.ID, Direct: true,
+	rec := resumerecord.Record{Agent: t.Decision.Agent, Mode: plan.ModeExact, ID: t.Decision.ID, Direct: true,
 		FromShell: !direct, Tab: t.TabTitle, Dir: t.Agent.Agent.Cwd, Env: cmd.Env, Exe: t.Agent.Agent.Seen,
 		Argv: t.Decision.Argv}
 	argv, err := rec.CommandLine(r.ResumeBin, r.Key, r.Agents.Names())

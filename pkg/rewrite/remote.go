@@ -7,7 +7,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/remote"
-	"github.com/kittymux/kittymux/pkg/restorerec"
+	"github.com/kittymux/kittymux/pkg/resumerecord"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
 )
 
@@ -27,7 +27,7 @@ func (rw *rewriter) remoteWindow(sw *saved) bool {
 	if sw.ref.Cwd == "" {
 		key = nil // a seal holds only in the directory it names
 	}
-	rec := restorerec.Record{Agent: h.Agent, Mode: plan.ModeExact, ID: h.ID, FromShell: sw.fromShell,
+	rec := resumerecord.Record{Agent: h.Agent, Mode: plan.ModeExact, ID: h.ID, FromShell: sw.fromShell,
 		Tab: sw.ref.TabTitle, Dir: sw.ref.Cwd, Remote: h.Host, RemoteDir: h.Dir, Argv: seen.SSH.Argv}
 	argv, err := rec.CommandLine(rw.o.ResumeBin, key, rw.o.Agents.Names())
 	if err == nil {

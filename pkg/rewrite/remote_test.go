@@ -7,7 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kittymux/kittymux/pkg/remote"
-	"github.com/kittymux/kittymux/pkg/restorerec"
+	"github.com/kittymux/kittymux/pkg/resumerecord"
 	"github.com/kittymux/kittymux/pkg/rewrite"
 )
 
@@ -30,7 +30,7 @@ func TestRewriteRemoteWindow(t *testing.T) {
 		t.Fatal(err)
 	}
 	recs := records(t, res.Data)
-	want := restorerec.Record{Agent: "claude", Mode: "exact", ID: id, FromShell: true, Dir: "/home/me",
+	want := resumerecord.Record{Agent: "claude", Mode: "exact", ID: id, FromShell: true, Dir: "/home/me",
 		Remote: "devbox.lan", RemoteDir: "/home/u/api", Argv: kitten}
 	got := recs[1]
 	if err := got.Verify(testKey); err != nil {

@@ -19,7 +19,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/probe"
 	"github.com/kittymux/kittymux/pkg/recognize"
 	"github.com/kittymux/kittymux/pkg/remote"
-	"github.com/kittymux/kittymux/pkg/restorerec"
+	"github.com/kittymux/kittymux/pkg/resumerecord"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
 	"github.com/kittymux/kittymux/pkg/uservars"
 )
@@ -47,7 +47,7 @@ type Options struct {
 	//     still counts for the rules: "latest" is never chosen where another
 	//     window could own the newest conversation.
 	Live []recognize.Window
-	// Key seals each record written (restorerec.LoadOrCreateKey); nil writes
+	// Key seals each record written (resumerecord.LoadOrCreateKey); nil writes
 	// unsealed records, which the prompt runs only on a key press.
 	Key []byte
 	// Journal is kittymux's journal, for the windows no live process
@@ -284,7 +284,7 @@ func (rw *rewriter) read(ref sessionfile.WindowRef) {
 	sw.savedCommand(rw.o.Agents)
 	dropRemoteHint(l)
 	// A window restored by an earlier rewrite runs the prompt.
-	if rec, isRec := restorerec.FromCommandLine(sw.argv, rw.o.ResumeBin); isRec {
+	if rec, isRec := resumerecord.FromCommandLine(sw.argv, rw.o.ResumeBin); isRec {
 		rw.fromRecord(sw, rec)
 	} else {
 		rw.fromSave(sw)
@@ -356,7 +356,7 @@ func (sw *saved) savedCommand(set *agents.Set) {
 // carried over only if kittymux sealed it: sealing an edited record again
 // would make it kittymux's. The agent running there now is what kittymux
 // sees, whatever the record said.
-func (rw *rewriter) fromRecord(sw *saved, rec restorerec.Record) {
+func (rw *rewriter) fromRecord(sw *saved, rec resumerecord.Record) {
 	sealed := rec.VerifyIn(rw.o.Key, sw.ref.Cwd) == nil
 	sw.cmd, sw.ok = sw.lw.Cmd, sw.live
 	switch {
@@ -488,7 +488,7 @@ func (rw *rewriter) apply(res *Result, d plan.Decision) error {
 		key = nil
 		last.Reason += "; not sealed, the restore asks first: " + fd.askWhy
 	}
-	rec := restorerec.Record{Agent: d.Agent, Mode: d.Mode, ID: d.ID, Direct: o.Direct,
+	rec := resumerecord.Record{Agent: d.Agent, Mode: d.Mode, ID: d.ID, Direct: o.Direct,
 		FromShell: fd.fromShell, Confirm: d.Unsure != "" || fd.askWhy != "", Tab: fd.ref.TabTitle, Dir: fd.ref.Cwd, Env: fd.env, Exe: fd.exe, Argv: d.Argv}
 	if key == nil {
 		rec.Exe = nil

@@ -19,7 +19,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/probe"
 	"github.com/kittymux/kittymux/pkg/recognize"
-	"github.com/kittymux/kittymux/pkg/restorerec"
+	"github.com/kittymux/kittymux/pkg/resumerecord"
 	"github.com/kittymux/kittymux/pkg/rewrite"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
 	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
@@ -61,13 +61,13 @@ func golden(t *testing.T, name string, got []byte) {
 
 // records reads back what each rewritten window will run: the prompt record,
 // by kitty window id.
-func records(t *testing.T, data []byte) map[int]restorerec.Record {
+func records(t *testing.T, data []byte) map[int]resumerecord.Record {
 	t.Helper()
 	f, err := sessionfile.Parse(data)
 	if err != nil {
 		t.Fatalf("published file does not parse: %v", err)
 	}
-	out := map[int]restorerec.Record{}
+	out := map[int]resumerecord.Record{}
 	for _, ref := range f.Windows() {
 		l := ref.Line.Launch
 		argv := l.Argv
@@ -80,7 +80,7 @@ func records(t *testing.T, data []byte) map[int]restorerec.Record {
 		if len(argv) == 0 || argv[0] != bin {
 			continue
 		}
-		r, err := restorerec.ParseArgs(argv[1:])
+		r, err := resumerecord.ParseArgs(argv[1:])
 		if err != nil {
 			t.Fatalf("window %d: %v", l.Unserialize.ID(), err)
 		}
@@ -313,10 +313,10 @@ func TestRewriteDropsMarksOfOtherWindows(t *testing.T) {
 }
 
 // testKey seals records in tests.
-var testKey = bytes.Repeat([]byte{7}, restorerec.KeySize)
+var testKey = bytes.Repeat([]byte{7}, resumerecord.KeySize)
 
 // unsealed drops the seals of recs after checking each holds for key.
-func unsealed(t *testing.T, recs map[int]restorerec.Record, key []byte) map[int]restorerec.Record {
+func unsealed(t *testing.T, recs map[int]resumerecord.Record, key []byte) map[int]resumerecord.Record {
 	t.Helper()
 	for id, r := range recs {
 		if err := r.Verify(key); err != nil {
@@ -406,7 +406,7 @@ func TestRewriteTypedEnv(t *testing.T) {
 	})
 }
 
-func keys(m map[int]restorerec.Record) []int {
+func keys(m map[int]resumerecord.Record) []int {
 	var out []int
 	for k := range m {
 		out = append(out, k)
@@ -525,9 +525,9 @@ func TestRewriteRefuses(t *testing.T) {
 // launched it, the restore prompt, whatever the prompt exec'd since.
 func TestRewriteRestoredWindows(t *testing.T) {
 	const old = "/old/place/kittymux-resume"
-	waiting := restorerec.Record{Agent: "codex", Mode: "latest", FromShell: true, Dir: "/c", Env: []string{"CODEX_HOME=/c"},
+	waiting := resumerecord.Record{Agent: "codex", Mode: "latest", FromShell: true, Dir: "/c", Env: []string{"CODEX_HOME=/c"},
 		Argv: []string{"codex", "resume", "--last"}}
-	sealedArgs := func(r restorerec.Record) string {
+	sealedArgs := func(r resumerecord.Record) string {
 		words := []string{old}
 		for _, w := range r.Sealed(testKey).Args() {
 			words = append(words, `"`+w+`"`)
@@ -561,7 +561,7 @@ func TestRewriteRestoredWindows(t *testing.T) {
 		t.Fatal(err)
 	}
 	recs := unsealed(t, records(t, res.Data), testKey)
-	want := map[int]restorerec.Record{
+	want := map[int]resumerecord.Record{
 		1: {Agent: "claude", Mode: "exact", ID: w4ID, Dir: "/a", Argv: []string{"claude", "--model", "sonnet", "--resume", w4ID}},
 		// The conversation running now has no known id: the only claude in
 		// /b resumes its latest, never the one it was restored from.
@@ -724,7 +724,7 @@ func TestRewriteCompoundLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[int]restorerec.Record{1: {Agent: "claude", Mode: "latest", FromShell: true, Dir: "/srv", Argv: []string{"claude", "--model", "opus", "--continue"}}}
+	want := map[int]resumerecord.Record{1: {Agent: "claude", Mode: "latest", FromShell: true, Dir: "/srv", Argv: []string{"claude", "--model", "opus", "--continue"}}}
 	if diff := cmp.Diff(want, records(t, res.Data)); diff != "" {
 		t.Errorf("records (-want +got):\n%s\n%s", diff, res.Data)
 	}

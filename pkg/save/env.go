@@ -11,7 +11,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/logs"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/probe"
-	"github.com/kittymux/kittymux/pkg/restorerec"
+	"github.com/kittymux/kittymux/pkg/resumerecord"
 )
 
 // ResumeBin is the restore prompt binary put into published files:
@@ -22,12 +22,12 @@ func ResumeBin(getenv func(string) string, executable string, lookPath func(stri
 		return filepath.Abs(p)
 	}
 	if executable != "" {
-		p := filepath.Join(filepath.Dir(executable), restorerec.Program)
+		p := filepath.Join(filepath.Dir(executable), resumerecord.Program)
 		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
 			return p, nil
 		}
 	}
-	p, err := lookPath(restorerec.Program)
+	p, err := lookPath(resumerecord.Program)
 	if err != nil {
 		return "", fmt.Errorf("kittymux-resume is neither beside kittymux nor on PATH; install both with `go install ./cmd/...`")
 	}

@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/published"
 	"github.com/kittymux/kittymux/pkg/rewrite"
 	"github.com/kittymux/kittymux/pkg/screenhist"
-	"github.com/kittymux/kittymux/pkg/store"
 	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
@@ -107,7 +107,7 @@ func Publish(p paths.Paths, name, resumeBin string, res *rewrite.Result, now tim
 			data, stamp = d, st
 		}
 	}
-	path, err := store.Publish(p, name, data)
+	path, err := published.Publish(p, name, data)
 	if err != nil {
 		return "", err
 	}

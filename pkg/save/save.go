@@ -22,13 +22,13 @@ import (
 	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/probe"
+	"github.com/kittymux/kittymux/pkg/published"
 	"github.com/kittymux/kittymux/pkg/recognize"
 	"github.com/kittymux/kittymux/pkg/remote"
-	"github.com/kittymux/kittymux/pkg/restorerec"
+	"github.com/kittymux/kittymux/pkg/resumerecord"
 	"github.com/kittymux/kittymux/pkg/rewrite"
 	"github.com/kittymux/kittymux/pkg/screenhist"
 	"github.com/kittymux/kittymux/pkg/statefile"
-	"github.com/kittymux/kittymux/pkg/store"
 	"github.com/kittymux/kittymux/pkg/userfile"
 	"github.com/kittymux/kittymux/pkg/uservars"
 )
@@ -121,7 +121,7 @@ func Take(ctx context.Context, o Options) (*rewrite.Result, error) {
 	for i, w := range aws {
 		ws[i] = w.Since()
 	}
-	key, err := restorerec.LoadOrCreateKey(o.Paths)
+	key, err := resumerecord.LoadOrCreateKey(o.Paths)
 	if err != nil {
 		return nil, fmt.Errorf("%w; nothing was written", err)
 	}
@@ -232,7 +232,7 @@ func kittySave(ctx context.Context, c Kitty, dir, name string, all bool, now tim
 	if err := c.Action(ctx, action+q); err != nil {
 		return nil, err
 	}
-	raw, err := store.ReadRaw(path)
+	raw, err := published.ReadRaw(path)
 	if err != nil {
 		return nil, err
 	}

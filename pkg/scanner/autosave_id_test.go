@@ -8,7 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kittymux/kittymux/pkg/autosave"
-	"github.com/kittymux/kittymux/pkg/hook"
+	"github.com/kittymux/kittymux/pkg/hookrun"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/rewrite"
@@ -23,7 +23,7 @@ import (
 // carries it. An id that stays the same (the hook reporting it again with
 // each turn) saves nothing; one that changes (/clear) saves again.
 func TestAutosaveIDArrives(t *testing.T) {
-	claude := []hook.Proc{{PID: 2100, Comm: "sh"}, {PID: 2001, Comm: "claude"}, {PID: 2000, Comm: "bash"}}
+	claude := []hookrun.Proc{{PID: 2100, Comm: "sh"}, {PID: 2001, Comm: "claude"}, {PID: 2000, Comm: "bash"}}
 	for _, tc := range []struct {
 		name            string
 		arrive, another func(t *testing.T, r *rig)
@@ -134,7 +134,7 @@ func TestHookIDSurvivesKittyGone(t *testing.T) {
 	r.poll(t)
 	r.clock.Advance(5 * time.Second)
 	r.poll(t)
-	claude := []hook.Proc{{PID: 2100, Comm: "sh"}, {PID: 2001, Comm: "claude"}, {PID: 2000, Comm: "bash"}}
+	claude := []hookrun.Proc{{PID: 2100, Comm: "sh"}, {PID: 2001, Comm: "claude"}, {PID: 2000, Comm: "bash"}}
 	r.clock.Advance(time.Second)
 	r.runHook(t, 1, "claude", "SessionStart", `{"session_id":"`+hookID+`","cwd":"/a","source":"startup"}`, claude...)
 	gone = true

@@ -11,7 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/kittymux/kittymux/pkg/hook"
+	"github.com/kittymux/kittymux/pkg/hookrun"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/paths"
@@ -21,17 +21,17 @@ const hookID = "9f3c2b1a-0d4e-4c5f-8a6b-7c8d9e0f1a2b"
 
 // runHook runs `kittymux hook` as the agent with ancestors would, in
 // window w of the rig's kitty, at the rig's time.
-func (r *rig) runHook(t *testing.T, w int, agent, event, payload string, ancestors ...hook.Proc) {
+func (r *rig) runHook(t *testing.T, w int, agent, event, payload string, ancestors ...hookrun.Proc) {
 	t.Helper()
 	env := map[string]string{"KITTY_WINDOW_ID": strconvItoa(w), "KITTY_PID": "7", "KITTY_LISTEN_ON": "unix:/tmp/kitty-7"}
-	o := hook.Options{
+	o := hookrun.Options{
 		Paths:       paths.Paths{StateDir: filepath.Dir(r.journal.Path)},
 		Getenv:      func(k string) string { return env[k] },
 		Clock:       r.clock,
-		Ancestors:   func(int) []hook.Proc { return ancestors },
+		Ancestors:   func(int) []hookrun.Proc { return ancestors },
 		SetUserVars: func(context.Context, kitty.Address, string, []string) error { return nil },
 	}
-	if _, err := hook.Run(t.Context(), o, agent, event, strings.NewReader(payload)); err != nil {
+	if _, err := hookrun.Run(t.Context(), o, agent, event, strings.NewReader(payload)); err != nil {
 		t.Fatalf("hook %s %s: %v", agent, event, err)
 	}
 }
@@ -46,7 +46,7 @@ func TestHookStateWins(t *testing.T) {
 	w := win{id: 1, title: idle, pid: 2001, argv: []string{"/usr/bin/claude", "--model", "opus"}, cwd: "/a"}
 	r.kitty.set(lsOf(w), nil)
 	r.poll(t)
-	claude := []hook.Proc{{PID: 2100, Comm: "sh"}, {PID: 2001, Comm: "claude"}, {PID: 2000, Comm: "bash"}}
+	claude := []hookrun.Proc{{PID: 2100, Comm: "sh"}, {PID: 2001, Comm: "claude"}, {PID: 2000, Comm: "bash"}}
 
 	r.clock.Advance(5 * time.Second)
 	r.runHook(t, 1, "claude", "SessionStart", `{"session_id":"`+hookID+`","cwd":"/a","source":"startup"}`, claude...)
@@ -91,7 +91,7 @@ func TestHookBeforeScannerFoldsIn(t *testing.T) {
 		kitty.Process{PID: 3002, Cmdline: []string{"/usr/bin/claude", "--child"}, Cwd: "/b"})
 	r.kitty.set(ls, nil)
 	r.runHook(t, 2, "claude", "SessionStart", `{"session_id":"`+hookID+`","cwd":"/b","source":"startup"}`,
-		hook.Proc{PID: 3002, Comm: "claude"})
+		hookrun.Proc{PID: 3002, Comm: "claude"})
 	r.clock.Advance(2 * time.Second)
 	r.poll(t)
 	recs := mustRead(t, r)
@@ -111,8 +111,8 @@ func TestHookOnlySessionKeptWhileItsAgentLives(t *testing.T) {
 	r := newRig(t, kitty.Version{Major: 0, Minor: 26, Patch: 5})
 	r.kitty.set(lsOf(win{id: 3, title: "bash", cwd: "/c"}), nil)
 	r.poll(t)
-	r.runHook(t, 3, "newagent", "SessionStart", `{"session_id":"abc-1","cwd":"/c"}`, hook.Proc{PID: os.Getpid(), Comm: "newagent"})
-	r.runHook(t, 3, "otheragent", "SessionStart", `{"session_id":"abc-2","cwd":"/c"}`, hook.Proc{PID: 1 << 22, Comm: "otheragent"})
+	r.runHook(t, 3, "newagent", "SessionStart", `{"session_id":"abc-1","cwd":"/c"}`, hookrun.Proc{PID: os.Getpid(), Comm: "newagent"})
+	r.runHook(t, 3, "otheragent", "SessionStart", `{"session_id":"abc-2","cwd":"/c"}`, hookrun.Proc{PID: 1 << 22, Comm: "otheragent"})
 	r.clock.Advance(2 * time.Second)
 	r.poll(t)
 	open := map[string]bool{}

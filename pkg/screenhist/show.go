@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kittymux/kittymux/pkg/store"
+	"github.com/kittymux/kittymux/pkg/published"
 	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
@@ -28,7 +28,7 @@ func Footer(kept, now time.Time) string {
 // wrote the file), then Footer. Only a file kittymux keeps is read: a
 // regular file named *.txt in a save's *.history directory.
 func Show(w io.Writer, path string, now time.Time) error {
-	if !filepath.IsAbs(path) || filepath.Ext(path) != fileExt || !strings.HasSuffix(filepath.Dir(path), store.HistorySuffix) {
+	if !filepath.IsAbs(path) || filepath.Ext(path) != fileExt || !strings.HasSuffix(filepath.Dir(path), published.HistorySuffix) {
 		return fmt.Errorf("%s is not a screen history file kittymux keeps", path)
 	}
 	f, err := userfile.Open(path)

@@ -9,13 +9,13 @@ import (
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/published"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
 	"github.com/kittymux/kittymux/pkg/statefile"
-	"github.com/kittymux/kittymux/pkg/store"
 )
 
 // ShowFlag is kittymux-resume's mode that prints a kept history file.
-const ShowFlag = store.ShowHistoryFlag
+const ShowFlag = published.ShowHistoryFlag
 
 // fileExt ends each kept window's file.
 const fileExt = ".txt"
@@ -96,18 +96,18 @@ func makeDir(p paths.Paths, name string) (*statefile.Dir, error) {
 		return nil, err
 	}
 	defer top.Close()
-	return top.MakeSub(filepath.Join(paths.SessionsName, filepath.Base(store.HistoryDir(p, name))))
+	return top.MakeSub(filepath.Join(paths.SessionsName, filepath.Base(published.HistoryDir(p, name))))
 }
 
 // Prune removes the files of the save name that its published file, whose
 // files carry stamp, no longer names; an empty directory goes too.
 func Prune(p paths.Paths, name, stamp string) error {
-	return store.RemoveHistory(p, name, func(file string) bool { return !strings.HasPrefix(file, stamp+"-") })
+	return published.RemoveHistory(p, name, func(file string) bool { return !strings.HasPrefix(file, stamp+"-") })
 }
 
 // Usage is how many files and bytes the kept histories of every save hold.
 func Usage(p paths.Paths) (files int, bytes int64, err error) {
-	dirs, err := filepath.Glob(filepath.Join(p.SessionsDir(), "*"+store.HistorySuffix))
+	dirs, err := filepath.Glob(filepath.Join(p.SessionsDir(), "*"+published.HistorySuffix))
 	if err != nil {
 		return 0, 0, err
 	}

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/published"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
-	"github.com/kittymux/kittymux/pkg/store"
 )
 
 const resume = "/opt/bin/kittymux-resume"
@@ -35,7 +35,7 @@ func TestPlain(t *testing.T) {
 
 func TestAttachPruneRemove(t *testing.T) {
 	p := paths.Under(t.TempDir())
-	if _, err := store.Publish(p, "work", []byte(saved)); err != nil {
+	if _, err := published.Publish(p, "work", []byte(saved)); err != nil {
 		t.Fatal(err)
 	}
 	texts := map[int][]byte{1: []byte("one\n"), 2: []byte("never"), 3: []byte("never"), 4: []byte("never"), 5: []byte("five\n")}
@@ -47,7 +47,7 @@ func TestAttachPruneRemove(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := store.HistoryDir(p, "work")
+	dir := published.HistoryDir(p, "work")
 	shown := map[int]string{}
 	for _, ref := range f.Windows() {
 		c := ref.Line.Launch.Unserialize.CmdAtShellStartup
@@ -80,7 +80,7 @@ func TestAttachPruneRemove(t *testing.T) {
 		t.Errorf("Usage = %d files, %d bytes, %v", files, n, err)
 	}
 	// Removing the save removes its history.
-	if err := store.Remove(p, "work"); err != nil {
+	if err := published.Remove(p, "work"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Lstat(dir); !os.IsNotExist(err) {
@@ -99,7 +99,7 @@ func TestAttachPruneRemove(t *testing.T) {
 }
 
 func TestShow(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "work"+store.HistorySuffix)
+	dir := filepath.Join(t.TempDir(), "work"+published.HistorySuffix)
 	if err := os.Mkdir(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}

@@ -21,8 +21,8 @@ import (
 	"github.com/kittymux/kittymux/assets"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/published"
 	"github.com/kittymux/kittymux/pkg/statefile"
-	"github.com/kittymux/kittymux/pkg/store"
 	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
@@ -37,7 +37,7 @@ const (
 
 // QuitSession is the name the quit watcher publishes its save under: an
 // autosave, so `sessions restore last` finds it when it is the newest.
-const QuitSession = store.AutosavePrefix + "quit"
+const QuitSession = published.AutosavePrefix + "quit"
 
 // Systemd is the user's systemd manager, for the scanner's unit.
 type Systemd interface {

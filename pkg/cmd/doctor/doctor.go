@@ -15,10 +15,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/kittymux/kittymux/pkg/agenthooks"
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	integrationcmd "github.com/kittymux/kittymux/pkg/cmd/integration"
+	"github.com/kittymux/kittymux/pkg/hookinstall"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/paths"
@@ -85,7 +85,7 @@ type Report struct {
 	// control, socket, watcher, scanner, autosave.
 	Setup []setup.Part `json:"setup"`
 	// Integrations are the agents' hooks (`kittymux integration status`).
-	Integrations []agenthooks.Status `json:"integrations"`
+	Integrations []hookinstall.Status `json:"integrations"`
 	// Retention is how long each installed agent keeps its conversations.
 	Retention []RetentionReport `json:"retention"`
 	// ScreenHistory is whether saves keep what plain windows show, and
@@ -429,14 +429,14 @@ func printAgents(w io.Writer, ar AgentsReport) {
 }
 
 // printIntegration prints one agent's hooks.
-func printIntegration(w io.Writer, st agenthooks.Status) {
+func printIntegration(w io.Writer, st hookinstall.Status) {
 	line := fmt.Sprintf("hooks      %-12s %s", st.Agent, st.State)
-	if st.State != agenthooks.Missing {
+	if st.State != hookinstall.Missing {
 		line += fmt.Sprintf(" v%d", st.Version)
 	}
 	line += "  " + st.File
 	switch {
-	case st.State == agenthooks.Outdated:
+	case st.State == hookinstall.Outdated:
 		line += fmt.Sprintf(": %s; this kittymux installs v%d (`kittymux integration install %s`)", st.Why, st.Current, st.Agent)
 	case st.Why != "":
 		line += ": " + st.Why
@@ -451,28 +451,28 @@ func printIntegration(w io.Writer, st agenthooks.Status) {
 		line += "; " + st.Warning
 	}
 	fmt.Fprintln(w, line)
-	if st.Note != "" && st.State != agenthooks.Missing {
+	if st.Note != "" && st.State != hookinstall.Missing {
 		fmt.Fprintf(w, "           %s\n", st.Note)
 	}
 }
 
 // checkIntegrations is the hooks of the agents installed here (and of any
 // agent whose hooks kittymux installed).
-func checkIntegrations(o *Options) []agenthooks.Status {
+func checkIntegrations(o *Options) []hookinstall.Status {
 	env := integrationcmd.Env(o.Getenv, o.Executable)
-	out := []agenthooks.Status{}
+	out := []hookinstall.Status{}
 	if env.Home == "" {
 		return out
 	}
 	detected := map[string]bool{}
-	for _, a := range agenthooks.Detect(env, o.LookPath) {
+	for _, a := range hookinstall.Detect(env, o.LookPath) {
 		detected[a.Name] = true
 	}
 	jf := integrationcmd.Journal(o.Paths, o.Getenv)
-	for _, a := range agenthooks.Agents() {
-		st := agenthooks.StatusOf(a, env)
-		agenthooks.Check(&st, a, env, jf, time.Now())
-		if detected[a.Name] || st.State != agenthooks.Missing {
+	for _, a := range hookinstall.Agents() {
+		st := hookinstall.StatusOf(a, env)
+		hookinstall.Check(&st, a, env, jf, time.Now())
+		if detected[a.Name] || st.State != hookinstall.Missing {
 			out = append(out, st)
 		}
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/probe"
-	"github.com/kittymux/kittymux/pkg/restorerec"
+	"github.com/kittymux/kittymux/pkg/resumerecord"
 	"github.com/kittymux/kittymux/pkg/save"
 )
 
@@ -19,7 +19,7 @@ import (
 func (f *Factory) lazy() {
 	f.Agents = sync.OnceValues(f.agents)
 	f.ResumeBin = sync.OnceValues(func() (string, error) { return save.ResumeBin(f.Getenv, f.Executable, f.LookPath) })
-	f.SealKey = sync.OnceValues(func() ([]byte, error) { return restorerec.LoadOrCreateKey(f.Paths) })
+	f.SealKey = sync.OnceValues(func() ([]byte, error) { return resumerecord.LoadOrCreateKey(f.Paths) })
 	probeTimeout := sync.OnceValue(f.probeTimeout)
 	f.Probes = func(ctx context.Context, set *agents.Set, names []string) probe.Probes {
 		timeout := probe.CommandProbeTimeout

@@ -5,11 +5,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
-	"github.com/kittymux/kittymux/pkg/hook"
+	"github.com/kittymux/kittymux/pkg/hookrun"
 	"github.com/kittymux/kittymux/pkg/lease"
 )
 
-// NewCmdHook returns `kittymux hook`. cmd/kittymux runs hook.Main before
+// NewCmdHook returns `kittymux hook`. cmd/kittymux runs hookrun.Main before
 // building the command tree; this command is what --help shows and what a
 // call through the tree runs.
 func NewCmdHook(f *factory.Factory) *cobra.Command {
@@ -32,7 +32,7 @@ Exit codes: 0 always.`,
 			if len(args) > 0 && (args[0] == "--help" || args[0] == "-h") {
 				return cmd.Help()
 			}
-			hook.Main(args, f.IO.In, lease.Move)
+			hookrun.Main(args, f.IO.In, lease.Move)
 			return nil
 		},
 	}

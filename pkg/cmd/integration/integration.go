@@ -10,8 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/kittymux/kittymux/pkg/agenthooks"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/hookinstall"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/paths"
 )
@@ -44,12 +44,12 @@ func NewCmdIntegration(f *factory.Factory, runF func(*Options) error) *cobra.Com
 		Example: `  kittymux integration status
   kittymux integration install claude codex
   kittymux integration uninstall`,
-		Long: `Install kittymux's hooks into agents' own settings (` + strings.Join(agenthooks.Names(), ", ") + `): on session
+		Long: `Install kittymux's hooks into agents' own settings (` + strings.Join(hookinstall.Names(), ", ") + `): on session
 start, prompt submitted and turn finished the agent runs ` + "`kittymux hook AGENT EVENT`" + `, which records the
 exact conversation id and whether the agent works, in the kitty window it runs in.
 
 Install adds one hook group per event and leaves the user's hooks and settings as they are; it
-keeps the file as the user had it in FILE` + agenthooks.BackupSuffix + ` (never replaced). A settings file that
+keeps the file as the user had it in FILE` + hookinstall.BackupSuffix + ` (never replaced). A settings file that
 is a link is edited where it leads. Uninstall removes exactly kittymux's groups.`,
 	}
 	for _, action := range []string{"install", "status", "uninstall"} {
@@ -68,7 +68,7 @@ is a link is edited where it leads. Uninstall removes exactly kittymux's groups.
 				"uninstall": "  kittymux integration uninstall\n  kittymux integration uninstall gemini",
 			}[action],
 			Long:      short + ".\n\nExit codes: 0 done, 1 a settings file could not be read or written, 2 unknown agent.",
-			ValidArgs: agenthooks.Names(),
+			ValidArgs: hookinstall.Names(),
 			RunE: func(cmd *cobra.Command, args []string) error {
 				o.Agents = args
 				if runF != nil {
@@ -88,8 +88,8 @@ is a link is edited where it leads. Uninstall removes exactly kittymux's groups.
 // Env is the integration environment of a process with getenv, running
 // the kittymux at exe. Home is "" when HOME is not set: no agent's settings
 // can be found then.
-func Env(getenv func(string) string, exe string) agenthooks.Env {
-	return agenthooks.Env{Getenv: getenv, Home: getenv("HOME"), Exe: exe}
+func Env(getenv func(string) string, exe string) hookinstall.Env {
+	return hookinstall.Env{Getenv: getenv, Home: getenv("HOME"), Exe: exe}
 }
 
 // Journal is the journal, to tell hooks that do not run; nil when it is
@@ -112,43 +112,43 @@ func Run(o *Options) error {
 	if env.Home == "" {
 		return errors.New("HOME is not set: the agents' settings cannot be found")
 	}
-	var list []agenthooks.Agent
+	var list []hookinstall.Agent
 	for _, name := range o.Agents {
-		a, ok := agenthooks.Find(name)
+		a, ok := hookinstall.Find(name)
 		if !ok {
-			return &factory.FlagError{Err: fmt.Errorf("unknown agent %q: kittymux has hooks for %s", name, strings.Join(agenthooks.Names(), ", "))}
+			return &factory.FlagError{Err: fmt.Errorf("unknown agent %q: kittymux has hooks for %s", name, strings.Join(hookinstall.Names(), ", "))}
 		}
 		list = append(list, a)
 	}
 	if len(list) == 0 {
 		switch o.Action {
 		case "install":
-			list = agenthooks.Detect(env, o.LookPath)
+			list = hookinstall.Detect(env, o.LookPath)
 			if len(list) == 0 {
-				return fmt.Errorf("none of %s is installed here: name the agent to install its hooks anyway", strings.Join(agenthooks.Names(), ", "))
+				return fmt.Errorf("none of %s is installed here: name the agent to install its hooks anyway", strings.Join(hookinstall.Names(), ", "))
 			}
 		default:
-			list = agenthooks.Agents()
+			list = hookinstall.Agents()
 		}
 	}
 	if o.Action == "status" {
-		var sts []agenthooks.Status
+		var sts []hookinstall.Status
 		jf := Journal(o.Paths, o.Getenv)
 		for _, a := range list {
-			st := agenthooks.StatusOf(a, env)
-			agenthooks.Check(&st, a, env, jf, time.Now())
+			st := hookinstall.StatusOf(a, env)
+			hookinstall.Check(&st, a, env, jf, time.Now())
 			sts = append(sts, st)
 		}
 		return PrintStatus(o.IO, sts, o.JSON)
 	}
 	var failed int
 	for _, a := range list {
-		var ch agenthooks.Change
+		var ch hookinstall.Change
 		var err error
 		if o.Action == "install" {
-			ch, err = agenthooks.Install(a, env)
+			ch, err = hookinstall.Install(a, env)
 		} else {
-			ch, err = agenthooks.Uninstall(a, env)
+			ch, err = hookinstall.Uninstall(a, env)
 		}
 		switch {
 		case err != nil:
@@ -178,7 +178,7 @@ func Run(o *Options) error {
 
 // PrintStatus prints statuses as a table (a header on a terminal), as
 // tab-separated lines, or as JSON. doctor prints the same.
-func PrintStatus(ios *factory.IOStreams, sts []agenthooks.Status, asJSON bool) error {
+func PrintStatus(ios *factory.IOStreams, sts []hookinstall.Status, asJSON bool) error {
 	if asJSON {
 		enc := json.NewEncoder(ios.Out)
 		enc.SetIndent("", "  ")
@@ -186,7 +186,7 @@ func PrintStatus(ios *factory.IOStreams, sts []agenthooks.Status, asJSON bool) e
 	}
 	for i, st := range sts {
 		version := "-"
-		if st.Version > 0 || st.State != agenthooks.Missing {
+		if st.Version > 0 || st.State != hookinstall.Missing {
 			version = fmt.Sprintf("v%d", st.Version)
 		}
 		if ios.IsTTY {
@@ -203,7 +203,7 @@ func PrintStatus(ios *factory.IOStreams, sts []agenthooks.Status, asJSON bool) e
 			if st.Warning != "" {
 				fmt.Fprintf(ios.Out, "%30s%s\n", "", st.Warning)
 			}
-			if st.Note != "" && st.State != agenthooks.Missing {
+			if st.Note != "" && st.State != hookinstall.Missing {
 				fmt.Fprintf(ios.Out, "%30s%s\n", "", st.Note)
 			}
 			continue

@@ -16,8 +16,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kittymux/kittymux/pkg/background"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
-	"github.com/kittymux/kittymux/pkg/daemon"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/scanner"
 	"github.com/kittymux/kittymux/pkg/statefile"
@@ -44,7 +44,7 @@ KITTYMUX_AUTOSAVE=0 or the file autosave-off).`,
 type RunOptions struct {
 	IO *factory.IOStreams
 	// Options are the daemon's: its Logf is set by Run.
-	daemon.Options
+	background.Options
 
 	Interval time.Duration
 	Rescan   time.Duration
@@ -61,8 +61,8 @@ func (o RunOptions) From(f *factory.Factory) *RunOptions {
 }
 
 // daemonOptions are the daemon's options from f.
-func daemonOptions(f *factory.Factory) daemon.Options {
-	return daemon.Options{Paths: f.Paths, Getenv: f.Getenv, LookPath: f.LookPath, Executable: f.Executable, Discover: f.Discover}
+func daemonOptions(f *factory.Factory) background.Options {
+	return background.Options{Paths: f.Paths, Getenv: f.Getenv, LookPath: f.LookPath, Executable: f.Executable, Discover: f.Discover}
 }
 
 // NewCmdRun returns `scanner run`.
@@ -123,14 +123,14 @@ func Run(ctx context.Context, o *RunOptions) error {
 	d.Logf = func(format string, args ...any) {
 		fmt.Fprintf(o.IO.ErrOut, "%s kittymux scanner: %s\n", time.Now().Format(time.RFC3339), fmt.Sprintf(format, args...))
 	}
-	return daemon.Run(ctx, d, o.Interval, o.Rescan)
+	return background.Run(ctx, d, o.Interval, o.Rescan)
 }
 
 // PollOptions of `scanner poll`.
 type PollOptions struct {
 	IO *factory.IOStreams
 	// Options are the daemon's: its Logf is set by Poll.
-	daemon.Options
+	background.Options
 
 	Once bool
 	JSON bool
@@ -177,7 +177,7 @@ func Poll(ctx context.Context, o *PollOptions) error {
 	d.Logf = func(format string, args ...any) {
 		fmt.Fprintf(o.IO.ErrOut, "kittymux: %s\n", fmt.Sprintf(format, args...))
 	}
-	p, err := daemon.Poll(ctx, d)
+	p, err := background.Poll(ctx, d)
 	if err != nil {
 		return err
 	}

@@ -13,10 +13,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/kittymux/kittymux/pkg/agenthooks"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	integrationcmd "github.com/kittymux/kittymux/pkg/cmd/integration"
 	"github.com/kittymux/kittymux/pkg/ended"
+	"github.com/kittymux/kittymux/pkg/hookinstall"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/setup"
@@ -198,14 +198,14 @@ func hooks(o *Options) error {
 	if env.Home == "" {
 		return nil
 	}
-	candidates := agenthooks.Agents()
+	candidates := hookinstall.Agents()
 	if !o.Undo {
-		candidates = agenthooks.Detect(env, o.LookPath)
+		candidates = hookinstall.Detect(env, o.LookPath)
 	}
 	var names []string
 	for _, a := range candidates {
-		st := agenthooks.StatusOf(a, env)
-		if o.Undo && st.State != agenthooks.Missing || !o.Undo && st.State != agenthooks.Installed {
+		st := hookinstall.StatusOf(a, env)
+		if o.Undo && st.State != hookinstall.Missing || !o.Undo && st.State != hookinstall.Installed {
 			names = append(names, a.Name)
 		}
 	}

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kittymux/kittymux/pkg/agenthooks"
+	"github.com/kittymux/kittymux/pkg/hookinstall"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 	"github.com/kittymux/kittymux/pkg/testkit/modelstub"
@@ -200,7 +200,7 @@ func opencodeConvs(w *world, word string) []string {
 func trustCodexHooks(w *world, k *kittytest.Real, dir string) {
 	t := w.t
 	t.Helper()
-	if st := w.integrationStatus(); st.Trust != agenthooks.Untrusted || !strings.Contains(st.TrustHow, "Trust all and continue") {
+	if st := w.integrationStatus(); st.Trust != hookinstall.Untrusted || !strings.Contains(st.TrustHow, "Trust all and continue") {
 		t.Errorf("before trust, integration status says %+v", st)
 	}
 	id := w.launch(k, kitty.LaunchOptions{Cwd: dir})
@@ -228,7 +228,7 @@ func trustCodexHooks(w *world, k *kittytest.Real, dir string) {
 	if err := k.Client.CloseWindow(t.Context(), windowMatch(id)); err != nil {
 		t.Fatal(err)
 	}
-	if st := w.integrationStatus(); st.Trust != agenthooks.Trusted {
+	if st := w.integrationStatus(); st.Trust != hookinstall.Trusted {
 		t.Errorf("after trust, integration status says %+v", st)
 	}
 }

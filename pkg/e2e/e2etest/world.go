@@ -14,12 +14,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kittymux/kittymux/pkg/agenthooks"
 	"github.com/kittymux/kittymux/pkg/autosave"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/cmd/factory/factorytest"
 	"github.com/kittymux/kittymux/pkg/cmd/root"
 	cmdscanner "github.com/kittymux/kittymux/pkg/cmd/scanner"
+	"github.com/kittymux/kittymux/pkg/hookinstall"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
@@ -144,14 +144,14 @@ func (w *world) installHooks() {
 
 // integrationStatus is `kittymux integration status --json` of the agent
 // for its HOME.
-func (w *world) integrationStatus() agenthooks.Status {
+func (w *world) integrationStatus() hookinstall.Status {
 	t := w.t
 	t.Helper()
 	out := &kittytest.Buffer{}
 	if code := root.Main(w.agentFactory(out, w.hookBin), []string{"integration", "status", "--json", w.agent.name}); code != 0 {
 		t.Fatalf("integration status: exit %d\n%s", code, out)
 	}
-	var got struct{ Integrations []agenthooks.Status }
+	var got struct{ Integrations []hookinstall.Status }
 	if err := json.Unmarshal([]byte(out.String()), &got); err != nil || len(got.Integrations) != 1 {
 		t.Fatalf("integration status: %v\n%s", err, out)
 	}

@@ -18,8 +18,8 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/cmd/sessions/shared"
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/published"
 	"github.com/kittymux/kittymux/pkg/sessiontemplate"
-	"github.com/kittymux/kittymux/pkg/store"
 )
 
 // NewOptions of `sessions new`.
@@ -68,7 +68,7 @@ Exit codes: 0 opened, 1 error, 2 bad usage or cancelled.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Name = args[0]
-			if err := store.CheckName(o.Name); err != nil {
+			if err := published.CheckName(o.Name); err != nil {
 				return &factory.FlagError{Err: err}
 			}
 			o.Interactive = o.IO.CanAsk()
@@ -154,7 +154,7 @@ func New(ctx context.Context, o *NewOptions) error {
 	if err != nil {
 		return err
 	}
-	path, err := store.Publish(o.Paths, o.Name, data)
+	path, err := published.Publish(o.Paths, o.Name, data)
 	if err != nil {
 		return err
 	}

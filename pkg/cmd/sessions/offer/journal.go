@@ -11,10 +11,10 @@ import (
 	"github.com/kittymux/kittymux/pkg/history"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/published"
 	"github.com/kittymux/kittymux/pkg/recovery"
-	"github.com/kittymux/kittymux/pkg/restorerec"
+	"github.com/kittymux/kittymux/pkg/resumerecord"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
-	"github.com/kittymux/kittymux/pkg/store"
 )
 
 // offerJournal is the offer in a kitty too old to load a save (< 0.43):
@@ -70,7 +70,7 @@ func (o *OfferOptions) recoverHere(ctx context.Context, jf *journal.File, offere
 	if len(plan.Tabs) == 0 {
 		return fmt.Errorf("nothing to recover any more: every conversation runs again")
 	}
-	path, err := store.Publish(o.Paths, recover.DefaultName, plan.Data)
+	path, err := published.Publish(o.Paths, recover.DefaultName, plan.Data)
 	if err != nil {
 		return err
 	}
@@ -97,7 +97,7 @@ func (o *OfferOptions) recoverHere(ctx context.Context, jf *journal.File, offere
 	r := o.restore()
 	sv := r.Saved()
 	for k := range keys {
-		sv.MarkRestored(k, store.Info{Name: recover.DefaultName}, start)
+		sv.MarkRestored(k, published.Info{Name: recover.DefaultName}, start)
 	}
 	r.Report(ctx, path, start)
 	return nil
@@ -109,7 +109,7 @@ func (o *OfferOptions) recoverPlan(ctx context.Context, seal bool) (*recovery.Pl
 	key := o.SealKey
 	if !seal {
 		key = func() ([]byte, error) {
-			k, _ := restorerec.ReadKey(o.Paths.ResumeKey())
+			k, _ := resumerecord.ReadKey(o.Paths.ResumeKey())
 			return k, nil
 		}
 	}

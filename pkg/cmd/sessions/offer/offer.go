@@ -22,7 +22,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/ended"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/paths"
-	"github.com/kittymux/kittymux/pkg/store"
+	"github.com/kittymux/kittymux/pkg/published"
 )
 
 // OfferOptions of `sessions offer`.
@@ -125,9 +125,9 @@ func Offer(ctx context.Context, o *OfferOptions) error {
 		fmt.Fprintf(out, "kittymux: nothing to offer: %v\n", orNothing(err, "kitty "+o.Kitty+"'s session is not one that ended"))
 		return nil
 	}
-	defer store.Use(o.Paths, k.Newest.Name)()
-	info, left := sv.WithoutClosed(k.Key, store.Info{Name: k.Newest.Name, Path: k.Newest.Path})
-	data, err := store.ReadRaw(info.Path)
+	defer published.Use(o.Paths, k.Newest.Name)()
+	info, left := sv.WithoutClosed(k.Key, published.Info{Name: k.Newest.Name, Path: k.Newest.Path})
+	data, err := published.ReadRaw(info.Path)
 	if err != nil {
 		return err
 	}
@@ -167,7 +167,7 @@ func ask(ctx context.Context, o *OfferOptions, key, still string, restore func()
 		case <-tick.C:
 			if m := markOf(o.Paths, key); !m.Restored.IsZero() {
 				from := ""
-				if !strings.HasPrefix(m.RestoredName, store.AutosavePrefix) {
+				if !strings.HasPrefix(m.RestoredName, published.AutosavePrefix) {
 					from = ", from " + kitty.Printable(m.RestoredName)
 				}
 				fmt.Fprintf(out, "\r\nkittymux: restored meanwhile %s%s\r\n", shared.When(time.Now(), m.Restored), from)

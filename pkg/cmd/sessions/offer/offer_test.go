@@ -11,7 +11,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/factory/factorytest"
 	"github.com/kittymux/kittymux/pkg/cmd/sessions/offer"
 	"github.com/kittymux/kittymux/pkg/ended"
-	storage "github.com/kittymux/kittymux/pkg/store"
+	storage "github.com/kittymux/kittymux/pkg/published"
 	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 )
 

@@ -19,10 +19,10 @@ import (
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/probe"
+	"github.com/kittymux/kittymux/pkg/published"
 	"github.com/kittymux/kittymux/pkg/rewrite"
 	"github.com/kittymux/kittymux/pkg/save"
 	"github.com/kittymux/kittymux/pkg/screenhist"
-	"github.com/kittymux/kittymux/pkg/store"
 )
 
 // PublishOptions of `sessions publish`.
@@ -92,10 +92,10 @@ Exit codes: 0 published, 1 error (nothing written), 2 bad usage.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Raw = args[0]
 			if o.Name == "" {
-				o.Name = strings.TrimSuffix(filepath.Base(o.Raw), store.Ext)
+				o.Name = strings.TrimSuffix(filepath.Base(o.Raw), published.Ext)
 			}
 			if !o.Stdout {
-				if err := store.CheckName(o.Name); err != nil {
+				if err := published.CheckName(o.Name); err != nil {
 					return &factory.FlagError{Err: err}
 				}
 			}
@@ -121,7 +121,7 @@ func Publish(ctx context.Context, o *PublishOptions) error {
 	if o.Texts != "" {
 		defer save.QuitTexts{Dir: o.Texts}.Remove()
 	}
-	raw, err := store.ReadRaw(o.Raw)
+	raw, err := published.ReadRaw(o.Raw)
 	if err != nil {
 		return fmt.Errorf("%w; nothing was written", err)
 	}
@@ -199,7 +199,7 @@ func (o *PublishOptions) readLS() ([]kitty.OSWindow, error) {
 	if o.LS == "" {
 		return nil, nil
 	}
-	data, err := store.ReadRaw(o.LS)
+	data, err := published.ReadRaw(o.LS)
 	if err != nil {
 		return nil, err
 	}

@@ -24,10 +24,10 @@ import (
 	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/probe"
+	"github.com/kittymux/kittymux/pkg/published"
 	"github.com/kittymux/kittymux/pkg/recognize"
 	"github.com/kittymux/kittymux/pkg/recovery"
-	"github.com/kittymux/kittymux/pkg/restorerec"
-	"github.com/kittymux/kittymux/pkg/store"
+	"github.com/kittymux/kittymux/pkg/resumerecord"
 )
 
 // DefaultName is the session `recover` writes when no --name is given.
@@ -102,7 +102,7 @@ Exit codes: 0 recovered, or nothing to recover; 1 error; 2 bad usage.`,
 				return &factory.FlagError{Err: fmt.Errorf("--since: %w", err)}
 			}
 			o.Since = d
-			if err := store.CheckName(o.Name); err != nil {
+			if err := published.CheckName(o.Name); err != nil {
 				return &factory.FlagError{Err: fmt.Errorf("--name: %w", err)}
 			}
 			if runF != nil {
@@ -142,7 +142,7 @@ func Recover(ctx context.Context, o *RecoverOptions) error {
 	case len(plan.Tabs) == 0:
 	case o.DryRun:
 	default:
-		if res.Path, err = store.Publish(o.Paths, o.Name, plan.Data); err != nil {
+		if res.Path, err = published.Publish(o.Paths, o.Name, plan.Data); err != nil {
 			return err
 		}
 		if res.Opened, err = shared.OpenBasic(ctx, o.Target, o.LookPath, o.StartKitty, res.Path); err != nil {
@@ -173,7 +173,7 @@ func (o *RecoverOptions) key() ([]byte, error) {
 	if !o.DryRun {
 		return o.SealKey()
 	}
-	key, err := restorerec.ReadKey(o.Paths.ResumeKey())
+	key, err := resumerecord.ReadKey(o.Paths.ResumeKey())
 	if err != nil {
 		fmt.Fprintf(o.IO.ErrOut, "kittymux: the records below are not sealed (%v); a real recover seals them\n", err)
 		return nil, nil

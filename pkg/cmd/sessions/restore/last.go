@@ -11,19 +11,19 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/sessions/shared"
 	"github.com/kittymux/kittymux/pkg/ended"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/store"
+	"github.com/kittymux/kittymux/pkg/published"
 )
 
 // resolve finds the session `restore NAME|last` opens, and the key of the
 // kitty whose session it brings back once restored ("" when it is not an
 // ended kitty's).
-func resolve(ctx context.Context, sv shared.Saved, name string) (store.Info, string, error) {
+func resolve(ctx context.Context, sv shared.Saved, name string) (published.Info, string, error) {
 	ks, saves, err := sv.Kitties(ctx)
 	if err != nil {
-		return store.Info{}, "", err
+		return published.Info{}, "", err
 	}
 	if name != "last" {
-		info, err := store.Resolve(sv.Paths, name)
+		info, err := published.Resolve(sv.Paths, name)
 		if err != nil {
 			return info, "", err
 		}
@@ -38,14 +38,14 @@ func resolve(ctx context.Context, sv shared.Saved, name string) (store.Info, str
 	}
 	c := ended.Last(ks, saves)
 	if c.Pick != nil {
-		info, err := store.Resolve(sv.Paths, c.Pick.Name)
+		info, err := published.Resolve(sv.Paths, c.Pick.Name)
 		return info, c.Pick.Kitty, err
 	}
 	if len(saves) == 0 {
-		_, err := store.Resolve(sv.Paths, "last")
-		return store.Info{}, "", err
+		_, err := published.Resolve(sv.Paths, "last")
+		return published.Info{}, "", err
 	}
-	return store.Info{}, "", lastError(c, time.Now())
+	return published.Info{}, "", lastError(c, time.Now())
 }
 
 // nothingLast: `restore last` finds no session to restore. Its lines say

@@ -13,10 +13,10 @@ import (
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/live"
-	"github.com/kittymux/kittymux/pkg/restorerec"
+	"github.com/kittymux/kittymux/pkg/published"
+	"github.com/kittymux/kittymux/pkg/resumerecord"
 	"github.com/kittymux/kittymux/pkg/spinner"
 	"github.com/kittymux/kittymux/pkg/stagger"
-	"github.com/kittymux/kittymux/pkg/store"
 )
 
 // ReportWait is how long `sessions restore` waits, by default, for the
@@ -28,13 +28,13 @@ const ReportWait = 5 * time.Second
 // that run without asking (a spinner on IO.ErrOut meanwhile, when it is a
 // terminal).
 func (o *RestoreOptions) Report(ctx context.Context, path string, since time.Time) {
-	data, err := store.ReadRaw(path)
+	data, err := published.ReadRaw(path)
 	if err != nil {
 		return
 	}
-	key, _ := restorerec.ReadKey(o.Paths.ResumeKey())
+	key, _ := resumerecord.ReadKey(o.Paths.ResumeKey())
 	_, autoFile := os.Stat(o.Paths.ResumeAuto())
-	ws, err := store.AgentWindows(data, key, o.Getenv("KITTYMUX_RESUME") == "auto" || autoFile == nil)
+	ws, err := published.AgentWindows(data, key, o.Getenv("KITTYMUX_RESUME") == "auto" || autoFile == nil)
 	if err != nil || len(ws) == 0 {
 		return
 	}
@@ -72,7 +72,7 @@ func (o *RestoreOptions) Report(ctx context.Context, path string, since time.Tim
 // the prompts that run without asking: they start one after another per
 // agent, interval apart (package stagger), so the last of n windows of one
 // agent starts (n-1)×interval after the first.
-func staggerWait(ws []store.Restored, interval time.Duration) time.Duration {
+func staggerWait(ws []published.Restored, interval time.Duration) time.Duration {
 	n := map[string]int{}
 	most := 0
 	for _, w := range ws {
@@ -122,7 +122,7 @@ func alive(pid int) bool {
 // agent reports the conversation asked for (confirm; nil asks nothing).
 // done says whether every window that runs without asking has reported,
 // and every resume whose agent may still report its conversation has.
-func outcomeLines(ws []store.Restored, outcomes []journal.Restore, confirm confirmer) (lines []string, done bool) {
+func outcomeLines(ws []published.Restored, outcomes []journal.Restore, confirm confirmer) (lines []string, done bool) {
 	used := make([]bool, len(outcomes))
 	done = true
 	for _, w := range ws {

@@ -11,8 +11,8 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/live"
-	"github.com/kittymux/kittymux/pkg/restorerec"
-	"github.com/kittymux/kittymux/pkg/store"
+	"github.com/kittymux/kittymux/pkg/published"
+	"github.com/kittymux/kittymux/pkg/resumerecord"
 )
 
 const (
@@ -35,8 +35,8 @@ func reports(id string, pending bool) confirmer {
 // conversation"; none yet waits while the agent may still report, and
 // says so when it has not.
 func TestReportConfirms(t *testing.T) {
-	r := restorerec.Record{Agent: "claude", Mode: "exact", ID: uuid, Tab: "api", Direct: true, Argv: []string{"claude", "--resume", uuid}}
-	ws := []store.Restored{{Record: r, Dir: "/w/api", Auto: true}}
+	r := resumerecord.Record{Agent: "claude", Mode: "exact", ID: uuid, Tab: "api", Direct: true, Argv: []string{"claude", "--resume", uuid}}
+	ws := []published.Restored{{Record: r, Dir: "/w/api", Auto: true}}
 	o := []journal.Restore{{Agent: "claude", Mode: "exact", ID: uuid, Tab: "api", Dir: "/w/api", Outcome: journal.OutcomeResumed, PID: 42, WindowID: 3}}
 	for _, c := range []struct {
 		name    string
@@ -64,10 +64,10 @@ func TestReportConfirms(t *testing.T) {
 // outcome its prompt recorded; those that run without asking are waited
 // for, the others say they wait for a key.
 func TestReport(t *testing.T) {
-	claude := restorerec.Record{Agent: "claude", Mode: "exact", ID: uuid, Tab: "api", Argv: []string{"claude", "--resume", uuid}}
-	codex := restorerec.Record{Agent: "codex", Mode: "latest", Argv: []string{"codex", "resume", "--last"}}
-	unsure := restorerec.Record{Agent: "gemini", Mode: "new", Confirm: true, Argv: []string{"gemini", "-m", "x"}}
-	ws := []store.Restored{{Record: claude, Dir: "/w/api", Auto: true}, {Record: codex, Dir: "/w/cli", Auto: true},
+	claude := resumerecord.Record{Agent: "claude", Mode: "exact", ID: uuid, Tab: "api", Argv: []string{"claude", "--resume", uuid}}
+	codex := resumerecord.Record{Agent: "codex", Mode: "latest", Argv: []string{"codex", "resume", "--last"}}
+	unsure := resumerecord.Record{Agent: "gemini", Mode: "new", Confirm: true, Argv: []string{"gemini", "-m", "x"}}
+	ws := []published.Restored{{Record: claude, Dir: "/w/api", Auto: true}, {Record: codex, Dir: "/w/cli", Auto: true},
 		{Record: unsure, Dir: "/w/gem"}, {Record: claude, Dir: "/w/old"}}
 
 	at := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
@@ -129,11 +129,11 @@ func TestReport(t *testing.T) {
 // TestStaggerWait: the report waits for the last start of the agent with
 // the most windows that run without asking.
 func TestStaggerWait(t *testing.T) {
-	auto := func(agent string) store.Restored {
-		return store.Restored{Record: restorerec.Record{Agent: agent}, Auto: true}
+	auto := func(agent string) published.Restored {
+		return published.Restored{Record: resumerecord.Record{Agent: agent}, Auto: true}
 	}
-	asks := store.Restored{Record: restorerec.Record{Agent: "claude"}}
-	ws := []store.Restored{auto("claude"), auto("claude"), auto("codex"), auto("claude"), asks, auto("codex")}
+	asks := published.Restored{Record: resumerecord.Record{Agent: "claude"}}
+	ws := []published.Restored{auto("claude"), auto("claude"), auto("codex"), auto("claude"), asks, auto("codex")}
 	if got := staggerWait(ws, time.Second); got != 2*time.Second {
 		t.Errorf("three claude, two codex: %v, want 2s", got)
 	}

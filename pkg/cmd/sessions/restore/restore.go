@@ -19,9 +19,9 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/sessions/shared"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/published"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
 	"github.com/kittymux/kittymux/pkg/statefile"
-	"github.com/kittymux/kittymux/pkg/store"
 	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
@@ -102,7 +102,7 @@ func Restore(ctx context.Context, o *RestoreOptions) error {
 	if err != nil {
 		return err
 	}
-	defer store.Use(o.Paths, info.Name)()
+	defer published.Use(o.Paths, info.Name)()
 	info, left := sv.WithoutClosed(endedKey, info)
 	where, err := open(ctx, o, info)
 	if err != nil {
@@ -118,7 +118,7 @@ func Restore(ctx context.Context, o *RestoreOptions) error {
 
 // open loads the session: into the kitty named (goto_session), else into a
 // new kitty. It says where, for the message.
-func open(ctx context.Context, o *RestoreOptions, info store.Info) (string, error) {
+func open(ctx context.Context, o *RestoreOptions, info published.Info) (string, error) {
 	if o.KittyNamed() {
 		in, err := o.OneKitty(ctx)
 		if err != nil {
@@ -158,8 +158,8 @@ func open(ctx context.Context, o *RestoreOptions, info store.Info) (string, erro
 // window starts with new_os_window: goto_session skips the empty section
 // before it, but a kitty started with --session opens an OS window for it, a
 // stray shell. Such a file is loaded from a copy without that line.
-func forNewKitty(p paths.Paths, info store.Info) (string, error) {
-	data, err := userfile.Read(info.Path, store.MaxRawSize)
+func forNewKitty(p paths.Paths, info published.Info) (string, error) {
+	data, err := userfile.Read(info.Path, published.MaxRawSize)
 	if err != nil {
 		return "", err
 	}
@@ -191,11 +191,11 @@ func forNewKitty(p paths.Paths, info store.Info) (string, error) {
 // printScreenHistory names the plain windows of the restored save that
 // print the screen history it kept, with when it was kept.
 func printScreenHistory(w io.Writer, path string, now time.Time) {
-	data, err := store.ReadRaw(path)
+	data, err := published.ReadRaw(path)
 	if err != nil {
 		return
 	}
-	for _, h := range store.HistoryWindows(data) {
+	for _, h := range published.HistoryWindows(data) {
 		what := "its screen history is gone"
 		if fi, err := os.Lstat(h.File); err == nil {
 			what = "prints its screen history, kept " + shared.When(now, fi.ModTime())

@@ -9,7 +9,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/factory/factorytest"
 	"github.com/kittymux/kittymux/pkg/cmd/sessions/restore"
 	"github.com/kittymux/kittymux/pkg/paths"
-	storage "github.com/kittymux/kittymux/pkg/store"
+	storage "github.com/kittymux/kittymux/pkg/published"
 )
 
 // Outside kitty, restore starts a new kitty on the file, if that kitty can

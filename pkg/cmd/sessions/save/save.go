@@ -13,9 +13,9 @@ import (
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/probe"
+	"github.com/kittymux/kittymux/pkg/published"
 	"github.com/kittymux/kittymux/pkg/save"
 	"github.com/kittymux/kittymux/pkg/screenhist"
-	"github.com/kittymux/kittymux/pkg/store"
 )
 
 // DefaultName is the session `save` writes when no name is given.
@@ -65,7 +65,7 @@ Exit codes: 0 saved, 1 error (nothing written), 2 bad usage.`,
 			if len(args) == 1 {
 				o.Name = args[0]
 			}
-			if err := store.CheckName(o.Name); err != nil {
+			if err := published.CheckName(o.Name); err != nil {
 				return &factory.FlagError{Err: err}
 			}
 			if runF != nil {

@@ -16,7 +16,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/ended"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/paths"
-	"github.com/kittymux/kittymux/pkg/store"
+	"github.com/kittymux/kittymux/pkg/published"
 )
 
 // SavesOptions of `sessions saves`.
@@ -78,8 +78,8 @@ type SavedSession struct {
 	Agents  int    `json:"agents"`
 	// ScreenHistory is how many windows print a kept screen history when
 	// restored; HistoryWindows are they.
-	ScreenHistory  int                   `json:"screen_history,omitempty"`
-	HistoryWindows []store.HistoryWindow `json:"screen_history_windows,omitempty"`
+	ScreenHistory  int                       `json:"screen_history,omitempty"`
+	HistoryWindows []published.HistoryWindow `json:"screen_history_windows,omitempty"`
 	// Last: `sessions restore last` opens this one.
 	Last    bool   `json:"last"`
 	Problem string `json:"problem,omitempty"`
@@ -144,7 +144,7 @@ func (s SavedSession) stateText(now time.Time) string {
 
 // Saves runs `sessions saves`.
 func Saves(ctx context.Context, o *SavesOptions) error {
-	all, err := store.List(o.Paths)
+	all, err := published.List(o.Paths)
 	if err != nil {
 		return err
 	}
@@ -163,10 +163,10 @@ func Saves(ctx context.Context, o *SavesOptions) error {
 			s.Kitty, s.Saved = key, at
 		}
 		s.stateOf(ks)
-		data, err := store.ReadRaw(in.Path)
+		data, err := published.ReadRaw(in.Path)
 		if err == nil {
-			s.Windows, s.Agents, err = store.Count(data)
-			s.HistoryWindows = store.HistoryWindows(data)
+			s.Windows, s.Agents, err = published.Count(data)
+			s.HistoryWindows = published.HistoryWindows(data)
 			s.ScreenHistory = len(s.HistoryWindows)
 		}
 		if err != nil {

@@ -18,8 +18,8 @@ import (
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/published"
 	"github.com/kittymux/kittymux/pkg/statefile"
-	"github.com/kittymux/kittymux/pkg/store"
 )
 
 // Saved reads the saves and what became of the kitties they are of.
@@ -34,7 +34,7 @@ type Saved struct {
 // Kitties reads every save and says, for each kitty with autosaves,
 // whether it still runs and what became of its session.
 func (s Saved) Kitties(ctx context.Context) ([]ended.Kitty, []ended.Save, error) {
-	all, err := store.List(s.Paths)
+	all, err := published.List(s.Paths)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -81,7 +81,7 @@ func SelfKey(to string, getenv func(string) string) string {
 
 // MarkRestored records that key's session was restored, which ends its
 // offer and makes it no longer `restore last`.
-func (s Saved) MarkRestored(key string, info store.Info, at time.Time) {
+func (s Saved) MarkRestored(key string, info published.Info, at time.Time) {
 	if key == "" {
 		return
 	}
@@ -95,7 +95,7 @@ func (s Saved) MarkRestored(key string, info store.Info, at time.Time) {
 // is then a copy in sessions/.restore/, of the same base name (kitty names
 // the session after it). It returns the session to load and what was left
 // out.
-func (s Saved) WithoutClosed(key string, info store.Info) (store.Info, []ended.LeftOut) {
+func (s Saved) WithoutClosed(key string, info published.Info) (published.Info, []ended.LeftOut) {
 	pid := ended.PIDOf(key)
 	if pid == 0 {
 		return info, nil
@@ -104,7 +104,7 @@ func (s Saved) WithoutClosed(key string, info store.Info) (store.Info, []ended.L
 	if err != nil {
 		return info, nil
 	}
-	data, err := store.ReadRaw(info.Path)
+	data, err := published.ReadRaw(info.Path)
 	if err != nil {
 		return info, nil
 	}
@@ -139,7 +139,7 @@ func CompleteSessionNames(p paths.Paths, extra ...string) cobra.CompletionFunc {
 		if len(args) > 0 {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
-		all, _ := store.List(p)
+		all, _ := published.List(p)
 		names := append([]string(nil), extra...)
 		for _, in := range all {
 			names = append(names, in.Name)

@@ -75,9 +75,18 @@ type PTYRun struct {
 // Capture reads r (a pty's master side) until it fails, in the
 // background; the function it returns is everything read so far.
 func Capture(r io.Reader) (output func() string) {
+	output, _ = capture(r)
+	return output
+}
+
+// capture is Capture, with a channel closed once the reader ended (the
+// terminal's other side closed and all it had written was read).
+func capture(r io.Reader) (output func() string, drained <-chan struct{}) {
 	var mu sync.Mutex
 	var out bytes.Buffer
+	ended := make(chan struct{})
 	go func() {
+		defer close(ended)
 		buf := make([]byte, 4096)
 		for {
 			n, err := r.Read(buf)
@@ -89,7 +98,7 @@ func Capture(r io.Reader) (output func() string) {
 			}
 		}
 	}()
-	return func() string { mu.Lock(); defer mu.Unlock(); return out.String() }
+	return func() string { mu.Lock(); defer mu.Unlock(); return out.String() }, ended
 }
 
 // Queries a program sends its terminal, and what kitty answers: the
@@ -142,13 +151,23 @@ func RunPTY(t TB, o PTYOptions) PTYRun {
 		t.Fatalf("start %s in a pty: %v", o.Path, err)
 	}
 	defer f.Close()
-	output := Capture(f)
+	output, drained := capture(f)
 	done := make(chan struct{})
 	go func() { _ = cmd.Wait(); close(done) }()
 	go answerQueries(f, output, done)
 	stop := func() {
 		_ = cmd.Process.Kill()
 		<-done
+	}
+	// read waits, bounded, for the reader to take all the program wrote
+	// before it ended: on a busy machine a fixed pause was not enough (the
+	// prompt's last line missing from a run's output).
+	read := func() string {
+		select {
+		case <-drained:
+		case <-time.After(2 * time.Second):
+		}
+		return output()
 	}
 	bound := NewBound(t, filepath.Base(o.Path)+" in a pty", o.Timeout)
 	if o.WaitFor != "" {
@@ -186,14 +205,12 @@ func RunPTY(t TB, o PTYOptions) PTYRun {
 	for {
 		select {
 		case <-done:
-			time.Sleep(20 * time.Millisecond) // let the reader drain
-			return PTYRun{Out: output(), Exited: true, Code: cmd.ProcessState.ExitCode()}
+			return PTYRun{Out: read(), Exited: true, Code: cmd.ProcessState.ExitCode()}
 		default:
 		}
 		if o.Done != nil && o.Done() {
-			time.Sleep(50 * time.Millisecond)
 			stop()
-			return PTYRun{Out: output()}
+			return PTYRun{Out: read()}
 		}
 		if bound.Over() {
 			stop()

@@ -203,7 +203,7 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 	if o.ResumeBin == "" {
 		return nil, errors.New("rewrite: no path for kittymux-resume")
 	}
-	raw, warnings := Vet(raw, o.LS)
+	raw, warnings := vet(raw, o.LS, sealedExec(o))
 	f, err := sessionfile.Parse(raw)
 	if err != nil {
 		return nil, fmt.Errorf("read kitty's save: %w", err)
@@ -349,6 +349,24 @@ func (sw *saved) savedCommand(set *agents.Set) {
 		sw.fromShell = true
 	default:
 		sw.argv = l.Argv
+	}
+}
+
+// sealedExec vouches for a window launched with a restore record sealed
+// here (for the directory the window is in) whose prompt exec'd that
+// agent: kitty saves such a window with the record it was launched with,
+// and ls lists the agent.
+func sealedExec(o Options) Execd {
+	if o.Key == nil {
+		return nil
+	}
+	return func(argv []string, w *kitty.Window) bool {
+		rec, ok := resumerecord.FromCommandLine(argv, o.ResumeBin)
+		if !ok || rec.VerifyIn(o.Key, w.Cwd) != nil {
+			return false
+		}
+		c, ok := recognize.Argv(o.Agents, w.Cmdline)
+		return ok && c.Agent == rec.Agent
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/journal"
+	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/probe"
 	"github.com/kittymux/kittymux/pkg/recognize"
@@ -772,6 +773,59 @@ func TestRewriteAsSavedReport(t *testing.T) {
 			}
 			if got := bytes.Contains(res.Data, []byte(c.line)); got != c.kept {
 				t.Errorf("line kept: %v, want %v\n%s", got, c.kept, res.Data)
+			}
+		})
+	}
+}
+
+// TestRewriteExecdRecordOffline: kitty saves a window that was launched
+// with the restore prompt with the prompt's record (how it was created),
+// while its ls lists the agent the prompt exec'd. The quit capture
+// publishes after kitty has gone, with no live window to read: a record
+// sealed here whose agent ls lists is read as that record; one not sealed
+// here, or whose window runs another program now, comes back as a shell.
+func TestRewriteExecdRecordOffline(t *testing.T) {
+	set := shipped(t)
+	rec := resumerecord.Record{Agent: "claude", Mode: "exact", ID: w4ID, Dir: "/home/u", Argv: []string{"claude", "--resume", w4ID}}
+	other := bytes.Repeat([]byte{9}, resumerecord.KeySize)
+	for _, c := range []struct {
+		name    string
+		key     []byte
+		running []string
+		want    bool
+	}{
+		{"sealed here, its agent running", testKey, rec.Argv, true},
+		{"sealed here, a shell running now", testKey, []string{"/bin/bash"}, false},
+		{"sealed here, another agent running", testKey, []string{"codex", "resume", codexID}, false},
+		{"sealed on another machine", other, rec.Argv, false},
+		{"not sealed", nil, rec.Argv, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			argv, err := rec.CommandLine(bin, c.key, set.Names())
+			if err != nil {
+				t.Fatal(err)
+			}
+			words := make([]string, len(argv))
+			for i, w := range argv {
+				if words[i], err = sessionfile.QuoteWord(w); err != nil {
+					t.Fatal(err)
+				}
+			}
+			raw := tab("/home/u", win1, win2+" "+strings.Join(words, " "))
+			ls := testLS(func(ws map[int]*kitty.Window) { ws[2].Cmdline = c.running })
+			res, err := rewrite.Rewrite([]byte(raw), rewrite.Options{Agents: set, ResumeBin: bin, Key: testKey, LS: ls})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, ok := records(t, res.Data)[2]
+			if !c.want {
+				if ok || bytes.Contains(res.Data, []byte(w4ID)) {
+					t.Errorf("window 2 kept its record:\n%s", res.Data)
+				}
+				return
+			}
+			if !ok || got.Verify(testKey) != nil || got.ID != w4ID || !slices.Equal(got.Argv, rec.Argv) {
+				t.Errorf("window 2: %+v, want its record sealed here:\n%s", got, res.Data)
 			}
 		})
 	}

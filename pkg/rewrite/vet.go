@@ -52,7 +52,21 @@ import (
 // it), the tabs are those the save's own set_layout_state lines name, and
 // only their structure is checked.
 func Vet(raw []byte, ls []kitty.OSWindow) ([]byte, []string) {
-	a := &accountant{src: string(raw), m: newModel(ls, string(raw)), seen: map[int]bool{}}
+	return vet(raw, ls, nil)
+}
+
+// Execd tells whether argv, the command a window was launched with, is a
+// restore record kittymux sealed that exec'd the agent ls now lists in the
+// window (running, in its directory): kitty writes a window's launch
+// command as it was created, where ls lists what the window runs now.
+type Execd func(argv []string, w *kitty.Window) bool
+
+// vet is Vet; a launch command that is not what ls lists is kept when
+// execd (nil: none) vouches for it.
+func vet(raw []byte, ls []kitty.OSWindow, execd Execd) ([]byte, []string) {
+	m := newModel(ls, string(raw))
+	m.execd = execd
+	a := &accountant{src: string(raw), m: m, seen: map[int]bool{}}
 	a.run()
 	return a.out, a.warnings
 }
@@ -60,6 +74,7 @@ func Vet(raw []byte, ls []kitty.OSWindow) ([]byte, []string) {
 // model is what kittymux knows of the kitty that saved.
 type model struct {
 	fromLS bool
+	execd  Execd
 	// legacy: no ls, and the save holds no set_layout_state (kitty 0.43
 	// and newer write one for every tab): a file written by hand, whose
 	// tabs are read as they come, any window once.

@@ -190,7 +190,7 @@ func (b *block) check(l *sessionfile.Launch, id, num int) string {
 		}
 	}
 	l.Options = kept
-	if len(l.Argv) > 0 && w != nil && !slices.Equal(l.Argv, w.Cmdline) {
+	if len(l.Argv) > 0 && w != nil && !slices.Equal(l.Argv, w.Cmdline) && (b.a.m.execd == nil || !b.a.m.execd(l.Argv, w)) {
 		b.note(num, "window %d: its command %s is not the one kitty listed it running: written as a shell", id, shown(strings.Join(l.Argv, " ")))
 		_ = l.SetArgv(nil)
 	}

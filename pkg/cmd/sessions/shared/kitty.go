@@ -6,9 +6,12 @@ package shared
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"strings"
+	"syscall"
 	"time"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -113,7 +116,57 @@ func OpenBasic(ctx context.Context, t Target, lookPath func(string) (string, err
 	return "a new kitty", nil
 }
 
-// StartKitty starts a new kitty on a session file.
+// StartKitty starts a new kitty on a session file, in a session of its
+// own, and returns once it has run for a moment: one that exits at once
+// (no display to open, a kitty.conf it refuses) is an error with what it
+// said. `kitty --detach` returned before the new kitty opened its display,
+// so a kitty that could not start was reported started.
 func StartKitty(kittyPath, session string) error {
-	return exec.Command(kittyPath, "--detach", "--session", session).Run()
+	return startKitty(kittyPath, session, 2*time.Second)
+}
+
+// startKitty is StartKitty, waiting settle for an early exit.
+func startKitty(kittyPath, session string, settle time.Duration) error {
+	// Its output goes to a file no one reads once it runs: a pipe would
+	// break when this process exits, and kitty writes to it for life.
+	out, err := os.CreateTemp("", "kittymux-kitty-*.log")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(out.Name())
+	defer out.Close()
+	cmd := exec.Command(kittyPath, "--session", session)
+	cmd.Stdout, cmd.Stderr = out, out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	select {
+	case err := <-exited:
+		said, _ := os.ReadFile(out.Name())
+		if err == nil {
+			err = errors.New("exit status 0")
+		}
+		return fmt.Errorf("kitty exited at once (%v)%s", err, lastLines(string(said), 5))
+	case <-time.After(settle):
+		return nil
+	}
+}
+
+// lastLines is the last n lines of s, after a colon, joined by "; " (an
+// error is shown on one line).
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	if len(lines) == 1 && lines[0] == "" {
+		return ""
+	}
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	for i, l := range lines {
+		lines[i] = strings.TrimSpace(l)
+	}
+	return ": " + strings.Join(lines, "; ")
 }

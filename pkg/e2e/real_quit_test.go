@@ -16,7 +16,9 @@ import (
 	"github.com/kittymux/kittymux/pkg/autosave"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/published"
+	"github.com/kittymux/kittymux/pkg/resumerecord"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
 	"github.com/kittymux/kittymux/pkg/setup"
 	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
@@ -267,5 +269,64 @@ func TestRealWatcherLoads(t *testing.T) {
 		if strings.Contains(k.Log(), bad) {
 			t.Errorf("kitty %s's log mentions %q:\n%s", k.Version, bad, k.Log())
 		}
+	}
+}
+
+// TestRealQuitCaptureRestoredWindow: a window restored by kittymux runs the
+// restore prompt, which execs the agent in its place. kitty saves such a
+// window with the command it was launched with (the prompt's sealed
+// record) while its ls lists the agent: the quit capture keeps it as that
+// agent's resume, not as a shell.
+func TestRealQuitCaptureRestoredWindow(t *testing.T) {
+	t.Parallel()
+	kittyBin := kittytest.NeedKitty(t, kitty.VersionOnQuit)
+	binDir, log := kittytest.FakeAgents(t, "claude")
+	include, pubGlob, p := quitSetup(t)
+	key, err := resumerecord.LoadOrCreateKey(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const uuid = "7b1e0c94-2f3a-4d5b-8c6e-9a0f1b2c3d4e"
+	dir := t.TempDir()
+	claude := filepath.Join(binDir, "claude")
+	exe, err := filepath.EvalSymlinks(claude)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := resumerecord.Record{Agent: "claude", Mode: plan.ModeExact, ID: uuid, Dir: dir, Exe: []string{exe},
+		Argv: []string{claude, "--resume", uuid}}
+	argv, err := rec.CommandLine(resumeBin(t), key, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := append(log.Env(), "KITTYMUX_RESUME=auto", "XDG_STATE_HOME="+filepath.Dir(p.StateDir),
+		"XDG_CONFIG_HOME="+filepath.Dir(p.ConfigDir))
+	k := kittytest.StartReal(t, kittytest.RealOptions{Kitty: kittyBin, Env: env, Config: []string{include}})
+	win := k.LaunchWith(kitty.LaunchOptions{Args: argv, Cwd: dir})
+	waitRuns(t, log, 1, 30*time.Second)
+	k.WaitFor(func(ls []kitty.OSWindow) bool {
+		for _, r := range kitty.Windows(ls) {
+			if r.Window.ID == win && len(r.Window.Cmdline) > 0 && r.Window.Cmdline[0] == claude {
+				return true
+			}
+		}
+		return false
+	}, 30*time.Second)
+
+	quit(t, k)
+	waitGone(t, k, 20*time.Second)
+	data, _ := waitFile(t, pubGlob, 60*time.Second)
+	f, err := sessionfile.Parse(data)
+	if err != nil {
+		t.Fatalf("published quit save does not parse: %v\n%s", err, data)
+	}
+	var got []resumerecord.Record
+	for _, l := range f.Launches() {
+		if r, ok := resumerecord.FromCommandLine(l.Launch.Argv, ""); ok {
+			got = append(got, r)
+		}
+	}
+	if len(got) != 1 || got[0].ID != uuid || got[0].Verify(key) != nil {
+		t.Errorf("the restored claude's window is not kept as its sealed resume: %+v\n%s", got, data)
 	}
 }

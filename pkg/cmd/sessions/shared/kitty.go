@@ -6,7 +6,6 @@ package shared
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -117,9 +116,11 @@ func OpenBasic(ctx context.Context, t Target, lookPath func(string) (string, err
 }
 
 // StartKitty starts a new kitty on a session file, in a session of its
-// own, and returns once it has run for a moment: one that exits at once
+// own, and returns once it has run for a moment: one that fails at once
 // (no display to open, a kitty.conf it refuses) is an error with what it
-// said. `kitty --detach` returned before the new kitty opened its display,
+// said. One that exits at once with success handed the session to a kitty
+// already running (--single-instance in the user's kitty.conf or a
+// wrapper): that is a start. `kitty --detach` returned before the new kitty opened its display,
 // so a kitty that could not start was reported started.
 func StartKitty(kittyPath, session string) error {
 	return startKitty(kittyPath, session, 2*time.Second)
@@ -145,10 +146,10 @@ func startKitty(kittyPath, session string, settle time.Duration) error {
 	go func() { exited <- cmd.Wait() }()
 	select {
 	case err := <-exited:
-		said, _ := os.ReadFile(out.Name())
 		if err == nil {
-			err = errors.New("exit status 0")
+			return nil
 		}
+		said, _ := os.ReadFile(out.Name())
 		return fmt.Errorf("kitty exited at once (%v)%s", err, lastLines(string(said), 5))
 	case <-time.After(settle):
 		return nil

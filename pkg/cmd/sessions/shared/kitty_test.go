@@ -11,6 +11,7 @@ import (
 )
 
 // A kitty that cannot start (here: no display) is an error saying why; one
+// that hands the session to a running kitty and exits 0 is a start; one
 // that runs is started and left running.
 func TestStartKitty(t *testing.T) {
 	dir := t.TempDir()
@@ -21,6 +22,13 @@ func TestStartKitty(t *testing.T) {
 	err := startKitty(failing, "s.kitty-session", 10*time.Second)
 	if err == nil || !strings.Contains(err.Error(), "Failed to open display") || !strings.Contains(err.Error(), "exit status 1") {
 		t.Errorf("failing kitty: %v", err)
+	}
+	handed := filepath.Join(dir, "handed")
+	if err := os.WriteFile(handed, []byte("#!/bin/sh\necho handed to the running kitty\nexit 0\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := startKitty(handed, "s.kitty-session", 10*time.Second); err != nil {
+		t.Errorf("a kitty that hands the session on and exits 0: %v", err)
 	}
 	ran := filepath.Join(dir, "ran")
 	running := filepath.Join(dir, "running")

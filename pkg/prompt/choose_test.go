@@ -174,7 +174,15 @@ func TestChooseSince(t *testing.T) {
 	if diff := cmp.Diff([]string{"claude", "--model", "sonnet", "--resume", appleID}, argvOf(r)); diff != "" {
 		t.Errorf("exec'd (-want +got):\n%s\noutput:\n%s", diff, r.out)
 	}
-	ran := "its claude started " + started.Format("15:04") + ", last seen running " + seen.Format("15:04")
+	// A time of another day carries its date (run near midnight, started
+	// is yesterday's).
+	clock := func(t time.Time) string {
+		if y, m, d := t.Date(); y == now.Year() && m == now.Month() && d == now.Day() {
+			return t.Format("15:04")
+		}
+		return t.Format("Jan 2 15:04")
+	}
+	ran := "its claude started " + clock(started) + ", last seen running " + clock(seen)
 	if !strings.Contains(r.out, ran) {
 		t.Errorf("the list does not say when its agent ran (%q):\n%s", ran, r.out)
 	}

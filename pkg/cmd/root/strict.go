@@ -2,7 +2,10 @@ package root
 
 import (
 	"fmt"
+	"io"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -15,9 +18,7 @@ import (
 // The group itself, alone, still prints its help.
 func strict(cmd *cobra.Command) {
 	if !cmd.HasParent() {
-		// A group runs only to report bad usage: its usage is its commands.
-		cmd.SetUsageTemplate(strings.Replace(cmd.UsageTemplate(), "Usage:{{if .Runnable}}",
-			"Usage:{{if and .Runnable (not .HasAvailableSubCommands)}}", 1))
+		cmd.SetUsageFunc(usage)
 	}
 	for _, c := range cmd.Commands() {
 		strict(c)
@@ -57,6 +58,86 @@ func strict(cmd *cobra.Command) {
 		}
 	}
 	addCompletionExamples(cmd)
+}
+
+// usage is cobra's default usage, written out rather than run as its
+// template (text/template parsing and running it cost more than the rest of
+// a `--help`), with one change: a group runs only to report bad usage, so
+// its usage is its commands, not its own use line.
+func usage(c *cobra.Command) error {
+	w := c.OutOrStderr()
+	c.LocalFlags() // merges the inherited flags in, as cobra does first
+	var b strings.Builder
+	b.WriteString("Usage:")
+	if c.Runnable() && !c.HasAvailableSubCommands() {
+		b.WriteString("\n  " + c.UseLine())
+	}
+	if c.HasAvailableSubCommands() {
+		b.WriteString("\n  " + c.CommandPath() + " [command]")
+	}
+	if len(c.Aliases) > 0 {
+		b.WriteString("\n\nAliases:\n  " + c.NameAndAliases())
+	}
+	if c.HasExample() {
+		b.WriteString("\n\nExamples:\n" + c.Example)
+	}
+	if c.HasAvailableSubCommands() {
+		cmds := c.Commands()
+		listed := func(s *cobra.Command) bool { return s.IsAvailableCommand() || s.Name() == "help" }
+		if len(c.Groups()) == 0 {
+			b.WriteString("\n\nAvailable Commands:")
+			for _, s := range cmds {
+				if listed(s) {
+					b.WriteString("\n  " + rpad(s.Name(), s.NamePadding()) + " " + s.Short)
+				}
+			}
+		} else {
+			for _, g := range c.Groups() {
+				b.WriteString("\n\n" + g.Title)
+				for _, s := range cmds {
+					if s.GroupID == g.ID && listed(s) {
+						b.WriteString("\n  " + rpad(s.Name(), s.NamePadding()) + " " + s.Short)
+					}
+				}
+			}
+			if !c.AllChildCommandsHaveGroup() {
+				b.WriteString("\n\nAdditional Commands:")
+				for _, s := range cmds {
+					if s.GroupID == "" && listed(s) {
+						b.WriteString("\n  " + rpad(s.Name(), s.NamePadding()) + " " + s.Short)
+					}
+				}
+			}
+		}
+	}
+	if c.HasAvailableLocalFlags() {
+		b.WriteString("\n\nFlags:\n" + strings.TrimRightFunc(c.LocalFlags().FlagUsages(), unicode.IsSpace))
+	}
+	if c.HasAvailableInheritedFlags() {
+		b.WriteString("\n\nGlobal Flags:\n" + strings.TrimRightFunc(c.InheritedFlags().FlagUsages(), unicode.IsSpace))
+	}
+	if c.HasHelpSubCommands() {
+		b.WriteString("\n\nAdditional help topics:")
+		for _, s := range c.Commands() {
+			if s.IsAdditionalHelpTopicCommand() {
+				b.WriteString("\n  " + rpad(s.CommandPath(), s.CommandPathPadding()) + " " + s.Short)
+			}
+		}
+	}
+	if c.HasAvailableSubCommands() {
+		b.WriteString("\n\nUse \"" + c.CommandPath() + " [command] --help\" for more information about a command.")
+	}
+	b.WriteString("\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// rpad pads s with spaces to n runes, as cobra's template does.
+func rpad(s string, n int) string {
+	if k := n - utf8.RuneCountInString(s); k > 0 {
+		return s + strings.Repeat(" ", k)
+	}
+	return s
 }
 
 // unknownCommand is the error for `kittymux GROUP NAME` where GROUP has no

@@ -23,7 +23,27 @@ import (
 )
 
 // NewCmdRoot returns the kittymux command.
-func NewCmdRoot(f *factory.Factory) *cobra.Command {
+func NewCmdRoot(f *factory.Factory) *cobra.Command { return newCmdRoot(f, "") }
+
+// commands are the top-level commands, each by its name.
+var commands = []struct {
+	name string
+	new  func(*factory.Factory) *cobra.Command
+}{
+	{"doctor", func(f *factory.Factory) *cobra.Command { return doctor.NewCmdDoctor(f, nil) }},
+	{"sessions", sessions.NewCmdSessions},
+	{"scanner", scanner.NewCmdScanner},
+	{"setup", func(f *factory.Factory) *cobra.Command { return setup.NewCmdSetup(f, nil) }},
+	{"hook", hookcmd.NewCmdHook},
+	{"integration", func(f *factory.Factory) *cobra.Command { return integration.NewCmdIntegration(f, nil) }},
+	{"agents", agentscmd.NewCmdAgents},
+	{"version", versioncmd.NewCmdVersion},
+}
+
+// newCmdRoot returns the kittymux command, with only the top-level command
+// named only under it when only is not "": the one a command line runs (see
+// Main), so that no other command is made.
+func newCmdRoot(f *factory.Factory, only string) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "kittymux",
 		Short: "Keep AI coding agents' conversations across kitty restarts",
@@ -37,23 +57,48 @@ number of arguments).`,
   kittymux doctor             # what works on the kitty found, and what does not
   kittymux sessions restore last
   kittymux sessions saves`,
-		Version:       version.Get().Line("kittymux"),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	cmd.SetVersionTemplate("{{.Version}}\n")
 	cmd.PersistentFlags().StringVar(&f.To, "to", "", "kitty socket address (`unix:/path`); default: KITTY_LISTEN_ON, then every running kitty")
 	cmd.SetIn(f.IO.In)
 	cmd.SetOut(f.IO.Out)
 	cmd.SetErr(f.IO.ErrOut)
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &factory.FlagError{Err: err} })
-	cmd.AddCommand(doctor.NewCmdDoctor(f, nil), sessions.NewCmdSessions(f), scanner.NewCmdScanner(f),
-		setup.NewCmdSetup(f, nil), hookcmd.NewCmdHook(f), integration.NewCmdIntegration(f, nil),
-		agentscmd.NewCmdAgents(f), versioncmd.NewCmdVersion(f))
-	cmd.InitDefaultHelpCmd()
-	cmd.InitDefaultCompletionCmd()
+	for _, c := range commands {
+		if only == "" || c.name == only {
+			cmd.AddCommand(c.new(f))
+		}
+	}
+	if only == "" {
+		cmd.Version = version.Get().Line("kittymux")
+		cmd.SetVersionTemplate("{{.Version}}\n")
+		cmd.InitDefaultHelpCmd()
+		cmd.InitDefaultCompletionCmd()
+	} else {
+		// The command line names another command: none of the root's own
+		// (help, completion, --version) can run.
+		cmd.CompletionOptions.DisableDefaultCmd = true
+	}
 	strict(cmd)
 	return cmd
+}
+
+// only is the top-level command args run when the first of them names one:
+// the rest of the command line is that command's (flags of the root, such
+// as --to, are inherited by every command and so are still known). "" when
+// args start otherwise (a flag, help, completion, a mistyped name), which
+// needs the whole tree.
+func only(args []string) string {
+	if len(args) == 0 {
+		return ""
+	}
+	for _, c := range commands {
+		if c.name == args[0] {
+			return c.name
+		}
+	}
+	return ""
 }
 
 // Grace is how long a command has to end on its own after SIGINT or
@@ -68,7 +113,7 @@ const Grace = 5 * time.Second
 func Main(f *factory.Factory, args []string) int {
 	ctx, stop := watchSignals(Grace, dieBy)
 	defer stop()
-	cmd := NewCmdRoot(f)
+	cmd := newCmdRoot(f, only(args))
 	cmd.SetArgs(args)
 	return factory.ReportHint(f.IO.ErrOut, cmd.ExecuteContext(ctx), f.ConfHint())
 }

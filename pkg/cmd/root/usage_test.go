@@ -1,6 +1,7 @@
 package root
 
 import (
+	"sort"
 	"strings"
 	"testing"
 
@@ -41,5 +42,41 @@ func TestUsageSameAsTemplate(t *testing.T) {
 	walk(fast, slow)
 	if n < 30 {
 		t.Errorf("only %d commands compared", n)
+	}
+}
+
+// TestCommandsNameTheTree: the table Main picks a command line's top-level
+// command from names every command of the tree, by its own name, so that
+// a command line that names one runs it alone.
+func TestCommandsNameTheTree(t *testing.T) {
+	f, _, _ := factorytest.New(t)
+	var names []string
+	for _, c := range NewCmdRoot(f).Commands() {
+		if c.Name() != "help" && c.Name() != "completion" {
+			names = append(names, c.Name())
+		}
+		if len(c.Aliases) > 0 {
+			t.Errorf("%s has aliases %q: only would not know them", c.Name(), c.Aliases)
+		}
+	}
+	var table []string
+	for _, c := range commands {
+		table = append(table, c.name)
+		cmd := newCmdRoot(f, c.name)
+		if subs := cmd.Commands(); len(subs) != 1 || subs[0].Name() != c.name {
+			t.Errorf("only %q: the root holds %d commands, the first %q", c.name, len(subs), subs[0].Name())
+		}
+		if got := only([]string{c.name, "--help"}); got != c.name {
+			t.Errorf("only(%s --help) = %q", c.name, got)
+		}
+	}
+	sort.Strings(table) // as cobra lists them
+	if strings.Join(names, " ") != strings.Join(table, " ") {
+		t.Errorf("the tree's commands %q, the table's %q", names, table)
+	}
+	for _, args := range [][]string{nil, {"--to", "unix:/x", "version"}, {"help", "version"}, {"completion", "bash"}, {"__complete", "vers"}, {"versio"}} {
+		if got := only(args); got != "" {
+			t.Errorf("only(%q) = %q, want the whole tree", args, got)
+		}
 	}
 }

@@ -14,13 +14,20 @@
 // real one back.
 package quiet
 
-import "os"
+import (
+	"os"
+	"syscall"
+)
 
 var stdout = os.Stdout
 
+// init opens the null device as os.NewFile takes a descriptor, not as
+// os.OpenFile opens a file: OpenFile would register it with the runtime's
+// network poller (an epoll instance and an eventfd made, in every process,
+// for a write that never comes).
 func init() {
-	if null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0); err == nil {
-		os.Stdout = null
+	if fd, err := syscall.Open(os.DevNull, syscall.O_WRONLY|syscall.O_CLOEXEC, 0); err == nil {
+		os.Stdout = os.NewFile(uintptr(fd), os.DevNull)
 	}
 }
 

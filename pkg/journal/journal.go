@@ -155,11 +155,14 @@ type Journal struct {
 
 	// unordered: take the lock without a turn (flock's order), to compare.
 	unordered bool
+	// held, when set, is told how long each update held the lock.
+	held func(time.Duration)
 
 	mu sync.Mutex
-	// cache holds the records of the last version this Journal read or
-	// wrote, by the line of text each was decoded from.
-	cache map[string]line
+	// lines are the records of the last version this Journal read or
+	// wrote, in the file's order, each with the line of text it was decoded
+	// from. Shared between versions: never changed.
+	lines []*line
 }
 
 // New returns the journal at path (paths.Paths.Journal). off is whether the
@@ -265,19 +268,51 @@ func (j *Journal) Update(fn func(*File) error) (Result, error) {
 // UpdateContext is Update that waits for the lock only until ctx ends (a
 // hook must never hold up its agent); a ctx that never ends waits as long
 // as it takes.
+//
+// The new journal is synced to disk after the lock is released (the
+// rename that publishes it happens under the lock): the next writer does not
+// wait for the disk, and Update still returns only once the change is
+// durable. An update's own wait for the disk overlaps the next writer's
+// work, and the file system commits their syncs together.
 func (j *Journal) UpdateContext(ctx context.Context, fn func(*File) error) (Result, error) {
+	res, sync, err := j.update(ctx, fn)
+	if err != nil || sync == nil {
+		return res, err
+	}
+	if err := sync(); err != nil {
+		return res, fmt.Errorf("write journal: %w", err)
+	}
+	return res, nil
+}
+
+// update is UpdateContext up to the sync, which it returns (nil when
+// nothing was written); every lock is released when it returns.
+func (j *Journal) update(ctx context.Context, fn func(*File) error) (Result, func() error, error) {
 	var res Result
 	if j.Off {
-		return res, ErrOff
+		return res, nil, ErrOff
 	}
 	dir, err := statefile.Make(filepath.Dir(j.Path))
 	if err != nil {
-		return res, fmt.Errorf("journal directory: %w", err)
+		return res, nil, fmt.Errorf("journal directory: %w", err)
 	}
 	defer dir.Close()
+	// The new journal's file is made before the lock is asked for: making
+	// a file can wait on the file system, and no other writer should wait
+	// with it. Unused (nothing changed, an error), it is removed once the
+	// lock is released.
+	next, err := dir.Prepare(filepath.Base(j.Path))
+	if err != nil {
+		return res, nil, fmt.Errorf("write journal: %w", err)
+	}
+	defer func() {
+		if next != nil {
+			next.Discard()
+		}
+	}()
 	lock, err := dir.OpenLock(filepath.Base(j.LockPath()))
 	if err != nil {
-		return res, fmt.Errorf("lock journal: %w", err)
+		return res, nil, fmt.Errorf("lock journal: %w", err)
 	}
 	// Writers ask for the lock in turn (see turn_linux.go). Closing the
 	// file drops the lock; then the turn ends, and the next writer asks.
@@ -290,7 +325,10 @@ func (j *Journal) UpdateContext(ctx context.Context, fn func(*File) error) (Resu
 		if ctx.Err() != nil {
 			err = fmt.Errorf("%w: %w", ErrBusy, err)
 		}
-		return res, fmt.Errorf("lock journal %s: %w", j.LockPath(), err)
+		return res, nil, fmt.Errorf("lock journal %s: %w", j.LockPath(), err)
+	}
+	if j.held != nil {
+		defer func(locked time.Time) { j.held(time.Since(locked)) }(time.Now())
 	}
 	// Hook events that could not wait for the lock are applied first, in
 	// the order they came; the spool is emptied once the journal holding
@@ -306,16 +344,16 @@ func (j *Journal) UpdateContext(ctx context.Context, fn func(*File) error) (Resu
 	case errors.As(err, &ce):
 		aside := fmt.Sprintf("%s.corrupt-%s", j.Path, j.now().UTC().Format("20060102T150405.000000000"))
 		if err := os.Rename(j.Path, aside); err != nil {
-			return res, fmt.Errorf("move corrupt journal aside: %w", err)
+			return res, nil, fmt.Errorf("move corrupt journal aside: %w", err)
 		}
 		res.MovedAside = aside
 		f, lines, restores = &File{Version: SchemaVersion}, nil, ""
 	case err != nil:
-		return res, err
+		return res, nil, err
 	}
 	applySpool(f, spool.events())
 	if err := fn(f); err != nil {
-		return res, err
+		return res, nil, err
 	}
 	// Outcomes the restore prompts queued come in with any update.
 	pending, queued := j.readQueue()
@@ -325,19 +363,22 @@ func (j *Journal) UpdateContext(ctx context.Context, fn func(*File) error) (Resu
 	Bound(f, j.now())
 	data, changed, err := j.encodeCached(f, lines, restores)
 	if err != nil {
-		return res, err
+		return res, nil, err
 	}
 	if !changed && oldVersion == SchemaVersion && res.MovedAside == "" && lines != nil {
 		spool.done()
 		j.dropQueued(dir, queued)
-		return res, nil
+		return res, nil, nil
 	}
-	if err := dir.WriteFile(filepath.Base(j.Path), data); err != nil {
-		return res, fmt.Errorf("write journal: %w", err)
+	p := next
+	next = nil
+	sync, err := p.Replace(data)
+	if err != nil {
+		return res, nil, fmt.Errorf("write journal: %w", err)
 	}
 	spool.done()
 	j.dropQueued(dir, queued)
-	return res, nil
+	return res, sync, nil
 }
 
 // line is one record as read, with the text it was decoded from.
@@ -349,9 +390,9 @@ type line struct {
 // readCached reads the journal for Update: its records, and beside each
 // the line it came from (nil lines: the file is new, or not laid out a
 // record a line), and the text of its restores list as written. Lines
-// decoded by an earlier Update of this Journal are taken from j.cache rather
+// decoded by an earlier Update of this Journal are taken from j.lines rather
 // than decoded again.
-func (j *Journal) readCached() (*File, []line, string, error) {
+func (j *Journal) readCached() (*File, []*line, string, error) {
 	data, err := readJournal(j.Path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &File{Version: SchemaVersion}, nil, "", nil
@@ -380,9 +421,9 @@ func (j *Journal) readCached() (*File, []line, string, error) {
 		return f, nil, "", err
 	}
 	n := bytes.Count(body, []byte(",\n")) + 1
-	cache := make(map[string]line, n)
 	f.Records = make([]Record, 0, n)
-	lines := make([]line, 0, n)
+	lines := make([]*line, 0, n)
+	prev, k := j.lines, 0
 	for raw := range bytes.SplitSeq(body, []byte(",\n")) {
 		raw = bytes.TrimPrefix(raw, []byte("\n"))
 		if len(raw) == 0 {
@@ -394,9 +435,9 @@ func (j *Journal) readCached() (*File, []line, string, error) {
 			f, err := decode(data, j.Path)
 			return f, nil, "", err
 		}
-		l, hit := j.cache[string(raw)]
-		if !hit {
-			l.text = string(raw)
+		l := match(prev, &k, raw)
+		if l == nil {
+			l = &line{text: string(raw)}
 			if err := json.Unmarshal(raw, &l.rec); err != nil {
 				// Not our layout after all (a record spanning lines):
 				// the whole decode says whether it is corrupt.
@@ -404,12 +445,31 @@ func (j *Journal) readCached() (*File, []line, string, error) {
 				return f, nil, "", err
 			}
 		}
-		cache[l.text] = l
 		lines = append(lines, l)
 		f.Records = append(f.Records, l.rec.clone())
 	}
-	j.cache = cache
+	j.lines = lines
 	return f, lines, string(restores), nil
+}
+
+// lookahead is how far past the last line matched match looks: the lines
+// of two versions line up, each update changing, adding or dropping a few
+// records in place. Past it (many records dropped at once) lines are
+// decoded again: slower, never wrong.
+const lookahead = 16
+
+// match returns the line of prev, from *k on and at most lookahead lines
+// on, whose text is raw, and moves *k past it; nil when there is none. A
+// comparison of two lines, which differ early or not at all, costs less
+// than hashing one.
+func match(prev []*line, k *int, raw []byte) *line {
+	for i := *k; i < len(prev) && i < *k+lookahead; i++ {
+		if prev[i].text == string(raw) {
+			*k = i + 1
+			return prev[i]
+		}
+	}
+	return nil
 }
 
 // restoresHead ends the records and starts the restores list.
@@ -417,31 +477,28 @@ const restoresHead = "\n],\"restores\":["
 
 // encodeCached encodes f a record a line, reusing the text of each record
 // fn did not change, and reports whether anything changed.
-func (j *Journal) encodeCached(f *File, lines []line, restores string) ([]byte, bool, error) {
+func (j *Journal) encodeCached(f *File, lines []*line, restores string) ([]byte, bool, error) {
 	changed := len(f.Records) != len(lines)
+	written := make([]*line, len(f.Records))
 	var b bytes.Buffer
 	b.Grow(len(f.Records) * 512)
 	fmt.Fprintf(&b, "{\"version\":%d,\"records\":[", f.Version)
 	for i, r := range f.Records {
-		var text string
 		if i < len(lines) && lines[i].rec.equal(r) {
-			text = lines[i].text
+			written[i] = lines[i]
 		} else {
 			changed = true
 			enc, err := json.Marshal(r)
 			if err != nil {
 				return nil, false, fmt.Errorf("encode journal: %w", err)
 			}
-			text = string(enc)
-			if j.cache != nil {
-				j.cache[text] = line{text: text, rec: r.clone()}
-			}
+			written[i] = &line{text: string(enc), rec: r.clone()}
 		}
 		if i > 0 {
 			b.WriteByte(',')
 		}
 		b.WriteByte('\n')
-		b.WriteString(text)
+		b.WriteString(written[i].text)
 	}
 	var rs bytes.Buffer
 	for i, r := range f.Restores {
@@ -463,6 +520,8 @@ func (j *Journal) encodeCached(f *File, lines []line, restores string) ([]byte, 
 		b.Write(rs.Bytes())
 	}
 	b.WriteString("\n]}\n")
+	// What is written is what the next update of this Journal reads.
+	j.lines = written
 	return b.Bytes(), changed, nil
 }
 

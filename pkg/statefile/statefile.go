@@ -231,6 +231,118 @@ func (d *Dir) WriteFile(name string, data []byte) error {
 	return nil
 }
 
+// Pending is a file made ahead to replace a file of its directory, for a
+// writer that holds a lock around the replacement and keeps under it only
+// the write and the rename: making the temp file (an inode allocated, which
+// the file system may make wait for its journal's commit), and the syncs,
+// are done outside. Prepare makes it; Replace or Discard ends it.
+type Pending struct {
+	root *os.Root // d's: d stays open until Replace or Discard
+	dir  *os.File // the directory, for the sync
+	path string   // the directory's path, for errors
+	name string
+	pf   *renameio.PendingFile
+	lock int // the temp file's flock, as writeFile holds it
+}
+
+// Prepare makes the temp file that will replace name (a plain name in d),
+// mode 0600, and removes stale ones as WriteFile does. d must stay open
+// until Replace or Discard.
+func (d *Dir) Prepare(name string) (*Pending, error) {
+	if err := d.plainName(name); err != nil {
+		return nil, err
+	}
+	d.removeStale()
+	p := &Pending{root: d.root, path: d.path, name: name}
+	// Made outside any lock, the temp file is open to every other
+	// writer's cleaning between its creation and its flock, a window that
+	// a busy machine stretches: one removed there is made again.
+	var err error
+	for attempt := 0; ; attempt++ {
+		p.pf, err = renameio.NewPendingFile(name, renameio.WithRoot(d.root), renameio.WithStaticPermissions(filePerm))
+		if err != nil {
+			return nil, fmt.Errorf("write %s: %w", filepath.Join(d.path, name), err)
+		}
+		p.lock, err = lockFile(p.pf.File)
+		if err != nil {
+			p.pf.Cleanup()
+			return nil, fmt.Errorf("write %s: %w", filepath.Join(d.path, name), err)
+		}
+		if linked(p.pf.File) {
+			break
+		}
+		syscall.Close(p.lock)
+		p.pf.Cleanup()
+		if attempt == 100 {
+			return nil, fmt.Errorf("write %s: its temp file was removed as it was made, 100 times", filepath.Join(d.path, name))
+		}
+	}
+	// Opened now: d may be closed by the time the sync runs.
+	if p.dir, err = d.root.Open("."); err != nil {
+		p.Discard()
+		return nil, fmt.Errorf("write %s: %w", filepath.Join(d.path, name), err)
+	}
+	return p, nil
+}
+
+// Replace writes data to the temp file and renames it over the file, and
+// syncs nothing: sync, which the caller must run (after releasing its lock,
+// so that no other writer waits for the disk), makes the new file's data and
+// its name durable. A reader sees the old content or the new, never a part.
+// A crash of the machine before sync returns can lose the change, and where
+// the file system does not write a file's data before a rename over an
+// existing file (ext4's default, data=ordered with auto_da_alloc, does), can
+// leave the name on a file not fully written, which a reader that checks
+// what it reads tells from a good one. On an error the temp file is
+// removed and sync is nil.
+func (p *Pending) Replace(data []byte) (sync func() error, err error) {
+	if err := p.replace(data); err != nil {
+		p.Discard()
+		return nil, fmt.Errorf("write %s: %w", filepath.Join(p.path, p.name), err)
+	}
+	return p.sync, nil
+}
+
+func (p *Pending) replace(data []byte) error {
+	tmp := filepath.Base(p.pf.Name())
+	if _, err := p.pf.Write(data); err != nil {
+		return err
+	}
+	if err := p.pf.File.Close(); err != nil {
+		return err
+	}
+	// Renamed under its own flock (p.lock, a duplicate that outlives the
+	// close): a cleaner never takes a live writer's temp file.
+	return p.root.Rename(tmp, p.name)
+}
+
+// sync syncs the file the rename put in place (through the lock's
+// descriptor, which is its inode's), then the directory.
+func (p *Pending) sync() error {
+	defer p.dir.Close()
+	err := syscall.Fsync(p.lock)
+	for errors.Is(err, syscall.EINTR) {
+		err = syscall.Fsync(p.lock)
+	}
+	syscall.Close(p.lock)
+	if err != nil {
+		return fmt.Errorf("sync %s: %w", filepath.Join(p.path, p.name), err)
+	}
+	if err := p.dir.Sync(); err != nil {
+		return fmt.Errorf("sync %s: %w", p.path, err)
+	}
+	return nil
+}
+
+// Discard removes the temp file, unused.
+func (p *Pending) Discard() {
+	p.pf.Cleanup()
+	syscall.Close(p.lock)
+	if p.dir != nil {
+		p.dir.Close()
+	}
+}
+
 // plainName refuses a name that is not a plain file name in d.
 func (d *Dir) plainName(name string) error {
 	if name == "" || name == "." || name == ".." || strings.ContainsRune(name, filepath.Separator) {
@@ -328,6 +440,7 @@ func (d *Dir) removeStale() {
 		if !e.Type().IsRegular() || !tempRE().MatchString(e.Name()) {
 			continue
 		}
+
 		f, err := userfile.OpenInRoot(d.root, e.Name(), os.O_RDONLY|syscall.O_NOFOLLOW, 0)
 		if err != nil {
 			continue

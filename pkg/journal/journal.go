@@ -216,6 +216,25 @@ func (j *Journal) Read() (*File, error) {
 	return f, err
 }
 
+// readJournalOpen is readJournal that leaves the file open in *old, for
+// a writer to close once it has released the lock: the writer's rename
+// unlinks it, and the last close of an unlinked file frees its blocks,
+// which is work no other writer need wait for.
+func readJournalOpen(path string, old **os.File) ([]byte, error) {
+	f, err := userfile.Open(path)
+	if err == nil {
+		*old = f
+		var data []byte
+		if data, err = userfile.ReadOpen(f, MaxSize); err == nil {
+			return data, nil
+		}
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("read journal %s: %w", path, err)
+	}
+	return nil, err
+}
+
 // readJournal reads the file at path: a FIFO or device there is refused,
 // never waited on (a writer reads it holding the lock).
 func readJournal(path string) ([]byte, error) {
@@ -310,6 +329,12 @@ func (j *Journal) update(ctx context.Context, fn func(*File) error) (Result, fun
 			next.Discard()
 		}
 	}()
+	var old *os.File // the journal read, closed after the lock
+	defer func() {
+		if old != nil {
+			old.Close()
+		}
+	}()
 	lock, err := dir.OpenLock(filepath.Base(j.LockPath()))
 	if err != nil {
 		return res, nil, fmt.Errorf("lock journal: %w", err)
@@ -338,7 +363,7 @@ func (j *Journal) update(ctx context.Context, fn func(*File) error) (Result, fun
 
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	f, lines, restores, err := j.readCached()
+	f, lines, restores, err := j.readCached(&old)
 	var ce *CorruptError
 	switch {
 	case errors.As(err, &ce):
@@ -392,8 +417,8 @@ type line struct {
 // record a line), and the text of its restores list as written. Lines
 // decoded by an earlier Update of this Journal are taken from j.lines rather
 // than decoded again.
-func (j *Journal) readCached() (*File, []*line, string, error) {
-	data, err := readJournal(j.Path)
+func (j *Journal) readCached(old **os.File) (*File, []*line, string, error) {
+	data, err := readJournalOpen(j.Path, old)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &File{Version: SchemaVersion}, nil, "", nil
 	}

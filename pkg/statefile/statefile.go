@@ -6,7 +6,9 @@
 // the umask and whatever was there before. A file is replaced atomically: a
 // temp file in the same directory, synced, renamed over the old one, then
 // the directory synced; a temp file left by a killed writer is removed by the
-// next write in its directory.
+// next write in its directory. A writer that holds a lock around a
+// replacement (the journal's) makes the temp file before it (Prepare) and
+// syncs after it: under the lock only the write and the rename.
 package statefile
 
 import (

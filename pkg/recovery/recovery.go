@@ -54,6 +54,11 @@ type Options struct {
 	// Lost says why the agent's own files no longer hold a conversation
 	// (conversations.Conversation.Lost); nil does not look.
 	Lost func(r journal.Record) string
+	// Remote is the journal of agents that ran on hosts reached over ssh
+	// (nil: none). Each comes back as a window in Home that runs its ssh
+	// command as seen and asks its host to resume it.
+	Remote *journal.File
+	Home   string
 }
 
 // LiveKitty is one kitty that answered ls now.
@@ -105,6 +110,10 @@ type Tab struct {
 	// Key is the journal record the tab comes from.
 	Key        string    `json:"key"`
 	LastActive time.Time `json:"last_active"`
+	// Host is where an agent reached over ssh ran, and ReportedBy the name
+	// its hook there gave; Dir is then its directory there.
+	Host       string `json:"host,omitempty"`
+	ReportedBy string `json:"reported_by,omitempty"`
 }
 
 // Skipped is a conversation of the window that does not come back, and why.
@@ -115,6 +124,7 @@ type Skipped struct {
 	Key        string    `json:"key"`
 	LastActive time.Time `json:"last_active"`
 	Why        string    `json:"why"`
+	Host       string    `json:"host,omitempty"`
 }
 
 // Plan is what Build decided, and the session file when a tab comes back.
@@ -166,6 +176,17 @@ func Build(o Options) (*Plan, error) {
 		// kitty window has it.
 		out.Tabs[len(out.Tabs)-1].WindowID = 0
 	}
+	if o.Remote != nil {
+		for _, r := range latestPerConversation(o.Remote, clock.Or(o.Clock).Now().Add(-o.Since)) {
+			lines, tab, why := o.remoteTab(r)
+			if why != "" {
+				out.skip(r, why)
+				continue
+			}
+			file.WriteString(lines)
+			out.Tabs = append(out.Tabs, tab)
+		}
+	}
 	if len(out.Tabs) > 0 {
 		out.Data = []byte(file.String())
 	}
@@ -173,7 +194,7 @@ func Build(o Options) (*Plan, error) {
 }
 
 func (p *Plan) skip(r journal.Record, why string) {
-	p.Skipped = append(p.Skipped, Skipped{Agent: r.Agent, ID: r.ID, Dir: r.Dir, Key: r.Key, LastActive: r.LastSeen, Why: why})
+	p.Skipped = append(p.Skipped, Skipped{Agent: r.Agent, ID: r.ID, Dir: r.Dir, Key: r.Key, LastActive: r.LastSeen, Why: why, Host: r.Host})
 }
 
 // candidates are the journal's conversations that can come back, in the

@@ -132,8 +132,35 @@ func TestRealRemoteClaude(t *testing.T) {
 		return strings.TrimSpace(ps) == "0", ps
 	})
 
+	// The scanner recorded both, with their host: history lists them,
+	// recover would bring them back.
+	code, out, errOut := r.run(nil, "sessions", "history", "--json")
+	var hist struct {
+		Sessions []struct {
+			ID, Dir, Host string
+			Running       bool
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &hist); code != 0 || err != nil {
+		t.Fatalf("history: exit %d %v\n%s%s", code, err, out, errOut)
+	}
+	for _, d := range []string{"a", "b"} {
+		found := false
+		for _, e := range hist.Sessions {
+			found = found || e.ID == convs[d] && e.Dir == home+"/"+d && e.Host == "127.0.0.1" && !e.Running
+		}
+		if !found {
+			t.Errorf("history lacks claude on 127.0.0.1 in %s/%s, ended:\n%s", home, d, out)
+		}
+	}
+	code, out, errOut = r.run(nil, "sessions", "recover", "--dry-run", "--since", "1h")
+	if flat := strings.Join(strings.Fields(errOut), " "); code != 0 || !strings.Contains(flat, "would recover 2 conversation(s)") ||
+		!strings.Contains(flat, home+"/a on 127.0.0.1") || !strings.Contains(flat, home+"/b on 127.0.0.1") {
+		t.Errorf("recover --dry-run: exit %d\n%s", code, errOut)
+	}
+
 	k2 := r.start()
-	code, out, errOut := r.run(k2, "sessions", "restore", "last", "--wait", "1s")
+	code, out, errOut = r.run(k2, "sessions", "restore", "last", "--wait", "1s")
 	if code != 0 || !strings.Contains(out, "restored "+crashed) {
 		t.Fatalf("restore last: exit %d\n%s%s", code, out, errOut)
 	}

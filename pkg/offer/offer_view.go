@@ -1,9 +1,10 @@
-package ended
+package offer
 
 import (
 	"fmt"
 	"time"
 
+	"github.com/kittymux/kittymux/pkg/ended"
 	"github.com/kittymux/kittymux/pkg/kitty"
 )
 
@@ -12,7 +13,7 @@ import (
 // ago"), a paragraph a tab with its agents and their directories (home as
 // ~), what was left out, and the keys. The save's file name is not shown:
 // `sessions saves` lists it.
-func OfferView(k Kitty, sum Summary, left []LeftOut, now time.Time, home string) []Para {
+func OfferView(k ended.Kitty, sum Summary, left []LeftOut, now time.Time, home string) []Para {
 	what := Count(sum.Windows, "window")
 	if sum.Agents > 0 {
 		what = Count(sum.Agents, "agent")

@@ -1,4 +1,4 @@
-package ended
+package offer
 
 import (
 	"flag"
@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kittymux/kittymux/pkg/ended"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata")
@@ -16,7 +18,7 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 // two agents in one tab, one agent's directory outside home and long.
 func offerSample() ([]Para, time.Time) {
 	now := time.Date(2026, 12, 2, 1, 53, 30, 0, time.UTC)
-	k := Kitty{Key: "15939", State: Ended, Newest: Save{Name: "autosave-15939-20261202T015118.639Z", At: now.Add(-2*time.Minute - 12*time.Second)}}
+	k := ended.Kitty{Key: "15939", State: ended.Ended, Newest: ended.Save{Name: "autosave-15939-20261202T015118.639Z", At: now.Add(-2*time.Minute - 12*time.Second)}}
 	sum := Summary{Windows: 3, Agents: 2, Tabs: []Tab{{Title: "api", Windows: 3, Agents: []Agent{
 		{Agent: "claude", Mode: "exact", ID: "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73", Dir: "/home/u/code/api"},
 		{Agent: "codex", Mode: "latest", Dir: "/srv/checkouts/a-rather-long-directory-name-of-a-monorepo/services/billing-gateway"},

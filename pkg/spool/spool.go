@@ -1,9 +1,16 @@
-package journal
+// Package spool keeps the journal's queues: files of JSON lines that wait
+// for the journal, appended by those that cannot wait for its lock (a hook,
+// agent-sessions.json.spool; the restore prompt, agent-sessions.json.restores)
+// and taken in by its next writer. Each is changed in place, never
+// replaced, so its own lock guards the file every writer opens; it is held
+// for one write, or one read, or by a writer of the journal while it takes
+// the lines in. Lock order: the journal's lock, then a queue's; one
+// appending holds only the queue's.
+package spool
 
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -16,140 +23,65 @@ import (
 	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
-// An agent waits for its hook, so a hook waits for the journal's lock only
-// briefly. An event whose hook could not get the lock in that time is
-// appended to the spool, agent-sessions.json.spool, a line of JSON per
-// event, under a lock on the spool itself held for the one write. The next
-// writer of the journal, whoever it is (another hook, the scanner, a
-// command), applies the spool's events in the order they came before its
-// own change, and empties the spool once the journal holding them is
-// written; until then a Read applies them too. So concurrent events are
-// queued, never lost, and the agent never waits on another writer's work.
-//
-// The spool is changed in place, never replaced, so its lock guards the
-// file every writer opens. Lock order: the journal's lock, then the
-// spool's; a hook appending holds only the spool's.
+// Max caps a queue: past it, lines are refused rather than let a journal
+// nobody can write fill the disk.
+const Max = 1 << 20
 
-// MaxSpool caps the spool: past it, events are refused (and the hook logs
-// it) rather than let a journal nobody can write fill the disk.
-const MaxSpool = 1 << 20
+// Wait bounds a wait for a queue's lock, which its holders keep for a
+// write, a read, or a journal write when they take its lines in.
+const Wait = time.Second
 
-// spoolWait bounds a wait for the spool's lock, which its holders keep for
-// a write, or for a journal write when they empty it.
-const spoolWait = time.Second
+// ErrFull: the queue is over Max.
+var ErrFull = errors.New("the queue is full")
 
-// SpoolPath is where hook events wait for the journal.
-func (j *Journal) SpoolPath() string { return j.Path + ".spool" }
-
-// ErrSpoolFull: the spool is over MaxSpool.
-var ErrSpoolFull = errors.New("the journal's spool of hook events is full")
-
-// AddHook records what a hook reported: into the journal when its lock
-// comes within wait, else queued in the spool for the next writer. It
-// returns the key of the record the event went to (only known when it was
-// written) and whether it was queued.
-func (j *Journal) AddHook(ctx context.Context, wait time.Duration, h HookRun) (key string, queued bool, err error) {
-	out, err := j.AddHookRun(ctx, wait, h)
-	return out.Key, out.Queued, err
+// Spool is one queue file.
+type Spool struct {
+	Path string
+	// What names a line in errors: "hook event".
+	What string
 }
 
-// spool appends h to the spool. The lock is tried once even when ctx has
-// ended: the write is what keeps the event.
-func (j *Journal) spool(ctx context.Context, h HookRun) error {
-	line, err := json.Marshal(h)
-	if err != nil {
-		return fmt.Errorf("queue hook event: %w", err)
-	}
-	dir, err := statefile.Make(filepath.Dir(j.Path))
+// Append appends line (one JSON value, no newline) under the queue's lock,
+// waiting for it until ctx ends (it is tried once even when ctx has ended:
+// the write is what keeps the line). The queue's directory is made as the
+// journal's; no fsync.
+func (s Spool) Append(ctx context.Context, line []byte) error {
+	dir, err := statefile.Make(filepath.Dir(s.Path))
 	if err != nil {
 		return fmt.Errorf("journal directory: %w", err)
 	}
 	defer dir.Close()
-	f, err := dir.OpenInPlace(filepath.Base(j.SpoolPath()), os.O_WRONLY|os.O_APPEND|os.O_CREATE)
+	f, err := dir.OpenInPlace(filepath.Base(s.Path), os.O_WRONLY|os.O_APPEND|os.O_CREATE)
 	if err != nil {
-		return fmt.Errorf("queue hook event: %w", err)
+		return fmt.Errorf("queue %s: %w", s.What, err)
 	}
 	defer f.Close()
 	if err := statefile.Flock(ctx, f, syscall.LOCK_EX); err != nil {
-		return fmt.Errorf("queue hook event: %w", err)
+		return fmt.Errorf("queue %s: %w", s.What, err)
 	}
 	fi, err := f.Stat()
 	if err != nil {
-		return fmt.Errorf("queue hook event: %w", err)
+		return fmt.Errorf("queue %s: %w", s.What, err)
 	}
-	if fi.Size() > MaxSpool {
-		return fmt.Errorf("queue hook event: %w (%s)", ErrSpoolFull, j.SpoolPath())
+	if fi.Size() > Max {
+		return fmt.Errorf("queue %s: %w (%s)", s.What, ErrFull, s.Path)
 	}
 	// One write of a whole line: a reader under the lock never sees part
 	// of one, and a write cut short (a full disk) leaves a line the
-	// appliers pass over.
+	// readers pass over.
 	if _, err := f.Write(append(line, '\n')); err != nil {
-		return fmt.Errorf("queue hook event: %w", err)
+		return fmt.Errorf("queue %s: %w", s.What, err)
 	}
 	return nil
 }
 
-// spoolTake is the spool as a writer of the journal took it: locked, its
-// events read. Its methods do nothing on nil (no spool, or not taken).
-type spoolTake struct {
-	f    *os.File
-	data []byte
-}
-
-// takeSpool locks and reads the spool for a writer holding the journal's
-// lock. A spool that cannot be had in spoolWait is left for the next
-// writer.
-func (j *Journal) takeSpool(dir *statefile.Dir) *spoolTake {
-	f, err := dir.OpenInPlace(filepath.Base(j.SpoolPath()), os.O_RDWR)
-	if err != nil {
-		return nil
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), spoolWait)
-	defer cancel()
-	if statefile.Flock(ctx, f, syscall.LOCK_EX) != nil {
-		f.Close()
-		return nil
-	}
-	data, err := userfile.ReadOpen(f, 2*MaxSpool)
-	if errors.Is(err, userfile.ErrTooLarge) {
-		// Not the spool's writers' doing: emptied without being read.
-		data, err = nil, nil
-	}
-	if err != nil {
-		f.Close()
-		return nil
-	}
-	return &spoolTake{f: f, data: data}
-}
-
-// events are the spool's lines.
-func (s *spoolTake) events() []byte {
-	if s == nil {
-		return nil
-	}
-	return s.data
-}
-
-// done empties the spool: its events are in the journal.
-func (s *spoolTake) done() {
-	if s != nil && len(s.data) > 0 {
-		_ = s.f.Truncate(0)
-		s.data = nil
-	}
-}
-
-func (s *spoolTake) close() {
-	if s != nil {
-		s.f.Close()
-	}
-}
-
-// withSpool calls fn with the spool's events, holding the spool's lock
-// shared so that no writer empties it into the journal between fn's read
-// of the journal and of the spool. An empty spool costs a failed open or a
-// stat.
-func (j *Journal) withSpool(fn func(spool []byte) error) error {
-	f, err := userfile.Open(j.SpoolPath())
+// With calls fn with the queue's lines, holding its lock shared so that
+// no writer of the journal takes them in between fn's reads of the journal
+// and of the queue. A queue not locked in Wait is read all the same (at
+// worst lines the journal just took are read again, and a last line cut
+// short is passed over). An empty queue costs a failed open or a stat.
+func (s Spool) With(fn func(lines []byte) error) error {
+	f, err := userfile.Open(s.Path)
 	if err != nil {
 		return fn(nil)
 	}
@@ -157,39 +89,94 @@ func (j *Journal) withSpool(fn func(spool []byte) error) error {
 	if fi, err := f.Stat(); err != nil || fi.Size() == 0 {
 		return fn(nil)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), spoolWait)
+	ctx, cancel := context.WithTimeout(context.Background(), Wait)
 	defer cancel()
-	// Not locked in time: read all the same; at worst events the journal
-	// just took are applied twice to this copy.
 	_ = statefile.Flock(ctx, f, syscall.LOCK_SH)
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return fn(nil)
 	}
-	data, err := userfile.ReadOpen(f, 2*MaxSpool)
+	data, err := userfile.ReadOpen(f, 2*Max)
 	if err != nil {
 		data = nil
 	}
 	return fn(data)
 }
 
-// spoolWaiting reports events in the spool.
-func (j *Journal) spoolWaiting() bool {
-	fi, err := os.Stat(j.SpoolPath())
+// Waiting reports lines in the queue.
+func (s Spool) Waiting() bool {
+	fi, err := os.Stat(s.Path)
 	return err == nil && fi.Mode().IsRegular() && fi.Size() > 0
 }
 
-// applySpool applies the spool's events in order. A line that does not
-// parse (a write cut short) is passed over.
-func applySpool(f *File, data []byte) {
+// Taken is a queue as a writer of the journal took it: locked, its lines
+// read. Its methods do nothing on nil (no queue, or not taken).
+type Taken struct {
+	f    *os.File
+	data []byte
+}
+
+// Take locks and reads the queue (in dir, the journal's directory) for a
+// writer holding the journal's lock. A queue that cannot be had in Wait is
+// left for the next writer.
+func (s Spool) Take(dir *statefile.Dir) *Taken {
+	f, err := dir.OpenInPlace(filepath.Base(s.Path), os.O_RDWR)
+	if err != nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), Wait)
+	defer cancel()
+	if statefile.Flock(ctx, f, syscall.LOCK_EX) != nil {
+		f.Close()
+		return nil
+	}
+	data, err := userfile.ReadOpen(f, 2*Max)
+	if errors.Is(err, userfile.ErrTooLarge) {
+		// Not the queue's writers' doing: emptied without being read.
+		data, err = nil, nil
+	}
+	if err != nil {
+		f.Close()
+		return nil
+	}
+	return &Taken{f: f, data: data}
+}
+
+// Lines are the queue's lines as taken.
+func (t *Taken) Lines() []byte {
+	if t == nil {
+		return nil
+	}
+	return t.data
+}
+
+// Drop removes the first n bytes of the queue as taken, which the journal
+// now holds; all of them when n is len(Lines()).
+func (t *Taken) Drop(n int) {
+	if t == nil || n == 0 || len(t.data) < n {
+		return
+	}
+	if t.f.Truncate(0) == nil && len(t.data) > n {
+		_, _ = t.f.WriteAt(t.data[n:], 0)
+	}
+	t.data = t.data[n:]
+}
+
+// Close drops the queue's lock.
+func (t *Taken) Close() {
+	if t != nil {
+		t.f.Close()
+	}
+}
+
+// Each calls fn with each whole line of data, in order, without its
+// newline; a last line without one (a write cut short) is passed over.
+func Each(data []byte, fn func(line []byte)) {
 	for len(data) > 0 {
 		i := bytes.IndexByte(data, '\n')
 		if i < 0 {
 			return
 		}
-		var h HookRun
-		if json.Unmarshal(data[:i], &h) == nil && h.Agent != "" && h.WindowID > 0 {
-			f.RecordHook(h)
-		}
+		fn(data[:i])
 		data = data[i+1:]
 	}
 }

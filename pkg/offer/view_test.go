@@ -67,6 +67,32 @@ func TestOfferGolden(t *testing.T) {
 	}
 }
 
+// TestOfferHeadlineTabs: the headline counts the tabs that hold the
+// agents, and says of how many where a tab holds none ("2 agents in 2
+// tabs" read as one in each).
+func TestOfferHeadlineTabs(t *testing.T) {
+	now := time.Date(2026, 12, 2, 1, 53, 30, 0, time.UTC)
+	k := ended.Kitty{Key: "1", State: ended.Ended, Newest: ended.Save{At: now.Add(-2 * time.Minute)}}
+	claude := Agent{Agent: "claude", Mode: "latest", Dir: "/home/u/api"}
+	for _, c := range []struct {
+		tabs []Tab
+		want string
+	}{
+		{[]Tab{{Windows: 2, Agents: []Agent{claude, claude}}, {Windows: 1}}, "2 agents in 1 of 2 tabs, "},
+		{[]Tab{{Windows: 1, Agents: []Agent{claude}}, {Windows: 1, Agents: []Agent{claude}}}, "2 agents in 2 tabs, "},
+		{[]Tab{{Windows: 1}, {Windows: 2}}, "3 windows in 2 tabs, "},
+	} {
+		sum := Summary{Tabs: c.tabs}
+		for _, tab := range c.tabs {
+			sum.Windows += tab.Windows
+			sum.Agents += len(tab.Agents)
+		}
+		if got := Render(OfferView(k, sum, nil, now, "/home/u"), 120, false); !strings.HasPrefix(got, c.want) {
+			t.Errorf("want %q, got:\n%s", c.want, got)
+		}
+	}
+}
+
 // TestOfferWrapsAtWords: at every width from 30 to 130 no line is wider
 // than the window, and the lines hold the same words as the offer, none
 // cut: wrapping happens only between words. (A word wider than a whole

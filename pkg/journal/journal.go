@@ -7,7 +7,7 @@
 // sibling lock file, written by atomic rename, so a reader never sees a torn
 // file and no writer's change is lost. Agents' hooks, which cannot wait
 // long, queue what they could not write in a spool the next writer merges
-// (spool.go).
+// (queues.go, pkg/spool).
 package journal
 
 import (

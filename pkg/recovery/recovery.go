@@ -253,10 +253,10 @@ func (o Options) candidate(r journal.Record) (candidate, string) {
 // agent window, so "latest" is never chosen where a running window may own
 // the newest conversation. Live windows get ids after the recovered ones.
 // names are the recovered windows' agents, to probe.
-func (o Options) windows(cands []candidate) (ws []recognize.Window, names []string) {
-	ws = make([]recognize.Window, 0, len(cands))
+func (o Options) windows(cands []candidate) (ws []live.Window, names []string) {
+	ws = make([]live.Window, 0, len(cands))
 	for i, c := range cands {
-		w := recognize.Window{ID: i + 1, Cwd: c.dir, Cmd: c.cmd}
+		w := live.Window{ID: i + 1, Cwd: c.dir, Cmd: c.cmd}
 		if c.rec.ID != "" {
 			w.KnownID, w.KnownIDFrom = c.rec.ID, "the journal ("+cmp.Or(c.rec.IDFrom, "recorded")+")"
 		}
@@ -266,7 +266,7 @@ func (o Options) windows(cands []candidate) (ws []recognize.Window, names []stri
 	next := len(cands) + 1
 	for _, lk := range o.Live {
 		for _, aw := range lk.Agents {
-			w := aw.Agent
+			w := aw
 			w.ID = next
 			next++
 			ws = append(ws, w)
@@ -351,7 +351,7 @@ func (o Options) notRecoverable(r journal.Record) string {
 	for _, lk := range o.Live {
 		if r.ID != "" {
 			for _, aw := range lk.Agents {
-				if aw.Agent.Cmd.Agent == r.Agent && (aw.Agent.KnownID == r.ID || aw.Agent.Cmd.ID == r.ID) {
+				if aw.Cmd.Agent == r.Agent && (aw.KnownID == r.ID || aw.Cmd.ID == r.ID) {
 					return fmt.Sprintf("it runs in window %d of the kitty at %s", aw.Ref.Window.ID, lk.Socket)
 				}
 			}
@@ -363,7 +363,7 @@ func (o Options) notRecoverable(r journal.Record) string {
 			continue
 		}
 		for _, aw := range lk.Agents {
-			if aw.Ref.Window.ID == r.WindowID && aw.Agent.Cmd.Agent == r.Agent && (r.PID == 0 || aw.PID == r.PID) {
+			if aw.Ref.Window.ID == r.WindowID && aw.Cmd.Agent == r.Agent && (r.PID == 0 || aw.PID == r.PID) {
 				return fmt.Sprintf("it runs in window %d of the kitty at %s", aw.Ref.Window.ID, lk.Socket)
 			}
 		}

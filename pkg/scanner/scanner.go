@@ -461,7 +461,7 @@ func (s *Scanner) scan(ctx context.Context, k *kittyState, ls []kitty.OSWindow, 
 		}
 		if !ok {
 			se = &session{kitty: id, accounted: now, dirty: true, rec: journal.Record{
-				Key: key, Agent: aw.Agent.Cmd.Agent, FirstSeen: now, LastSeen: now, State: agents.StateUnknown,
+				Key: key, Agent: aw.Cmd.Agent, FirstSeen: now, LastSeen: now, State: agents.StateUnknown,
 				StateSince: now, Open: true, KittyPID: k.inst.PID, KittySocket: k.status.Socket,
 				WindowID: aw.Ref.Window.ID, PID: aw.PID, Start: aw.Start}}
 			s.sessions[key] = se
@@ -493,14 +493,14 @@ func (s *Scanner) update(se *session, aw live.Window, hook StateReport, now time
 			*dst, se.dirty = v, true
 		}
 	}
-	set(&r.Dir, aw.Agent.Cwd)
+	set(&r.Dir, aw.Cwd)
 	set(&r.TabTitle, tabName(aw.Ref.Tab))
 	set(&r.Start, aw.Start)
-	if argv := append(slices.Clone(aw.Agent.Cmd.Program), aw.Agent.Cmd.Flags...); !slices.Equal(argv, r.Argv) {
+	if argv := append(slices.Clone(aw.Cmd.Program), aw.Cmd.Flags...); !slices.Equal(argv, r.Argv) {
 		r.Argv, se.dirty = argv, true
 	}
-	if !slices.Equal(aw.Agent.Seen, r.Exe) || !slices.Equal(aw.Agent.Cmd.Env, r.Env) {
-		r.Exe, r.Env, se.dirty = slices.Clone(aw.Agent.Seen), slices.Clone(aw.Agent.Cmd.Env), true
+	if !slices.Equal(aw.Seen, r.Exe) || !slices.Equal(aw.Cmd.Env, r.Env) {
+		r.Exe, r.Env, se.dirty = slices.Clone(aw.Seen), slices.Clone(aw.Cmd.Env), true
 	}
 
 	if r.HookAt != nil {
@@ -521,10 +521,10 @@ func (s *Scanner) update(se *session, aw live.Window, hook StateReport, now time
 		id, from = hook.ID, "hook"
 	case hasRec:
 		id, from = rec.ID, rec.IDFrom
-	case aw.Agent.Cmd.ID != "":
-		id, from = aw.Agent.Cmd.ID, "command line "+aw.Agent.Cmd.IDFrom
-	case aw.Agent.KnownID != "":
-		id, from = aw.Agent.KnownID, aw.Agent.KnownIDFrom
+	case aw.Cmd.ID != "":
+		id, from = aw.Cmd.ID, "command line "+aw.Cmd.IDFrom
+	case aw.KnownID != "":
+		id, from = aw.KnownID, aw.KnownIDFrom
 	}
 	if id != "" && id != r.ID {
 		if r.ID != "" {

@@ -69,7 +69,7 @@ launch --title shell
 	if string(got) != want {
 		t.Errorf("session:\n%s\nwant:\n%s\noutput:\n%s", got, want, run.Out)
 	}
-	if b, _ := os.ReadFile(kittyArgs); string(b) != "--detach --session "+session+"\n" {
+	if b, _ := os.ReadFile(kittyArgs); string(b) != "--session "+session+"\n" {
 		t.Errorf("kitty started with %q", b)
 	}
 

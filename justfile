@@ -45,7 +45,8 @@ bench:
     go test -run '^$' -bench . ./...
 
 # The restore benchmark on a real kitty 0.48.2 ($KITTYMUX_KITTY) under Xvfb: `sessions restore last` of 10, 30, 60
-# agent windows beside kitty alone on the same layout, `runs` times; writes docs/bench-restore.{txt,tsv,svg}.
+# agent windows beside kitty alone on the same layout, `runs` times; writes docs/bench-restore.{txt,tsv,svg}; then
+# 10 real claudes (on PATH) in conversations with the model stand-in: docs/bench-restore-claude.{txt,tsv}.
 bench-restore runs="3":
     bash scripts/bench-restore {{runs}}
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/grammar"
+	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/probe"
 	"github.com/kittymux/kittymux/pkg/recognize"
@@ -428,7 +429,7 @@ func TestCommandLinesNoResume(t *testing.T) {
 			if c.OneShot != tc.oneShot || c.Unsure != "" {
 				t.Errorf("one-shot %v (%s), unsure %q", c.OneShot, c.OneShotWhy, c.Unsure)
 			}
-			d := plan.Decide(s, []recognize.Window{{ID: 1, Cwd: "/a", Cmd: c}}, probes)
+			d := plan.Decide(s, []live.Window{{ID: 1, Cwd: "/a", Cmd: c}}, probes)
 			if d[0].Mode != plan.ModeAsSaved || d[0].Argv != nil {
 				t.Errorf("decided %+v", d[0])
 			}

@@ -72,13 +72,13 @@ func TestAddAgent(t *testing.T) {
 	ls := []kitty.OSWindow{{ID: 1, Tabs: []kitty.Tab{{ID: 1, Windows: []kitty.Window{{ID: 2, PID: 41, Cwd: "/w",
 		ForegroundProcesses: []kitty.Process{{PID: 42, Cmdline: []string{"tinker", "--model", "m1"}, Cwd: "/w"}}}}}}}}
 	ws := live.AgentWindowsFrom(set, ls, func(int) (recognize.Proc, bool) { return recognize.Proc{}, false })
-	if len(ws) != 1 || ws[0].Agent.Cmd.Agent != "tinker" || ws[0].PID != 42 {
+	if len(ws) != 1 || ws[0].Cmd.Agent != "tinker" || ws[0].PID != 42 {
 		t.Fatalf("windows %+v: want one running tinker (pid 42)", ws)
 	}
 	recs := live.Records{ProcRoot: proc}
 	recs.ReadIDs(ws)
-	if ws[0].Agent.KnownID != "0badc0de" || !recs.Reports("tinker") {
-		t.Errorf("id %q from %q: want 0badc0de from its process", ws[0].Agent.KnownID, ws[0].Agent.KnownIDFrom)
+	if ws[0].KnownID != "0badc0de" || !recs.Reports("tinker") {
+		t.Errorf("id %q from %q: want 0badc0de from its process", ws[0].KnownID, ws[0].KnownIDFrom)
 	}
 
 	// Its hooks install into its settings, for its own events.

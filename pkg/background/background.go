@@ -52,6 +52,11 @@ func build(ctx context.Context, o Options, j *journal.Journal, withAutosave bool
 		Records:  live.Records{ProcRoot: "/proc", Getenv: o.Getenv},
 		Logf:     o.Logf,
 	}
+	if j != nil {
+		// The agents reached over ssh, beside the journal of those here.
+		so.RemoteJournal = journal.New(o.Paths.RemoteJournal(), j.Off)
+		so.ReadProc = live.ReadProc
+	}
 	var as *driven
 	if withAutosave {
 		as = &driven{as: newAutosaver(ctx, o, set), offer: newOfferer(o)}

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/autosave"
-	"github.com/kittymux/kittymux/pkg/ended"
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/offer"
 	"github.com/kittymux/kittymux/pkg/paths"
 )
 
@@ -16,7 +16,7 @@ import (
 // on start, which looks at each kitty the first time it is seen.
 type driven struct {
 	as    *autosave.Autosaver
-	offer *ended.Offerer
+	offer *offer.Offerer
 }
 
 func (d *driven) Polled(ctx context.Context, in kitty.Instance, key string, windows int, now time.Time) string {
@@ -38,10 +38,10 @@ func (d *driven) Wait() {
 // leaving the window under it as it was. The offer runs this same binary
 // with the state and config directories the scanner uses, whatever kitty's
 // environment says.
-func newOfferer(o Options) *ended.Offerer {
-	return &ended.Offerer{
+func newOfferer(o Options) *offer.Offerer {
+	return &offer.Offerer{
 		Paths: o.Paths,
-		Off:   func() string { return ended.OfferOff(o.Paths, o.Getenv) },
+		Off:   func() string { return offer.OfferOff(o.Paths, o.Getenv) },
 		Launch: func(ctx context.Context, in kitty.Instance, key string) error {
 			if o.Executable == "" {
 				return fmt.Errorf("kittymux's own path is not known")

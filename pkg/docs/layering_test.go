@@ -9,10 +9,10 @@ import (
 	"testing"
 )
 
-// stageOrder names the rows of docs/development.md's Layout table from the
-// bottom up: the data flows up them, so a package imports only packages of
-// its own stage and of those below. The tests' row stands apart: its
-// packages import anything, and only tests import them.
+// stageOrder names the stages of docs/development.md's Layout table in
+// the data's order, the table's from the top: a package imports only
+// packages of its own stage and of those before it. The tests' stage stands
+// apart: its packages import anything, and only tests import them.
 var stageOrder = []string{
 	"shared small parts", "talking to kitty", "the agents", "live windows → journal", "save → session file",
 	"restored window → agent", "commands",
@@ -56,8 +56,9 @@ func TestImportsFollowTheData(t *testing.T) {
 // tests is the stage of the Layout table's tests row.
 const tests = -1
 
-// layoutStages reads the Layout table: each package named in a row (as
-// `path`, relative to pkg/) has that row's place in stageOrder.
+// layoutStages reads the Layout table: each package named in a row's
+// second cell (as `path`, relative to pkg/) has the place in stageOrder of
+// that row's stage, or of the last row above that names one.
 func layoutStages(t *testing.T) map[string]int {
 	t.Helper()
 	page := pages(t)["docs/development.md"]
@@ -65,12 +66,15 @@ func layoutStages(t *testing.T) map[string]int {
 	layout, _, _ = strings.Cut(layout, "\n## ")
 	named := regexp.MustCompile("`([^`]+)`")
 	stage := map[string]int{}
+	label := ""
 	for line := range strings.Lines(layout) {
 		cells := strings.Split(line, "|")
 		if len(cells) < 3 || strings.HasPrefix(cells[1], "---") || strings.TrimSpace(cells[1]) == "stage" {
 			continue
 		}
-		label := strings.TrimSpace(cells[1])
+		if l := strings.TrimSpace(cells[1]); l != "" {
+			label = l // a row with no stage is in the one above
+		}
 		s := slices.Index(stageOrder, label)
 		if label == "tests" {
 			s = tests

@@ -27,6 +27,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/e2e/e2etest"
 	"github.com/kittymux/kittymux/pkg/ended"
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/offer"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/published"
 	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
@@ -104,16 +105,16 @@ func (r *lastRig) factory(out, errOut *bytes.Buffer, env map[string]string) *fac
 	return f
 }
 
-// scanner runs the scanner until the test ends; offer says whether it
+// scanner runs the scanner until the test ends; offers says whether it
 // offers ended sessions to the kitties that start.
-func (r *lastRig) scanner(offer bool) {
+func (r *lastRig) scanner(offers bool) {
 	r.t.Helper()
 	env := map[string]string{}
 	for k, v := range r.env {
 		env[k] = v
 	}
-	if !offer {
-		env[ended.EnvOffer] = "0"
+	if !offers {
+		env[offer.EnvOffer] = "0"
 	}
 	f := factorytest.Writing(r.t, r.scanLog, r.scanLog)
 	f.Getenv = func(k string) string { return env[k] }

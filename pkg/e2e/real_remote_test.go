@@ -4,6 +4,7 @@ package e2e_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"fmt"
 	"os"
@@ -29,44 +30,12 @@ import (
 // printing a hint, and a program on the host printing a forged id, run
 // nothing on the host: the forged id is refused there.
 func TestRealRemoteAgents(t *testing.T) {
-	user, port, key := os.Getenv("KITTYMUX_SSH_USER"), os.Getenv("KITTYMUX_SSH_PORT"), os.Getenv("KITTYMUX_SSH_KEY")
-	if user == "" || port == "" || key == "" {
-		if os.Getenv("KITTYMUX_E2E") == "require" {
-			t.Fatal("no sshd: run .ci/sshd DIR as root and export what it prints (KITTYMUX_E2E=require)")
-		}
-		t.Skip("no sshd: run .ci/sshd DIR as root and export what it prints")
-	}
-	// Every test that uses the host resets its user's files (see
-	// pkg/remote/host): one at a time.
-	lock, err := os.OpenFile(key+".lock", os.O_CREATE|os.O_RDWR, 0o600)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { lock.Close() })
+	h := needHost(t)
+	user, sshOpts, dest, onHost := h.user, h.opts, h.dest, h.sh
 	kittyBin := kittytest.NeedKitty(t, kitty.VersionSaveAsSession)
 	kitten := filepath.Join(filepath.Dir(kittyBin), "kitten")
-	sshOpts := []string{"-p", port, "-i", key, "-o", "IdentitiesOnly=yes", "-o", "BatchMode=yes",
-		"-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR"}
-	dest := user + "@127.0.0.1"
-	onHost := func(cmd string, stdin []byte) string {
-		t.Helper()
-		c := exec.Command("ssh", append(append(append([]string{}, sshOpts...), dest), cmd)...)
-		c.Stdin = bytes.NewReader(stdin)
-		out, _ := c.CombinedOutput()
-		return string(out)
-	}
-	onHost(`rm -rf ~/.local/state/kittymux ~/claude.log ~/a ~/b; mkdir -p ~/.local/bin ~/a ~/b`, nil)
-	for _, pkg := range []string{"cmd/kittymux", "cmd/kittymux-resume"} {
-		out := filepath.Join(t.TempDir(), filepath.Base(pkg))
-		if b, err := exec.Command("go", "build", "-o", out, "github.com/kittymux/kittymux/"+pkg).CombinedOutput(); err != nil {
-			t.Fatalf("go build: %v\n%s", err, b)
-		}
-		data, _ := os.ReadFile(out)
-		onHost(`cat > ~/.local/bin/`+filepath.Base(pkg)+` && chmod 755 ~/.local/bin/`+filepath.Base(pkg), data)
-	}
+	onHost(`rm -rf ~/.local/state/kittymux ~/.claude/settings.json ~/claude.log ~/a ~/b; mkdir -p ~/.local/bin ~/a ~/b`, nil)
+	h.installKittymux(t)
 	onHost(`cat > ~/.local/bin/claude && chmod 755 ~/.local/bin/claude`, []byte("#!/bin/sh\necho \"$(pwd) $*\" >> \"$HOME/claude.log\"\n"))
 	home := strings.TrimSpace(onHost(`echo $HOME`, nil))
 
@@ -175,7 +144,7 @@ func TestRealRemoteAgents(t *testing.T) {
 	}
 	if t.Failed() {
 		for id := range asked {
-			text := k.WaitForText("id:"+strconv.Itoa(id), func(string) bool { return true }, 5*time.Second)
+			text, _ := screenOf(t, k, id)
 			t.Logf("window %d:\n%s", id, text)
 		}
 	}
@@ -183,16 +152,83 @@ func TestRealRemoteAgents(t *testing.T) {
 		t.Errorf("a forged id ran: %q", log)
 	}
 	refused := false
-	for _, r := range kitty.Windows(k.LS()) {
-		// A resumed window closed with its stand-in claude; the refused one
-		// has a shell.
-		if !asked[r.Window.ID] {
-			continue
+	bound := kittytest.NewBound(t, "a restored window to say the host refused the forged id", 30*time.Second)
+	for !refused && !bound.Over() {
+		for _, r := range kitty.Windows(k.LS()) {
+			// A resumed window closes with its stand-in claude (maybe
+			// between ls and get-text); the refused one has a shell.
+			if text, ok := screenOf(t, k, r.Window.ID); asked[r.Window.ID] && ok {
+				refused = refused || strings.Contains(strings.Join(strings.Fields(text), " "), "holds no claude session "+strconv.Quote(forged.ID))
+			}
 		}
-		text := k.WaitForText("id:"+strconv.Itoa(r.Window.ID), func(string) bool { return true }, 30*time.Second)
-		refused = refused || strings.Contains(strings.Join(strings.Fields(text), " "), "holds no claude session "+strconv.Quote(forged.ID))
+		time.Sleep(200 * time.Millisecond)
 	}
 	if !refused {
-		t.Error("no restored window says the host refused the forged id")
+		t.Errorf("%v", bound)
+	}
+}
+
+// screenOf is what window id of k shows, if it is still there.
+func screenOf(t *testing.T, k *kittytest.Real, id int) (string, bool) {
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	text, err := k.Client.GetText(ctx, "id:"+strconv.Itoa(id), "screen")
+	return text, err == nil
+}
+
+// sshHost is the host the remote tests reach: a second local user behind
+// the sshd .ci/sshd starts, named by KITTYMUX_SSH_USER, _PORT and _KEY.
+type sshHost struct {
+	t    *testing.T
+	user string
+	// opts are ssh's options, up to the destination dest.
+	opts []string
+	dest string
+}
+
+// needHost is the host, held for the test: every test that uses it resets
+// its user's files (see pkg/remote/host), one at a time.
+func needHost(t *testing.T) sshHost {
+	t.Helper()
+	user, port, key := os.Getenv("KITTYMUX_SSH_USER"), os.Getenv("KITTYMUX_SSH_PORT"), os.Getenv("KITTYMUX_SSH_KEY")
+	if user == "" || port == "" || key == "" {
+		if os.Getenv("KITTYMUX_E2E") == "require" {
+			t.Fatal("no sshd: run .ci/sshd DIR as root and export what it prints (KITTYMUX_E2E=require)")
+		}
+		t.Skip("no sshd: run .ci/sshd DIR as root and export what it prints")
+	}
+	lock, err := os.OpenFile(key+".lock", os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { lock.Close() })
+	return sshHost{t: t, user: user, dest: user + "@127.0.0.1", opts: []string{"-p", port, "-i", key, "-o", "IdentitiesOnly=yes",
+		"-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR"}}
+}
+
+// sh runs a shell command of the test's own on the host and returns what
+// it printed.
+func (h sshHost) sh(cmd string, stdin []byte) string {
+	h.t.Helper()
+	c := exec.Command("ssh", append(append(append([]string{}, h.opts...), h.dest), cmd)...)
+	c.Stdin = bytes.NewReader(stdin)
+	out, _ := c.CombinedOutput()
+	return string(out)
+}
+
+// installKittymux puts this kittymux and kittymux-resume in the host's
+// ~/.local/bin.
+func (h sshHost) installKittymux(t *testing.T) {
+	t.Helper()
+	for _, pkg := range []string{"cmd/kittymux", "cmd/kittymux-resume"} {
+		out := filepath.Join(t.TempDir(), filepath.Base(pkg))
+		if b, err := exec.Command("go", "build", "-o", out, "github.com/kittymux/kittymux/"+pkg).CombinedOutput(); err != nil {
+			t.Fatalf("go build: %v\n%s", err, b)
+		}
+		data, _ := os.ReadFile(out)
+		h.sh(`cat > ~/.local/bin/`+filepath.Base(pkg)+` && chmod 755 ~/.local/bin/`+filepath.Base(pkg), data)
 	}
 }

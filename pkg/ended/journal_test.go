@@ -1,16 +1,11 @@
 package ended
 
 import (
-	"context"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/kittymux/kittymux/pkg/clock"
 	"github.com/kittymux/kittymux/pkg/journal"
-	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/paths"
 )
 
 func rec(key string, kittyPID int, agent, id string, last int, reason string) journal.Record {
@@ -57,36 +52,5 @@ func TestGoneKitties(t *testing.T) {
 	st.Kitties["journal-100"] = Mark{Offered: at(50)}
 	if g := OfferableGone(gs, st); g != nil {
 		t.Errorf("offered twice: %+v", g)
-	}
-}
-
-// A kitty too old to load a save is offered the journal's conversations of
-// the kitty that went away, once.
-func TestOffererJournal(t *testing.T) {
-	p := paths.Under(t.TempDir())
-	j := journal.New(p.Journal(), false)
-	if _, err := j.Update(func(f *journal.File) error {
-		f.Records = []journal.Record{rec("a", 100, "claude", "c1", 50, journal.ClosedKittyGone)}
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-	l := &launches{}
-	o := &Offerer{Paths: p, Launch: l.launch, Alive: aliveSet(), Clock: clock.NewFake(at(60)),
-		Started: func(int) time.Time { return at(59) }}
-	old := func(pid int) kitty.Instance {
-		in := instance(pid, "/k-old")
-		in.Version = kitty.Version{Major: 0, Minor: 26, Patch: 5}
-		return in
-	}
-	if key, why := o.Consider(context.Background(), old(7)); key != "journal-100" {
-		t.Fatalf("offered %q (%s)", key, why)
-	}
-	if key, _ := o.Consider(context.Background(), old(8)); key != "" {
-		t.Errorf("offered twice: %q", key)
-	}
-	// A kitty that saves is offered autosaves, not the journal.
-	if key, _ := o.Consider(context.Background(), instance(9, "/k-new")); key != "" {
-		t.Errorf("kitty 0.48.2 was offered %q", key)
 	}
 }

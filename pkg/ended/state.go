@@ -1,12 +1,13 @@
 // Package ended tells which kitties went away and what became of their
-// sessions: `sessions restore last` picks the newest save of a kitty that no
-// longer runs, `sessions saves` shows each kitty's state, and a kitty that
-// starts is offered a session that ended without being restored or
-// dismissed, once.
+// sessions: whether a kitty still runs (Liveness), `sessions restore last`
+// picks the newest save of a kitty that no longer runs, `sessions saves`
+// shows each kitty's state, and the journal's kitties that went away with
+// conversations open. pkg/offer offers such a session in a kitty that
+// starts, once.
 //
-// What became of a session (restored, dismissed, offered) is kept in
-// ended-sessions.json in the state directory, one entry per kitty key (the
-// key an autosave's name carries), changed under ended-sessions.lock.
+// What became of a session (restored, dismissed, offered, put off) is kept
+// in ended-sessions.json in the state directory, one entry per kitty key
+// (the key an autosave's name carries), changed under ended-sessions.lock.
 package ended
 
 import (

@@ -43,6 +43,20 @@ type Entry struct {
 	// Lost says why the agent can no longer resume the conversation (its
 	// own files no longer hold it); "" when they do or do not say.
 	Lost string `json:"lost,omitempty"`
+	// Host is where an agent reached over ssh ran (its window's ssh
+	// destination, as kittymux saw the process), ReportedBy the name its
+	// hook there gave; Dir is then its directory there.
+	Host       string `json:"host,omitempty"`
+	ReportedBy string `json:"reported_by,omitempty"`
+}
+
+// What is the agent as people read it: its name, and "on HOST" for one
+// that ran on a host reached over ssh.
+func (e Entry) What() string {
+	if e.Host == "" {
+		return e.Agent
+	}
+	return e.Agent + " on " + e.Host
 }
 
 // Entries returns the sessions of f active within since before now (last
@@ -56,7 +70,7 @@ func Entries(f *journal.File, now time.Time, since time.Duration) []Entry {
 		}
 		e := Entry{Agent: r.Agent, ID: r.ID, ShortID: ids.Short(r.ID), Dir: r.Dir, Tab: r.TabTitle, Argv: r.Argv,
 			RunsFinished: r.RunsFinished, WorkingSeconds: r.WorkingSeconds, FirstSeen: r.FirstSeen,
-			LastActive: r.LastSeen, Running: r.Open, State: r.State, Key: r.Key}
+			LastActive: r.LastSeen, Running: r.Open, State: r.State, Key: r.Key, Host: r.Host, ReportedBy: r.ReportedBy}
 		if e.Argv == nil {
 			e.Argv = []string{}
 		}

@@ -7,7 +7,7 @@
 // sibling lock file, written by atomic rename, so a reader never sees a torn
 // file and no writer's change is lost. Agents' hooks, which cannot wait
 // long, queue what they could not write in a spool the next writer merges
-// (spool.go).
+// (queues.go, pkg/spool).
 package journal
 
 import (
@@ -137,6 +137,13 @@ type Record struct {
 	// `claude -p …`), recorded as its own session: never the window's
 	// conversation.
 	Nested bool `json:"nested,omitempty"`
+	// Host is where an agent reached over ssh ran: the destination of the
+	// window's ssh command as kittymux saw it (Argv, Exe), and ReportedBy
+	// the name the host's hook gave; Dir is then its directory there.
+	// Such records live in their own file (paths.Paths.RemoteJournal):
+	// what they say came from another machine.
+	Host       string `json:"host,omitempty"`
+	ReportedBy string `json:"reported_by,omitempty"`
 }
 
 // Working is the time spent working as a duration.
@@ -576,6 +583,7 @@ func (r Record) equal(o Record) bool {
 		(r.ClosedAt == nil) == (o.ClosedAt == nil) && (r.ClosedAt == nil || sameTime(*r.ClosedAt, *o.ClosedAt)) &&
 		r.CloseReason == o.CloseReason && r.CloseDetail == o.CloseDetail && r.KittyPID == o.KittyPID &&
 		r.KittySocket == o.KittySocket && r.WindowID == o.WindowID && r.PID == o.PID && r.Start == o.Start && r.Nested == o.Nested &&
+		r.Host == o.Host && r.ReportedBy == o.ReportedBy &&
 		(r.HookAt == nil) == (o.HookAt == nil) && (r.HookAt == nil || sameTime(*r.HookAt, *o.HookAt))
 }
 

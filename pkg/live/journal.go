@@ -24,7 +24,7 @@ func OpenRecords(f *journal.File, socket string, kittyPID int, ws []Window) []*j
 		for j := range f.Records {
 			r := &f.Records[j]
 			samePID := r.KittyPID == kittyPID || kittyPID == 0 && r.KittySocket == socket
-			if !r.Open || r.Nested || r.WindowID != aw.Ref.Window.ID || !samePID || r.Agent != aw.Agent.Cmd.Agent ||
+			if !r.Open || r.Nested || r.WindowID != aw.Ref.Window.ID || !samePID || r.Agent != aw.Cmd.Agent ||
 				r.KittySocket != "" && r.KittySocket != socket || !slices.Contains(pids, r.PID) ||
 				r.PID == aw.PID && r.Start != "" && aw.Start != "" && r.Start != aw.Start {
 				continue

@@ -19,7 +19,7 @@ func TestOpenRecordsKittyNamedByTo(t *testing.T) {
 	const socket = "unix:/tmp/k-7"
 	win := &kitty.Window{ID: 3, ForegroundProcesses: []kitty.Process{{PID: 40, Cmdline: []string{"claude"}}}}
 	aw := live.Window{Ref: kitty.WindowRef{Window: win}, PID: 40, PIDs: []int{40}}
-	aw.Agent.Cmd.Agent = "claude"
+	aw.Cmd.Agent = "claude"
 	rec := func(socket string, kittyPID, pid int) journal.Record {
 		return journal.Record{Key: socket + strconv.Itoa(pid), Agent: "claude", ID: hookID, IDFrom: journal.FromHook,
 			Open: true, KittySocket: socket, KittyPID: kittyPID, WindowID: 3, PID: pid}

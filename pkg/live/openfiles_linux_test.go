@@ -79,7 +79,7 @@ func TestHeldFileIDs(t *testing.T) {
 				t.Fatalf("recognised %d agent windows, want 1", len(ws))
 			}
 			live.Records{ProcRoot: proc}.ReadIDs(ws)
-			got := [2]string{ws[0].Agent.KnownID, ws[0].Agent.KnownIDFrom}
+			got := [2]string{ws[0].KnownID, ws[0].KnownIDFrom}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("id, from (-want +got):\n%s", diff)
 			}

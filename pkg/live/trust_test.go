@@ -111,7 +111,7 @@ func TestAgentWindowsTrust(t *testing.T) {
 				t.Fatalf("%d agent windows", len(ws))
 			}
 			w := ws[0]
-			g := got{w.Agent.Cmd.Program, w.Agent.Cmd.Flags, w.Agent.Cmd.Env, w.Agent.Seen, w.PID, w.Agent.Unverified != ""}
+			g := got{w.Cmd.Program, w.Cmd.Flags, w.Cmd.Env, w.Seen, w.PID, w.Unverified != ""}
 			if diff := cmp.Diff(c.want, g); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
@@ -129,7 +129,7 @@ func TestAgentWindowsTrust(t *testing.T) {
 		ls := window("", 99, agent)
 		ls[0].Tabs[0].Windows[0].ForegroundProcesses[0].Cmdline = p[99].Argv
 		ws := live.AgentWindowsFrom(set, ls, p.read)
-		if len(ws) != 1 || ws[0].Agent.Unverified == "" || ws[0].Agent.Seen != nil {
+		if len(ws) != 1 || ws[0].Unverified == "" || ws[0].Seen != nil {
 			t.Errorf("windows %+v: want one, unverified", ws)
 		}
 	})
@@ -138,16 +138,16 @@ func TestAgentWindowsTrust(t *testing.T) {
 		ls := window("", agent)
 		ls[0].Tabs[0].Windows[0].ForegroundProcesses[0].Cmdline = []string{"claude", "--model", "sonnet"}
 		ws := live.AgentWindowsFrom(set, ls, with().read)
-		if len(ws) != 1 || ws[0].Agent.Unverified == "" || ws[0].Agent.Seen != nil {
+		if len(ws) != 1 || ws[0].Unverified == "" || ws[0].Seen != nil {
 			t.Errorf("windows %+v: want one, unverified", ws)
 		}
 	})
 	t.Run("a process that cannot be read: unverified, no sealed environment", func(t *testing.T) {
 		ws := live.AgentWindowsFrom(set, window("NODE_OPTIONS=--require=/x.js KITTY_PID=4 FOO=1 claude", agent), procs{}.read)
-		if len(ws) != 1 || ws[0].Agent.Unverified == "" || ws[0].Agent.Seen != nil {
+		if len(ws) != 1 || ws[0].Unverified == "" || ws[0].Seen != nil {
 			t.Fatalf("windows %+v: want one, unverified", ws)
 		}
-		if diff := cmp.Diff([]string{"FOO=1"}, ws[0].Agent.Cmd.Env); diff != "" {
+		if diff := cmp.Diff([]string{"FOO=1"}, ws[0].Cmd.Env); diff != "" {
 			t.Errorf("env (-want +got):\n%s", diff)
 		}
 	})
@@ -200,10 +200,10 @@ func TestAgentWindowsTypedEnv(t *testing.T) {
 			w := kitty.Window{ID: 7, PID: c.windowPID, Cwd: "/w", LastReportedCmdline: c.report,
 				ForegroundProcesses: []kitty.Process{{PID: agent, Cmdline: argv, Cwd: "/w"}}}
 			ws := live.AgentWindowsFrom(set, []kitty.OSWindow{{ID: 1, Tabs: []kitty.Tab{{ID: 1, Windows: []kitty.Window{w}}}}}, p.read)
-			if len(ws) != 1 || ws[0].Agent.Unverified != "" {
+			if len(ws) != 1 || ws[0].Unverified != "" {
 				t.Fatalf("windows %+v: want one, verified", ws)
 			}
-			if diff := cmp.Diff(c.want, ws[0].Agent.Cmd.Env); diff != "" {
+			if diff := cmp.Diff(c.want, ws[0].Cmd.Env); diff != "" {
 				t.Errorf("env (-want +got):\n%s", diff)
 			}
 			if ws[0].PID != agent || ws[0].Start != "boot/42" {
@@ -220,7 +220,7 @@ func TestJournalIDs(t *testing.T) {
 	w := kitty.Window{ID: 3, UserVars: map[string]string{"kittymux_agent": "claude", "kittymux_session": other, "kittymux_pid": "40"},
 		ForegroundProcesses: []kitty.Process{{PID: 40}}}
 	ws := func() []live.Window {
-		return []live.Window{{Ref: kitty.WindowRef{Window: &w}, PID: 40, Agent: recognize.Window{ID: 3, Cmd: recognize.Command{Agent: "claude"}}}}
+		return []live.Window{{Ref: kitty.WindowRef{Window: &w}, PID: 40, ID: 3, Cmd: recognize.Command{Agent: "claude"}}}
 	}
 	rec := journal.Record{Agent: "claude", ID: id, IDFrom: "claude sessions/40.json", Open: true, KittyPID: 9, KittySocket: "unix:/k", WindowID: 3, PID: 40}
 	for _, c := range []struct {
@@ -237,8 +237,8 @@ func TestJournalIDs(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			aws := ws()
 			live.JournalIDs(aws, live.OpenRecords(&journal.File{Records: c.recs}, "unix:/k", 9, aws))
-			if aws[0].Agent.KnownID != c.want {
-				t.Errorf("id %q, want %q", aws[0].Agent.KnownID, c.want)
+			if aws[0].KnownID != c.want {
+				t.Errorf("id %q, want %q", aws[0].KnownID, c.want)
 			}
 		})
 	}
@@ -288,13 +288,13 @@ func TestAgentWindowsTitled(t *testing.T) {
 	if len(ws) != 1 {
 		t.Fatalf("%d agent windows", len(ws))
 	}
-	w := ws[0].Agent
+	w := ws[0]
 	if w.Unverified == "" || w.Seen != nil || !slices.Equal(w.Cmd.Program, []string{"pi"}) ||
 		!slices.Equal(w.Cmd.Flags, []string{"--model", "openai/gpt-4o"}) || !slices.Equal(w.Cmd.Env, []string{"FOO=1"}) {
 		t.Errorf("pi with a report: %+v, want unverified pi --model openai/gpt-4o with FOO=1", w)
 	}
 	ws = live.AgentWindowsFrom(set, window(""), p.read)
-	if len(ws) != 1 || ws[0].Agent.Unverified == "" || !ws[0].Agent.Cmd.FlagsHidden || len(ws[0].Agent.Cmd.Flags) != 0 {
+	if len(ws) != 1 || ws[0].Unverified == "" || !ws[0].Cmd.FlagsHidden || len(ws[0].Cmd.Flags) != 0 {
 		t.Errorf("pi without a report: %+v, want unverified, its flags hidden", ws)
 	}
 	// `exec -a pi python3`: not pi at all.

@@ -14,14 +14,49 @@ import (
 	"github.com/kittymux/kittymux/pkg/recognize"
 )
 
-// Window is a live kitty window running a recognised agent: kitty's window,
-// the agent in it as the rules see it, and its processes.
+// Window is an agent window: a live kitty window running a recognised
+// agent (AgentWindows: kitty's window, the agent in it as the rules see it,
+// and its processes), or one the rules decide on that a save or the journal
+// describes (no Ref, no processes).
 type Window struct {
+	// ID is the kitty window id.
+	ID  int
+	Cwd string
+	Cmd recognize.Command
+	// KnownID is the conversation id reported for the window's agent
+	// process (its own records, its hook, kittymux's journal; never a user
+	// var alone). It wins over an id in argv:
+	// the agent reports the id it is in now, which changes after /clear or
+	// /resume, while argv keeps the one it started with.
+	KnownID string
+	// KnownIDFrom names the source of KnownID for reasons ("journal").
+	KnownIDFrom string
+	// Seen are the files the window's agent process ran (its executable
+	// and, for an interpreter, the agent's script), symlinks resolved, as
+	// read from the OS: what a sealed record may name as its program.
+	Seen []string
+	// Unverified says why Cmd rests on kitty's word rather than on the
+	// process read from the OS (no /proc, a process that could not be
+	// read); a record made from it is not sealed and asks first.
+	Unverified string
+	// ProcEnv is the agent process's environment as read from the OS: an
+	// environment a restore record set is kept only where the process
+	// holds it.
+	ProcEnv []string
+	// Since is when the window's agent process started, zero when not
+	// known: the conversations written since are the ones it could hold.
+	Since time.Time
+	// LastSeen is when that process was last seen running (when it was read),
+	// zero with Since.
+	LastSeen time.Time
+	// Origin names kittymux's journal record of the window's agent process
+	// (journal.Record.Origin), "" when it has none: a restore record that
+	// does not name the conversation carries it, for the prompt to find the
+	// id the agent reported for that process after the save.
+	Origin string
+
+	// Ref is kitty's window, with its tab and OS window.
 	Ref kitty.WindowRef
-	// Agent is the window as the rules see it. Its ID is the kitty window id.
-	// Agent.Seen are the files its agent process ran; Agent.Unverified says
-	// why there are none (the process could not be read).
-	Agent recognize.Window
 	// PID is the pid of the window's outermost process running the agent.
 	PID int
 	// PIDs are all its foreground processes running the agent, outermost
@@ -34,17 +69,16 @@ type Window struct {
 	Start string
 }
 
-// Since is w's agent window with when its agent process started, where
-// that process was read from the OS: the conversations written since are
-// the ones it could hold.
-func (w Window) Since() recognize.Window {
-	a := w.Agent
-	if a.Unverified == "" && w.PID > 0 {
-		if a.Since = procid.Started(w.PID); !a.Since.IsZero() {
-			a.LastSeen = time.Now()
+// WithSince is w with when its agent process started, where that process
+// was read from the OS: the conversations written since are the ones it
+// could hold.
+func (w Window) WithSince() Window {
+	if w.Unverified == "" && w.PID > 0 {
+		if w.Since = procid.Started(w.PID); !w.Since.IsZero() {
+			w.LastSeen = time.Now()
 		}
 	}
-	return a
+	return w
 }
 
 // ProcReader reads a process from the OS; ok is false when it cannot.
@@ -138,11 +172,10 @@ func agentWindow(set *agents.Set, ref kitty.WindowRef, read ProcReader) (Window,
 	}
 	cmd := withTypedEnv(set, best, w, read)
 	pids := agentPIDs(cands, best, read)
-	aw := recognize.Window{ID: w.ID, Cwd: agentCwd(w, best), Cmd: cmd, Unverified: unverified}
+	a := Window{ID: w.ID, Cwd: agentCwd(w, best), Cmd: cmd, Unverified: unverified, Ref: ref, PIDs: pids}
 	if unverified == "" {
-		aw.Seen, aw.ProcEnv = best.seen, best.proc.Env
+		a.Seen, a.ProcEnv = best.seen, best.proc.Env
 	}
-	a := Window{Ref: ref, Agent: aw, PIDs: pids}
 	if len(pids) > 0 {
 		a.PID = pids[0]
 	}
@@ -336,8 +369,8 @@ func descends(c candidate, pid int, read ProcReader) bool {
 // process (claude's sessions/<pid>.json, codex's rollout file held open) the id the agent says it is in now.
 func (r Records) ReadIDs(ws []Window) {
 	for i := range ws {
-		if rec, ok := r.Read(ws[i].Agent.Cmd.Agent, ws[i].PIDs); ok {
-			ws[i].Agent.KnownID, ws[i].Agent.KnownIDFrom = rec.ID, rec.IDFrom
+		if rec, ok := r.Read(ws[i].Cmd.Agent, ws[i].PIDs); ok {
+			ws[i].KnownID, ws[i].KnownIDFrom = rec.ID, rec.IDFrom
 		}
 	}
 }
@@ -354,7 +387,7 @@ func JournalIDs(ws []Window, recs []*journal.Record) {
 		if i >= len(recs) || recs[i] == nil {
 			continue
 		}
-		r, w := recs[i], &ws[i].Agent
+		r, w := recs[i], &ws[i]
 		if r.ID == "" || strings.HasPrefix(r.IDFrom, "kitty user var") {
 			continue
 		}

@@ -48,9 +48,9 @@ func TestAgentWindows(t *testing.T) {
 	}
 	var got []row
 	for _, w := range live.AgentWindowsFrom(set, ls, noProc) {
-		got = append(got, row{w.Agent.ID, w.Agent.Cmd.Agent, w.Agent.Cwd, w.Agent.Cmd.Flags, w.Agent.Cmd.ID, w.Agent.KnownID, w.PID})
-		if w.Agent.Unverified == "" || w.Agent.Seen != nil {
-			t.Errorf("window %d: read from kitty's ls alone, yet verified (%q) or seen %q", w.Agent.ID, w.Agent.Unverified, w.Agent.Seen)
+		got = append(got, row{w.ID, w.Cmd.Agent, w.Cwd, w.Cmd.Flags, w.Cmd.ID, w.KnownID, w.PID})
+		if w.Unverified == "" || w.Seen != nil {
+			t.Errorf("window %d: read from kitty's ls alone, yet verified (%q) or seen %q", w.ID, w.Unverified, w.Seen)
 		}
 	}
 	want := []row{
@@ -68,7 +68,7 @@ func TestAgentWindows(t *testing.T) {
 func TestAgentWindowsOldKitty(t *testing.T) {
 	set, ls := load(t, "0.26.5-ls.json")
 	ws := live.AgentWindowsFrom(set, ls, noProc)
-	if len(ws) != 2 || ws[0].Agent.Cmd.Agent != "claude" || ws[1].Agent.Cmd.Agent != "codex" {
+	if len(ws) != 2 || ws[0].Cmd.Agent != "claude" || ws[1].Cmd.Agent != "codex" {
 		t.Fatalf("got %+v", ws)
 	}
 }

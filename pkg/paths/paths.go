@@ -47,6 +47,10 @@ const (
 	// it) lie beside it. JournalOffName turns it off.
 	JournalName    = "agent-sessions.json"
 	JournalOffName = "journal-off"
+	// RemoteJournalName is the journal of agents that ran on hosts reached
+	// over ssh (as their hooks there reported them), kept apart from the
+	// agents that ran here.
+	RemoteJournalName = "remote-agent-sessions.json"
 	// ResumeCheckName caches the probes of installed agent CLIs.
 	ResumeCheckName = "resume-check.json"
 	// ResumeAllUntilName, ResumeAutoName: the restore prompt's answers
@@ -82,6 +86,7 @@ func (p Paths) SessionsDir() string    { return filepath.Join(p.StateDir, Sessio
 func (p Paths) ResumeCheck() string    { return filepath.Join(p.StateDir, ResumeCheckName) }
 func (p Paths) Journal() string        { return filepath.Join(p.StateDir, JournalName) }
 func (p Paths) JournalOff() string     { return filepath.Join(p.StateDir, JournalOffName) }
+func (p Paths) RemoteJournal() string  { return filepath.Join(p.StateDir, RemoteJournalName) }
 func (p Paths) ResumeAllUntil() string { return filepath.Join(p.StateDir, ResumeAllUntilName) }
 func (p Paths) ResumeAuto() string     { return filepath.Join(p.StateDir, ResumeAutoName) }
 func (p Paths) ResumeKey() string      { return filepath.Join(p.StateDir, ResumeKeyName) }

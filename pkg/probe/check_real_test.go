@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"github.com/kittymux/kittymux/pkg/agents/agentstest"
+	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/probe"
-	"github.com/kittymux/kittymux/pkg/recognize"
 )
 
 // TestCheckRealCLIs probes the real claude and codex found on PATH (CI puts
@@ -53,7 +53,7 @@ func TestCheckRealCLIs(t *testing.T) {
 		}
 	}
 	// And Decide trusts them for every mode.
-	ws := []recognize.Window{
+	ws := []live.Window{
 		{ID: 1, Cwd: "/a", Cmd: recognised(t, s, "claude --model opus")},
 		{ID: 2, Cwd: "/a", Cmd: recognised(t, s, "codex -m o3")},
 		{ID: 3, Cwd: "/b", Cmd: recognised(t, s, "codex resume "+agentstest.CodexID)},

@@ -18,9 +18,9 @@ import (
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/agents/agentstest"
 	"github.com/kittymux/kittymux/pkg/clock"
+	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/probe"
-	"github.com/kittymux/kittymux/pkg/recognize"
 )
 
 // fakes is a directory of fake agent CLIs: shell scripts that print real help
@@ -172,7 +172,7 @@ func TestCheckMissingFlag(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 	// Decide follows the report: latest is refused, exact is fine.
-	ws := []recognize.Window{
+	ws := []live.Window{
 		{ID: 1, Cwd: "/a", Cmd: recognised(t, s, "claude")},
 		{ID: 2, Cwd: "/b", Cmd: recognised(t, s, "claude --resume "+agentstest.UUID)},
 	}
@@ -413,7 +413,7 @@ func TestCheckTimeout(t *testing.T) {
 	if a := rep.Agents[0]; a.Cached || !a.OK {
 		t.Errorf("after FailureTTL: %+v", a)
 	}
-	got := plan.Decide(s, []recognize.Window{{ID: 1, Cwd: "/a", Cmd: recognised(t, s, "gemini")}}, probe.Probes{
+	got := plan.Decide(s, []live.Window{{ID: 1, Cwd: "/a", Cmd: recognised(t, s, "gemini")}}, probe.Probes{
 		"gemini": {Agent: "gemini", Installed: true, Error: "gemini --help: no answer within 300ms", TimedOut: true},
 	})
 	// No answer is no evidence against the definition: resumed from it.

@@ -52,7 +52,9 @@ func TestRuns(t *testing.T) {
 // (here: a start the live process does not have). Nothing reaches it.
 func TestSignalRefusesAnotherProcess(t *testing.T) {
 	c := startSleep(t)
-	seen := ID{PID: c.Process.Pid, Start: Start(os.Getpid())} // a start that is not this process's
+	// A start that is not the live process's (this test's own start can be
+	// sleep's, in clock ticks, when both started within one tick).
+	seen := ID{PID: c.Process.Pid, Start: Start(c.Process.Pid) + "1"}
 	if err := Signal(seen, syscall.SIGTERM); !errors.Is(err, ErrNotSame) {
 		t.Fatalf("Signal to another process: %v, want ErrNotSame", err)
 	}

@@ -158,27 +158,26 @@ func reparse(a *agents.Agent, c Command, g *agents.CompiledGrammar) Command {
 	return out
 }
 
-// ReparseWindows reparses each window's command with the grammar of its
-// agent, grammarOf(agent), where there is one.
-func ReparseWindows(s *agents.Set, ws []Window, grammarOf func(agent string) *grammar.Grammar) []Window {
+// Reparser reparses commands with the grammar of their agent,
+// grammarOf(agent), where there is one, compiling each agent's grammar
+// once.
+func Reparser(s *agents.Set, grammarOf func(agent string) *grammar.Grammar) func(Command) Command {
 	compiled := map[string]*agents.CompiledGrammar{}
-	out := make([]Window, len(ws))
-	for i, w := range ws {
-		out[i] = w
-		a, ok := s.Agent(w.Cmd.Agent)
-		if !ok || w.Cmd.Raw == nil {
-			continue
+	return func(c Command) Command {
+		a, ok := s.Agent(c.Agent)
+		if !ok || c.Raw == nil {
+			return c
 		}
 		g, seen := compiled[a.Name]
 		if !seen {
 			g = agents.CompileGrammar(grammarOf(a.Name))
 			compiled[a.Name] = g
 		}
-		if g != nil {
-			out[i].Cmd = reparse(a, w.Cmd, g)
+		if g == nil {
+			return c
 		}
+		return reparse(a, c, g)
 	}
-	return out
 }
 
 // Processes recognises a window's foreground processes. One window

@@ -54,6 +54,11 @@ type Options struct {
 	// Lost says why the agent's own files no longer hold a conversation
 	// (conversations.Conversation.Lost); nil does not look.
 	Lost func(r journal.Record) string
+	// Remote is the journal of agents that ran on hosts reached over ssh
+	// (nil: none). Each comes back as a window in Home that runs its ssh
+	// command as seen and asks its host to resume it.
+	Remote *journal.File
+	Home   string
 }
 
 // LiveKitty is one kitty that answered ls now.
@@ -105,6 +110,10 @@ type Tab struct {
 	// Key is the journal record the tab comes from.
 	Key        string    `json:"key"`
 	LastActive time.Time `json:"last_active"`
+	// Host is where an agent reached over ssh ran, and ReportedBy the name
+	// its hook there gave; Dir is then its directory there.
+	Host       string `json:"host,omitempty"`
+	ReportedBy string `json:"reported_by,omitempty"`
 }
 
 // Skipped is a conversation of the window that does not come back, and why.
@@ -115,6 +124,7 @@ type Skipped struct {
 	Key        string    `json:"key"`
 	LastActive time.Time `json:"last_active"`
 	Why        string    `json:"why"`
+	Host       string    `json:"host,omitempty"`
 }
 
 // Plan is what Build decided, and the session file when a tab comes back.
@@ -166,6 +176,17 @@ func Build(o Options) (*Plan, error) {
 		// kitty window has it.
 		out.Tabs[len(out.Tabs)-1].WindowID = 0
 	}
+	if o.Remote != nil {
+		for _, r := range latestPerConversation(o.Remote, clock.Or(o.Clock).Now().Add(-o.Since)) {
+			lines, tab, why := o.remoteTab(r)
+			if why != "" {
+				out.skip(r, why)
+				continue
+			}
+			file.WriteString(lines)
+			out.Tabs = append(out.Tabs, tab)
+		}
+	}
 	if len(out.Tabs) > 0 {
 		out.Data = []byte(file.String())
 	}
@@ -173,7 +194,7 @@ func Build(o Options) (*Plan, error) {
 }
 
 func (p *Plan) skip(r journal.Record, why string) {
-	p.Skipped = append(p.Skipped, Skipped{Agent: r.Agent, ID: r.ID, Dir: r.Dir, Key: r.Key, LastActive: r.LastSeen, Why: why})
+	p.Skipped = append(p.Skipped, Skipped{Agent: r.Agent, ID: r.ID, Dir: r.Dir, Key: r.Key, LastActive: r.LastSeen, Why: why, Host: r.Host})
 }
 
 // candidates are the journal's conversations that can come back, in the
@@ -232,10 +253,10 @@ func (o Options) candidate(r journal.Record) (candidate, string) {
 // agent window, so "latest" is never chosen where a running window may own
 // the newest conversation. Live windows get ids after the recovered ones.
 // names are the recovered windows' agents, to probe.
-func (o Options) windows(cands []candidate) (ws []recognize.Window, names []string) {
-	ws = make([]recognize.Window, 0, len(cands))
+func (o Options) windows(cands []candidate) (ws []live.Window, names []string) {
+	ws = make([]live.Window, 0, len(cands))
 	for i, c := range cands {
-		w := recognize.Window{ID: i + 1, Cwd: c.dir, Cmd: c.cmd}
+		w := live.Window{ID: i + 1, Cwd: c.dir, Cmd: c.cmd}
 		if c.rec.ID != "" {
 			w.KnownID, w.KnownIDFrom = c.rec.ID, "the journal ("+cmp.Or(c.rec.IDFrom, "recorded")+")"
 		}
@@ -245,7 +266,7 @@ func (o Options) windows(cands []candidate) (ws []recognize.Window, names []stri
 	next := len(cands) + 1
 	for _, lk := range o.Live {
 		for _, aw := range lk.Agents {
-			w := aw.Agent
+			w := aw
 			w.ID = next
 			next++
 			ws = append(ws, w)
@@ -330,7 +351,7 @@ func (o Options) notRecoverable(r journal.Record) string {
 	for _, lk := range o.Live {
 		if r.ID != "" {
 			for _, aw := range lk.Agents {
-				if aw.Agent.Cmd.Agent == r.Agent && (aw.Agent.KnownID == r.ID || aw.Agent.Cmd.ID == r.ID) {
+				if aw.Cmd.Agent == r.Agent && (aw.KnownID == r.ID || aw.Cmd.ID == r.ID) {
 					return fmt.Sprintf("it runs in window %d of the kitty at %s", aw.Ref.Window.ID, lk.Socket)
 				}
 			}
@@ -342,7 +363,7 @@ func (o Options) notRecoverable(r journal.Record) string {
 			continue
 		}
 		for _, aw := range lk.Agents {
-			if aw.Ref.Window.ID == r.WindowID && aw.Agent.Cmd.Agent == r.Agent && (r.PID == 0 || aw.PID == r.PID) {
+			if aw.Ref.Window.ID == r.WindowID && aw.Cmd.Agent == r.Agent && (r.PID == 0 || aw.PID == r.PID) {
 				return fmt.Sprintf("it runs in window %d of the kitty at %s", aw.Ref.Window.ID, lk.Socket)
 			}
 		}

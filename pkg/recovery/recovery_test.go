@@ -41,7 +41,7 @@ func liveWindow(kittyWin, pid int, dir string, argv ...string) live.Window {
 	set, _ := agents.Load("")
 	c, _ := recognize.Argv(set, argv)
 	return live.Window{Ref: kitty.WindowRef{Window: &kitty.Window{ID: kittyWin}}, PID: pid,
-		Agent: recognize.Window{ID: kittyWin, Cwd: dir, Cmd: c}}
+		ID: kittyWin, Cwd: dir, Cmd: c}
 }
 
 func TestBuild(t *testing.T) {

@@ -15,7 +15,6 @@ import (
 	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/probe"
 	"github.com/kittymux/kittymux/pkg/procid"
-	"github.com/kittymux/kittymux/pkg/recognize"
 )
 
 // Outcomes of one window.
@@ -78,9 +77,9 @@ func Plan(kitties []Kitty, o PlanOptions) []Target {
 	for _, k := range kitties {
 		ts = append(ts, kittyTargets(k, o)...)
 	}
-	ws := make([]recognize.Window, len(ts))
+	ws := make([]live.Window, len(ts))
 	for i, t := range ts {
-		ws[i] = t.Agent.Agent
+		ws[i] = t.Agent
 	}
 	for _, d := range plan.DecideByPosition(o.Agents, ws, o.Probes) {
 		t := &ts[d.WindowID-1]
@@ -100,7 +99,7 @@ func Plan(kitties []Kitty, o PlanOptions) []Target {
 	}
 	out := ts[:0]
 	for _, t := range ts {
-		if o.Agent == "" || t.Agent.Agent.Cmd.Agent == o.Agent {
+		if o.Agent == "" || t.Agent.Cmd.Agent == o.Agent {
 			out = append(out, t)
 		}
 	}
@@ -120,8 +119,8 @@ func kittyTargets(k Kitty, o PlanOptions) []Target {
 	// now (it follows /clear) and, for claude, whether it works.
 	recState := make([]string, len(aws))
 	for i := range aws {
-		if rec, ok := o.Records.Read(aws[i].Agent.Cmd.Agent, aws[i].PIDs); ok {
-			aws[i].Agent.KnownID, aws[i].Agent.KnownIDFrom = rec.ID, rec.IDFrom
+		if rec, ok := o.Records.Read(aws[i].Cmd.Agent, aws[i].PIDs); ok {
+			aws[i].KnownID, aws[i].KnownIDFrom = rec.ID, rec.IDFrom
 			recState[i] = rec.State
 		}
 	}
@@ -134,23 +133,23 @@ func kittyTargets(k Kitty, o PlanOptions) []Target {
 	for i, w := range aws {
 		// As a save writes it: a relative program made absolute in the
 		// agent's directory, interpreter options dropped.
-		placed, ok := w.Agent.Cmd.Placed(w.Agent.Cwd)
+		placed, ok := w.Cmd.Placed(w.Cwd)
 		skip := ""
 		switch {
-		case w.Agent.Unverified != "":
+		case w.Unverified != "":
 			// A save would not seal it, and the restore prompt would
 			// ask first: nothing to run without asking.
-			skip = "kittymux could not see what runs there (" + w.Agent.Unverified + "): restart it by hand"
+			skip = "kittymux could not see what runs there (" + w.Unverified + "): restart it by hand"
 		case !ok:
-			skip = fmt.Sprintf("the program %q is a relative path and the agent's directory is unknown", w.Agent.Cmd.Program)
+			skip = fmt.Sprintf("the program %q is a relative path and the agent's directory is unknown", w.Cmd.Program)
 		default:
-			w.Agent.Cmd = placed
+			w.Cmd = placed
 		}
 		st := ""
 		if recs != nil && recs[i] != nil {
 			st = recs[i].State
 		}
-		st = cmp.Or(st, recState[i], o.Agents.TitleState(w.Agent.Cmd.Agent, w.Ref.Window.Title))
+		st = cmp.Or(st, recState[i], o.Agents.TitleState(w.Cmd.Agent, w.Ref.Window.Title))
 		ts = append(ts, Target{Kitty: k.Instance, Window: *w.Ref.Window, TabTitle: w.Ref.Tab.Title, Agent: w,
 			Procs: pinned(w.PIDs, o.Start), State: st, Skip: skip})
 	}

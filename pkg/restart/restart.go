@@ -118,8 +118,8 @@ func (r *Runner) Run(ctx context.Context, ts []Target, dry bool) []Result {
 }
 
 func (r *Runner) base(t Target) Result {
-	res := Result{Kitty: t.Kitty.Socket, WindowID: t.Window.ID, Tab: t.TabTitle, Cwd: t.Agent.Agent.Cwd,
-		Agent: t.Agent.Agent.Cmd.Agent, ID: t.Decision.ID, State: t.State, OldPID: t.Agent.PID}
+	res := Result{Kitty: t.Kitty.Socket, WindowID: t.Window.ID, Tab: t.TabTitle, Cwd: t.Agent.Cwd,
+		Agent: t.Agent.Cmd.Agent, ID: t.Decision.ID, State: t.State, OldPID: t.Agent.PID}
 	if t.Skip == "" {
 		res.Command = recognize.Quote(t.Decision.Argv)
 	}
@@ -128,7 +128,7 @@ func (r *Runner) base(t Target) Result {
 
 // how says in words what restart does with t.
 func (r *Runner) how(t Target) string {
-	end := EndingOf(t.Agent.Agent.Cmd.Agent).String()
+	end := EndingOf(t.Agent.Cmd.Agent).String()
 	if t.Agent.PID == t.Window.PID {
 		return end + ", then the restore prompt in an overlay that takes the window's place"
 	}
@@ -154,9 +154,9 @@ func (r *Runner) prepare(t Target) (prepared, error) {
 		}
 		p.shell = sh
 	}
-	cmd := t.Agent.Agent.Cmd
+	cmd := t.Agent.Cmd
 	rec := resumerecord.Record{Agent: t.Decision.Agent, Mode: plan.ModeExact, ID: t.Decision.ID, Direct: true,
-		FromShell: !direct, Tab: t.TabTitle, Dir: t.Agent.Agent.Cwd, Env: cmd.Env, Exe: t.Agent.Agent.Seen,
+		FromShell: !direct, Tab: t.TabTitle, Dir: t.Agent.Cwd, Env: cmd.Env, Exe: t.Agent.Seen,
 		Argv: t.Decision.Argv}
 	argv, err := rec.CommandLine(r.ResumeBin, r.Key, r.Agents.Names())
 	if err != nil {
@@ -165,7 +165,7 @@ func (r *Runner) prepare(t Target) (prepared, error) {
 	p.argv = argv
 	if p.shell != "" {
 		// Checked now: a line the shell could misread is never typed.
-		if _, err := typeLine(p.shell, t.Agent.Agent.Cwd, p.argv); err != nil {
+		if _, err := typeLine(p.shell, t.Agent.Cwd, p.argv); err != nil {
 			return p, err
 		}
 	}
@@ -226,7 +226,7 @@ func (r *Runner) restart(ctx context.Context, t Target, res *Result) {
 // end ends t's agent: its clean way, then SIGTERM, then SIGKILL, each
 // with its bound, until none of its processes runs.
 func (r *Runner) end(ctx context.Context, c Client, t Target, match string) (string, error) {
-	e := EndingOf(t.Agent.Agent.Cmd.Agent)
+	e := EndingOf(t.Agent.Cmd.Agent)
 	b := r.bounds()
 	steps := []struct {
 		sig  syscall.Signal
@@ -239,7 +239,7 @@ func (r *Runner) end(ctx context.Context, c Client, t Target, match string) (str
 		// Between the look and now (the question) the agent ended, and its
 		// pid may be another process's: nothing is typed nor signalled.
 		return "", fmt.Errorf("%s (pid %d) is no longer the process seen (it ended, or its pid is another process's now): nothing was signalled",
-			t.Agent.Agent.Cmd.Agent, t.Agent.PID)
+			t.Agent.Cmd.Agent, t.Agent.PID)
 	}
 	var done []string
 	for i, s := range steps {
@@ -263,7 +263,7 @@ func (r *Runner) end(ctx context.Context, c Client, t Target, match string) (str
 			done = append(done, agents.SignalName(s.sig))
 		}
 		if err != nil && !errors.Is(err, syscall.ESRCH) {
-			return strings.Join(done, ", "), fmt.Errorf("end %s (pid %d): %w", t.Agent.Agent.Cmd.Agent, t.Agent.PID, err)
+			return strings.Join(done, ", "), fmt.Errorf("end %s (pid %d): %w", t.Agent.Cmd.Agent, t.Agent.PID, err)
 		}
 		if r.waitGone(ctx, t.Procs, s.wait) {
 			how := "ended with " + done[0]
@@ -273,7 +273,7 @@ func (r *Runner) end(ctx context.Context, c Client, t Target, match string) (str
 			return how, nil
 		}
 	}
-	return "", fmt.Errorf("%s (pid %d) did not end with %s", t.Agent.Agent.Cmd.Agent, t.Agent.PID, strings.Join(done, ", "))
+	return "", fmt.Errorf("%s (pid %d) did not end with %s", t.Agent.Cmd.Agent, t.Agent.PID, strings.Join(done, ", "))
 }
 
 // typeQuit types e's quit command into the window, and Enter once the
@@ -330,7 +330,7 @@ func (r *Runner) typeResume(ctx context.Context, c Client, t Target, p prepared)
 			return err
 		}
 	}
-	dir := t.Agent.Agent.Cwd
+	dir := t.Agent.Cwd
 	if w.Cwd == dir {
 		dir = ""
 	}
@@ -404,7 +404,7 @@ func (r *Runner) overlayPayload(t Target, resumeArgv []string) map[string]any {
 	}
 	args = append(append(args, "--"), resumeArgv...)
 	p := map[string]any{"type": "overlay-main", "match": match, "next_to": match, "keep_focus": true,
-		"args": args, "cwd": t.Agent.Agent.Cwd}
+		"args": args, "cwd": t.Agent.Cwd}
 	if t.Window.TitleOverridden {
 		p["window_title"] = t.Window.Title
 	}
@@ -501,19 +501,19 @@ func (r *Runner) waitAgent(ctx context.Context, c Client, t Target, id int) (int
 		if err == nil {
 			w := find(ls, id)
 			if w == nil {
-				return 0, fmt.Errorf("window %d closed before %s started again", id, t.Agent.Agent.Cmd.Agent)
+				return 0, fmt.Errorf("window %d closed before %s started again", id, t.Agent.Cmd.Agent)
 			}
 			for _, p := range w.ForegroundProcesses {
 				if p.PID == t.Agent.PID {
 					continue
 				}
-				if cmd, ok := recognize.Argv(r.Agents, p.Cmdline); ok && cmd.Agent == t.Agent.Agent.Cmd.Agent {
+				if cmd, ok := recognize.Argv(r.Agents, p.Cmdline); ok && cmd.Agent == t.Agent.Cmd.Agent {
 					return p.PID, nil
 				}
 			}
 		}
 		if time.Now().After(deadline) {
-			return 0, fmt.Errorf("%s did not start again in window %d within %s: see the window", t.Agent.Agent.Cmd.Agent, id, r.bounds().Start)
+			return 0, fmt.Errorf("%s did not start again in window %d within %s: see the window", t.Agent.Cmd.Agent, id, r.bounds().Start)
 		}
 		if err := r.sleep(ctx, r.poll()); err != nil {
 			return 0, err

@@ -5,6 +5,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/recognize"
 	"github.com/kittymux/kittymux/pkg/rewrite"
 )
@@ -20,20 +21,20 @@ func TestRewriteOrigin(t *testing.T) {
 		`launch 'kitty-unserialize-data={"id": 1, "cmd_at_shell_startup": ["claude", "--resume", "` + w4ID + `"]}'` + "\n" +
 		`launch 'kitty-unserialize-data={"id": 2, "cmd_at_shell_startup": ["gemini"]}'` + "\n" +
 		`launch 'kitty-unserialize-data={"id": 3, "cmd_at_shell_startup": ["claude"]}'` + "\n")
-	var live []recognize.Window
+	var ws []live.Window
 	for id, argv := range map[int][]string{1: {"claude", "--resume", w4ID}, 2: {"gemini"}, 3: {"claude"}} {
 		c, ok := recognize.Argv(set, argv)
 		if !ok {
 			t.Fatal(argv)
 		}
-		w := recognize.Window{ID: id, Cwd: "/srv", Cmd: c, Seen: []string{"/opt/" + c.Agent},
+		w := live.Window{ID: id, Cwd: "/srv", Cmd: c, Seen: []string{"/opt/" + c.Agent},
 			Origin: "2026-12-01T09:00:00Z|unix:/tmp/kitty-7|7|" + string(rune('0'+id)) + "|42"}
 		if id == 3 {
 			w.Unverified = "its process could not be read"
 		}
-		live = append(live, w)
+		ws = append(ws, w)
 	}
-	res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, ResumeBin: bin, Key: testKey, Live: live})
+	res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, ResumeBin: bin, Key: testKey, Live: ws})
 	if err != nil {
 		t.Fatal(err)
 	}

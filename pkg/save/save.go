@@ -23,7 +23,6 @@ import (
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/probe"
 	"github.com/kittymux/kittymux/pkg/published"
-	"github.com/kittymux/kittymux/pkg/recognize"
 	"github.com/kittymux/kittymux/pkg/remote"
 	"github.com/kittymux/kittymux/pkg/resumerecord"
 	"github.com/kittymux/kittymux/pkg/rewrite"
@@ -92,7 +91,7 @@ func Take(ctx context.Context, o Options) (*rewrite.Result, error) {
 		live.JournalIDs(aws, recs)
 		for i, r := range recs {
 			if r != nil {
-				aws[i].Agent.Origin = r.Origin()
+				aws[i].Origin = r.Origin()
 			}
 		}
 	}
@@ -117,9 +116,9 @@ func Take(ctx context.Context, o Options) (*rewrite.Result, error) {
 	if after, err := o.Kitty.LS(ctx); err == nil {
 		ls = after
 	}
-	ws := make([]recognize.Window, len(aws))
+	ws := make([]live.Window, len(aws))
 	for i, w := range aws {
-		ws[i] = w.Since()
+		ws[i] = w.WithSince()
 	}
 	key, err := resumerecord.LoadOrCreateKey(o.Paths)
 	if err != nil {
@@ -166,10 +165,10 @@ func Save(ctx context.Context, o Options) (string, *rewrite.Result, error) {
 // user has since quit, a restored one) is not this conversation's.
 func markAgents(ctx context.Context, c Kitty, aws []live.Window) error {
 	for _, w := range aws {
-		vars := []string{uservars.Agent + "=" + w.Agent.Cmd.Agent}
-		id := w.Agent.KnownID
+		vars := []string{uservars.Agent + "=" + w.Cmd.Agent}
+		id := w.KnownID
 		if id == "" {
-			id = w.Agent.Cmd.ID
+			id = w.Cmd.ID
 		}
 		if id != "" && w.PID > 0 {
 			vars = append(vars, uservars.Session+"="+id, uservars.PID+"="+strconv.Itoa(w.PID))

@@ -21,6 +21,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/logs"
+	"github.com/kittymux/kittymux/pkg/recognize"
 	"github.com/kittymux/kittymux/pkg/uservars"
 )
 
@@ -73,6 +74,11 @@ type Options struct {
 	Autosave Autosave
 	// ForegroundSettle: see DefaultForegroundSettle.
 	ForegroundSettle time.Duration
+	// RemoteJournal records the agents hosts reached over ssh report in
+	// the windows (their ssh processes read with ReadProc, the OS); nil
+	// records none.
+	RemoteJournal *journal.Journal
+	ReadProc      func(pid int) (recognize.Proc, bool)
 }
 
 // Scanner follows the agent sessions of every kitty of the user, one Poll
@@ -247,11 +253,21 @@ func (s *Scanner) forget(id string, now time.Time) {
 // scanner left: those of live kitties are followed on (closed when their
 // window is not there), those of kitties gone are closed as kitty-gone.
 func (s *Scanner) loadJournal(live map[string]bool, now time.Time) {
-	if s.loaded || s.o.Journal == nil || s.o.Journal.Off {
+	if s.loaded {
 		return
 	}
 	s.loaded = true
-	f, err := s.o.Journal.Read()
+	for _, j := range []*journal.Journal{s.o.Journal, s.o.RemoteJournal} {
+		s.loadOpen(j, live, now)
+	}
+}
+
+// loadOpen takes over the open records of j.
+func (s *Scanner) loadOpen(j *journal.Journal, live map[string]bool, now time.Time) {
+	if j == nil || j.Off {
+		return
+	}
+	f, err := j.Read()
 	if err != nil {
 		s.o.Logf.Printf("journal: %v", err)
 		return
@@ -445,7 +461,7 @@ func (s *Scanner) scan(ctx context.Context, k *kittyState, ls []kitty.OSWindow, 
 		}
 		if !ok {
 			se = &session{kitty: id, accounted: now, dirty: true, rec: journal.Record{
-				Key: key, Agent: aw.Agent.Cmd.Agent, FirstSeen: now, LastSeen: now, State: agents.StateUnknown,
+				Key: key, Agent: aw.Cmd.Agent, FirstSeen: now, LastSeen: now, State: agents.StateUnknown,
 				StateSince: now, Open: true, KittyPID: k.inst.PID, KittySocket: k.status.Socket,
 				WindowID: aw.Ref.Window.ID, PID: aw.PID, Start: aw.Start}}
 			s.sessions[key] = se
@@ -455,6 +471,7 @@ func (s *Scanner) scan(ctx context.Context, k *kittyState, ls []kitty.OSWindow, 
 		s.update(se, aw, reports[aw.PID], now)
 		s.markWindow(ctx, k, aw, se.rec)
 	}
+	s.scanRemote(k, ls, now)
 	for key, se := range s.sessions {
 		if se.kitty != id || se.seen || se.keepHookOnly(windows) {
 			continue
@@ -476,14 +493,14 @@ func (s *Scanner) update(se *session, aw live.Window, hook StateReport, now time
 			*dst, se.dirty = v, true
 		}
 	}
-	set(&r.Dir, aw.Agent.Cwd)
+	set(&r.Dir, aw.Cwd)
 	set(&r.TabTitle, tabName(aw.Ref.Tab))
 	set(&r.Start, aw.Start)
-	if argv := append(slices.Clone(aw.Agent.Cmd.Program), aw.Agent.Cmd.Flags...); !slices.Equal(argv, r.Argv) {
+	if argv := append(slices.Clone(aw.Cmd.Program), aw.Cmd.Flags...); !slices.Equal(argv, r.Argv) {
 		r.Argv, se.dirty = argv, true
 	}
-	if !slices.Equal(aw.Agent.Seen, r.Exe) || !slices.Equal(aw.Agent.Cmd.Env, r.Env) {
-		r.Exe, r.Env, se.dirty = slices.Clone(aw.Agent.Seen), slices.Clone(aw.Agent.Cmd.Env), true
+	if !slices.Equal(aw.Seen, r.Exe) || !slices.Equal(aw.Cmd.Env, r.Env) {
+		r.Exe, r.Env, se.dirty = slices.Clone(aw.Seen), slices.Clone(aw.Cmd.Env), true
 	}
 
 	if r.HookAt != nil {
@@ -504,10 +521,10 @@ func (s *Scanner) update(se *session, aw live.Window, hook StateReport, now time
 		id, from = hook.ID, "hook"
 	case hasRec:
 		id, from = rec.ID, rec.IDFrom
-	case aw.Agent.Cmd.ID != "":
-		id, from = aw.Agent.Cmd.ID, "command line "+aw.Agent.Cmd.IDFrom
-	case aw.Agent.KnownID != "":
-		id, from = aw.Agent.KnownID, aw.Agent.KnownIDFrom
+	case aw.Cmd.ID != "":
+		id, from = aw.Cmd.ID, "command line "+aw.Cmd.IDFrom
+	case aw.KnownID != "":
+		id, from = aw.KnownID, aw.KnownIDFrom
 	}
 	if id != "" && id != r.ID {
 		if r.ID != "" {
@@ -608,6 +625,12 @@ func (s *Scanner) flush(now time.Time) Pass {
 	if len(dirty) == 0 && len(s.closed) == 0 && len(s.dropped) == 0 {
 		return p
 	}
+	if err := s.flushRemote(dirty); err != nil {
+		// Kept dirty: the next pass tries again.
+		p.JournalError = "remote journal: " + err.Error()
+		s.o.Logf.Printf("remote journal: %v", err)
+		return p
+	}
 	if s.o.Journal == nil || s.o.Journal.Off {
 		s.clean(dirty, now)
 		return p
@@ -615,6 +638,9 @@ func (s *Scanner) flush(now time.Time) Pass {
 	res, err := s.o.Journal.Update(func(f *journal.File) error {
 		s.mergeHooks(f, now)
 		for _, r := range s.closed {
+			if r.Host != "" {
+				continue // in the remote journal
+			}
 			// A hook may have written since the scanner last read the
 			// journal (the kitty went away meanwhile): its id is kept.
 			if cur := f.Find(r.Key); cur != nil {
@@ -623,7 +649,9 @@ func (s *Scanner) flush(now time.Time) Pass {
 			f.Upsert(r)
 		}
 		for _, se := range dirty {
-			f.Upsert(se.rec)
+			if se.rec.Host == "" {
+				f.Upsert(se.rec)
+			}
 		}
 		return nil
 	})

@@ -461,7 +461,7 @@ func TestReadIDs(t *testing.T) {
 	live.Records{ProcRoot: r.proc}.ReadIDs(ws)
 	got := map[int][2]string{}
 	for _, w := range ws {
-		got[w.Ref.Window.ID] = [2]string{w.Agent.KnownID, w.Agent.KnownIDFrom}
+		got[w.Ref.Window.ID] = [2]string{w.KnownID, w.KnownIDFrom}
 	}
 	want := map[int][2]string{2: {uuidClear, "claude sessions/2002.json"}, 3: {"", ""}}
 	if diff := cmp.Diff(want, got); diff != "" {

@@ -11,7 +11,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/autosave"
-	"github.com/kittymux/kittymux/pkg/ended"
+	"github.com/kittymux/kittymux/pkg/offer"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/scanner"
 	"github.com/kittymux/kittymux/pkg/sessiontemplate"
@@ -39,7 +39,7 @@ func TestReadersRefuseFIFOs(t *testing.T) {
 		{"config.json, for the offer on start", paths.Paths.Config, func(p paths.Paths) error {
 			// A file it cannot read leaves the offer on, as one that does
 			// not parse does; autosave's reading (above) reports it.
-			if off := ended.OfferOff(p, func(string) string { return "" }); off != "" {
+			if off := offer.OfferOff(p, func(string) string { return "" }); off != "" {
 				return errors.New("offer off: " + off)
 			}
 			return errPassedOver

@@ -211,7 +211,7 @@ func confirm(o *RestartOptions, ts []restart.Target) (bool, error) {
 	for _, t := range ts {
 		if t.Skip == "" {
 			n++
-			lines = append(lines, fmt.Sprintf("window %d  %s  %s", t.Window.ID, t.Agent.Agent.Cmd.Agent, kitty.Printable(t.Agent.Agent.Cwd)))
+			lines = append(lines, fmt.Sprintf("window %d  %s  %s", t.Window.ID, t.Agent.Cmd.Agent, kitty.Printable(t.Agent.Cwd)))
 		}
 	}
 	if n == 0 {

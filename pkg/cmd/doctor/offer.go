@@ -1,8 +1,6 @@
 package doctor
 
-import (
-	"github.com/kittymux/kittymux/pkg/ended"
-)
+import "github.com/kittymux/kittymux/pkg/offer"
 
 // OfferReport is the offer on start: whether a kitty that starts is
 // offered the session of a kitty that ended. Field names are stable.
@@ -12,7 +10,7 @@ type OfferReport struct {
 }
 
 func checkOffer(o *Options, sc ScannerReport) OfferReport {
-	if why := ended.OfferOff(o.Paths, o.Getenv); why != "" {
+	if why := offer.OfferOff(o.Paths, o.Getenv); why != "" {
 		return OfferReport{Note: "off: " + why}
 	}
 	r := OfferReport{On: true, Note: offerOn}
@@ -24,4 +22,4 @@ func checkOffer(o *Options, sc ScannerReport) OfferReport {
 
 // offerOn says what the offer does and how to turn it off.
 const offerOn = "on: a kitty that starts offers, once, the session of a kitty that ended without being restored " +
-	"(" + ended.EnvOffer + "=0 or {\"offer\": {\"on_start\": false}} in config.json turn it off)"
+	"(" + offer.EnvOffer + "=0 or {\"offer\": {\"on_start\": false}} in config.json turn it off)"

@@ -15,9 +15,9 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	integrationcmd "github.com/kittymux/kittymux/pkg/cmd/integration"
-	"github.com/kittymux/kittymux/pkg/ended"
 	"github.com/kittymux/kittymux/pkg/hookinstall"
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/offer"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/setup"
 	"github.com/kittymux/kittymux/pkg/tui"
@@ -259,9 +259,9 @@ func hooks(o *Options) error {
 // offerNote says whether a kitty that starts is offered the session of a
 // kitty that ended, and how to turn that off.
 func offerNote(p paths.Paths, getenv func(string) string) string {
-	if why := ended.OfferOff(p, getenv); why != "" {
+	if why := offer.OfferOff(p, getenv); why != "" {
 		return "offer: off (" + why + "): a kitty that starts offers no ended session; `kittymux sessions restore last` still restores it"
 	}
 	return "offer: on: a kitty that starts offers, once, the session of a kitty that ended without being restored (" +
-		ended.EnvOffer + "=0 or {\"offer\": {\"on_start\": false}} in config.json turn it off)"
+		offer.EnvOffer + "=0 or {\"offer\": {\"on_start\": false}} in config.json turn it off)"
 }

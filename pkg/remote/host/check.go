@@ -10,6 +10,7 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/journal"
@@ -74,6 +75,13 @@ type Host struct {
 	Chdir    func(string) error
 	// Exec replaces the process; it returns only on failure.
 	Exec func(path string, argv []string) error
+	// Run runs the agent on this terminal and returns its exit status
+	// (negative: ended by a signal), so that an agent that exits at once
+	// leaves what it said on the screen and a shell under it; nil: the
+	// agent is exec'd.
+	Run func(path string, argv []string) (int, error)
+	// Now is the clock Run is timed with; nil: the system's.
+	Now func() time.Time
 	// Agents are the host's agent definitions.
 	Agents *agents.Set
 	// Journal reads the host's journal (nil: none).
@@ -118,9 +126,42 @@ func Check(h Host, r Request) error {
 		h.say("kittymux: %v: a shell here instead.", err)
 		return h.shell()
 	}
-	err = h.Exec(argv[0], argv)
-	h.say("kittymux: could not run %s: %v: a shell here instead.", recognize.Quote(argv), err)
+	if h.Run == nil {
+		err = h.Exec(argv[0], argv)
+		h.say("kittymux: could not run %s: %v: a shell here instead.", recognize.Quote(argv), err)
+		return h.shell()
+	}
+	start := h.now()
+	code, err := h.Run(argv[0], argv)
+	switch {
+	case err != nil:
+		h.say("kittymux: could not run %s: %v: a shell here instead.", recognize.Quote(argv), err)
+	case code == 0 || h.now().Sub(start) >= AtOnce:
+		// It ran, and ended as the user or the agent chose: the window
+		// closes, as after an agent here.
+		return Exited(code)
+	default:
+		// It could not start its conversation (a transcript gone, a
+		// login asked): what it said stays above, with a shell under it.
+		h.say("kittymux: %s exited at once (status %d): what it said is above; a shell here instead.", r.Agent, code)
+	}
 	return h.shell()
+}
+
+// AtOnce: an agent that fails within this of its start ends in a shell
+// rather than closing its window.
+const AtOnce = 10 * time.Second
+
+// Exited is the exit status of an agent that ran (Host.Run).
+type Exited int
+
+func (e Exited) Error() string { return fmt.Sprintf("the agent exited with status %d", int(e)) }
+
+func (h Host) now() time.Time {
+	if h.Now == nil {
+		return time.Now()
+	}
+	return h.Now()
 }
 
 // agentArgv is the command that does r: the agent as installed on the

@@ -83,3 +83,58 @@ func TestCheckResumesOnlyWhatTheHostRecorded(t *testing.T) {
 		}
 	}
 }
+
+// An agent that fails as it starts leaves what it said above a shell in
+// its directory, with a line saying so; one that ran a while, or ended
+// well, ends the window as an agent here does.
+func TestCheckAgentExitsAtOnce(t *testing.T) {
+	set, err := agents.Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	const id = "0a1b2c3d-0000-4000-8000-000000000001"
+	f := &journal.File{Records: []journal.Record{
+		{Key: remote.HostSocket + "|0|0|42", Agent: "claude", ID: id, IDFrom: journal.FromHook, Dir: dir, LastSeen: time.Now()},
+	}}
+	t0 := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		name  string
+		code  int
+		ran   time.Duration
+		shell bool
+		err   error
+	}{
+		{"fails at once", 1, time.Second, true, errExeced},
+		{"killed at once", -1, time.Second, true, errExeced},
+		{"ends well at once", 0, time.Second, false, Exited(0)},
+		{"fails after a while", 1, time.Minute, false, Exited(1)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			now := t0
+			var ran, execd []string
+			var said strings.Builder
+			h := Host{Out: &said, Getenv: func(string) string { return "/bin/sh" }, Agents: set,
+				LookPath: func(p string) (string, error) { return "/bin/" + p, nil },
+				Chdir:    func(string) error { return nil },
+				Exec:     func(path string, argv []string) error { execd = argv; return errExeced },
+				Run: func(path string, argv []string) (int, error) {
+					ran = argv
+					now = now.Add(tc.ran)
+					return tc.code, nil
+				},
+				Now:     func() time.Time { return now },
+				Journal: func() (*journal.File, error) { return f, nil }}
+			err := Check(h, Request{Do: remote.DoResume, Agent: "claude", ID: id, Dir: dir})
+			if d := cmp.Diff([]string{"/bin/claude", "--resume", id}, ran); d != "" {
+				t.Errorf("ran (-want +got):\n%s", d)
+			}
+			if got := execd != nil; got != tc.shell || err != tc.err {
+				t.Errorf("shell %v (%q), err %v; want shell %v, err %v", got, execd, err, tc.shell, tc.err)
+			}
+			if tc.shell != strings.Contains(said.String(), "claude exited at once") {
+				t.Errorf("said %q", said.String())
+			}
+		})
+	}
+}

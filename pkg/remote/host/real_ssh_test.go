@@ -169,4 +169,18 @@ func TestRealSSHHost(t *testing.T) {
 	if log := h.sh(`tail -n 1 ~/claude.log`, nil); log != dir+" \n" {
 		t.Errorf("new conversation: %q", log)
 	}
+
+	// A claude that fails as it starts: what it said stays, and a shell in
+	// its directory runs under it (here it reads its commands from stdin).
+	h.sh(`cat > ~/.local/bin/claude && chmod 755 ~/.local/bin/claude`,
+		[]byte("#!/bin/sh\necho \"No conversation found with session ID: $2\" >&2\nexit 1\n"))
+	cmd, err := remote.CheckCommand(hint, remote.DoResume)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out = h.run(s.Command(cmd), []byte("echo still here in \"$(pwd)\".\n"))
+	if !strings.Contains(out, "No conversation found with session ID: "+id) || !strings.Contains(out, "claude exited at once (status 1)") ||
+		!strings.Contains(out, "still here in "+dir+".") {
+		t.Errorf("a claude that fails at once: %q", out)
+	}
 }

@@ -53,7 +53,8 @@ func NewCmdHistory(f *factory.Factory, runF func(*HistoryOptions) error) *cobra.
 		Long: `List every agent session in the journal (agent-sessions.json) active within --since: the
 agent, its conversation id, directory, tab, runs finished, time spent working, when it was last
 active, and whether it runs or how it ended (window closed, agent exited, kitty gone, restored as
-a later window). --since takes minutes, hours or days: 90m, 6h, 7d.
+a later window). An agent on a host reached over ssh shows as "claude on HOST" with its directory
+there (--json: host, reported_by). --since takes minutes, hours or days: 90m, 6h, 7d.
 
 Exit codes: 0 listed (also when there is nothing), 1 error, 2 bad usage.`,
 		Args: cobra.NoArgs,
@@ -80,6 +81,12 @@ func History(o *HistoryOptions) error {
 	if err != nil {
 		return err
 	}
+	// The agents that ran on hosts reached over ssh, from their own file.
+	rf, err := journal.New(o.Paths.RemoteJournal(), false).Read()
+	if err != nil {
+		return err
+	}
+	jf.Records = append(jf.Records, rf.Records...)
 	now := clock.Or(o.Clock).Now()
 	es := history.Entries(jf, now, o.Since)
 	markLost(o.Agents, o.Getenv, jf, es)
@@ -109,7 +116,7 @@ func printHistory(w io.Writer, tty bool, now time.Time, es []history.Entry) {
 		if id == "" {
 			id = "-"
 		}
-		return []string{kitty.Printable(e.Agent), kitty.Printable(id), kitty.Printable(e.Dir), kitty.Printable(e.Tab),
+		return []string{kitty.Printable(e.What()), kitty.Printable(id), kitty.Printable(e.Dir), kitty.Printable(e.Tab),
 			fmt.Sprint(e.RunsFinished), history.Duration(e.Working()), history.Ago(now, e.LastActive), e.Status()}
 	}
 	if !tty {
@@ -139,7 +146,7 @@ func markLost(loadAgents func() (*agents.Set, error), getenv func(string) string
 		byKey[r.Key] = r
 	}
 	for i := range es {
-		if es[i].Running || es[i].ID == "" {
+		if es[i].Running || es[i].ID == "" || es[i].Host != "" {
 			continue
 		}
 		if r, ok := byKey[es[i].Key]; ok {

@@ -110,9 +110,9 @@ func List(ctx context.Context, o *ListOptions) error {
 	if err != nil {
 		return err
 	}
-	ws := make([]recognize.Window, len(rows))
+	ws := make([]live.Window, len(rows))
 	for i, r := range rows {
-		ws[i] = r.w.Since()
+		ws[i] = r.w.WithSince()
 	}
 	out := []ListedWindow{}
 	probes := func(names []string) probe.Probes { return o.Probes(ctx, set, names) }
@@ -188,7 +188,7 @@ func kittyRows(set *agents.Set, jf *journal.File, a kitty.Answer, getenv func(st
 			st = rec.State
 		}
 		if st == "" {
-			st = set.TitleState(w.Agent.Cmd.Agent, w.Ref.Window.Title)
+			st = set.TitleState(w.Cmd.Agent, w.Ref.Window.Title)
 		}
 		rows = append(rows, listRow{a.Instance, w, st, restoredAs(jf, a.Instance, w, rec)})
 	}
@@ -198,17 +198,17 @@ func kittyRows(set *agents.Set, jf *journal.File, a kitty.Answer, getenv func(st
 // listed is the row r as the rules decided it.
 func listed(r listRow, d plan.Decision) ListedWindow {
 	d.WindowID = r.w.Ref.Window.ID
-	lw := ListedWindow{Kitty: r.inst.Socket, Decision: d, Tab: r.w.Ref.Tab.Title, Cwd: r.w.Agent.Cwd, State: r.state,
+	lw := ListedWindow{Kitty: r.inst.Socket, Decision: d, Tab: r.w.Ref.Tab.Title, Cwd: r.w.Cwd, State: r.state,
 		Restored: r.restored}
 	if d.ID != "" {
-		lw.IDSource = idSource(r.w.Agent, d.ID)
-	} else if why := live.IDLimit(d.Agent, r.w.Agent.Cmd.Flags); why != "" {
+		lw.IDSource = idSource(r.w, d.ID)
+	} else if why := live.IDLimit(d.Agent, r.w.Cmd.Flags); why != "" {
 		lw.Reason += "; " + why
 	}
 	if r.restored != "" {
 		lw.Reason += "; restored here: " + r.restored
 	}
-	if why := r.w.Agent.Unverified; why != "" && len(d.Argv) > 0 {
+	if why := r.w.Unverified; why != "" && len(d.Argv) > 0 {
 		lw.Reason += "; a save would not seal it (the restore asks first): " + why
 	}
 	if len(d.Argv) > 0 {
@@ -253,7 +253,7 @@ func printList(o *ListOptions, out []ListedWindow) error {
 
 // idSource names where the id the rules chose came from: the window's
 // reported id (a hook, the agent's records, the journal) or its command line.
-func idSource(w recognize.Window, id string) string {
+func idSource(w live.Window, id string) string {
 	if w.KnownID == id {
 		return live.IDSource(w.KnownIDFrom)
 	}

@@ -23,7 +23,7 @@ func restoredAs(jf *journal.File, inst kitty.Instance, w live.Window, rec *journ
 	var asked *journal.Restore
 	for i := len(jf.Restores) - 1; i >= 0; i-- {
 		o := &jf.Restores[i]
-		if o.Outcome == journal.OutcomeResumed && o.ID != "" && o.Agent == w.Agent.Cmd.Agent &&
+		if o.Outcome == journal.OutcomeResumed && o.ID != "" && o.Agent == w.Cmd.Agent &&
 			o.WindowID == w.Ref.Window.ID && (o.KittyPID == 0 || inst.PID == 0 || o.KittyPID == inst.PID) &&
 			o.PID > 0 && (o.PID == w.PID || slices.Contains(w.PIDs, o.PID)) {
 			asked = o
@@ -34,9 +34,9 @@ func restoredAs(jf *journal.File, inst kitty.Instance, w live.Window, rec *journ
 		return ""
 	}
 	id, from := "", ""
-	switch src := live.IDSource(w.Agent.KnownIDFrom); {
+	switch src := live.IDSource(w.KnownIDFrom); {
 	case src == "hook" || src == "agent record":
-		id, from = w.Agent.KnownID, src
+		id, from = w.KnownID, src
 	default:
 		id, from = rec.ReportedID()
 		from = live.IDSource(from)

@@ -23,7 +23,7 @@ func TestRestoredAs(t *testing.T) {
 	inst := kitty.Instance{PID: 100}
 	win := func(id, from string) live.Window {
 		return live.Window{Ref: kitty.WindowRef{Window: &kitty.Window{ID: 7}}, PID: 4242, PIDs: []int{4242},
-			Agent: recognize.Window{Cmd: recognize.Command{Agent: "claude"}, KnownID: id, KnownIDFrom: from}}
+			Cmd: recognize.Command{Agent: "claude"}, KnownID: id, KnownIDFrom: from}
 	}
 	jf := &journal.File{Restores: []journal.Restore{
 		{Agent: "claude", Mode: "exact", ID: asked, Outcome: journal.OutcomeResumed, KittyPID: 100, WindowID: 7, PID: 4242}}}

@@ -11,6 +11,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/history"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/offer"
 	"github.com/kittymux/kittymux/pkg/published"
 	"github.com/kittymux/kittymux/pkg/recovery"
 	"github.com/kittymux/kittymux/pkg/resumerecord"
@@ -46,12 +47,12 @@ func offerJournal(ctx context.Context, o *OfferOptions) error {
 		fmt.Fprintf(out, "kittymux: nothing to offer: every conversation of %s runs again\n", o.Kitty)
 		return nil
 	}
-	tabs := make([]ended.RecoverTab, len(plan.Tabs))
+	tabs := make([]offer.RecoverTab, len(plan.Tabs))
 	for i, t := range plan.Tabs {
-		tabs[i] = ended.RecoverTab{Title: t.Title, LastActive: t.LastActive,
-			Agent: ended.Agent{Agent: t.Agent, Mode: t.Mode, ID: t.ID, Dir: t.Dir}}
+		tabs[i] = offer.RecoverTab{Title: t.Title, LastActive: t.LastActive,
+			Agent: offer.Agent{Agent: t.Agent, Mode: t.Mode, ID: t.ID, Dir: t.Dir}}
 	}
-	fmt.Fprint(out, o.render(ended.RecoverView(tabs, gone.Ended, now, history.Duration(ended.RecoverSince), o.Getenv("HOME"))))
+	fmt.Fprint(out, o.render(offer.RecoverView(tabs, gone.Ended, now, history.Duration(ended.RecoverSince), o.Getenv("HOME"))))
 	return ask(ctx, o, o.Kitty, "`kittymux sessions recover` still brings them back", func() error {
 		return o.recoverHere(ctx, jf, o.Kitty)
 	})

@@ -21,6 +21,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/sessions/shared"
 	"github.com/kittymux/kittymux/pkg/ended"
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/offer"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/published"
 )
@@ -46,7 +47,7 @@ type OfferOptions struct {
 }
 
 // render draws the offer's paragraphs for o's terminal.
-func (o *OfferOptions) render(ps []ended.Para) string {
+func (o *OfferOptions) render(ps []offer.Para) string {
 	width, color := 0, false
 	if f, ok := o.IO.Out.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		width = 80
@@ -62,7 +63,7 @@ func (o *OfferOptions) render(ps []ended.Para) string {
 	if o.Color != nil {
 		color = o.Color()
 	}
-	return ended.Render(ps, width, color)
+	return offer.Render(ps, width, color)
 }
 
 // From fills o with what `sessions offer` takes from f.
@@ -131,11 +132,11 @@ func Offer(ctx context.Context, o *OfferOptions) error {
 	if err != nil {
 		return err
 	}
-	sum, err := ended.Summarize(data)
+	sum, err := offer.Summarize(data)
 	if err != nil {
 		return fmt.Errorf("%s: %w", k.Newest.Path, err)
 	}
-	fmt.Fprint(out, o.render(ended.OfferView(*k, sum, left, time.Now(), o.Getenv("HOME"))))
+	fmt.Fprint(out, o.render(offer.OfferView(*k, sum, left, time.Now(), o.Getenv("HOME"))))
 	return ask(ctx, o, k.Key, "`kittymux sessions saves` still lists it, to restore by name", func() error {
 		r := o.restore()
 		r.Name = k.Newest.Name

@@ -88,7 +88,8 @@ save): a session with a tab per conversation active within --since that no kitty
 after its tab or directory. Each tab runs the restore prompt for its conversation, decided by the
 same rules as a save (exact where the id is known, latest only where it is safe, never one
 conversation twice). Conversations whose kitty went away come back; windows closed by hand (or
-agents that exited) only with --closed.
+agents that exited) only with --closed. An agent that ran on a host reached over ssh (reported by
+kittymux there) comes back as a tab running its ssh command as seen, asking the host to resume it.
 
 The file (sessions/NAME.kitty-session, default NAME: ` + DefaultName + `) uses only directives kitty
 0.26.5 loads. It opens inside kitty through goto_session (kitty 0.43 or newer), else in a new kitty.
@@ -190,6 +191,10 @@ func (r Recovery) Plan(ctx context.Context, opt recovery.Options, lost bool, key
 	if err != nil {
 		return nil, err
 	}
+	if opt.Remote, err = journal.New(r.Paths.RemoteJournal(), false).Read(); err != nil {
+		return nil, err
+	}
+	opt.Home = r.Getenv("HOME")
 	set, err := r.Agents()
 	if err != nil {
 		return nil, err
@@ -235,14 +240,22 @@ func printRecovered(out, errOut io.Writer, o *RecoverOptions, r RecoverResult) {
 	}
 	for _, t := range r.Tabs {
 		// Titles, directories and argv came from kitty's windows.
-		fmt.Fprintf(w, "  tab %q  %-8s %-6s %s\n      %s · last active %s · %s\n", kitty.Printable(t.Title), kitty.Printable(t.Agent),
-			t.Mode, kitty.Printable(recognize.Quote(t.Argv)), kitty.Printable(t.Dir), history.Ago(now, t.LastActive), kitty.Printable(t.Reason))
+		agent, dir := t.Agent, t.Dir
+		if t.Host != "" {
+			agent, dir = t.Agent+" on "+t.Host, t.Dir+" on "+t.Host
+		}
+		fmt.Fprintf(w, "  tab %q  %-8s %-6s %s\n      %s · last active %s · %s\n", kitty.Printable(t.Title), kitty.Printable(agent),
+			t.Mode, kitty.Printable(recognize.Quote(t.Argv)), kitty.Printable(dir), history.Ago(now, t.LastActive), kitty.Printable(t.Reason))
 	}
 	for _, s := range r.Skipped {
 		id := ids.Short(s.ID)
 		if id == "" {
 			id = "(no id)"
 		}
-		fmt.Fprintf(w, "  not recovered: %s %s in %s: %s\n", kitty.Printable(s.Agent), kitty.Printable(id), kitty.Printable(s.Dir), kitty.Printable(s.Why))
+		agent := s.Agent
+		if s.Host != "" {
+			agent += " on " + s.Host
+		}
+		fmt.Fprintf(w, "  not recovered: %s %s in %s: %s\n", kitty.Printable(agent), kitty.Printable(id), kitty.Printable(s.Dir), kitty.Printable(s.Why))
 	}
 }

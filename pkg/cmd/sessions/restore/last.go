@@ -11,6 +11,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/sessions/shared"
 	"github.com/kittymux/kittymux/pkg/ended"
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/offer"
 	"github.com/kittymux/kittymux/pkg/published"
 )
 
@@ -127,7 +128,7 @@ func describeEnded(k ended.Kitty, now time.Time) string {
 }
 
 // printLeftOut says which agent windows do not come back, and why.
-func printLeftOut(w io.Writer, left []ended.LeftOut, now time.Time) {
+func printLeftOut(w io.Writer, left []offer.LeftOut, now time.Time) {
 	for _, l := range left {
 		// Ids and directories come from the editable file.
 		fmt.Fprintf(w, "  left out: %s: %s %s, before kitty ended\n", kitty.Printable(l.Agent.String()), l.Why, shared.When(now, l.Closed))

@@ -14,6 +14,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/published"
+	"github.com/kittymux/kittymux/pkg/remote"
 	"github.com/kittymux/kittymux/pkg/resumerecord"
 	"github.com/kittymux/kittymux/pkg/spinner"
 	"github.com/kittymux/kittymux/pkg/stagger"
@@ -135,11 +136,16 @@ func outcomeLines(ws []published.Restored, outcomes []journal.Restore, confirm c
 				break
 			}
 		}
-		what := r.Agent
+		what, dir := r.Agent, w.Dir
+		if ssh, ok := remote.ParseSSH(r.Argv); ok && r.Remote != "" {
+			// An agent on a host reached over ssh: the host its ssh
+			// command reaches, its directory there.
+			what, dir = r.Agent+" on "+ssh.Host(), r.RemoteDir
+		}
 		if r.ID != "" {
 			what += " " + ids.Short(r.ID)
 		}
-		line := fmt.Sprintf("%-20s %s", what, w.Dir)
+		line := fmt.Sprintf("%-20s %s", what, dir)
 		switch {
 		case got != nil && got.Outcome == journal.OutcomeResumed && got.ID != "":
 			text, wait := describeResume(*got, confirm)

@@ -173,3 +173,14 @@ func TestConfirmFrom(t *testing.T) {
 		t.Errorf("an agent with no record and no hook: id %q pending %v, want nothing, not pending", id, pending)
 	}
 }
+
+// An agent on a host reached over ssh is reported with its host and its
+// directory there.
+func TestReportRemote(t *testing.T) {
+	rec := resumerecord.Record{Agent: "claude", Mode: "exact", ID: uuid, Remote: "devbox.lan", RemoteDir: "/home/me/api",
+		Argv: []string{"/usr/bin/ssh", "-p", "2222", "me@devbox"}}
+	got, _ := outcomeLines([]published.Restored{{Record: rec, Dir: "/home/local"}}, nil, nil)
+	if want := []string{"claude on devbox 4f9e2a51 /home/me/api  waiting at its prompt for a key"}; !cmp.Equal(want, got) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

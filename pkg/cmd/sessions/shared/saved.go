@@ -17,6 +17,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/history"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/offer"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/published"
 	"github.com/kittymux/kittymux/pkg/statefile"
@@ -95,7 +96,7 @@ func (s Saved) MarkRestored(key string, info published.Info, at time.Time) {
 // is then a copy in sessions/.restore/, of the same base name (kitty names
 // the session after it). It returns the session to load and what was left
 // out.
-func (s Saved) WithoutClosed(key string, info published.Info) (published.Info, []ended.LeftOut) {
+func (s Saved) WithoutClosed(key string, info published.Info) (published.Info, []offer.LeftOut) {
 	pid := ended.PIDOf(key)
 	if pid == 0 {
 		return info, nil
@@ -108,7 +109,7 @@ func (s Saved) WithoutClosed(key string, info published.Info) (published.Info, [
 	if err != nil {
 		return info, nil
 	}
-	kept, left, err := ended.WithoutClosed(data, jf, pid)
+	kept, left, err := offer.WithoutClosed(data, jf, pid)
 	if err != nil || len(left) == 0 {
 		return info, nil
 	}

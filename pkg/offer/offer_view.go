@@ -1,27 +1,40 @@
-package ended
+package offer
 
 import (
 	"fmt"
 	"time"
 
+	"github.com/kittymux/kittymux/pkg/ended"
 	"github.com/kittymux/kittymux/pkg/kitty"
 )
 
 // OfferView is the offer of kitty k's session as people see it: what it
 // held and when it ended ("2 agents in 1 tab, ended unexpectedly 2 minutes
-// ago"), a paragraph a tab with its agents and their directories (home as
+// ago"; "2 agents in 1 of 2 tabs" where another tab holds none), a paragraph a tab with its agents and their directories (home as
 // ~), what was left out, and the keys. The save's file name is not shown:
 // `sessions saves` lists it.
-func OfferView(k Kitty, sum Summary, left []LeftOut, now time.Time, home string) []Para {
-	what := Count(sum.Windows, "window")
+func OfferView(k ended.Kitty, sum Summary, left []LeftOut, now time.Time, home string) []Para {
+	what := Count(sum.Windows, "window") + " in " + Count(len(sum.Tabs), "tab")
 	if sum.Agents > 0 {
-		what = Count(sum.Agents, "agent")
+		// "2 agents in 2 tabs" where both are in one of them read as
+		// agents in each: the tabs that hold agents, of how many.
+		in := 0
+		for _, t := range sum.Tabs {
+			if len(t.Agents) > 0 {
+				in++
+			}
+		}
+		where := Count(in, "tab")
+		if in < len(sum.Tabs) {
+			where = fmt.Sprintf("%d of %s", in, Count(len(sum.Tabs), "tab"))
+		}
+		what = Count(sum.Agents, "agent") + " in " + where
 	}
 	how := "ended unexpectedly"
 	if k.Quit {
 		how = "quit"
 	}
-	ps := []Para{Heading(0, 2, fmt.Sprintf("%s in %s, %s %s", what, Count(len(sum.Tabs), "tab"), how, Ago(now, k.Newest.At))), {}}
+	ps := []Para{Heading(0, 2, fmt.Sprintf("%s, %s %s", what, how, Ago(now, k.Newest.At))), {}}
 	for i, t := range sum.Tabs {
 		title := fmt.Sprintf("tab %d:", i+1)
 		if t.Title != "" {

@@ -1,4 +1,10 @@
-package ended
+// Package offer offers, in a kitty that starts, the session of a kitty of
+// this user that ended without being restored or dismissed (pkg/ended says
+// which): the Offerer the scanner tells of each kitty, whether the offer is
+// on, what the offer shows (a summary of the save, drawn to the window's
+// width), and which agent windows of a save do not come back, as
+// `sessions restore last` leaves them out too.
+package offer
 
 import (
 	"context"
@@ -9,6 +15,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/autosave"
 	"github.com/kittymux/kittymux/pkg/clock"
+	"github.com/kittymux/kittymux/pkg/ended"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/logs"
@@ -41,8 +48,8 @@ type Offerer struct {
 	Off func() string
 	// Launch opens `kittymux sessions offer KEY` in the kitty in.
 	Launch func(ctx context.Context, in kitty.Instance, key string) error
-	// Alive tells whether a kitty runs; default: Liveness(nil).
-	Alive Alive
+	// Alive tells whether a kitty runs; default: ended.Liveness(nil).
+	Alive ended.Alive
 	// Started is when the kitty of a pid started; default: Started.
 	Started func(pid int) time.Time
 	// StartOf is a kitty's start as a token (procid.Start, the default):
@@ -100,7 +107,7 @@ func (o *Offerer) Seen(ctx context.Context, in kitty.Instance) {
 		if in.PID > 0 {
 			// A kitty with this pid ran before: what became of its session
 			// is not this kitty's.
-			if err := Renew(o.Paths, autosave.KittyKey(in), start); err != nil {
+			if err := ended.Renew(o.Paths, autosave.KittyKey(in), start); err != nil {
 				o.Logf.Printf("record kitty %d's start: %v", in.PID, err)
 			}
 		}
@@ -128,7 +135,7 @@ const (
 // kitty of key still ran, as this offerer's polls saw it.
 func (o *Offerer) besideIt(key string, started time.Time) bool {
 	o.mu.Lock()
-	last, ok := o.alive[strings.TrimPrefix(key, JournalPrefix)]
+	last, ok := o.alive[strings.TrimPrefix(key, ended.JournalPrefix)]
 	o.mu.Unlock()
 	return ok && !started.IsZero() && last.Sub(started) > besideSlack
 }
@@ -172,10 +179,10 @@ func (o *Offerer) Consider(ctx context.Context, in kitty.Instance) (key, why str
 	if !started.IsZero() && now.Sub(started) > NewKittyAge {
 		return "", errOld
 	}
-	st, _ := Read(o.Paths)
+	st, _ := ended.Read(o.Paths)
 	alive := o.Alive
 	if alive == nil {
-		alive = Liveness(nil)
+		alive = ended.Liveness(nil)
 	}
 	var offer string
 	var newest time.Time // the offered kitty's newest save, or when it went
@@ -186,13 +193,13 @@ func (o *Offerer) Consider(ctx context.Context, in kitty.Instance) (key, why str
 		if err != nil {
 			return "", err.Error()
 		}
-		var gone []GoneKitty
-		for _, g := range GoneKitties(jf, now.Add(-RecoverSince)) {
+		var gone []ended.GoneKitty
+		for _, g := range ended.GoneKitties(jf, now.Add(-ended.RecoverSince)) {
 			if g.PID == 0 || !alive(strconv.Itoa(g.PID)) {
 				gone = append(gone, g)
 			}
 		}
-		if g := OfferableGone(gone, st); g != nil {
+		if g := ended.OfferableGone(gone, st); g != nil {
 			offer, newest = g.Key, g.Ended
 		}
 	} else {
@@ -200,7 +207,7 @@ func (o *Offerer) Consider(ctx context.Context, in kitty.Instance) (key, why str
 		if err != nil {
 			return "", err.Error()
 		}
-		if k := Offerable(Kitties(Saves(all), alive, autosave.KittyKey(in), st)); k != nil {
+		if k := ended.Offerable(ended.Kitties(ended.Saves(all), alive, autosave.KittyKey(in), st)); k != nil {
 			offer, newest = k.Key, k.Newest.At
 		}
 	}
@@ -210,8 +217,8 @@ func (o *Offerer) Consider(ctx context.Context, in kitty.Instance) (key, why str
 	if o.besideIt(offer, started) {
 		return "", errBeside
 	}
-	k := &Kitty{Key: offer}
-	won, err := Claim(o.Paths, k.Key, newest, in.PID, now)
+	k := &ended.Kitty{Key: offer}
+	won, err := ended.Claim(o.Paths, k.Key, newest, in.PID, now)
 	if err != nil {
 		return "", err.Error()
 	}
@@ -220,7 +227,7 @@ func (o *Offerer) Consider(ctx context.Context, in kitty.Instance) (key, why str
 	}
 	if err := o.Launch(ctx, in, k.Key); err != nil {
 		// Not shown: the next kitty that starts gets it.
-		if rerr := Release(o.Paths, k.Key, in.PID); rerr != nil {
+		if rerr := ended.Release(o.Paths, k.Key, in.PID); rerr != nil {
 			o.Logf.Printf("release the offer of kitty %s: %v", k.Key, rerr)
 		}
 		return "", "open the offer: " + err.Error()

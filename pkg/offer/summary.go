@@ -1,4 +1,4 @@
-package ended
+package offer
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/ids"
 	"github.com/kittymux/kittymux/pkg/plan"
+	"github.com/kittymux/kittymux/pkg/remote"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
 )
 
@@ -31,10 +32,16 @@ type Agent struct {
 	Mode  plan.Mode `json:"mode"`
 	ID    string    `json:"id,omitempty"`
 	Dir   string    `json:"dir,omitempty"`
+	// Host is where an agent reached over ssh runs (its ssh command's
+	// destination); Dir is then its directory there.
+	Host string `json:"host,omitempty"`
 }
 
 func (a Agent) String() string {
 	s := a.Agent
+	if a.Host != "" {
+		s += " on " + a.Host
+	}
 	switch {
 	case a.ID != "":
 		s += " " + ids.Short(a.ID)
@@ -71,7 +78,11 @@ func Summarize(data []byte) (Summary, error) {
 		if !ok {
 			continue
 		}
-		t.Agents = append(t.Agents, Agent{Agent: r.Agent, Mode: r.Mode, ID: r.ID, Dir: ref.Cwd})
+		a := Agent{Agent: r.Agent, Mode: r.Mode, ID: r.ID, Dir: ref.Cwd}
+		if ssh, ok := remote.ParseSSH(r.Argv); ok && r.Remote != "" {
+			a.Host, a.Dir = ssh.Host(), r.RemoteDir
+		}
+		t.Agents = append(t.Agents, a)
 		s.Agents++
 	}
 	return s, nil

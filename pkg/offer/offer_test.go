@@ -1,17 +1,16 @@
-package ended
+package offer
 
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
-	"strconv"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/autosave"
 	"github.com/kittymux/kittymux/pkg/clock"
+	"github.com/kittymux/kittymux/pkg/ended"
+	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/published"
@@ -72,7 +71,7 @@ func TestOffererConsider(t *testing.T) {
 	if key, why := o.Consider(ctx, instance(404, "/k-404")); key != "" || why != "" {
 		t.Errorf("a second kitty was offered %q (%s)", key, why)
 	}
-	st, _ := Read(p)
+	st, _ := ended.Read(p)
 	if m := st.Kitties["101"]; m.OfferedTo != 303 || !m.Offered.Equal(now) {
 		t.Errorf("claim: %+v", m)
 	}
@@ -86,7 +85,7 @@ func TestOffererConsider(t *testing.T) {
 	if key, why := o.Consider(ctx, instance(505, "/k-505")); key != "" || why == "" {
 		t.Errorf("failed launch: %q %q", key, why)
 	}
-	st, _ = Read(p)
+	st, _ = ended.Read(p)
 	if m := st.Kitties["707"]; !m.Offered.IsZero() {
 		t.Errorf("the claim of a failed offer was kept: %+v", m)
 	}
@@ -139,78 +138,6 @@ func TestOffererConsider(t *testing.T) {
 	}
 }
 
-// The marks: restored, dismissed and later are kept; a claim is taken once
-// and given back only by its holder; the file is 0600 and bounded.
-func TestState(t *testing.T) {
-	p := paths.Under(t.TempDir())
-	if st, err := Read(p); err != nil || len(st.Kitties) != 0 {
-		t.Fatalf("missing state: %v %v", st, err)
-	}
-	if _, err := os.Stat(p.StateDir); err == nil {
-		t.Errorf("reading created the state directory")
-	}
-	if won, err := Claim(p, "101", time.Time{}, 7, at(1)); !won || err != nil {
-		t.Fatalf("claim: %v %v", won, err)
-	}
-	if won, _ := Claim(p, "101", time.Time{}, 8, at(2)); won {
-		t.Errorf("claimed twice")
-	}
-	if err := Release(p, "101", 8); err != nil {
-		t.Fatal(err)
-	}
-	if st, _ := Read(p); st.Kitties["101"].OfferedTo != 7 {
-		t.Errorf("released by another kitty: %+v", st.Kitties["101"])
-	}
-	if err := MarkRestored(p, "202", "autosave-202-x", at(3)); err != nil {
-		t.Fatal(err)
-	}
-	if won, _ := Claim(p, "202", time.Time{}, 7, at(4)); won {
-		t.Errorf("a restored session was claimed")
-	}
-	MarkDismissed(p, "303", at(5))
-	MarkLater(p, "404", at(6))
-	st, _ := Read(p)
-	if m := st.Kitties["202"]; !m.Restored.Equal(at(3)) || m.RestoredName != "autosave-202-x" {
-		t.Errorf("restored: %+v", m)
-	}
-	if !st.Kitties["303"].Dismissed.Equal(at(5)) || !st.Kitties["404"].Later.Equal(at(6)) {
-		t.Errorf("dismissed, later: %+v", st.Kitties)
-	}
-	fi, err := os.Stat(filepath.Join(p.StateDir, paths.EndedName))
-	if err != nil || fi.Mode().Perm() != 0o600 {
-		t.Errorf("state file: %v %v", fi, err)
-	}
-	for i := range keepMarks + 10 {
-		MarkLater(p, "k"+strconv.Itoa(i), at(100+i))
-	}
-	if st, _ := Read(p); len(st.Kitties) != keepMarks || st.Kitties["k"+strconv.Itoa(keepMarks+9)].Later.IsZero() {
-		t.Errorf("bounded to %d: %d kept", keepMarks, len(st.Kitties))
-	}
-	// A broken file is read as empty and replaced by the next change.
-	os.WriteFile(filepath.Join(p.StateDir, paths.EndedName), []byte("{"), 0o600)
-	if _, err := Read(p); err == nil {
-		t.Errorf("a broken file read without an error")
-	}
-	if err := MarkLater(p, "101", at(9)); err != nil {
-		t.Fatal(err)
-	}
-	if st, err := Read(p); err != nil || len(st.Kitties) != 1 {
-		t.Errorf("after a broken file: %v %v", st, err)
-	}
-}
-
-// A kitty is alive when discovery found it or its pid is a kitty: this
-// test's own pid is no kitty.
-func TestLiveness(t *testing.T) {
-	alive := Liveness([]kitty.Instance{instance(4242, "/k-4242"), instance(0, "/k-nopid")})
-	if !alive("4242") || !alive(autosave.KittyKey(instance(0, "/k-nopid"))) {
-		t.Errorf("a discovered kitty is not alive")
-	}
-	if alive(strconv.Itoa(os.Getpid())) || alive("99999999") || alive("autosave-quit") {
-		t.Errorf("a process that is no kitty is alive")
-	}
-}
-
 // A kitty opened beside the one that ended, while the scanner still saw
 // that one run, is not offered its session: the kitty opened after the
 // crash is. The check stands back for a quit and a reopen at once.
@@ -243,5 +170,87 @@ func TestOfferGoesToTheKittyOpenedAfter(t *testing.T) {
 	}
 	if len(l.got) != 1 || l.got[0] != "333<-111" {
 		t.Errorf("launched %v", l.got)
+	}
+}
+
+// TestKittyPIDReused: kitty 101 (start S1) ended and its session was
+// restored. A new kitty gets pid 101 (start S2), saves, and crashes. The
+// next kitty to start is offered that session: "restored" was said of the
+// first kitty with that pid, not of this one.
+func TestKittyPIDReused(t *testing.T) {
+	for name, first := range map[string]ended.Mark{
+		"start recorded":            {KittyStart: "S1", Restored: at(12), RestoredName: autosave.Name("101", at(10))},
+		"an earlier file, no start": {Restored: at(12), RestoredName: autosave.Name("101", at(10))},
+	} {
+		t.Run(name, func(t *testing.T) {
+			p := paths.Under(t.TempDir())
+			writeState(t, p, ended.File{Kitties: map[string]ended.Mark{"101": first}})
+			publish(t, p, autosave.Name("101", at(10)))
+			clk := clock.NewFake(at(1))
+			l := &launches{}
+			starts := map[int]string{101: "S2", 303: "S3"}
+			o := &Offerer{Paths: p, Launch: l.launch, Clock: clk, Alive: aliveSet("101"),
+				Started: func(int) time.Time { return clk.Now() },
+				StartOf: func(pid int) string { return starts[pid] },
+			}
+			ctx := context.Background()
+			if first.KittyStart != "" {
+				// The same scanner saw the first kitty 101, on the same
+				// socket, until it was no longer young.
+				starts[101] = "S1"
+				o.Seen(ctx, instance(101, "/k-101"))
+				o.Wait()
+				clk.Set(at(5))
+				o.Seen(ctx, instance(101, "/k-101"))
+				o.Wait()
+				starts[101] = "S2"
+			}
+			clk.Set(at(20))
+			// The second kitty with pid 101 runs: the scanner sees it.
+			o.Seen(ctx, instance(101, "/k-101"))
+			o.Wait()
+			st, _ := ended.Read(p)
+			if m := st.Kitties["101"]; m.KittyStart != "S2" || !m.Restored.IsZero() {
+				t.Fatalf("after the new kitty 101 was seen: %+v; want its start and no mark", m)
+			}
+			// It saves, then crashes; kitty 303 starts.
+			publish(t, p, autosave.Name("101", at(30)))
+			clk.Set(at(40))
+			o.Alive = aliveSet("303")
+			if key, why := o.Consider(ctx, instance(303, "/k-303")); key != "101" {
+				t.Fatalf("kitty 303 was offered %q (%s), want the session of the second kitty 101", key, why)
+			}
+		})
+	}
+}
+
+// A kitty too old to load a save is offered the journal's conversations of
+// the kitty that went away, once.
+func TestOffererJournal(t *testing.T) {
+	p := paths.Under(t.TempDir())
+	j := journal.New(p.Journal(), false)
+	if _, err := j.Update(func(f *journal.File) error {
+		f.Records = []journal.Record{rec("a", 100, "claude", "c1", 50, journal.ClosedKittyGone)}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	l := &launches{}
+	o := &Offerer{Paths: p, Launch: l.launch, Alive: aliveSet(), Clock: clock.NewFake(at(60)),
+		Started: func(int) time.Time { return at(59) }}
+	old := func(pid int) kitty.Instance {
+		in := instance(pid, "/k-old")
+		in.Version = kitty.Version{Major: 0, Minor: 26, Patch: 5}
+		return in
+	}
+	if key, why := o.Consider(context.Background(), old(7)); key != "journal-100" {
+		t.Fatalf("offered %q (%s)", key, why)
+	}
+	if key, _ := o.Consider(context.Background(), old(8)); key != "" {
+		t.Errorf("offered twice: %q", key)
+	}
+	// A kitty that saves is offered autosaves, not the journal.
+	if key, _ := o.Consider(context.Background(), instance(9, "/k-new")); key != "" {
+		t.Errorf("kitty 0.48.2 was offered %q", key)
 	}
 }

@@ -1,4 +1,4 @@
-package ended
+package offer
 
 import (
 	"strings"

@@ -1,4 +1,4 @@
-package ended
+package offer
 
 import (
 	"flag"
@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kittymux/kittymux/pkg/ended"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata")
@@ -16,7 +18,7 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 // two agents in one tab, one agent's directory outside home and long.
 func offerSample() ([]Para, time.Time) {
 	now := time.Date(2026, 12, 2, 1, 53, 30, 0, time.UTC)
-	k := Kitty{Key: "15939", State: Ended, Newest: Save{Name: "autosave-15939-20261202T015118.639Z", At: now.Add(-2*time.Minute - 12*time.Second)}}
+	k := ended.Kitty{Key: "15939", State: ended.Ended, Newest: ended.Save{Name: "autosave-15939-20261202T015118.639Z", At: now.Add(-2*time.Minute - 12*time.Second)}}
 	sum := Summary{Windows: 3, Agents: 2, Tabs: []Tab{{Title: "api", Windows: 3, Agents: []Agent{
 		{Agent: "claude", Mode: "exact", ID: "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73", Dir: "/home/u/code/api"},
 		{Agent: "codex", Mode: "latest", Dir: "/srv/checkouts/a-rather-long-directory-name-of-a-monorepo/services/billing-gateway"},
@@ -61,6 +63,32 @@ func TestOfferGolden(t *testing.T) {
 		checkGolden(t, "offer-"+strconv.Itoa(width)+"-bold.golden", colored)
 		if !strings.Contains(colored, "\x1b[1mEnter\x1b[22m restore it here") || !strings.HasPrefix(colored, "\x1b[1m2 agents in 1 tab,") {
 			t.Errorf("the keys are not bold:\n%q", colored)
+		}
+	}
+}
+
+// TestOfferHeadlineTabs: the headline counts the tabs that hold the
+// agents, and says of how many where a tab holds none ("2 agents in 2
+// tabs" read as one in each).
+func TestOfferHeadlineTabs(t *testing.T) {
+	now := time.Date(2026, 12, 2, 1, 53, 30, 0, time.UTC)
+	k := ended.Kitty{Key: "1", State: ended.Ended, Newest: ended.Save{At: now.Add(-2 * time.Minute)}}
+	claude := Agent{Agent: "claude", Mode: "latest", Dir: "/home/u/api"}
+	for _, c := range []struct {
+		tabs []Tab
+		want string
+	}{
+		{[]Tab{{Windows: 2, Agents: []Agent{claude, claude}}, {Windows: 1}}, "2 agents in 1 of 2 tabs, "},
+		{[]Tab{{Windows: 1, Agents: []Agent{claude}}, {Windows: 1, Agents: []Agent{claude}}}, "2 agents in 2 tabs, "},
+		{[]Tab{{Windows: 1}, {Windows: 2}}, "3 windows in 2 tabs, "},
+	} {
+		sum := Summary{Tabs: c.tabs}
+		for _, tab := range c.tabs {
+			sum.Windows += tab.Windows
+			sum.Agents += len(tab.Agents)
+		}
+		if got := Render(OfferView(k, sum, nil, now, "/home/u"), 120, false); !strings.HasPrefix(got, c.want) {
+			t.Errorf("want %q, got:\n%s", c.want, got)
 		}
 	}
 }

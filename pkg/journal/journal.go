@@ -295,11 +295,11 @@ func (j *Journal) Update(fn func(*File) error) (Result, error) {
 // hook must never hold up its agent); a ctx that never ends waits as long
 // as it takes.
 //
-// The new journal is synced to disk after the lock is released (the
-// rename that publishes it happens under the lock): the next writer does not
-// wait for the disk, and Update still returns only once the change is
-// durable. An update's own wait for the disk overlaps the next writer's
-// work, and the file system commits their syncs together.
+// The new journal's data is synced before the rename that publishes it
+// (a crash of the machine leaves the old journal or the new one, whole),
+// and the directory after the lock is released: the next writer does not
+// wait for that sync, and Update still returns only once the change is
+// durable.
 func (j *Journal) UpdateContext(ctx context.Context, fn func(*File) error) (Result, error) {
 	res, sync, err := j.update(ctx, fn)
 	if err != nil || sync == nil {

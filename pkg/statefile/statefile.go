@@ -8,7 +8,8 @@
 // the directory synced; a temp file left by a killed writer is removed by the
 // next write in its directory. A writer that holds a lock around a
 // replacement (the journal's) makes the temp file before it (Prepare) and
-// syncs after it: under the lock only the write and the rename.
+// syncs the directory after it: under the lock the write, the file's sync
+// and the rename.
 package statefile
 
 import (
@@ -287,16 +288,12 @@ func (d *Dir) Prepare(name string) (*Pending, error) {
 	return p, nil
 }
 
-// Replace writes data to the temp file and renames it over the file, and
-// syncs nothing: sync, which the caller must run (after releasing its lock,
-// so that no other writer waits for the disk), makes the new file's data and
-// its name durable. A reader sees the old content or the new, never a part.
-// A crash of the machine before sync returns can lose the change, and where
-// the file system does not write a file's data before a rename over an
-// existing file (ext4's default, data=ordered with auto_da_alloc, does), can
-// leave the name on a file not fully written, which a reader that checks
-// what it reads tells from a good one. On an error the temp file is
-// removed and sync is nil.
+// Replace writes data to the temp file, syncs it and renames it over the
+// file; sync, which the caller must run (after releasing its lock, so that
+// no other writer waits for the directory's sync), makes the new name
+// durable. A reader sees the old content or the new, never a part, and a
+// crash of the machine before sync returns leaves the old file or the new
+// one, whole. On an error the temp file is removed and sync is nil.
 func (p *Pending) Replace(data []byte) (sync func() error, err error) {
 	if err := p.replace(data); err != nil {
 		p.Discard()
@@ -310,6 +307,12 @@ func (p *Pending) replace(data []byte) error {
 	if _, err := p.pf.Write(data); err != nil {
 		return err
 	}
+	// Its data on disk before its name replaces the file's: a crash of the
+	// machine leaves the old file or the new one whole, on every file
+	// system.
+	if err := p.pf.File.Sync(); err != nil {
+		return err
+	}
 	if err := p.pf.File.Close(); err != nil {
 		return err
 	}
@@ -318,18 +321,10 @@ func (p *Pending) replace(data []byte) error {
 	return p.root.Rename(tmp, p.name)
 }
 
-// sync syncs the file the rename put in place (through the lock's
-// descriptor, which is its inode's), then the directory.
+// sync syncs the directory, making the rename durable.
 func (p *Pending) sync() error {
 	defer p.dir.Close()
-	err := syscall.Fsync(p.lock)
-	for errors.Is(err, syscall.EINTR) {
-		err = syscall.Fsync(p.lock)
-	}
 	syscall.Close(p.lock)
-	if err != nil {
-		return fmt.Errorf("sync %s: %w", filepath.Join(p.path, p.name), err)
-	}
 	if err := p.dir.Sync(); err != nil {
 		return fmt.Errorf("sync %s: %w", p.path, err)
 	}
@@ -442,7 +437,6 @@ func (d *Dir) removeStale() {
 		if !e.Type().IsRegular() || !tempRE().MatchString(e.Name()) {
 			continue
 		}
-
 		f, err := userfile.OpenInRoot(d.root, e.Name(), os.O_RDONLY|syscall.O_NOFOLLOW, 0)
 		if err != nil {
 			continue

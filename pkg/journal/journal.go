@@ -206,7 +206,7 @@ func (j *Journal) Read() (*File, error) {
 	// between is then read twice (and kept once), never missed.
 	pending, _ := j.readQueue()
 	var f *File
-	err := j.withSpool(func(spool []byte) error {
+	err := j.hookSpool().With(func(spool []byte) error {
 		data, err := readJournal(j.Path)
 		if errors.Is(err, fs.ErrNotExist) {
 			f = &File{Version: SchemaVersion}
@@ -365,8 +365,8 @@ func (j *Journal) update(ctx context.Context, fn func(*File) error) (Result, fun
 	// Hook events that could not wait for the lock are applied first, in
 	// the order they came; the spool is emptied once the journal holding
 	// them is written.
-	spool := j.takeSpool(dir)
-	defer spool.close()
+	hook := j.hookSpool().Take(dir)
+	defer hook.Close()
 
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -383,7 +383,7 @@ func (j *Journal) update(ctx context.Context, fn func(*File) error) (Result, fun
 	case err != nil:
 		return res, nil, err
 	}
-	applySpool(f, spool.events())
+	applySpool(f, hook.Lines())
 	if err := fn(f); err != nil {
 		return res, nil, err
 	}
@@ -398,7 +398,7 @@ func (j *Journal) update(ctx context.Context, fn func(*File) error) (Result, fun
 		return res, nil, err
 	}
 	if !changed && oldVersion == SchemaVersion && res.MovedAside == "" && lines != nil {
-		spool.done()
+		hook.Drop(len(hook.Lines()))
 		j.dropQueued(dir, queued)
 		return res, nil, nil
 	}
@@ -408,7 +408,7 @@ func (j *Journal) update(ctx context.Context, fn func(*File) error) (Result, fun
 	if err != nil {
 		return res, nil, fmt.Errorf("write journal: %w", err)
 	}
-	spool.done()
+	hook.Drop(len(hook.Lines()))
 	j.dropQueued(dir, queued)
 	return res, sync, nil
 }
@@ -598,7 +598,7 @@ func (j *Journal) LatestOf(agent, id string) (*Record, error) {
 	if id == "" {
 		return nil, nil
 	}
-	if j.spoolWaiting() {
+	if j.hookSpool().Waiting() {
 		f, err := j.Read()
 		if err != nil {
 			return nil, err
@@ -651,7 +651,7 @@ func (j *Journal) MayHaveLeft(id string) bool {
 	if id == "" || j.Off {
 		return false
 	}
-	if j.spoolWaiting() {
+	if j.hookSpool().Waiting() {
 		return true
 	}
 	data, err := readJournal(j.Path)

@@ -54,28 +54,6 @@ func (j *Journal) spool(ctx context.Context, h HookRun) error {
 	return j.hookSpool().Append(ctx, line)
 }
 
-// spoolTake is the spool as a writer of the journal took it, under its
-// lock; nothing on nil.
-type spoolTake struct{ *spool.Taken }
-
-func (j *Journal) takeSpool(dir *statefile.Dir) spoolTake {
-	return spoolTake{j.hookSpool().Take(dir)}
-}
-
-func (s spoolTake) events() []byte { return s.Lines() }
-
-// done empties the spool: its events are in the journal.
-func (s spoolTake) done() { s.Drop(len(s.Lines())) }
-
-func (s spoolTake) close() { s.Close() }
-
-// withSpool calls fn with the spool's events, under the spool's lock
-// shared (spool.With).
-func (j *Journal) withSpool(fn func(spool []byte) error) error { return j.hookSpool().With(fn) }
-
-// spoolWaiting reports events in the spool.
-func (j *Journal) spoolWaiting() bool { return j.hookSpool().Waiting() }
-
 // applySpool applies the spool's events in order. A line that does not
 // parse (a write cut short) is passed over.
 func applySpool(f *File, data []byte) {

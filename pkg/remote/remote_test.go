@@ -2,6 +2,7 @@ package remote
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -163,6 +164,28 @@ func TestWindows(t *testing.T) {
 	}
 	if got[1].WindowID != 3 || got[1].HasHint() || got[1].HintErr == nil || got[1].SSH.Host() != "box2" {
 		t.Errorf("window 3: %+v", got[1])
+	}
+}
+
+// Hinted reads the processes of the windows that carry a hint only: the
+// scanner's poll reads no process of a plain ssh window, nor of any other.
+func TestHinted(t *testing.T) {
+	hint := Hint{Agent: "claude", ID: "abc", Dir: "/w", Host: "devbox"}
+	procs := map[int]recognize.Proc{
+		11: {PID: 11, Exe: "/usr/bin/ssh", Argv: []string{"ssh", "devbox"}, Start: "b:1"},
+		30: {PID: 30, Exe: "/usr/bin/ssh", Argv: []string{"ssh", "box2"}},
+	}
+	ls := []kitty.OSWindow{{ID: 1, Tabs: []kitty.Tab{{ID: 1, Windows: []kitty.Window{
+		{ID: 1, UserVars: map[string]string{Var: hint.Encode()}, ForegroundProcesses: []kitty.Process{{PID: 11}}},
+		{ID: 2, ForegroundProcesses: []kitty.Process{{PID: 30}}},
+	}}}}}
+	var read []int
+	got := Hinted(ls, func(pid int) (recognize.Proc, bool) { read = append(read, pid); p, ok := procs[pid]; return p, ok })
+	if len(got) != 1 || got[0].WindowID != 1 || got[0].Start != "b:1" || fmt.Sprint(read) != "[11]" {
+		t.Errorf("got %+v, read %v", got, read)
+	}
+	if all := Windows(ls, func(pid int) (recognize.Proc, bool) { p, ok := procs[pid]; return p, ok }); len(all) != 2 {
+		t.Errorf("Windows: %+v", all)
 	}
 }
 

@@ -14,8 +14,9 @@ import (
 type Seen struct {
 	WindowID int
 	SSH      SSH
-	// PID is the process SSH was read from.
-	PID int
+	// PID is the process SSH was read from, Start its start (procid).
+	PID   int
+	Start string
 	// Hint is what the host's hook reported; HintErr why the window's
 	// user var, if it has one, is no hint (then Hint is zero).
 	Hint    Hint
@@ -36,9 +37,22 @@ func (s Seen) HasHint() bool { return s.Hint.Agent != "" }
 // argv[0] becomes the file it executes. Of the kitten and the ssh it
 // starts, the kitten is the window's command.
 func Windows(ls []kitty.OSWindow, read func(pid int) (recognize.Proc, bool)) []Seen {
+	return windows(ls, read, false)
+}
+
+// Hinted is Windows of the windows that carry a host's hint only: no
+// process of any other window is read (the scanner's poll).
+func Hinted(ls []kitty.OSWindow, read func(pid int) (recognize.Proc, bool)) []Seen {
+	return windows(ls, read, true)
+}
+
+func windows(ls []kitty.OSWindow, read func(pid int) (recognize.Proc, bool), hinted bool) []Seen {
 	var out []Seen
 	for _, ref := range kitty.Windows(ls) {
 		w := ref.Window
+		if _, ok := w.UserVars[Var]; hinted && !ok {
+			continue
+		}
 		var best Seen
 		found := false
 		for _, fp := range w.ForegroundProcesses {
@@ -52,7 +66,7 @@ func Windows(ls []kitty.OSWindow, read func(pid int) (recognize.Proc, bool)) []S
 			}
 			s.Argv[0] = p.Exe
 			if !found || s.Kitten && !best.SSH.Kitten {
-				best, found = Seen{WindowID: w.ID, SSH: s, PID: fp.PID}, true
+				best, found = Seen{WindowID: w.ID, SSH: s, PID: fp.PID, Start: p.Start}, true
 			}
 		}
 		if !found {

@@ -23,22 +23,25 @@ func (s *Scanner) scanRemote(k *kittyState, ls []kitty.OSWindow, now time.Time) 
 	if s.o.RemoteJournal == nil || s.o.ReadProc == nil {
 		return
 	}
+	seens := remote.Hinted(ls, s.o.ReadProc)
+	if len(seens) == 0 {
+		return
+	}
 	id := kittyID(k.inst)
 	tabs := map[int]string{}
 	for _, ref := range kitty.Windows(ls) {
 		tabs[ref.Window.ID] = tabName(ref.Tab)
 	}
 	names := s.o.Set.Names()
-	for _, seen := range remote.Windows(ls, s.o.ReadProc) {
+	for _, seen := range seens {
 		h := seen.Hint
 		host := seen.SSH.Host()
 		if !seen.HasHint() || host == "" || !slices.Contains(names, h.Agent) {
 			continue
 		}
-		p, _ := s.o.ReadProc(seen.PID)
 		key := journal.Key(k.status.Socket, k.inst.PID, seen.WindowID, seen.PID)
 		se, ok := s.sessions[key]
-		if ok && se.rec.Start != "" && p.Start != "" && se.rec.Start != p.Start {
+		if ok && se.rec.Start != "" && seen.Start != "" && se.rec.Start != seen.Start {
 			s.close(key, journal.ClosedWindow, "its ssh exited; its window stayed open", now)
 			ok = false
 		}
@@ -46,7 +49,7 @@ func (s *Scanner) scanRemote(k *kittyState, ls []kitty.OSWindow, now time.Time) 
 			se = &session{kitty: id, accounted: now, dirty: true, rec: journal.Record{
 				Key: key, Agent: h.Agent, FirstSeen: now, LastSeen: now, State: agents.StateUnknown, StateSince: now,
 				Open: true, KittyPID: k.inst.PID, KittySocket: k.status.Socket, WindowID: seen.WindowID, PID: seen.PID,
-				Start: p.Start, Host: host}}
+				Start: seen.Start, Host: host}}
 			s.sessions[key] = se
 		}
 		se.seen, se.unseen = true, false

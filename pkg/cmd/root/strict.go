@@ -82,32 +82,23 @@ func usage(c *cobra.Command) error {
 		b.WriteString("\n\nExamples:\n" + c.Example)
 	}
 	if c.HasAvailableSubCommands() {
-		cmds := c.Commands()
-		listed := func(s *cobra.Command) bool { return s.IsAvailableCommand() || s.Name() == "help" }
-		if len(c.Groups()) == 0 {
-			b.WriteString("\n\nAvailable Commands:")
-			for _, s := range cmds {
-				if listed(s) {
+		// The commands listed that in(s) holds, under title.
+		list := func(title string, in func(s *cobra.Command) bool) {
+			b.WriteString("\n\n" + title)
+			for _, s := range c.Commands() {
+				if (s.IsAvailableCommand() || s.Name() == "help") && in(s) {
 					b.WriteString("\n  " + rpad(s.Name(), s.NamePadding()) + " " + s.Short)
 				}
 			}
-		} else {
-			for _, g := range c.Groups() {
-				b.WriteString("\n\n" + g.Title)
-				for _, s := range cmds {
-					if s.GroupID == g.ID && listed(s) {
-						b.WriteString("\n  " + rpad(s.Name(), s.NamePadding()) + " " + s.Short)
-					}
-				}
-			}
-			if !c.AllChildCommandsHaveGroup() {
-				b.WriteString("\n\nAdditional Commands:")
-				for _, s := range cmds {
-					if s.GroupID == "" && listed(s) {
-						b.WriteString("\n  " + rpad(s.Name(), s.NamePadding()) + " " + s.Short)
-					}
-				}
-			}
+		}
+		if len(c.Groups()) == 0 {
+			list("Available Commands:", func(*cobra.Command) bool { return true })
+		}
+		for _, g := range c.Groups() {
+			list(g.Title, func(s *cobra.Command) bool { return s.GroupID == g.ID })
+		}
+		if len(c.Groups()) > 0 && !c.AllChildCommandsHaveGroup() {
+			list("Additional Commands:", func(s *cobra.Command) bool { return s.GroupID == "" })
 		}
 	}
 	if c.HasAvailableLocalFlags() {

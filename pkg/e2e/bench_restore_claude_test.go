@@ -17,13 +17,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kittymux/kittymux/pkg/cmd/factory/factorytest"
-	"github.com/kittymux/kittymux/pkg/cmd/root"
-	"github.com/kittymux/kittymux/pkg/cmd/sessions/restore"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
-	"github.com/kittymux/kittymux/pkg/stagger"
 	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 	"github.com/kittymux/kittymux/pkg/testkit/modelstub"
 )
@@ -91,7 +86,7 @@ func BenchmarkRealRestoreClaude(b *testing.B) {
 			for i := range runs {
 				run = i + 1
 				steps := []func(){
-					func() { add("kitty-alone", fx.alone.kittyAlone()) },
+					func() { add("kitty-alone", fx.kittyAlone()) },
 					func() { add("claude-directly", fx.claudesDirectly()) },
 					func() {
 						m := fx.restore(false)
@@ -161,25 +156,24 @@ func BenchmarkRealRestoreClaude(b *testing.B) {
 // `sessions save` left it, claude's HOME with the conversations, the
 // stand-in they talk to.
 type claudeFixture struct {
-	b        *testing.B
-	kittyBin string
-	claude   string
-	resume   string
-	home     string
-	direct   string // the save with each window running claude --resume ID
-	stateTpl string
-	env      []string          // claude's environment besides HOME (the stand-in)
-	ids      map[string]string // directory → conversation id
-	windows  int
-	alone    *restoreFixture // kitty alone on the same layout
+	// The save, kitty alone on its layout (plain), the restores: as with
+	// the fake agents, claude's directory on PATH, no agent log.
+	*restoreFixture
+	claude string
+	resume string
+	direct string            // the save with each window running claude --resume ID
+	env    []string          // claude's environment besides HOME (the stand-in)
+	ids    map[string]string // directory → conversation id
 }
 
 func newClaudeFixture(b *testing.B, kittyBin, claude, resume string, windows, tabs int) *claudeFixture {
 	b.Helper()
 	stub := modelstub.Start(b)
-	fx := &claudeFixture{b: b, kittyBin: kittyBin, claude: claude, resume: resume, windows: windows, home: b.TempDir(), ids: map[string]string{}}
+	home := b.TempDir()
+	fx := &claudeFixture{claude: claude, resume: resume, ids: map[string]string{},
+		restoreFixture: &restoreFixture{b: b, kittyBin: kittyBin, binDir: filepath.Dir(claude), windows: windows, home: home,
+			stateTpl: filepath.Join(home, "xdg-state"), plain: filepath.Join(home, "plain.kitty-session")}}
 	b.Cleanup(func() { kittytest.EndLeftovers(fx.home) })
-	fx.stateTpl = filepath.Join(fx.home, "xdg-state")
 	type conv struct{ dir, id, word string }
 	var convs []conv
 	var dirs []string
@@ -220,7 +214,7 @@ func newClaudeFixture(b *testing.B, kittyBin, claude, resume string, windows, ta
 		}
 	}
 
-	k := kittytest.StartReal(b, kittytest.RealOptions{Kitty: kittyBin, Env: fx.kittyEnv(fx.stateTpl, nil)})
+	k := kittytest.StartReal(b, kittytest.RealOptions{Kitty: kittyBin, Env: fx.kittyEnv(fx.stateTpl)})
 	first := kitty.Windows(k.LS())[0].Window.ID
 	var ids []int
 	for i, c := range convs {
@@ -251,9 +245,7 @@ func newClaudeFixture(b *testing.B, kittyBin, claude, resume string, windows, ta
 	if n := bytes.Count(data, []byte(filepath.Base(resume))); n < windows {
 		b.Fatalf("the save runs the restore prompt in %d windows, want %d:\n%s", n, windows, data)
 	}
-	fx.alone = &restoreFixture{b: b, kittyBin: kittyBin, windows: windows, home: fx.home,
-		plain: filepath.Join(fx.home, "plain.kitty-session")}
-	if err := os.WriteFile(fx.alone.plain, withoutCommands(b, data), 0o644); err != nil {
+	if err := os.WriteFile(fx.plain, withoutCommands(b, data), 0o644); err != nil {
 		b.Fatal(err)
 	}
 	fx.direct = filepath.Join(fx.home, "direct.kitty-session")
@@ -295,7 +287,7 @@ func (fx *claudeFixture) claudesDirectly() time.Duration {
 	b := fx.b
 	b.Helper()
 	k := kittytest.StartReal(b, kittytest.RealOptions{Kitty: fx.kittyBin, Session: fx.direct,
-		Env: fx.kittyEnv(filepath.Join(b.TempDir(), "xdg-state"), nil)})
+		Env: fx.kittyEnv(filepath.Join(b.TempDir(), "xdg-state"))})
 	defer k.Stop()
 	deadline := time.Now().Add(kittytest.Scaled(300 * time.Second))
 	ready := map[int]bool{}
@@ -309,19 +301,25 @@ func (fx *claudeFixture) claudesDirectly() time.Duration {
 		if err != nil {
 			continue
 		}
-		for _, r := range kitty.Windows(ls) {
-			if ready[r.Window.ID] || !fx.resumed(r.Window) {
-				continue
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			s, err := k.Client.GetText(ctx, "id:"+strconv.Itoa(r.Window.ID), "screen")
-			cancel()
-			if err == nil && showsAny(claudeReady)(s) {
-				ready[r.Window.ID] = true
-			}
-		}
+		fx.markReady(k, kitty.Windows(ls), ready)
 	}
 	return time.Since(k.Launched)
+}
+
+// markReady marks in ready each window of ws whose claude, on the window's
+// own conversation, takes input (its screen).
+func (fx *claudeFixture) markReady(k *kittytest.Real, ws []kitty.WindowRef, ready map[int]bool) {
+	for _, r := range ws {
+		if ready[r.Window.ID] || !fx.resumed(r.Window) {
+			continue
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		s, err := k.Client.GetText(ctx, "id:"+strconv.Itoa(r.Window.ID), "screen")
+		cancel()
+		if err == nil && showsAny(claudeReady)(s) {
+			ready[r.Window.ID] = true
+		}
+	}
 }
 
 // showsAny reports whether a screen shows any of texts.
@@ -331,115 +329,27 @@ func showsAny(texts []string) func(string) bool {
 	}
 }
 
-// kittyEnv is the restored kitty's environment: claude's HOME and the
-// stand-in, kittymux's state, and extra.
-func (fx *claudeFixture) kittyEnv(xdgState string, extra []string) []string {
-	env := append([]string{"HOME=" + fx.home, "XDG_STATE_HOME=" + xdgState}, fx.env...)
-	return append(env, extra...)
-}
-
-func (fx *claudeFixture) paths(xdgState string) paths.Paths {
-	return paths.Paths{StateDir: filepath.Join(xdgState, "kittymux"), ConfigDir: filepath.Join(fx.home, "config", "kittymux")}
-}
-
-// kittymux runs kittymux in-process as typed in a shell with claude's HOME.
-func (fx *claudeFixture) kittymux(p paths.Paths, env map[string]string, args ...string) (int, string, string) {
-	var out, errOut bytes.Buffer
-	f := factorytest.Writing(fx.b, &out, &errOut)
-	all := map[string]string{"HOME": fx.home, "PATH": os.Getenv("PATH")}
-	for k, v := range env {
-		all[k] = v
-	}
-	f.Getenv = func(k string) string { return all[k] }
-	f.Paths = p
-	code := root.Main(f, args)
-	return code, out.String(), errOut.String()
-}
-
-// claudeTimes are one restore's figures, from the command's start.
-type claudeTimes struct {
-	prompts, key, exec, ready, report time.Duration
+// kittyEnv is a kitty's environment here: claude's HOME and the
+// stand-in, and kittymux's state.
+func (fx *claudeFixture) kittyEnv(xdgState string) []string {
+	return append([]string{"HOME=" + fx.home, "XDG_STATE_HOME=" + xdgState}, fx.env...)
 }
 
 // restore runs `sessions restore last` outside kitty on a fresh copy of
 // the saved state, resume.interval 0. auto: the prompts run without asking
 // (KITTYMUX_RESUME=auto); else `a` is typed in one window once every prompt
 // is drawn.
-func (fx *claudeFixture) restore(auto bool) claudeTimes {
-	b := fx.b
-	b.Helper()
-	xdg := filepath.Join(b.TempDir(), "xdg-state")
-	if out, err := exec.Command("cp", "-a", fx.stateTpl, xdg).CombinedOutput(); err != nil {
-		b.Fatalf("copy the state: %v\n%s", err, out)
-	}
-	env := map[string]string{stagger.EnvInterval: "0s"}
-	extra := []string{stagger.EnvInterval + "=0s"}
-	if auto {
-		env["KITTYMUX_RESUME"] = "auto"
-		extra = append(extra, "KITTYMUX_RESUME=auto")
-	}
-	var out, errOut bytes.Buffer
-	f := factorytest.Writing(b, &out, &errOut)
-	all := map[string]string{"HOME": fx.home, "PATH": os.Getenv("PATH")}
-	for k, v := range env {
-		all[k] = v
-	}
-	f.Getenv = func(k string) string { return all[k] }
-	f.Paths = fx.paths(xdg)
-	f.Discover = func(context.Context) ([]kitty.Instance, error) { return nil, nil }
-
-	var (
-		t0       time.Time
-		xvfb     time.Duration
-		k        *kittytest.Real
-		watching = make(chan claudeTimes, 1)
-		failed   = make(chan string, 1)
-	)
-	o := restore.RestoreOptions{Name: "last", Wait: 120 * time.Second}.From(f)
-	o.LookPath = func(name string) (string, error) {
-		if name == "kitty" {
-			return fx.kittyBin, nil
-		}
-		return f.LookPath(name)
-	}
-	o.StartKitty = func(kp, session string) error {
-		hook := time.Now()
-		k = kittytest.StartReal(b, kittytest.RealOptions{Kitty: kp, Session: session, Env: fx.kittyEnv(xdg, extra)})
-		xvfb = k.Launched.Sub(hook)
-		go fx.watch(k, auto, func(d time.Duration) time.Duration { return d - xvfb }, t0, watching, failed)
-		return nil
-	}
-	t0 = time.Now()
-	if err := restore.Restore(context.Background(), o); err != nil {
-		b.Fatalf("sessions restore last: %v\n%s%s", err, &out, &errOut)
-	}
-	returned := time.Since(t0)
-	if k == nil {
-		b.Fatalf("sessions restore last started no kitty:\n%s%s", &out, &errOut)
-	}
-	defer k.Stop()
-	var m claudeTimes
-	select {
-	case m = <-watching:
-	case why := <-failed:
-		b.Fatalf("%s\nsessions restore last:\n%s%s", why, &out, &errOut)
-	}
-	if auto {
-		m.report = returned - xvfb
-		if n := strings.Count(out.String(), "resumed without asking"); n != fx.windows {
-			b.Fatalf("the report says %d of %d windows resumed:\n%s%s", n, fx.windows, &out, &errOut)
-		}
-	}
-	return m
+func (fx *claudeFixture) restore(auto bool) restoreTimes {
+	return fx.restoreWith(auto, 0, 120*time.Second, fx.kittyEnv, fx.watchClaude)
 }
 
-// watch polls k until every window's claude takes input, from t0: it
+// watchClaude polls k until every window's claude takes input, from t0: it
 // types `a` once every prompt is drawn (unless auto), notes when every
 // window's foreground process is claude on the window's own conversation,
 // then when every claude's screen takes input.
-func (fx *claudeFixture) watch(k *kittytest.Real, auto bool, since func(time.Duration) time.Duration, t0 time.Time,
-	done chan<- claudeTimes, failed chan<- string) {
-	var m claudeTimes
+func (fx *claudeFixture) watchClaude(k *kittytest.Real, auto bool, since func(time.Duration) time.Duration, t0 time.Time,
+	done chan<- restoreTimes, failed chan<- string) {
+	var m restoreTimes
 	deadline := time.Now().Add(kittytest.Scaled(300 * time.Second))
 	ready := map[int]bool{}
 	for ; ; time.Sleep(pollEvery) {
@@ -483,17 +393,7 @@ func (fx *claudeFixture) watch(k *kittytest.Real, auto bool, since func(time.Dur
 			}
 			m.exec = since(now)
 		}
-		for _, r := range ws {
-			if ready[r.Window.ID] {
-				continue
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			s, err := k.Client.GetText(ctx, "id:"+strconv.Itoa(r.Window.ID), "screen")
-			cancel()
-			if err == nil && showsAny(claudeReady)(s) {
-				ready[r.Window.ID] = true
-			}
-		}
+		fx.markReady(k, ws, ready)
 		if len(ready) == fx.windows {
 			m.ready = since(time.Since(t0))
 			done <- m

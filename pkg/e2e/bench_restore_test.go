@@ -368,8 +368,13 @@ type restoreTimes struct {
 	prompts time.Duration // every prompt drawn
 	key     time.Duration // the `a` sent
 	exec    time.Duration // every agent exec'd
+	ready   time.Duration // every agent taking input (real agents)
 	report  time.Duration // the command returned, its report complete
 }
+
+// watchFunc polls the restored kitty k from t0 (see restoreFixture.watch).
+type watchFunc func(k *kittytest.Real, auto bool, since func(time.Duration) time.Duration, t0 time.Time,
+	done chan<- restoreTimes, failed chan<- string)
 
 // restore runs `sessions restore last` outside kitty on a fresh copy of
 // the saved state, the new kitty started under its own Xvfb. auto: the
@@ -377,6 +382,17 @@ type restoreTimes struct {
 // types `a` in one window once every prompt is drawn. interval is
 // resume.interval.
 func (fx *restoreFixture) restore(auto bool, interval time.Duration) restoreTimes {
+	// The fakes write claude's record of the conversation they run, which
+	// the report confirms the resume by.
+	kenv := func(xdg string) []string {
+		return append(fx.log.Env(), "XDG_STATE_HOME="+xdg, "FAKEAGENT_CLAUDE_SESSION=--resume")
+	}
+	return fx.restoreWith(auto, interval, 60*time.Second, kenv, fx.watch)
+}
+
+// restoreWith is restore with the restored kitty's environment kenv(its
+// XDG_STATE_HOME), `--wait` wait, and watch timing it.
+func (fx *restoreFixture) restoreWith(auto bool, interval, wait time.Duration, kenv func(xdg string) []string, watch watchFunc) restoreTimes {
 	b := fx.b
 	b.Helper()
 	xdg := filepath.Join(b.TempDir(), "xdg-state")
@@ -384,13 +400,10 @@ func (fx *restoreFixture) restore(auto bool, interval time.Duration) restoreTime
 		b.Fatalf("copy the state: %v\n%s", err, out)
 	}
 	env := map[string]string{stagger.EnvInterval: interval.String()}
-	// The fakes write claude's record of the conversation they run, which
-	// the report confirms the resume by.
-	kenv := append(fx.log.Env(), "XDG_STATE_HOME="+xdg, stagger.EnvInterval+"="+interval.String(),
-		"FAKEAGENT_CLAUDE_SESSION=--resume")
+	kittyEnv := append(kenv(xdg), stagger.EnvInterval+"="+interval.String())
 	if auto {
 		env["KITTYMUX_RESUME"] = "auto"
-		kenv = append(kenv, "KITTYMUX_RESUME=auto")
+		kittyEnv = append(kittyEnv, "KITTYMUX_RESUME=auto")
 	}
 	var out, errOut bytes.Buffer
 	f := factorytest.Writing(b, &out, &errOut)
@@ -409,7 +422,7 @@ func (fx *restoreFixture) restore(auto bool, interval time.Duration) restoreTime
 		watching = make(chan restoreTimes, 1)
 		failed   = make(chan string, 1)
 	)
-	o := restore.RestoreOptions{Name: "last", Wait: 60 * time.Second}.From(f)
+	o := restore.RestoreOptions{Name: "last", Wait: wait}.From(f)
 	o.LookPath = func(name string) (string, error) {
 		if name == "kitty" {
 			return fx.kittyBin, nil
@@ -418,9 +431,9 @@ func (fx *restoreFixture) restore(auto bool, interval time.Duration) restoreTime
 	}
 	o.StartKitty = func(kp, session string) error {
 		hook := time.Now()
-		k = kittytest.StartReal(b, kittytest.RealOptions{Kitty: kp, Session: session, Env: kenv})
+		k = kittytest.StartReal(b, kittytest.RealOptions{Kitty: kp, Session: session, Env: kittyEnv})
 		xvfb = k.Launched.Sub(hook)
-		go fx.watch(k, auto, func(d time.Duration) time.Duration { return d - xvfb }, t0, watching, failed)
+		go watch(k, auto, func(d time.Duration) time.Duration { return d - xvfb }, t0, watching, failed)
 		return nil
 	}
 	t0 = time.Now()
@@ -433,7 +446,9 @@ func (fx *restoreFixture) restore(auto bool, interval time.Duration) restoreTime
 	}
 	defer func() {
 		k.Stop()
-		fx.log.WaitExited(b, k.PID, 30*time.Second)
+		if fx.log != nil {
+			fx.log.WaitExited(b, k.PID, 30*time.Second)
+		}
 	}()
 	var m restoreTimes
 	select {

@@ -4,7 +4,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/remote"
@@ -27,7 +26,6 @@ func (s *Scanner) scanRemote(k *kittyState, ls []kitty.OSWindow, now time.Time) 
 	if len(seens) == 0 {
 		return
 	}
-	id := kittyID(k.inst)
 	tabs := map[int]string{}
 	for _, ref := range kitty.Windows(ls) {
 		tabs[ref.Window.ID] = tabName(ref.Tab)
@@ -40,18 +38,7 @@ func (s *Scanner) scanRemote(k *kittyState, ls []kitty.OSWindow, now time.Time) 
 			continue
 		}
 		key := journal.Key(k.status.Socket, k.inst.PID, seen.WindowID, seen.PID)
-		se, ok := s.sessions[key]
-		if ok && se.rec.Start != "" && seen.Start != "" && se.rec.Start != seen.Start {
-			s.close(key, journal.ClosedWindow, "its ssh exited; its window stayed open", now)
-			ok = false
-		}
-		if !ok {
-			se = &session{kitty: id, accounted: now, dirty: true, rec: journal.Record{
-				Key: key, Agent: h.Agent, FirstSeen: now, LastSeen: now, State: agents.StateUnknown, StateSince: now,
-				Open: true, KittyPID: k.inst.PID, KittySocket: k.status.Socket, WindowID: seen.WindowID, PID: seen.PID,
-				Start: seen.Start, Host: host}}
-			s.sessions[key] = se
-		}
+		se, _ := s.follow(k, key, h.Agent, seen.WindowID, seen.PID, seen.Start, "its ssh exited; its window stayed open", now)
 		se.seen, se.unseen = true, false
 		r := &se.rec
 		set := func(dst *string, v string) {

@@ -452,19 +452,8 @@ func (s *Scanner) scan(ctx context.Context, k *kittyState, ls []kitty.OSWindow, 
 	}
 	for _, aw := range aws {
 		key := journal.Key(k.status.Socket, k.inst.PID, aw.Ref.Window.ID, aw.PID)
-		se, ok := s.sessions[key]
-		if ok && se.rec.Start != "" && aw.Start != "" && se.rec.Start != aw.Start {
-			// Another process got the pid in the same window: the one
-			// recorded ended.
-			s.close(key, journal.ClosedWindow, "the agent exited; its window stayed open", now)
-			ok = false
-		}
-		if !ok {
-			se = &session{kitty: id, accounted: now, dirty: true, rec: journal.Record{
-				Key: key, Agent: aw.Cmd.Agent, FirstSeen: now, LastSeen: now, State: agents.StateUnknown,
-				StateSince: now, Open: true, KittyPID: k.inst.PID, KittySocket: k.status.Socket,
-				WindowID: aw.Ref.Window.ID, PID: aw.PID, Start: aw.Start}}
-			s.sessions[key] = se
+		se, isNew := s.follow(k, key, aw.Cmd.Agent, aw.Ref.Window.ID, aw.PID, aw.Start, "the agent exited; its window stayed open", now)
+		if isNew {
 			s.foldHook(se, aw, now)
 		}
 		se.seen, se.unseen, se.hookOnly = true, false, false
@@ -482,6 +471,28 @@ func (s *Scanner) scan(ctx context.Context, k *kittyState, ls []kitty.OSWindow, 
 		}
 		s.close(key, journal.ClosedWindow, detail, now)
 	}
+}
+
+// follow returns the session of the process pid (started at start) in
+// window windowID of kitty k, under key, and whether it is new: one the
+// scanner followed whose start differs was another process that got the
+// pid in the same window, and is closed (ended says how) before a new one
+// is made.
+func (s *Scanner) follow(k *kittyState, key, agent string, windowID, pid int, start, ended string, now time.Time) (*session, bool) {
+	se, ok := s.sessions[key]
+	if ok && se.rec.Start != "" && start != "" && se.rec.Start != start {
+		s.close(key, journal.ClosedWindow, ended, now)
+		ok = false
+	}
+	if ok {
+		return se, false
+	}
+	se = &session{kitty: kittyID(k.inst), accounted: now, dirty: true, rec: journal.Record{
+		Key: key, Agent: agent, FirstSeen: now, LastSeen: now, State: agents.StateUnknown,
+		StateSince: now, Open: true, KittyPID: k.inst.PID, KittySocket: k.status.Socket,
+		WindowID: windowID, PID: pid, Start: start}}
+	s.sessions[key] = se
+	return se, true
 }
 
 // update brings a session's record up to date with its window.

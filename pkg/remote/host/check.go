@@ -73,12 +73,12 @@ type Host struct {
 	Getenv   func(string) string
 	LookPath func(string) (string, error)
 	Chdir    func(string) error
-	// Exec replaces the process; it returns only on failure.
+	// Exec replaces the process (with the shell); it returns only on
+	// failure.
 	Exec func(path string, argv []string) error
 	// Run runs the agent on this terminal and returns its exit status
 	// (negative: ended by a signal), so that an agent that exits at once
-	// leaves what it said on the screen and a shell under it; nil: the
-	// agent is exec'd.
+	// leaves what it said on the screen and a shell under it.
 	Run func(path string, argv []string) (int, error)
 	// Now is the clock Run is timed with; nil: the system's.
 	Now func() time.Time
@@ -124,11 +124,6 @@ func Check(h Host, r Request) error {
 	argv, err := h.agentArgv(r)
 	if err != nil {
 		h.say("kittymux: %v: a shell here instead.", err)
-		return h.shell()
-	}
-	if h.Run == nil {
-		err = h.Exec(argv[0], argv)
-		h.say("kittymux: could not run %s: %v: a shell here instead.", recognize.Quote(argv), err)
 		return h.shell()
 	}
 	start := h.now()

@@ -73,6 +73,12 @@ func TestCheckResumesOnlyWhatTheHostRecorded(t *testing.T) {
 				}
 				return errExeced
 			},
+			Run: func(path string, argv []string) (int, error) {
+				if ran == nil {
+					ran = argv
+				}
+				return 0, nil
+			},
 			Journal: func() (*journal.File, error) { return f, nil }}
 		Check(h, tc.req)
 		if d := cmp.Diff(tc.want, ran); d != "" || cwd != tc.req.Dir {

@@ -196,6 +196,19 @@ func (o Options) openAtSave(r *journal.Record) bool {
 	return r.CloseReason == journal.ClosedKittyGone && r.ClosedAt != nil && !o.SavedAt.IsZero() && !r.ClosedAt.Before(o.SavedAt)
 }
 
+// lsAgent gives the command of the first foreground process of a window
+// that runs an agent, as ls lists it: what kitty's save writes for it.
+func lsAgent(set *agents.Set) AgentArgv {
+	return func(w *kitty.Window) []string {
+		for _, p := range w.ForegroundProcesses {
+			if _, ok := recognize.Argv(set, p.Cmdline); ok {
+				return p.Cmdline
+			}
+		}
+		return nil
+	}
+}
+
 // Rewrite rewrites raw, a file written by kitty's save_as_session.
 func Rewrite(raw []byte, o Options) (*Result, error) {
 	if o.Agents == nil {
@@ -204,7 +217,7 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 	if o.ResumeBin == "" {
 		return nil, errors.New("rewrite: no path for kittymux-resume")
 	}
-	raw, warnings := vet(raw, o.LS, sealedExec(o))
+	raw, warnings := vet(raw, o.LS, sealedExec(o), lsAgent(o.Agents))
 	f, err := sessionfile.Parse(raw)
 	if err != nil {
 		return nil, fmt.Errorf("read kitty's save: %w", err)

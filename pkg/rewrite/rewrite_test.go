@@ -831,3 +831,50 @@ func TestRewriteExecdRecordOffline(t *testing.T) {
 		})
 	}
 }
+
+// TestRewriteRewrittenTabKeepsAgents: a tab whose lines cannot be
+// accounted for (here a shell's directory holds a carriage return, which
+// kitty writes raw) is written from ls, and its agent window with the agent's
+// command as ls lists it: the journal's record of that process makes it
+// the agent's sealed record, as kitty's own line would; without one it
+// asks first. The shell stays a shell. (A quit capture, which publishes
+// without the processes, lost every agent of such a tab.)
+func TestRewriteRewrittenTabKeepsAgents(t *testing.T) {
+	set := shipped(t)
+	argv := []string{"claude", "--resume", w4ID}
+	raw := tab("/home/u", win1+" '--cwd=/home/u/a\rb'", win2+" claude --resume "+w4ID)
+	ls := testLS(func(ws map[int]*kitty.Window) {
+		ws[1].Cwd = "/home/u/a\rb"
+		ws[2].Cmdline = argv
+		ws[2].ForegroundProcesses = []kitty.Process{{PID: 200, Cwd: "/home/u", Cmdline: argv}}
+	})
+	seen := journal.Record{Key: "k", Agent: "claude", ID: w4ID, IDFrom: journal.FromHook, KittyPID: 42, WindowID: 2,
+		PID: 200, Start: "b:1", Exe: []string{"/usr/bin/claude"}, Argv: argv, Dir: "/home/u", Open: true}
+	for _, c := range []struct {
+		name    string
+		records []journal.Record
+		sealed  bool
+	}{{"the journal saw it", []journal.Record{seen}, true}, {"no record of it", nil, false}} {
+		t.Run(c.name, func(t *testing.T) {
+			res, err := rewrite.Rewrite([]byte(raw), rewrite.Options{Agents: set, ResumeBin: bin, Key: testKey, LS: ls,
+				Journal: &journal.File{Version: 1, Records: c.records}, KittyPID: 42})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.ContainsFunc(res.Warnings, func(w string) bool { return strings.Contains(w, "cannot all be accounted for") }) {
+				t.Fatalf("the tab was not written from ls: %q\n%s", res.Warnings, res.Data)
+			}
+			recs := records(t, res.Data)
+			got, ok := recs[2]
+			if !ok || got.Agent != "claude" || (got.Verify(testKey) == nil) != c.sealed {
+				t.Errorf("window 2: %+v (record %v), want claude's, sealed %v:\n%s", got, ok, c.sealed, res.Data)
+			}
+			if c.sealed && got.ID != w4ID {
+				t.Errorf("window 2 resumes %q, want %s", got.ID, w4ID)
+			}
+			if _, ok := recs[1]; ok || bytes.Count(res.Data, []byte("kittymux-resume")) != 1 {
+				t.Errorf("window 1 is no shell:\n%s", res.Data)
+			}
+		})
+	}
+}

@@ -45,15 +45,22 @@ import (
 //   - an optional `focus`, then the next tab, OS window or focus_tab.
 //
 // A tab whose lines cannot be accounted for is written by kittymux from ls
-// (its layout, its windows as shells in their directories: the rewrite
-// then turns the agent windows into their records) with a warning, never
+// (its layout, its windows as shells in their directories, an agent's
+// window with its foreground command as ls lists it: the rewrite then
+// turns the agent windows into their records) with a warning, never
 // dropped, and it never fails the other tabs. Without ls (a raw save
 // published after kitty is gone, without the ls the watcher writes beside
 // it), the tabs are those the save's own set_layout_state lines name, and
 // only their structure is checked.
 func Vet(raw []byte, ls []kitty.OSWindow) ([]byte, []string) {
-	return vet(raw, ls, nil)
+	return vet(raw, ls, nil, nil)
 }
+
+// AgentArgv is the command of an agent window's foreground process as ls
+// lists it (what kitty's save writes for the window), nil for a window
+// that runs no agent: a tab written from ls keeps it, so that the rewrite
+// reads the window as it reads kitty's own line for it.
+type AgentArgv func(w *kitty.Window) []string
 
 // Execd tells whether argv, the command a window was launched with, is a
 // restore record kittymux sealed that exec'd the agent ls now lists in the
@@ -62,10 +69,11 @@ func Vet(raw []byte, ls []kitty.OSWindow) ([]byte, []string) {
 type Execd func(argv []string, w *kitty.Window) bool
 
 // vet is Vet; a launch command that is not what ls lists is kept when
-// execd (nil: none) vouches for it.
-func vet(raw []byte, ls []kitty.OSWindow, execd Execd) ([]byte, []string) {
+// execd (nil: none) vouches for it, and a tab written from ls runs in each
+// agent window what agentArgv (nil: none) gives.
+func vet(raw []byte, ls []kitty.OSWindow, execd Execd, agentArgv AgentArgv) ([]byte, []string) {
 	m := newModel(ls, string(raw))
-	m.execd = execd
+	m.execd, m.agentArgv = execd, agentArgv
 	a := &accountant{src: string(raw), m: m, seen: map[int]bool{}}
 	a.run()
 	return a.out, a.warnings
@@ -73,8 +81,9 @@ func vet(raw []byte, ls []kitty.OSWindow, execd Execd) ([]byte, []string) {
 
 // model is what kittymux knows of the kitty that saved.
 type model struct {
-	fromLS bool
-	execd  Execd
+	fromLS    bool
+	execd     Execd
+	agentArgv AgentArgv
 	// legacy: no ls, and the save holds no set_layout_state (kitty 0.43
 	// and newer write one for every tab): a file written by hand, whose
 	// tabs are read as they come, any window once.

@@ -89,8 +89,8 @@ func (b *block) launch() string {
 	}
 	text, err := pl.Text()
 	if err != nil || strings.ContainsFunc(text, isAnyBreak) {
-		text = b.t.shellLine(id, b.tabDir())
-		b.note(num, "window %d: a value of its line holds a line break kitty would read as the line's end: written as a shell in its directory", id)
+		text = b.t.shellLine(id, b.tabDir(), b.a.m.agentArgv)
+		b.note(num, "window %d: a value of its line holds a line break kitty would read as the line's end: written as a shell in its directory, or the agent ls lists in it", id)
 	}
 	b.out = append(b.out, text...)
 	if next <= len(b.a.src) && strings.HasSuffix(b.a.src[:next], "\n") {
@@ -125,11 +125,27 @@ func (t *tabModel) place(id int) int {
 	return -1
 }
 
-// shellLine is a launch line for window id as a shell in its directory.
-func (t *tabModel) shellLine(id int, tabDir string) string {
+// shellLine is a launch line for window id as a shell in its directory,
+// or, where agentArgv gives one, the agent ls lists in it.
+func (t *tabModel) shellLine(id int, tabDir string, agentArgv AgentArgv) string {
 	line := "launch " + mustQuote(fmt.Sprintf(`kitty-unserialize-data={"id": %d}`, id))
 	if cwds := t.cwds(id); len(cwds) > 0 && sessionfile.SafeDir(cwds[0]) != tabDir {
 		line += " " + mustQuote("--cwd="+sessionfile.SafeDir(cwds[0]))
+	}
+	if w := t.wins[id]; w != nil && agentArgv != nil {
+		// The agent's command as kitty's save writes it; a word kitty
+		// would read otherwise leaves the window a shell.
+		var words []string
+		for _, a := range agentArgv(w) {
+			q, err := sessionfile.QuoteWord(a)
+			if err != nil {
+				return line
+			}
+			words = append(words, q)
+		}
+		if len(words) > 0 {
+			line += " " + strings.Join(words, " ")
+		}
 	}
 	return line
 }

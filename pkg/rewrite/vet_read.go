@@ -150,7 +150,7 @@ func (a *accountant) tab() bool {
 // rewritten writes tab t from what kittymux knows, saying why.
 func (a *accountant) rewritten(t *tabModel, header, why string, start int) {
 	a.out = append(a.out, a.m.generate(t, header, a.src[start:], a.named())...)
-	a.warn("kitty's save, the tab from line %d: its lines cannot all be accounted for (%s); kittymux wrote it from what kitty listed: its layout and its windows as shells in their directories", a.lineNum(start), why)
+	a.warn("kitty's save, the tab from line %d: its lines cannot all be accounted for (%s); kittymux wrote it from what kitty listed: its layout and its windows in their directories, each a shell or the agent ls lists in it", a.lineNum(start), why)
 }
 
 // unaccounted leaves out the lines from pos to where kitty's own lines go
@@ -277,7 +277,7 @@ func (m *model) generate(t *tabModel, header, rest string, named map[int]bool) [
 		if isOffer(t.wins[id]) || !named[id] {
 			continue
 		}
-		b.WriteString(t.shellLine(id, dir))
+		b.WriteString(t.shellLine(id, dir, m.agentArgv))
 		b.WriteString("\n")
 	}
 	return []byte(b.String())

@@ -201,7 +201,7 @@ func readmeProblems(readme, gomod string) []string {
 	}
 	lines := strings.SplitN(readme, "\n", 41)
 	first := strings.Join(lines[:min(40, len(lines))], "\n")
-	for _, want := range []string{"go install ./cmd/...", "kittymux\" setup", "go test -short ./...", "\n## After a crash\n"} {
+	for _, want := range []string{"go install ./cmd/...", "kittymux)\" setup", "go test -short ./...", "\n## After a crash\n"} {
 		if !strings.Contains(first, want) {
 			out = append(out, "the README's first 40 lines lack "+strings.TrimSpace(want))
 		}
@@ -237,7 +237,7 @@ func TestReadmeProblemsFound(t *testing.T) {
 	if p := readmeProblems("# x\n", "module m\n\ngo 1.26.0\n"); len(p) != 5 {
 		t.Errorf("an empty README: %q, want 5 problems", p)
 	}
-	good := "Go 1.26: go install ./cmd/... && \"$(go env GOPATH)/bin/kittymux\" setup\ngo test -short ./...\n\n## After a crash\n"
+	good := "Go 1.26: go install ./cmd/... && \"$(go list -f '{{.Target}}' ./cmd/kittymux)\" setup\ngo test -short ./...\n\n## After a crash\n"
 	if p := readmeProblems(good, "go 1.26.0\n"); len(p) != 0 {
 		t.Errorf("a good README: %q", p)
 	}

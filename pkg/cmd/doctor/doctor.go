@@ -21,6 +21,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/hookinstall"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/live"
+	"github.com/kittymux/kittymux/pkg/offer"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/probe"
 	"github.com/kittymux/kittymux/pkg/scanner"
@@ -381,7 +382,7 @@ func printKitties(w io.Writer, ks []KittyReport) {
 		}
 		fmt.Fprintf(w, "  remote control  %s", state)
 		if k.Reachable {
-			fmt.Fprintf(w, ", %d windows", k.Windows)
+			fmt.Fprint(w, ", "+offer.Count(k.Windows, "window"))
 		}
 		fmt.Fprintln(w)
 		for _, n := range k.Remote {

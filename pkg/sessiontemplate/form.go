@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/charmbracelet/huh"
-
 	"github.com/kittymux/kittymux/pkg/tui"
 )
 
@@ -45,49 +43,54 @@ func agentList(agents []string) string {
 	return strings.Join(agents, ", ")
 }
 
-// Ask asks for what c is missing in one form on in and out, a terminal:
-// the template, then the agent among the installed ones when the template
-// runs one, then the directory (defaultCwd offered). It returns
-// ErrCancelled when the person leaves (ctrl+c).
+// Ask asks for what c is missing on in and out, a terminal, one question
+// after another: the template, then the agent among the installed ones
+// when the template runs one, then the directory (defaultCwd typed
+// already). It returns ErrCancelled when the person leaves (Ctrl-C, Esc).
 func Ask(in io.Reader, out io.Writer, c *Choices, ts []Template, agents []string, defaultCwd string) error {
-	var groups []*huh.Group
+	a, err := tui.Open(in, out)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	err = ask(a, c, ts, agents, defaultCwd)
+	if errors.Is(err, tui.ErrCancelled) {
+		return ErrCancelled
+	}
+	return err
+}
+
+func ask(a *tui.Asker, c *Choices, ts []Template, agents []string, defaultCwd string) error {
+	var err error
 	if c.Template == "" {
-		opts := make([]huh.Option[string], len(ts))
+		opts := make([]tui.Option, len(ts))
 		for i, t := range ts {
-			label := t.Name
+			opts[i] = tui.Option{Label: t.Name, Value: t.Name}
 			if t.About != "" {
-				label += " — " + t.About
+				opts[i].Label += " — " + t.About
 			}
-			opts[i] = huh.NewOption(label, t.Name)
 		}
-		groups = append(groups, huh.NewGroup(huh.NewSelect[string]().Title("Template").Options(opts...).Value(&c.Template)))
+		if c.Template, err = a.Select("Template", opts); err != nil {
+			return err
+		}
 	}
-	needs := func() bool {
-		t, err := Find(ts, c.Template)
-		return err == nil && t.NeedsAgent
-	}
-	// With nothing to pick from, Missing says so once the form is done. A
-	// hidden group is skipped only when the form moves on to it, never as
-	// the first group: a known template that runs no agent gets none.
-	if c.Agent == "" && len(agents) > 0 && (c.Template == "" || needs()) {
-		groups = append(groups, huh.NewGroup(huh.NewSelect[string]().Title("Agent").Options(huh.NewOptions(agents...)...).Value(&c.Agent)).
-			WithHideFunc(func() bool { return !needs() }))
+	// With nothing to pick from, Missing says so once the rest is asked.
+	if t, err := Find(ts, c.Template); c.Agent == "" && len(agents) > 0 && err == nil && t.NeedsAgent {
+		opts := make([]tui.Option, len(agents))
+		for i, a := range agents {
+			opts[i] = tui.Option{Label: a, Value: a}
+		}
+		if c.Agent, err = a.Select("Agent", opts); err != nil {
+			return err
+		}
 	}
 	if c.Cwd == "" {
-		c.Cwd = defaultCwd
-		groups = append(groups, huh.NewGroup(huh.NewInput().Title("Directory").Value(&c.Cwd).Validate(func(s string) error {
+		c.Cwd, err = a.Input("Directory", defaultCwd, func(s string) error {
 			if !filepath.IsAbs(s) {
 				return errors.New("an absolute path, please")
 			}
 			return nil
-		})))
-	}
-	if len(groups) == 0 {
-		return nil
-	}
-	err := tui.NewForm(out, groups...).WithInput(in).Run()
-	if errors.Is(err, huh.ErrUserAborted) {
-		return ErrCancelled
+		})
 	}
 	return err
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -114,6 +115,31 @@ func TestMissing(t *testing.T) {
 		}
 		if got != tc.want {
 			t.Errorf("Missing(%+v) = %q, want %q", tc.c, got, tc.want)
+		}
+	}
+}
+
+// TestAsk: what is missing is asked in order, the agent only for a
+// template that runs one; Ctrl-C is ErrCancelled.
+func TestAsk(t *testing.T) {
+	ts := []Template{{Name: "plain"}, {Name: "solo", NeedsAgent: true}}
+	for _, c := range []struct {
+		keys string
+		have Choices
+		want Choices
+		err  error
+	}{
+		{"2\x1b[B\r\r", Choices{}, Choices{Template: "solo", Agent: "codex", Cwd: "/home/me"}, nil},
+		{"\r\x15/src\r", Choices{}, Choices{Template: "plain", Cwd: "/src"}, nil},
+		{"\r", Choices{Template: "solo", Agent: "claude"}, Choices{Template: "solo", Agent: "claude", Cwd: "/home/me"}, nil},
+		{"", Choices{Template: "solo", Agent: "claude", Cwd: "/w"}, Choices{Template: "solo", Agent: "claude", Cwd: "/w"}, nil},
+		{"2\x03", Choices{}, Choices{Template: "solo"}, ErrCancelled},
+	} {
+		var out strings.Builder
+		got := c.have
+		err := Ask(strings.NewReader(c.keys), &out, &got, ts, []string{"claude", "codex"}, "/home/me")
+		if got != c.want || !errors.Is(err, c.err) {
+			t.Errorf("keys %q from %+v: %+v, %v; want %+v, %v", c.keys, c.have, got, err, c.want, c.err)
 		}
 	}
 }

@@ -1,51 +1,254 @@
-// Package tui prepares the forms kittymux shows on a terminal (huh) so that
-// nothing asks the terminal a question: not at start (see internal/quiet)
-// and not when a form is shown.
+// Package tui asks a person on a terminal: a yes or no, a pick among
+// options, a line of text. It reads the keys itself (the terminal raw while
+// it asks, put back after) and writes plain lines: it never queries the
+// terminal, so no answer is awaited and none arrives among the keys, and it
+// costs nothing at start-up.
 package tui
 
 import (
+	"bufio"
+	"errors"
+	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
+	"unicode/utf8"
 
-	"github.com/charmbracelet/huh"
-	"github.com/charmbracelet/lipgloss"
-
-	"github.com/kittymux/kittymux/pkg/tui/internal/quiet"
+	"golang.org/x/term"
 )
 
-// init runs once the form libraries are initialized: the real standard
-// output back, and lipgloss's default renderer drawing for it with the
-// background decided, so that nothing renders through one that would ask.
-func init() {
-	quiet.Restore()
-	lipgloss.SetDefaultRenderer(renderer(os.Stdout))
+// ErrCancelled: the person left (Ctrl-C, Ctrl-D, Esc, or the input ended).
+var ErrCancelled = errors.New("cancelled")
+
+// Key codes read from the terminal; the arrows are their escape sequences.
+const (
+	keyCtrlC     = 0x03
+	keyCtrlD     = 0x04
+	keyBackspace = 0x7f
+	keyCtrlH     = 0x08
+	keyCtrlU     = 0x15
+	keyEsc       = 0x1b
+	keyUp        = -1
+	keyDown      = -2
+	keyOther     = -3
+)
+
+// Asker asks one question after another on a terminal. It reads the keys
+// pressed on its input, the terminal raw until Close, so each key arrives
+// as typed (any other reader as it is: tests); keys typed ahead go to the
+// next question.
+type Asker struct {
+	r       *bufio.Reader
+	out     io.Writer
+	restore func()
+	// bold: the title and the option marked are drawn in bold (out is a
+	// terminal, and neither NO_COLOR nor TERM=dumb says otherwise).
+	bold bool
 }
 
-func renderer(out io.Writer) *lipgloss.Renderer {
-	r := lipgloss.NewRenderer(out)
-	r.SetHasDarkBackground(darkBackground(os.Getenv("COLORFGBG")))
-	return r
-}
-
-// NewForm is huh.NewForm drawn for out. Its colours follow the terminal's
-// abilities as the environment tells them (TERM, COLORTERM, NO_COLOR), and
-// light or dark from COLORFGBG (dark when it does not say): the terminal is
-// never queried, so no answer is awaited and none arrives in the form's
-// input.
-func NewForm(out io.Writer, groups ...*huh.Group) *huh.Form {
-	lipgloss.SetDefaultRenderer(renderer(out))
-	return huh.NewForm(groups...).WithOutput(out)
-}
-
-// darkBackground reads COLORFGBG ("fg;bg", bg an ANSI colour number): the
-// light backgrounds are 7 and 9 to 15. Unset or unreadable: dark.
-func darkBackground(colorfgbg string) bool {
-	parts := strings.Split(colorfgbg, ";")
-	bg, err := strconv.Atoi(parts[len(parts)-1])
-	if err != nil {
-		return true
+// Open makes the terminal in raw and asks on out.
+func Open(in io.Reader, out io.Writer) (*Asker, error) {
+	a := &Asker{r: bufio.NewReader(in), out: out, restore: func() {}}
+	if f, ok := out.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		a.bold = os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
 	}
-	return !(bg == 7 || bg >= 9 && bg <= 15)
+	if f, ok := in.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		old, err := term.MakeRaw(int(f.Fd()))
+		if err != nil {
+			return nil, err
+		}
+		a.restore = func() { _ = term.Restore(int(f.Fd()), old) }
+	}
+	return a, nil
+}
+
+// Close puts the terminal back as it was.
+func (a *Asker) Close() { a.restore() }
+
+// Confirm asks one yes or no question on in and out (Asker.Confirm).
+func Confirm(in io.Reader, out io.Writer, title, detail string) (bool, error) {
+	a, err := Open(in, out)
+	if err != nil {
+		return false, err
+	}
+	defer a.Close()
+	return a.Confirm(title, detail)
+}
+
+// next is the next key: a rune, or keyUp, keyDown, keyOther for an escape
+// sequence. Esc alone is an Esc: a sequence arrives whole in one read, so
+// an Esc with nothing read after it is the key.
+func (a *Asker) next() (rune, error) {
+	r, _, err := a.r.ReadRune()
+	if err != nil {
+		return 0, err
+	}
+	if r != keyEsc || a.r.Buffered() == 0 {
+		return r, nil
+	}
+	b, _ := a.r.ReadByte()
+	if b != '[' && b != 'O' {
+		return keyOther, nil
+	}
+	// CSI: parameters and intermediates, then a final byte in @ to ~.
+	for {
+		c, err := a.r.ReadByte()
+		if err != nil {
+			return keyOther, nil
+		}
+		if c >= '@' && c <= '~' {
+			switch c {
+			case 'A':
+				return keyUp, nil
+			case 'B':
+				return keyDown, nil
+			}
+			return keyOther, nil
+		}
+	}
+}
+
+// strong is s in bold where a draws in bold.
+func (a *Asker) strong(s string) string {
+	if !a.bold {
+		return s
+	}
+	return "\x1b[1m" + s + "\x1b[0m"
+}
+
+// cancels says whether r leaves the question.
+func cancels(r rune) bool {
+	return r == keyCtrlC || r == keyCtrlD || r == keyEsc
+}
+
+// header writes the title and, indented below it, the detail's lines. In
+// raw mode a newline only moves down: every line ends in \r\n.
+func (a *Asker) header(title, detail string) {
+	out := a.out
+	fmt.Fprintf(out, "%s\r\n", a.strong(title))
+	if detail != "" {
+		for _, l := range strings.Split(detail, "\n") {
+			fmt.Fprintf(out, "  %s\r\n", l)
+		}
+	}
+}
+
+// Confirm asks title (detail below it) and waits for y or n; Enter is no.
+// It returns ErrCancelled when the person leaves.
+func (a *Asker) Confirm(title, detail string) (bool, error) {
+	out := a.out
+	a.header(title, detail)
+	fmt.Fprint(out, "y yes, n no (Enter: no) ")
+	for {
+		r, err := a.next()
+		switch {
+		case err != nil || cancels(r):
+			fmt.Fprint(out, "\r\n")
+			return false, ErrCancelled
+		case r == 'y' || r == 'Y':
+			fmt.Fprint(out, "yes\r\n")
+			return true, nil
+		case r == 'n' || r == 'N' || r == '\r' || r == '\n':
+			fmt.Fprint(out, "no\r\n")
+			return false, nil
+		}
+	}
+}
+
+// Option is one choice of Select: what is shown, and what is returned.
+type Option struct {
+	Label, Value string
+}
+
+// Select asks title and waits for one of options: the arrows (or k, j)
+// move, Enter takes the one marked, a digit takes that one. It returns the
+// option's Value, or ErrCancelled when the person leaves.
+func (a *Asker) Select(title string, options []Option) (string, error) {
+	if len(options) == 0 {
+		return "", errors.New(title + ": nothing to choose from")
+	}
+	out := a.out
+	a.header(title, "")
+	at := 0
+	draw := func() {
+		for i, o := range options {
+			num := "  "
+			if i < 9 {
+				num = fmt.Sprintf("%d ", i+1)
+			}
+			row := "  " + num + o.Label
+			if i == at {
+				row = a.strong("> " + num + o.Label)
+			}
+			fmt.Fprintf(out, "\r\x1b[K%s\r\n", row)
+		}
+	}
+	draw()
+	for {
+		r, err := a.next()
+		switch {
+		case err != nil || cancels(r):
+			return "", ErrCancelled
+		case r == '\r' || r == '\n':
+			return options[at].Value, nil
+		case r >= '1' && r <= '9' && int(r-'1') < len(options):
+			at = int(r - '1')
+		case (r == keyUp || r == 'k') && at > 0:
+			at--
+		case (r == keyDown || r == 'j') && at < len(options)-1:
+			at++
+		default:
+			continue
+		}
+		if r >= '1' && r <= '9' {
+			// Redrawn with the pick marked, then taken.
+			fmt.Fprintf(out, "\x1b[%dA", len(options))
+			draw()
+			return options[at].Value, nil
+		}
+		fmt.Fprintf(out, "\x1b[%dA", len(options))
+		draw()
+	}
+}
+
+// Input asks title for a line, def already typed: Backspace takes off a
+// character, Ctrl-U the whole line, Enter gives it. valid (nil: any) says
+// what is wrong with a line, which is then asked again. It returns
+// ErrCancelled when the person leaves.
+func (a *Asker) Input(title, def string, valid func(string) error) (string, error) {
+	out := a.out
+	a.header(title, "")
+	line := []rune(def)
+	draw := func() { fmt.Fprintf(out, "\r\x1b[K> %s", string(line)) }
+	draw()
+	for {
+		r, err := a.next()
+		switch {
+		case err != nil || cancels(r):
+			fmt.Fprint(out, "\r\n")
+			return "", ErrCancelled
+		case r == '\r' || r == '\n':
+			s := string(line)
+			if valid != nil {
+				if err := valid(s); err != nil {
+					fmt.Fprintf(out, "\r\n  %v\r\n", err)
+					draw()
+					continue
+				}
+			}
+			fmt.Fprint(out, "\r\n")
+			return s, nil
+		case r == keyBackspace || r == keyCtrlH:
+			if len(line) > 0 {
+				line = line[:len(line)-1]
+			}
+		case r == keyCtrlU:
+			line = line[:0]
+		case r >= ' ' && r != utf8.RuneError:
+			line = append(line, r)
+		default:
+			continue
+		}
+		draw()
+	}
 }

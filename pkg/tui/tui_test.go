@@ -1,14 +1,113 @@
 package tui
 
-import "testing"
+import (
+	"errors"
+	"strings"
+	"testing"
+)
 
-// TestDarkBackground: COLORFGBG's background decides light or dark; unset
-// or unreadable, dark (the terminal is never asked).
-func TestDarkBackground(t *testing.T) {
-	for v, want := range map[string]bool{"": true, "15;0": true, "0;15": false, "0;7": false, "7;8": true,
-		"0;default;15": false, "x": true, "0;12": false, "15;4": true} {
-		if got := darkBackground(v); got != want {
-			t.Errorf("COLORFGBG=%q: dark %v, want %v", v, got, want)
+func ask(keys string, out *strings.Builder) *Asker {
+	a, err := Open(strings.NewReader(keys), out)
+	if err != nil {
+		panic(err)
+	}
+	return a
+}
+
+// TestConfirm: y is yes, n and Enter are no, keys that mean nothing are
+// passed over, and Ctrl-C, Esc or the input ending leave.
+func TestConfirm(t *testing.T) {
+	for _, c := range []struct {
+		keys string
+		yes  bool
+		err  error
+	}{
+		{"y", true, nil}, {"Y", true, nil}, {"n", false, nil}, {"\r", false, nil},
+		{"x\x1b[Ay", true, nil}, {"\x03", false, ErrCancelled}, {"\x1b", false, ErrCancelled}, {"", false, ErrCancelled},
+	} {
+		var out strings.Builder
+		yes, err := Confirm(strings.NewReader(c.keys), &out, "Turn it on?", "one\ntwo")
+		if yes != c.yes || !errors.Is(err, c.err) {
+			t.Errorf("keys %q: %v, %v; want %v, %v", c.keys, yes, err, c.yes, c.err)
 		}
+		if !strings.HasPrefix(out.String(), "Turn it on?\r\n  one\r\n  two\r\n") {
+			t.Errorf("keys %q: wrote %q", c.keys, out.String())
+		}
+	}
+}
+
+// TestSelect: Enter takes the option marked, the arrows and j, k move the
+// mark within the list, a digit takes its option at once.
+func TestSelect(t *testing.T) {
+	opts := []Option{{"plain — a shell", "plain"}, {"agent", "agent"}, {"pair", "pair"}}
+	for _, c := range []struct {
+		keys, want string
+		err        error
+	}{
+		{"\r", "plain", nil}, {"\x1b[B\r", "agent", nil}, {"jj\r", "pair", nil}, {"jjjjk\r", "agent", nil},
+		{"\x1b[A\x1b[A\r", "plain", nil}, {"3", "pair", nil}, {"9\r", "plain", nil}, {"\x03", "", ErrCancelled},
+		{"j", "", ErrCancelled},
+	} {
+		var out strings.Builder
+		got, err := ask(c.keys, &out).Select("Template", opts)
+		if got != c.want || !errors.Is(err, c.err) {
+			t.Errorf("keys %q: %q, %v; want %q, %v", c.keys, got, err, c.want, c.err)
+		}
+	}
+	var out strings.Builder
+	if _, err := ask("j\r", &out).Select("Template", opts); err != nil {
+		t.Fatal(err)
+	}
+	// Drawn, then moved up and drawn again with the second marked.
+	if want := "\r\x1b[K> 1 plain — a shell\r\n\r\x1b[K  2 agent\r\n\r\x1b[K  3 pair\r\n\x1b[3A\r\x1b[K  1 plain — a shell\r\n\r\x1b[K> 2 agent\r\n"; !strings.Contains(out.String(), want) {
+		t.Errorf("drew %q", out.String())
+	}
+	if _, err := ask("\r", &out).Select("Agent", nil); err == nil {
+		t.Error("nothing to choose from: no error")
+	}
+}
+
+// TestInput: the default is typed already; Backspace and Ctrl-U edit,
+// escape sequences type nothing, and a line valid refuses is asked again.
+func TestInput(t *testing.T) {
+	abs := func(s string) error {
+		if !strings.HasPrefix(s, "/") {
+			return errors.New("an absolute path, please")
+		}
+		return nil
+	}
+	for _, c := range []struct {
+		keys, want string
+		err        error
+	}{
+		{"\r", "/home/me", nil}, {"/src\r", "/home/me/src", nil}, {"\x7f\x7fYOU\r", "/home/YOU", nil},
+		{"\x15/tmp\r", "/tmp", nil}, {"\x1b[D\x1b[C/x\r", "/home/me/x", nil}, {"\x15rel\r\x15/ok\r", "/ok", nil},
+		{"\x15rel\r", "", ErrCancelled}, {"\x03", "", ErrCancelled}, {"é\r", "/home/meé", nil},
+	} {
+		var out strings.Builder
+		got, err := ask(c.keys, &out).Input("Directory", "/home/me", abs)
+		if got != c.want || !errors.Is(err, c.err) {
+			t.Errorf("keys %q: %q, %v; want %q, %v", c.keys, got, err, c.want, c.err)
+		}
+	}
+	var out strings.Builder
+	if _, err := ask("\x15rel\r\x15/ok\r", &out).Input("Directory", "/home/me", abs); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "an absolute path, please") {
+		t.Errorf("the refusal is not shown: %q", out.String())
+	}
+}
+
+// TestAskerKeepsTypedAhead: keys typed ahead of a question are its, not
+// lost with the one before.
+func TestAskerKeepsTypedAhead(t *testing.T) {
+	var out strings.Builder
+	a := ask("2/tmp\ry", &out)
+	pick, err1 := a.Select("Agent", []Option{{"claude", "claude"}, {"codex", "codex"}})
+	dir, err2 := a.Input("Directory", "", nil)
+	yes, err3 := a.Confirm("Go?", "")
+	if pick != "codex" || dir != "/tmp" || !yes || err1 != nil || err2 != nil || err3 != nil {
+		t.Errorf("got %q %q %v (%v %v %v)", pick, dir, yes, err1, err2, err3)
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/huh"
 	"github.com/spf13/cobra"
 
 	"github.com/kittymux/kittymux/pkg/agents"
@@ -42,7 +41,7 @@ type RestartOptions struct {
 	DryRun bool
 	Yes    bool
 	JSON   bool
-	// Confirm asks the question; nil is a huh form on the terminal (and
+	// Confirm asks the question; nil asks on the terminal (and
 	// no question without one).
 	Confirm func(question, detail string) (bool, error)
 	// Runner, when set, is adjusted before the run (tests: shorter bounds).
@@ -226,10 +225,8 @@ func confirm(o *RestartOptions, ts []restart.Target) (bool, error) {
 			w = o.IO.ErrOut
 		}
 		ask = func(q, detail string) (bool, error) {
-			yes := false
-			err := tui.NewForm(w, huh.NewGroup(huh.NewConfirm().Title(q).Description(detail).Value(&yes))).
-				WithInput(o.IO.In).Run()
-			if errors.Is(err, huh.ErrUserAborted) {
+			yes, err := tui.Confirm(o.IO.In, w, q, detail)
+			if errors.Is(err, tui.ErrCancelled) {
 				return false, nil
 			}
 			return yes, err

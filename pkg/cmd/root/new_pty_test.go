@@ -12,9 +12,9 @@ import (
 )
 
 // TestNewAsksOnATerminal drives `sessions new NAME` in a pseudo-terminal:
-// the huh form asks for the template, the agent among the installed ones
-// and the directory (the current one offered); ctrl+c leaves with exit 2 and
-// nothing written.
+// it asks for the template, the agent among the installed ones and the
+// directory (the current one offered), and never queries the terminal;
+// ctrl+c leaves with exit 2 and nothing written.
 func TestNewAsksOnATerminal(t *testing.T) {
 	t.Parallel()
 	km, err := exec.LookPath("kittymux")
@@ -49,11 +49,12 @@ func TestNewAsksOnATerminal(t *testing.T) {
 		WaitFor: "Template", Timeout: 40 * time.Second,
 		// duo (the second template), codex (the second agent), the
 		// directory as offered.
-		Steps: []kittytest.PTYStep{{Keys: down, Then: "> duo"}, {Keys: enter, Then: "Agent"},
-			{Keys: down, Then: "> codex"}, {Keys: enter, Then: "Directory"}, {Keys: enter}}})
+		Steps: []kittytest.PTYStep{{Keys: down, Then: "> 2 duo"}, {Keys: enter, Then: "Agent"},
+			{Keys: down, Then: "> 2 codex"}, {Keys: enter, Then: "Directory"}, {Keys: enter}}})
 	if !run.Exited || run.Code != 0 {
 		t.Fatalf("exit %d (exited %v); output:\n%s", run.Code, run.Exited, run.Out)
 	}
+	noQueries(t, run.Out)
 	got, err := os.ReadFile(session)
 	if err != nil {
 		t.Fatalf("%v; output:\n%s", err, run.Out)
@@ -82,5 +83,14 @@ launch --title shell
 	}
 	if _, err := os.Stat(state.Session("other")); err == nil {
 		t.Error("a session was written after ctrl+c")
+	}
+}
+
+// noQueries fails t when out asks the terminal a question: its answer
+// would arrive among the keys typed.
+func noQueries(t *testing.T, out string) {
+	t.Helper()
+	if q := termQueries.FindAllString(out, -1); q != nil {
+		t.Errorf("the terminal was asked %q; output:\n%q", q, out)
 	}
 }

@@ -18,8 +18,8 @@ import (
 // Linux only: kittymux reads the agent process from /proc.
 
 // TestRestartAsksOnATerminal drives `agents restart` in a pseudo-terminal
-// against a fake kitty with one claude window: huh asks first, naming the
-// window; "n" leaves with exit 2 and kitty is sent nothing but ls.
+// against a fake kitty with one claude window: it asks first, naming the
+// window, and never queries the terminal; "n" leaves with exit 2 and kitty is sent nothing but ls.
 func TestRestartAsksOnATerminal(t *testing.T) {
 	t.Parallel()
 	km, err := exec.LookPath("kittymux")
@@ -54,6 +54,7 @@ func TestRestartAsksOnATerminal(t *testing.T) {
 	if !run.Exited || run.Code != 2 {
 		t.Fatalf("exit %d (exited %v); output:\n%s", run.Code, run.Exited, run.Out)
 	}
+	noQueries(t, run.Out)
 	if !strings.Contains(run.Out, "window 2  claude  /") {
 		t.Errorf("the question does not name the window:\n%s", run.Out)
 	}

@@ -159,7 +159,7 @@ func TestNoTerminalQueryAtStart(t *testing.T) {
 }
 
 // TestFormAsksTheTerminalNothing: a form (the template of sessions new)
-// shows, in colour, without a query for the terminal to answer either.
+// shows, the option marked in bold, without a query for the terminal to answer either.
 func TestFormAsksTheTerminalNothing(t *testing.T) {
 	dir := buildBins(t)
 	home := t.TempDir()
@@ -172,7 +172,7 @@ func TestFormAsksTheTerminalNothing(t *testing.T) {
 	if q := termQueries.FindAllString(run.Out, -1); q != nil {
 		t.Errorf("the form wrote terminal queries %q; output:\n%q", q, run.Out)
 	}
-	if !strings.Contains(run.Out, "\x1b[38;5;") {
+	if !strings.Contains(run.Out, "\x1b[1m> 1 agent") {
 		t.Errorf("the form has no colour:\n%q", run.Out)
 	}
 }

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/charmbracelet/huh"
-
 	"github.com/kittymux/kittymux/pkg/screenhist"
 	"github.com/kittymux/kittymux/pkg/tui"
 )
@@ -53,14 +51,11 @@ func screenHistory(o *Options) error {
 	confirm := o.Confirm
 	if confirm == nil {
 		confirm = func(q string) (bool, error) {
-			yes := false
-			err := tui.NewForm(o.IO.Out, huh.NewGroup(huh.NewConfirm().Title(q).Description(historyDetail(o, s.Bounds)).
-				Value(&yes))).WithInput(o.IO.In).Run()
-			return yes, err
+			return tui.Confirm(o.IO.In, o.IO.Out, q, historyDetail(o, s.Bounds))
 		}
 	}
 	yes, err := confirm(historyQuestion)
-	if errors.Is(err, huh.ErrUserAborted) || err == nil && !yes {
+	if errors.Is(err, tui.ErrCancelled) || err == nil && !yes {
 		fmt.Fprintln(out, "history    off")
 		return nil
 	}

@@ -9,8 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/charmbracelet/huh"
-
 	"github.com/spf13/cobra"
 
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
@@ -41,7 +39,7 @@ type Options struct {
 	// Integrations says what to do with the agents' hooks (`kittymux
 	// integration`): "ask" (on a terminal; without one, say how), "yes", "no".
 	Integrations string
-	// Confirm asks a yes/no question on the terminal; nil: a huh form.
+	// Confirm asks a yes/no question on the terminal; nil: asked on the terminal (tui).
 	Confirm func(question string) (bool, error)
 }
 
@@ -232,15 +230,11 @@ func hooks(o *Options) error {
 		confirm := o.Confirm
 		if confirm == nil {
 			confirm = func(q string) (bool, error) {
-				yes := false
-				err := tui.NewForm(o.IO.Out, huh.NewGroup(huh.NewConfirm().Title(q).
-					Description("Hooks report each conversation's exact id and whether the agent is working.").
-					Value(&yes))).WithInput(o.IO.In).Run()
-				return yes, err
+				return tui.Confirm(o.IO.In, o.IO.Out, q, "Hooks report each conversation's exact id and whether the agent is working.")
 			}
 		}
 		yes, err := confirm(question)
-		if errors.Is(err, huh.ErrUserAborted) || err == nil && !yes {
+		if errors.Is(err, tui.ErrCancelled) || err == nil && !yes {
 			return nil
 		}
 		if err != nil {

@@ -101,35 +101,6 @@ func capture(r io.Reader) (output func() string, drained <-chan struct{}) {
 	return func() string { mu.Lock(); defer mu.Unlock(); return out.String() }, ended
 }
 
-// Queries a program sends its terminal, and what kitty answers: the
-// background colour (OSC 11) and the cursor's position (DSR 6).
-var queries = []struct{ ask, answer string }{
-	{"\x1b]11;?\x1b\\", "\x1b]11;rgb:0000/0000/0000\x1b\\"},
-	{"\x1b[6n", "\x1b[1;1R"},
-}
-
-// answerQueries answers the terminal queries in output as a terminal
-// does, until done. Unanswered, they cost the typed keys: huh (termenv)
-// asks for the background colour while its form already reads keys, and
-// takes what comes next for the answer for up to 5 s, so a key typed then
-// is lost (an Enter swallowed: the form went on to the next template).
-func answerQueries(w io.Writer, output func() string, done <-chan struct{}) {
-	answered := make([]int, len(queries))
-	for {
-		s := output()
-		for i, q := range queries {
-			for n := strings.Count(s, q.ask); answered[i] < n; answered[i]++ {
-				_, _ = io.WriteString(w, q.answer)
-			}
-		}
-		select {
-		case <-done:
-			return
-		case <-time.After(2 * time.Millisecond):
-		}
-	}
-}
-
 // escapes are the terminal's control sequences: CSI, and OSC ended by BEL
 // or ST.
 var escapes = regexp.MustCompile("\x1b\\[[0-9;?<>=]*[ -/]*[@-~]|\x1b\\][^\x07\x1b]*(\x07|\x1b\\\\)")
@@ -154,7 +125,6 @@ func RunPTY(t TB, o PTYOptions) PTYRun {
 	output, drained := capture(f)
 	done := make(chan struct{})
 	go func() { _ = cmd.Wait(); close(done) }()
-	go answerQueries(f, output, done)
 	stop := func() {
 		_ = cmd.Process.Kill()
 		<-done

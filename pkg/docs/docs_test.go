@@ -251,7 +251,7 @@ func TestReadmeProblemsFound(t *testing.T) {
 }
 
 // TestLayoutNamesEveryPackage: the Layout table of docs/development.md names
-// every package under pkg/, as `path` relative to pkg/.
+// every package under pkg/, as `path` relative to pkg/, and no other.
 func TestLayoutNamesEveryPackage(t *testing.T) {
 	page := pages(t)["docs/development.md"]
 	_, layout, ok := strings.Cut(page, "## Layout")
@@ -279,5 +279,16 @@ func TestLayoutNamesEveryPackage(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// A row's package is its second cell.
+	for _, line := range strings.Split(layout, "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) < 4 || !strings.HasPrefix(strings.TrimSpace(cells[2]), "`") {
+			continue
+		}
+		name := strings.Trim(strings.TrimSpace(cells[2]), "`")
+		if gofiles, _ := filepath.Glob(filepath.Join(root, filepath.FromSlash(name), "*.go")); len(gofiles) == 0 {
+			t.Errorf("docs/development.md's Layout names pkg/%s, which has no Go files", name)
+		}
 	}
 }

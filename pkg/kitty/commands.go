@@ -175,3 +175,9 @@ func (c *Client) CloseWindow(ctx context.Context, match string) error {
 	_, err := c.Do(ctx, "close-window", map[string]any{"match": match}, false)
 	return err
 }
+
+// CloseTab closes the matching tabs, without kitty's question.
+func (c *Client) CloseTab(ctx context.Context, match string) error {
+	_, err := c.Do(ctx, "close-tab", map[string]any{"match": match}, false)
+	return err
+}

@@ -79,6 +79,11 @@ func Summarize(data []byte) (Summary, error) {
 			continue
 		}
 		a := Agent{Agent: r.Agent, Mode: r.Mode, ID: r.ID, Dir: ref.Cwd}
+		if r.Dir != "" {
+			// The prompt resumes in the record's directory: the file's cd
+			// names a parent where kitty could not write the directory.
+			a.Dir = r.Dir
+		}
 		if ssh, ok := remote.ParseSSH(r.Argv); ok && r.Remote != "" {
 			a.Host, a.Dir = ssh.Host(), r.RemoteDir
 		}

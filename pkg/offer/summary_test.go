@@ -20,7 +20,7 @@ launch 'kitty-unserialize-data={"id": 1}' /bin/kittymux-resume --agent claude --
 launch 'kitty-unserialize-data={"id": 2}'
 new_tab
 cd /w/cli
-launch 'kitty-unserialize-data={"id": 3}' /bin/kittymux-resume --agent codex --mode latest -- codex resume --last
+launch 'kitty-unserialize-data={"id": 3}' /bin/kittymux-resume --agent codex --mode latest --dir '/w/cli/a\nb' -- codex resume --last
 launch 'kitty-unserialize-data={"id": 4}' /bin/kittymux-resume --bogus
 new_tab
 cd /home/me
@@ -35,7 +35,8 @@ launch 'kitty-unserialize-data={"id": 5}' ` + remoteLine(t) + `
 	}
 	want := []string{
 		`tab "api work": 2 windows: claude 4f9e2a51 in /w/api`,
-		`tab 2: 2 windows: codex (latest conversation) in /w/cli`,
+		// The record's directory, where kitty's cd names its parent.
+		"tab 2: 2 windows: codex (latest conversation) in /w/cli/a\\nb",
 		`tab 3: 1 window: claude on devbox 9d1c7e42 in /home/me/api`,
 	}
 	if diff := cmp.Diff(want, s.Lines()); diff != "" {

@@ -75,7 +75,10 @@ func ReportHint(w io.Writer, err error, confHint string) int {
 	switch {
 	case errors.As(err, &flagErr):
 		return ExitCancel
-	case errors.Is(err, ErrNoKitty), errors.Is(err, kitty.ErrNoSocket), errors.Is(err, kitty.ErrRefused), errors.Is(err, kitty.ErrNotYours):
+	case errors.Is(err, kitty.ErrNotYours):
+		// Another user's socket: what to do is in the error (listen_on in
+		// a directory only you can write), not in setting up remote control.
+	case errors.Is(err, ErrNoKitty), errors.Is(err, kitty.ErrNoSocket), errors.Is(err, kitty.ErrRefused):
 		fmt.Fprintln(w, confHint)
 	case errors.Is(err, kitty.ErrTimeout):
 		fmt.Fprintln(w, "kitty did not answer; is it busy or stopped? run `kittymux doctor`")

@@ -2,12 +2,15 @@ package factory_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
 
+	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/cmd/factory/factorytest"
 	"github.com/kittymux/kittymux/pkg/cmd/root"
+	"github.com/kittymux/kittymux/pkg/kitty"
 )
 
 // TestLazy: the seal key and the agent definitions are made on first use
@@ -53,5 +56,27 @@ func TestLazy(t *testing.T) {
 	}
 	if _, err := os.Stat(f.Paths.ResumeKey()); !os.IsNotExist(err) {
 		t.Errorf("the second SealKey made the key again (stat: %v)", err)
+	}
+}
+
+// TestReportHint: an error that a kitty of one's own is not reachable gets
+// the setup hint; another user's socket does not, its error says what to do.
+func TestReportHint(t *testing.T) {
+	for _, c := range []struct {
+		err  error
+		hint bool
+	}{
+		{fmt.Errorf("connect: %w", kitty.ErrNoSocket), true},
+		{fmt.Errorf("ls: %w", kitty.ErrRefused), true},
+		{fmt.Errorf("kitty socket: belongs to nobody: %w", kitty.ErrNotYours), false},
+		{fmt.Errorf("ls: %w", kitty.ErrTimeout), false},
+	} {
+		var b strings.Builder
+		if code := factory.ReportHint(&b, c.err, "HINT: run kittymux setup"); code != factory.ExitError {
+			t.Errorf("%v: exit %d", c.err, code)
+		}
+		if got := strings.Contains(b.String(), "HINT"); got != c.hint {
+			t.Errorf("%v: hint %v, want %v:\n%s", c.err, got, c.hint, b.String())
+		}
 	}
 }

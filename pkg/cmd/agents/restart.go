@@ -2,7 +2,6 @@ package agents
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -162,9 +161,7 @@ func Restart(ctx context.Context, o *RestartOptions) error {
 		if results == nil {
 			results = []restart.Result{}
 		}
-		enc := json.NewEncoder(o.IO.Out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(map[string]any{"windows": results}); err != nil {
+		if err := factory.PrintJSON(o.IO.Out, map[string]any{"windows": results}); err != nil {
 			return err
 		}
 	} else if len(results) == 0 && o.IO.IsTTY {

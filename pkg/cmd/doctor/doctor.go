@@ -3,7 +3,6 @@ package doctor
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -210,9 +209,7 @@ func Run(ctx context.Context, o *Options) error {
 		r.Hint = factory.ConfHint(o.Paths, o.Getenv)
 	}
 	if o.JSON {
-		enc := json.NewEncoder(o.IO.Out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(r); err != nil {
+		if err := factory.PrintJSON(o.IO.Out, r); err != nil {
 			return err
 		}
 	} else {

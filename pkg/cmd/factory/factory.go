@@ -4,6 +4,7 @@ package factory
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -36,6 +37,14 @@ type IOStreams struct {
 func (s *IOStreams) CanAsk() bool {
 	f, ok := s.In.(*os.File)
 	return s.IsTTY && ok && term.IsTerminal(int(f.Fd()))
+}
+
+// PrintJSON prints v as the commands' --json print it: indented by two
+// spaces, one value.
+func PrintJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }
 
 // System returns the process's own streams.

@@ -2,7 +2,6 @@
 package integration
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -180,9 +179,7 @@ func Run(o *Options) error {
 // tab-separated lines, or as JSON. doctor prints the same.
 func PrintStatus(ios *factory.IOStreams, sts []hookinstall.Status, asJSON bool) error {
 	if asJSON {
-		enc := json.NewEncoder(ios.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(map[string]any{"integrations": sts})
+		return factory.PrintJSON(ios.Out, map[string]any{"integrations": sts})
 	}
 	for i, st := range sts {
 		version := "-"

@@ -4,7 +4,6 @@ package scanner
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -182,9 +181,7 @@ func Poll(ctx context.Context, o *PollOptions) error {
 		return err
 	}
 	if o.JSON {
-		enc := json.NewEncoder(o.IO.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(p)
+		return factory.PrintJSON(o.IO.Out, p)
 	}
 	printPass(o.IO.Out, p)
 	return nil
@@ -260,9 +257,7 @@ Exit codes: 0 always (whether it runs is in the output), 1 the status cannot be 
 func Status(o *StatusOptions) error {
 	st := scanner.Current(o.Paths.StateDir)
 	if o.JSON {
-		enc := json.NewEncoder(o.IO.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(st)
+		return factory.PrintJSON(o.IO.Out, st)
 	}
 	fmt.Fprintln(o.IO.Out, st.Describe())
 	if st.Running && st.Status != nil {

@@ -5,7 +5,6 @@ package version
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os/exec"
 	"sort"
@@ -71,9 +70,7 @@ and given ` + Timeout.String() + `.`,
 			sp := spinner.Start(f.IO.ErrOut, "asking kitty and the agent CLIs for their versions")
 			rep := Collect(cmd.Context(), f, in)
 			sp.Stop()
-			enc := json.NewEncoder(f.IO.Out)
-			enc.SetIndent("", "  ")
-			return enc.Encode(rep)
+			return factory.PrintJSON(f.IO.Out, rep)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the build, kitty and agent CLI versions as JSON")

@@ -4,7 +4,6 @@ package check
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -81,9 +80,7 @@ func Check(ctx context.Context, o *CheckOptions) error {
 	}
 	w := o.IO.Out
 	if o.JSON {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
+		return factory.PrintJSON(w, rep)
 	}
 	n := 0
 	for _, a := range rep.Agents {

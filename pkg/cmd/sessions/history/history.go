@@ -3,7 +3,6 @@
 package history
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -94,9 +93,7 @@ func History(o *HistoryOptions) error {
 		if es == nil {
 			es = []history.Entry{}
 		}
-		enc := json.NewEncoder(o.IO.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(map[string]any{"sessions": es})
+		return factory.PrintJSON(o.IO.Out, map[string]any{"sessions": es})
 	}
 	if len(es) == 0 {
 		if o.IO.IsTTY {

@@ -4,7 +4,6 @@ package list
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -221,9 +220,7 @@ func listed(r listRow, d plan.Decision) ListedWindow {
 // tab-separated lines.
 func printList(o *ListOptions, out []ListedWindow) error {
 	if o.JSON {
-		enc := json.NewEncoder(o.IO.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(map[string]any{"windows": out})
+		return factory.PrintJSON(o.IO.Out, map[string]any{"windows": out})
 	}
 	if len(out) == 0 {
 		if o.IO.IsTTY {

@@ -4,7 +4,6 @@ package recover
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -152,9 +151,7 @@ func Recover(ctx context.Context, o *RecoverOptions) error {
 		}
 	}
 	if o.JSON {
-		enc := json.NewEncoder(o.IO.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(res)
+		return factory.PrintJSON(o.IO.Out, res)
 	}
 	printRecovered(o.IO.Out, o.IO.ErrOut, o, res)
 	return nil

@@ -4,7 +4,6 @@ package saves
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -175,9 +174,7 @@ func Saves(ctx context.Context, o *SavesOptions) error {
 		out = append(out, s)
 	}
 	if o.JSON {
-		enc := json.NewEncoder(o.IO.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(map[string]any{"saves": out})
+		return factory.PrintJSON(o.IO.Out, map[string]any{"saves": out})
 	}
 	if len(out) == 0 {
 		if o.IO.IsTTY {

@@ -1,10 +1,10 @@
 package shared
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 
+	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/recognize"
@@ -27,9 +27,7 @@ type SaveResult struct {
 // PrintSaved says what was saved: as JSON, or a line per window.
 func PrintSaved(w io.Writer, asJSON bool, r SaveResult) error {
 	if asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(r)
+		return factory.PrintJSON(w, r)
 	}
 	fmt.Fprintf(w, "saved %s (%s)\n", r.Name, r.Path)
 	for _, x := range r.Windows {

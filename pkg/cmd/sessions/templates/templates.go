@@ -3,7 +3,6 @@
 package templates
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"text/tabwriter"
@@ -65,9 +64,7 @@ func Templates(o *TemplatesOptions) error {
 		if ts == nil {
 			ts = []sessiontemplate.Template{}
 		}
-		enc := json.NewEncoder(o.IO.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(map[string]any{"templates": ts})
+		return factory.PrintJSON(o.IO.Out, map[string]any{"templates": ts})
 	}
 	w := o.IO.Out
 	var tw *tabwriter.Writer

@@ -1,6 +1,7 @@
 // Package kitty is a client for kitty's remote-control protocol, spoken
 // directly on the unix socket (never by running `kitty @`), and the typed
-// model of what `ls` returns on old (0.26.x) and new (≥ 0.43) kitty.
+// model of what `ls` returns on old (0.26.x) and new (≥ 0.43) kitty; and
+// starting a new kitty on a session file.
 package kitty
 
 import (

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // LS returns kitty's windows. kitty sends ls's data as a JSON string that
@@ -62,6 +64,20 @@ func (c *Client) LSRaw(ctx context.Context) ([]byte, error) {
 func (c *Client) Action(ctx context.Context, action string) error {
 	_, err := c.Do(ctx, "action", map[string]any{"action": action}, false)
 	return err
+}
+
+// GotoSession loads the session file at path into kitty, or goes to its
+// windows if they are open already (kitty's goto_session, 0.43 or newer).
+// The path is quoted as kitty splits the action's arguments like a shell.
+func (c *Client) GotoSession(ctx context.Context, path string) error {
+	q, err := syntax.Quote(path, syntax.LangPOSIX)
+	if err != nil {
+		return err
+	}
+	if err := c.Action(ctx, "goto_session "+q); err != nil {
+		return fmt.Errorf("goto_session %s: %w", path, err)
+	}
+	return nil
 }
 
 // SetUserVars sets (or, for a bare NAME, unsets) user variables on the

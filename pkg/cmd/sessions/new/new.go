@@ -17,6 +17,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/cmd/sessions/shared"
+	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/published"
 	"github.com/kittymux/kittymux/pkg/sessiontemplate"
@@ -52,7 +53,7 @@ func (o NewOptions) From(f *factory.Factory) *NewOptions {
 
 // NewCmdNew returns `sessions new`.
 func NewCmdNew(f *factory.Factory, runF func(*NewOptions) error) *cobra.Command {
-	o := NewOptions{Ask: sessiontemplate.Ask, StartKitty: shared.StartKitty}.From(f)
+	o := NewOptions{Ask: sessiontemplate.Ask, StartKitty: kitty.StartSession}.From(f)
 	cmd := &cobra.Command{
 		Use:   "new NAME --template T [--agent A] [--cwd DIR] [--force]",
 		Short: "Make a session from a template and open it",

@@ -80,7 +80,7 @@ func (o *OfferOptions) recoverHere(ctx context.Context, jf *journal.File, offere
 		if err := launchTabs(ctx, o.Target, plan.Data); err != nil {
 			return fmt.Errorf("%w (the session is saved as %s)", err, path)
 		}
-	} else if opened, err = shared.OpenBasic(ctx, o.Target, o.LookPath, shared.StartKitty, path); err != nil {
+	} else if opened, err = shared.OpenBasic(ctx, o.Target, o.LookPath, kitty.StartSession, path); err != nil {
 		// Not inside kitty: as recover does.
 		return err
 	}

@@ -75,7 +75,7 @@ func (o OfferOptions) From(f *factory.Factory) *OfferOptions {
 // restore is `sessions restore` with o's means.
 func (o *OfferOptions) restore() *restore.RestoreOptions {
 	return &restore.RestoreOptions{IO: o.IO, Paths: o.Paths, LookPath: o.LookPath, Discover: o.Discover, Target: o.Target,
-		StartKitty: shared.StartKitty, Wait: restore.ReportWait}
+		StartKitty: kitty.StartSession, Wait: restore.ReportWait}
 }
 
 // NewCmdOffer returns `sessions offer`, the offer the scanner opens in a

@@ -75,7 +75,7 @@ func (o RecoverOptions) From(f *factory.Factory) *RecoverOptions {
 
 // NewCmdRecover returns `sessions recover`.
 func NewCmdRecover(f *factory.Factory, runF func(*RecoverOptions) error) *cobra.Command {
-	o := RecoverOptions{StartKitty: shared.StartKitty}.From(f)
+	o := RecoverOptions{StartKitty: kitty.StartSession}.From(f)
 	var since string
 	cmd := &cobra.Command{
 		Use:   "recover [--since 6h] [--dry-run] [--name N] [--closed]",

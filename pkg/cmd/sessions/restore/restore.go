@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/cmd/sessions/shared"
@@ -54,7 +53,7 @@ func (o *RestoreOptions) Saved() shared.Saved {
 
 // NewCmdRestore returns `sessions restore`.
 func NewCmdRestore(f *factory.Factory, runF func(*RestoreOptions) error) *cobra.Command {
-	o := RestoreOptions{StartKitty: shared.StartKitty}.From(f)
+	o := RestoreOptions{StartKitty: kitty.StartSession}.From(f)
 	cmd := &cobra.Command{
 		Use:   "restore NAME|last",
 		Short: "Open a saved session: goto_session inside kitty, a new kitty otherwise",
@@ -127,12 +126,8 @@ func open(ctx context.Context, o *RestoreOptions, info published.Info) (string, 
 		if err := shared.NeedVersion(in, "sessions restore (kitty's goto_session)", kitty.VersionSaveAsSession); err != nil {
 			return "", err
 		}
-		q, err := syntax.Quote(info.Path, syntax.LangPOSIX)
-		if err != nil {
+		if err := kitty.NewClient(in.Addr).GotoSession(ctx, info.Path); err != nil {
 			return "", err
-		}
-		if err := kitty.NewClient(in.Addr).Action(ctx, "goto_session "+q); err != nil {
-			return "", fmt.Errorf("goto_session %s: %w", info.Path, err)
 		}
 		return in.Socket + " (kitty went to its windows if they were open already)", nil
 	}

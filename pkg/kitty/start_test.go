@@ -1,4 +1,4 @@
-package shared
+package kitty
 
 import (
 	"os"
@@ -13,13 +13,13 @@ import (
 // A kitty that cannot start (here: no display) is an error saying why; one
 // that hands the session to a running kitty and exits 0 is a start; one
 // that runs is started and left running.
-func TestStartKitty(t *testing.T) {
+func TestStartSession(t *testing.T) {
 	dir := t.TempDir()
 	failing := filepath.Join(dir, "failing")
 	if err := os.WriteFile(failing, []byte("#!/bin/sh\necho '[0.01] Failed to open display' >&2\nexit 1\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	err := startKitty(failing, "s.kitty-session", 10*time.Second)
+	err := startSession(failing, "s.kitty-session", 10*time.Second)
 	if err == nil || !strings.Contains(err.Error(), "Failed to open display") || !strings.Contains(err.Error(), "exit status 1") {
 		t.Errorf("failing kitty: %v", err)
 	}
@@ -27,7 +27,7 @@ func TestStartKitty(t *testing.T) {
 	if err := os.WriteFile(handed, []byte("#!/bin/sh\necho handed to the running kitty\nexit 0\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := startKitty(handed, "s.kitty-session", 10*time.Second); err != nil {
+	if err := startSession(handed, "s.kitty-session", 10*time.Second); err != nil {
 		t.Errorf("a kitty that hands the session on and exits 0: %v", err)
 	}
 	ran := filepath.Join(dir, "ran")
@@ -35,7 +35,7 @@ func TestStartKitty(t *testing.T) {
 	if err := os.WriteFile(running, []byte("#!/bin/sh\necho \"$$ $@\" > "+ran+"\nexec sleep 30\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := startKitty(running, "s.kitty-session", 300*time.Millisecond); err != nil {
+	if err := startSession(running, "s.kitty-session", 300*time.Millisecond); err != nil {
 		t.Errorf("running kitty: %v", err)
 	}
 	got, _ := os.ReadFile(ran)

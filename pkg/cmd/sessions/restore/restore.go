@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -19,9 +17,6 @@ import (
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/published"
-	"github.com/kittymux/kittymux/pkg/sessionfile"
-	"github.com/kittymux/kittymux/pkg/statefile"
-	"github.com/kittymux/kittymux/pkg/userfile"
 )
 
 // RestoreOptions of `sessions restore`.
@@ -139,7 +134,7 @@ func open(ctx context.Context, o *RestoreOptions, info published.Info) (string, 
 	if err == nil && !v.AtLeast(kitty.VersionSaveAsSession) {
 		return "", fmt.Errorf("a saved session needs kitty %s or newer to load; %s is %s", kitty.VersionSaveAsSession, kp, v)
 	}
-	path, err := forNewKitty(o.Paths, info)
+	path, err := published.ForNewKitty(o.Paths, info.Path)
 	if err != nil {
 		return "", err
 	}
@@ -147,40 +142,6 @@ func open(ctx context.Context, o *RestoreOptions, info published.Info) (string, 
 		return "", fmt.Errorf("start kitty: %w", err)
 	}
 	return "a new kitty", nil
-}
-
-// forNewKitty returns the file a new kitty should load. A save of one OS
-// window starts with new_os_window: goto_session skips the empty section
-// before it, but a kitty started with --session opens an OS window for it, a
-// stray shell. Such a file is loaded from a copy without that line.
-func forNewKitty(p paths.Paths, info published.Info) (string, error) {
-	data, err := userfile.Read(info.Path, published.MaxRawSize)
-	if err != nil {
-		return "", err
-	}
-	file, err := sessionfile.Parse(data)
-	if err != nil {
-		return "", fmt.Errorf("%s: %w", info.Path, err)
-	}
-	for i, l := range file.Lines {
-		switch {
-		case l.Directive == "" || strings.HasPrefix(l.Directive, "#"):
-			continue
-		case l.Directive != "new_os_window":
-			return info.Path, nil
-		}
-		file.Lines = append(file.Lines[:i:i], file.Lines[i+1:]...)
-		out, err := file.Encode()
-		if err != nil {
-			return "", err
-		}
-		copyPath := filepath.Join(filepath.Dir(info.Path), paths.NewKittyPrefix+filepath.Base(info.Path))
-		if err := statefile.WriteFile(p.StateDir, copyPath, out); err != nil {
-			return "", err
-		}
-		return copyPath, nil
-	}
-	return info.Path, nil
 }
 
 // printScreenHistory names the plain windows of the restored save that

@@ -1,8 +1,8 @@
 // Package ended tells which kitties went away and what became of their
-// sessions: whether a kitty still runs (Liveness), `sessions restore last`
-// picks the newest save of a kitty that no longer runs, `sessions saves`
-// shows each kitty's state, and the journal's kitties that went away with
-// conversations open. pkg/offer offers such a session in a kitty that
+// sessions: whether a kitty still runs (Liveness), the saves read with it
+// (Saved), `sessions restore last` picks the newest save of a kitty that no
+// longer runs, `sessions saves` shows each kitty's state, and the
+// journal's kitties that went away with conversations open. pkg/offer offers such a session in a kitty that
 // starts, once.
 //
 // What became of a session (restored, dismissed, offered, put off) is kept

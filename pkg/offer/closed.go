@@ -1,12 +1,19 @@
 package offer
 
 import (
+	"fmt"
+	"io"
+	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/kittymux/kittymux/pkg/ended"
 	"github.com/kittymux/kittymux/pkg/journal"
+	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/published"
 	"github.com/kittymux/kittymux/pkg/resumerecord"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
+	"github.com/kittymux/kittymux/pkg/statefile"
 )
 
 // LeftOut is an agent window of a save that does not come back: the
@@ -82,6 +89,38 @@ func WithoutClosed(data []byte, jf *journal.File, kittyPID int) ([]byte, []LeftO
 		return nil, nil, err
 	}
 	return b, out, nil
+}
+
+// LeaveOutClosed leaves out of an ended kitty's save (key is the kitty's)
+// the agent windows the journal says were closed by hand before that kitty
+// ended (WithoutClosed): what is loaded is then a copy in
+// sessions/.restore/, of the same base name (kitty names the session after
+// it). It returns the session to load and what was left out; a copy that
+// cannot be written is a warning on errOut, and the save is loaded whole.
+func LeaveOutClosed(p paths.Paths, errOut io.Writer, key string, info published.Info) (published.Info, []LeftOut) {
+	pid := ended.PIDOf(key)
+	if pid == 0 {
+		return info, nil
+	}
+	jf, err := journal.New(p.Journal(), false).Read()
+	if err != nil {
+		return info, nil
+	}
+	data, err := published.ReadRaw(info.Path)
+	if err != nil {
+		return info, nil
+	}
+	kept, left, err := WithoutClosed(data, jf, pid)
+	if err != nil || len(left) == 0 {
+		return info, nil
+	}
+	path := filepath.Join(p.SessionsDir(), paths.RestoreCopiesName, filepath.Base(info.Path))
+	if err := statefile.WriteFile(p.StateDir, path, kept); err != nil {
+		fmt.Fprintf(errOut, "kittymux: warning: %v; the windows closed by hand come back too\n", err)
+		return info, nil
+	}
+	info.Path = path
+	return info, left
 }
 
 // resumeRecord is the restore prompt's record of an agent window.

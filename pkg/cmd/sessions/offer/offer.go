@@ -127,7 +127,7 @@ func Offer(ctx context.Context, o *OfferOptions) error {
 		return nil
 	}
 	defer published.Use(o.Paths, k.Newest.Name)()
-	info, left := sv.WithoutClosed(k.Key, published.Info{Name: k.Newest.Name, Path: k.Newest.Path})
+	info, left := offer.LeaveOutClosed(o.Paths, o.IO.ErrOut, k.Key, published.Info{Name: k.Newest.Name, Path: k.Newest.Path})
 	data, err := published.ReadRaw(info.Path)
 	if err != nil {
 		return err
@@ -203,7 +203,7 @@ func ask(ctx context.Context, o *OfferOptions, key, still string, restore func()
 }
 
 // offered finds the kitty whose session is offered, if it ended.
-func offered(ctx context.Context, sv shared.Saved, key string) (*ended.Kitty, error) {
+func offered(ctx context.Context, sv ended.Saved, key string) (*ended.Kitty, error) {
 	ks, _, err := sv.Kitties(ctx)
 	if err != nil {
 		return nil, err

@@ -18,7 +18,7 @@ import (
 // resolve finds the session `restore NAME|last` opens, and the key of the
 // kitty whose session it brings back once restored ("" when it is not an
 // ended kitty's).
-func resolve(ctx context.Context, sv shared.Saved, name string) (published.Info, string, error) {
+func resolve(ctx context.Context, sv ended.Saved, name string) (published.Info, string, error) {
 	ks, saves, err := sv.Kitties(ctx)
 	if err != nil {
 		return published.Info{}, "", err

@@ -14,7 +14,9 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/cmd/sessions/shared"
+	"github.com/kittymux/kittymux/pkg/ended"
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/offer"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/published"
 )
@@ -42,8 +44,8 @@ func (o RestoreOptions) From(f *factory.Factory) *RestoreOptions {
 }
 
 // Saved reads the saves for o.
-func (o *RestoreOptions) Saved() shared.Saved {
-	return shared.Saved{Paths: o.Paths, ErrOut: o.IO.ErrOut, Discover: o.Discover, Self: shared.SelfKey(o.To(), o.Getenv)}
+func (o *RestoreOptions) Saved() ended.Saved {
+	return ended.Saved{Paths: o.Paths, ErrOut: o.IO.ErrOut, Discover: o.Discover, Self: ended.SelfKey(o.To(), o.Getenv)}
 }
 
 // NewCmdRestore returns `sessions restore`.
@@ -97,7 +99,7 @@ func Restore(ctx context.Context, o *RestoreOptions) error {
 		return err
 	}
 	defer published.Use(o.Paths, info.Name)()
-	info, left := sv.WithoutClosed(endedKey, info)
+	info, left := offer.LeaveOutClosed(o.Paths, o.IO.ErrOut, endedKey, info)
 	where, err := open(ctx, o, info)
 	if err != nil {
 		return err

@@ -147,7 +147,7 @@ func Saves(ctx context.Context, o *SavesOptions) error {
 	if err != nil {
 		return err
 	}
-	sv := shared.Saved{Paths: o.Paths, ErrOut: o.IO.ErrOut, Discover: o.Discover, Self: shared.SelfKey(o.To(), o.Getenv)}
+	sv := ended.Saved{Paths: o.Paths, ErrOut: o.IO.ErrOut, Discover: o.Discover, Self: ended.SelfKey(o.To(), o.Getenv)}
 	ks, saves, err := sv.Kitties(ctx)
 	if err != nil {
 		return err

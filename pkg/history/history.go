@@ -1,5 +1,6 @@
 // Package history reads the journal as people ask about it: every agent
-// session in a time window, what it did and how it ended.
+// session in a time window, what it did and how it ended, whether its
+// conversation is still there, and times said for people.
 package history
 
 import (
@@ -8,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/conversations"
 	"github.com/kittymux/kittymux/pkg/ids"
 	"github.com/kittymux/kittymux/pkg/journal"
 )
@@ -178,7 +181,26 @@ func Ago(now, t time.Time) string {
 	return Duration(d) + " ago"
 }
 
+// When is a time for people: the clock time, and how long ago.
+func When(now, t time.Time) string {
+	layout := "15:04:05"
+	if now.Local().Format(time.DateOnly) != t.Local().Format(time.DateOnly) {
+		layout = time.DateTime
+	}
+	return "at " + t.Local().Format(layout) + " (" + Ago(now, t) + ")"
+}
+
 // Working is the time spent working as a duration.
 func (e Entry) Working() time.Duration {
 	return time.Duration(e.WorkingSeconds * float64(time.Second))
+}
+
+// Lost asks the agents' own files whether a journal record's conversation
+// is still there (claude deletes old transcripts, codex archives threads,
+// people delete files): why it is not, or "".
+func Lost(set *agents.Set, getenv func(string) string) func(journal.Record) string {
+	return func(r journal.Record) string {
+		run := conversations.Run{Argv: r.Argv, Dir: r.Dir, Getenv: conversations.EnvOver(r.Env, getenv)}
+		return conversations.FindRun(set, r.Agent, r.ID, run).Lost(r.Agent)
+	}
 }

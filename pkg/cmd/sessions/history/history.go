@@ -14,7 +14,6 @@ import (
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/clock"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
-	"github.com/kittymux/kittymux/pkg/cmd/sessions/shared"
 	"github.com/kittymux/kittymux/pkg/history"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
@@ -137,7 +136,7 @@ func markLost(loadAgents func() (*agents.Set, error), getenv func(string) string
 	if err != nil || set == nil {
 		return
 	}
-	lost := shared.Lost(set, getenv)
+	lost := history.Lost(set, getenv)
 	byKey := make(map[string]journal.Record, len(jf.Records))
 	for _, r := range jf.Records {
 		byKey[r.Key] = r

@@ -18,8 +18,8 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/cmd/sessions/recover"
 	"github.com/kittymux/kittymux/pkg/cmd/sessions/restore"
-	"github.com/kittymux/kittymux/pkg/cmd/sessions/shared"
 	"github.com/kittymux/kittymux/pkg/ended"
+	"github.com/kittymux/kittymux/pkg/history"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/offer"
 	"github.com/kittymux/kittymux/pkg/paths"
@@ -171,7 +171,7 @@ func ask(ctx context.Context, o *OfferOptions, key, still string, restore func()
 				if !strings.HasPrefix(m.RestoredName, published.AutosavePrefix) {
 					from = ", from " + kitty.Printable(m.RestoredName)
 				}
-				fmt.Fprintf(out, "\r\nkittymux: restored meanwhile %s%s\r\n", shared.When(time.Now(), m.Restored), from)
+				fmt.Fprintf(out, "\r\nkittymux: restored meanwhile %s%s\r\n", history.When(time.Now(), m.Restored), from)
 				// Long enough to read; the window then closes.
 				waitKey(keys, min(2*time.Second, o.CloseAfter))
 				return nil

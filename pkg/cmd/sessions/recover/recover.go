@@ -213,7 +213,7 @@ func (r Recovery) Plan(ctx context.Context, opt recovery.Options, lost bool, key
 	opt.Agents, opt.Journal, opt.ResumeBin, opt.Stat = set, jf, bin, statDir
 	opt.Check = func(names []string) probe.Probes { return r.Probes(ctx, set, names) }
 	if lost {
-		opt.Lost = shared.Lost(set, r.Getenv)
+		opt.Lost = history.Lost(set, r.Getenv)
 	}
 	return recovery.Build(opt)
 }

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
-	"github.com/kittymux/kittymux/pkg/cmd/sessions/shared"
 	"github.com/kittymux/kittymux/pkg/ended"
+	"github.com/kittymux/kittymux/pkg/history"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/offer"
 	"github.com/kittymux/kittymux/pkg/published"
@@ -75,13 +75,13 @@ func lastError(c ended.Choice, now time.Time) error {
 	switch {
 	case c.Done != nil && c.Done.State == ended.Restored:
 		m := c.Done.Mark
-		fmt.Fprintf(&b, "the session that ended last, %s, was restored already, %s", describeEnded(*c.Done, now), shared.When(now, m.Restored))
+		fmt.Fprintf(&b, "the session that ended last, %s, was restored already, %s", describeEnded(*c.Done, now), history.When(now, m.Restored))
 		if m.RestoredName != "" && m.RestoredName != c.Done.Newest.Name {
 			fmt.Fprintf(&b, " (from %s)", m.RestoredName)
 		}
 		b.WriteString("; `restore last` does not restore it twice")
 	case c.Done != nil:
-		fmt.Fprintf(&b, "the session that ended last, %s, was dismissed %s", describeEnded(*c.Done, now), shared.When(now, c.Done.Mark.Dismissed))
+		fmt.Fprintf(&b, "the session that ended last, %s, was dismissed %s", describeEnded(*c.Done, now), history.When(now, c.Done.Mark.Dismissed))
 	default:
 		var running []string
 		for _, k := range c.Running {
@@ -103,7 +103,7 @@ func lastError(c ended.Choice, now time.Time) error {
 		for _, k := range c.Others {
 			fmt.Fprintf(&b, "\n  %s", describeEnded(k, now))
 			if k.State == ended.Dismissed {
-				b.WriteString(", dismissed " + shared.When(now, k.Mark.Dismissed))
+				b.WriteString(", dismissed " + history.When(now, k.Mark.Dismissed))
 			}
 		}
 	} else if c.Done != nil {
@@ -116,9 +116,9 @@ func lastError(c ended.Choice, now time.Time) error {
 
 // describeEnded names a kitty that ended and how.
 func describeEnded(k ended.Kitty, now time.Time) string {
-	how := "gone without a quit, last saved " + shared.When(now, k.Newest.At)
+	how := "gone without a quit, last saved " + history.When(now, k.Newest.At)
 	if k.Quit {
-		how = "quit " + shared.When(now, k.Newest.At)
+		how = "quit " + history.When(now, k.Newest.At)
 	}
 	who := "kitty " + k.Key
 	if ended.PIDOf(k.Key) == 0 {
@@ -131,6 +131,6 @@ func describeEnded(k ended.Kitty, now time.Time) string {
 func printLeftOut(w io.Writer, left []offer.LeftOut, now time.Time) {
 	for _, l := range left {
 		// Ids and directories come from the editable file.
-		fmt.Fprintf(w, "  left out: %s: %s %s, before kitty ended\n", kitty.Printable(l.Agent.String()), l.Why, shared.When(now, l.Closed))
+		fmt.Fprintf(w, "  left out: %s: %s %s, before kitty ended\n", kitty.Printable(l.Agent.String()), l.Why, history.When(now, l.Closed))
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/cmd/sessions/shared"
 	"github.com/kittymux/kittymux/pkg/ended"
+	"github.com/kittymux/kittymux/pkg/history"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/offer"
 	"github.com/kittymux/kittymux/pkg/paths"
@@ -156,7 +157,7 @@ func printScreenHistory(w io.Writer, path string, now time.Time) {
 	for _, h := range published.HistoryWindows(data) {
 		what := "its screen history is gone"
 		if fi, err := os.Lstat(h.File); err == nil {
-			what = "prints its screen history, kept " + shared.When(now, fi.ModTime())
+			what = "prints its screen history, kept " + history.When(now, fi.ModTime())
 		}
 		// Directories come from the editable file.
 		fmt.Fprintf(w, "  %s\n", kitty.Printable(fmt.Sprintf("%-20s %s  %s", "shell", h.Cwd, what)))

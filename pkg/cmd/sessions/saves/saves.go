@@ -11,8 +11,8 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/autosave"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
-	"github.com/kittymux/kittymux/pkg/cmd/sessions/shared"
 	"github.com/kittymux/kittymux/pkg/ended"
+	"github.com/kittymux/kittymux/pkg/history"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/published"
@@ -134,9 +134,9 @@ func (s SavedSession) stateText(now time.Time) string {
 	}
 	switch {
 	case s.Restored != nil:
-		return how + ", restored " + shared.When(now, *s.Restored)
+		return how + ", restored " + history.When(now, *s.Restored)
 	case s.Dismissed != nil:
-		return how + ", dismissed " + shared.When(now, *s.Dismissed)
+		return how + ", dismissed " + history.When(now, *s.Dismissed)
 	}
 	return how
 }

@@ -1,6 +1,6 @@
 // Package shared holds what several `kittymux sessions` commands use: the
-// kitty a command acts on and opening a session file in it, whether a
-// journal record's conversation is still there, and what a save prints.
+// kitty a command acts on and opening a session file in it, the completion
+// of save names, and what a save prints.
 package shared
 
 import (

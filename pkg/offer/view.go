@@ -2,9 +2,13 @@ package offer
 
 import (
 	"fmt"
+	"io"
+	"os"
 	"strings"
 	"time"
 	"unicode"
+
+	"golang.org/x/term"
 )
 
 // The offer kitty shows on start is drawn as the restore prompt is: words
@@ -61,6 +65,22 @@ func Keys(indent int, hints [][2]string) Para {
 		p.Atoms = append(p.Atoms, Atom{Spans: []Span{{Text: h[0], Bold: true}, {Text: " " + h[1]}}, Sep: "   "})
 	}
 	return p
+}
+
+// RenderOn draws ps for the terminal out is: at its width (80 when it
+// does not say), the keys bold unless NO_COLOR is set or TERM is dumb or
+// unset; with no limit and no bold when out is no terminal.
+func RenderOn(out io.Writer, getenv func(string) string, ps []Para) string {
+	width, color := 0, false
+	if f, ok := out.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		width = 80
+		if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 0 {
+			width = w
+		}
+		t := getenv("TERM")
+		color = getenv("NO_COLOR") == "" && t != "" && t != "dumb"
+	}
+	return Render(ps, width, color)
 }
 
 // Render draws ps at width columns (0: no limit), each line ended by "\n",

@@ -52,7 +52,7 @@ func offerJournal(ctx context.Context, o *OfferOptions) error {
 		tabs[i] = offer.RecoverTab{Title: t.Title, LastActive: t.LastActive,
 			Agent: offer.Agent{Agent: t.Agent, Mode: t.Mode, ID: t.ID, Dir: t.Dir}}
 	}
-	fmt.Fprint(out, o.render(offer.RecoverView(tabs, gone.Ended, now, history.Duration(ended.RecoverSince), o.Getenv("HOME"))))
+	fmt.Fprint(out, offer.RenderOn(out, o.Getenv, offer.RecoverView(tabs, gone.Ended, now, history.Duration(ended.RecoverSince), o.Getenv("HOME"))))
 	return ask(ctx, o, o.Kitty, "`kittymux sessions recover` still brings them back", func() error {
 		return o.recoverHere(ctx, jf, o.Kitty)
 	})

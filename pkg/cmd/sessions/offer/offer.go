@@ -39,31 +39,6 @@ type OfferOptions struct {
 	Poll time.Duration
 	// CloseAfter bounds the wait for a key once the offer was answered.
 	CloseAfter time.Duration
-	// Width is the window's width in columns, Color whether keys are
-	// shown bold; nil: asked of the terminal IO.Out is, and of NO_COLOR
-	// and TERM (no limit and no bold when IO.Out is no terminal).
-	Width func() int
-	Color func() bool
-}
-
-// render draws the offer's paragraphs for o's terminal.
-func (o *OfferOptions) render(ps []offer.Para) string {
-	width, color := 0, false
-	if f, ok := o.IO.Out.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		width = 80
-		if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 0 {
-			width = w
-		}
-		t := o.Getenv("TERM")
-		color = o.Getenv("NO_COLOR") == "" && t != "" && t != "dumb"
-	}
-	if o.Width != nil {
-		width = o.Width()
-	}
-	if o.Color != nil {
-		color = o.Color()
-	}
-	return offer.Render(ps, width, color)
 }
 
 // From fills o with what `sessions offer` takes from f.
@@ -136,7 +111,7 @@ func Offer(ctx context.Context, o *OfferOptions) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", k.Newest.Path, err)
 	}
-	fmt.Fprint(out, o.render(offer.OfferView(*k, sum, left, time.Now(), o.Getenv("HOME"))))
+	fmt.Fprint(out, offer.RenderOn(out, o.Getenv, offer.OfferView(*k, sum, left, time.Now(), o.Getenv("HOME"))))
 	return ask(ctx, o, k.Key, "`kittymux sessions saves` still lists it, to restore by name", func() error {
 		r := o.restore()
 		r.Name = k.Newest.Name

@@ -537,8 +537,10 @@ func (e *Env) ask(r resumerecord.Record, sealed bool) (choice Choice, err error)
 	return choice, err
 }
 
-// readKeys reads the terminal's bytes, one at a time, until it fails.
-func readKeys(in io.Reader) <-chan byte {
+// ReadKeys reads the terminal's bytes, one at a time, until it fails; the
+// channel is closed then. The offer of an ended session reads its keys so
+// too.
+func ReadKeys(in io.Reader) <-chan byte {
 	keys := make(chan byte, 16)
 	go func() {
 		buf := make([]byte, 64)

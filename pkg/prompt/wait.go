@@ -55,7 +55,7 @@ func (e *Env) wait(r resumerecord.Record, b *block, every time.Duration, tick fu
 	winch := make(chan os.Signal, 1)
 	signal.Notify(winch, syscall.SIGWINCH)
 	defer signal.Stop(winch)
-	keys := readKeys(e.In)
+	keys := ReadKeys(e.In)
 	t := e.clk().NewTicker(every)
 	defer t.Stop()
 	for {

@@ -23,6 +23,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/offer"
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/prompt"
 	"github.com/kittymux/kittymux/pkg/published"
 )
 
@@ -213,22 +214,8 @@ func rawKeys(in io.Reader) (<-chan byte, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	ch := make(chan byte, 16)
-	go func() {
-		defer close(ch)
-		buf := make([]byte, 64)
-		for {
-			n, err := file.Read(buf)
-			for _, b := range buf[:n] {
-				ch <- b
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
 	restored := false
-	return ch, func() {
+	return prompt.ReadKeys(file), func() {
 		if !restored {
 			restored = true
 			_ = term.Restore(int(file.Fd()), old)

@@ -2,11 +2,9 @@ package restore
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/ids"
@@ -48,12 +46,15 @@ func (o *RestoreOptions) Report(ctx context.Context, path string, since time.Tim
 	// report waits for the last of them too.
 	interval, _ := stagger.Interval(o.Paths, o.Getenv)
 	deadline := time.Now().Add(o.Wait + staggerWait(ws, interval))
+	recs := live.Records{ProcRoot: "/proc", Getenv: o.Getenv}
 	sp := spinner.Start(o.IO.ErrOut, fmt.Sprintf("waiting for the prompts of %d agent window(s)", len(ws)))
 	defer sp.Stop()
 	for {
 		outcomes, _ := j.RestoresSince(since)
 		jf, _ := j.Read()
-		lines, done := outcomeLines(ws, outcomes, confirmFrom(jf, live.Records{ProcRoot: "/proc", Getenv: o.Getenv}))
+		lines, done := outcomeLines(ws, outcomes, func(r journal.Restore) (string, string, bool) {
+			return recs.Resumed(jf, r)
+		})
 		if done || !time.Now().Before(deadline) || ctx.Err() != nil {
 			sp.Stop()
 			for _, l := range lines {
@@ -92,30 +93,6 @@ func staggerWait(ws []published.Restored, interval time.Duration) time.Duration 
 // has (its hook, its own record of the process): id "" when it has not
 // said (yet); pending when it may still say.
 type confirmer func(journal.Restore) (id, from string, pending bool)
-
-// confirmFrom asks which conversation the agent a prompt resumed reports:
-// the journal's record of that process when a hook or the agent's own
-// record gave its id (the scanner writes it), else the agent's record read
-// now. Never its command line, which says only what was asked.
-func confirmFrom(jf *journal.File, recs live.Records) confirmer {
-	return func(o journal.Restore) (string, string, bool) {
-		if id, from := jf.Became(o).ReportedID(); id != "" {
-			return id, from, false
-		}
-		if o.PID <= 0 {
-			return "", "", false
-		}
-		if rec, ok := recs.Read(o.Agent, []int{o.PID}); ok {
-			return rec.ID, rec.IDFrom, false
-		}
-		return "", "", recs.Reports(o.Agent) && alive(o.PID)
-	}
-}
-
-func alive(pid int) bool {
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
-}
 
 // outcomeLines pairs each restored window with the outcome its prompt
 // recorded, one line a window. outcomes are those recorded since the

@@ -1,16 +1,12 @@
 package restore
 
 import (
-	"os"
-	"path/filepath"
-	"strconv"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kittymux/kittymux/pkg/journal"
-	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/published"
 	"github.com/kittymux/kittymux/pkg/resumerecord"
 )
@@ -139,38 +135,6 @@ func TestStaggerWait(t *testing.T) {
 	}
 	if got := staggerWait(ws[2:3], time.Second); got != 0 {
 		t.Errorf("one window: %v, want 0", got)
-	}
-}
-
-// TestConfirmFrom: the restore report's check reads the journal's record
-// of the process the prompt became (its hook or the agent's record), else
-// claude's own sessions/<pid>.json now, never the command line.
-func TestConfirmFrom(t *testing.T) {
-	home := t.TempDir()
-	pid := os.Getpid() // a live process: claude's record is read for it
-	o := journal.Restore{Agent: "claude", ID: uuid, Outcome: journal.OutcomeResumed, KittyPID: 100, WindowID: 7, PID: pid}
-	// No /proc to read the process's environment from: the HOME given is used.
-	recs := live.Records{ProcRoot: filepath.Join(home, "noproc"), Getenv: func(k string) string { return map[string]string{"HOME": home}[k] }}
-	jf := &journal.File{Records: []journal.Record{{Agent: "claude", ID: uuid, IDFrom: "command line --resume", KittyPID: 100, WindowID: 7, PID: pid}}}
-	if id, _, pending := confirmFrom(jf, recs)(o); id != "" || !pending {
-		t.Errorf("command line only: id %q pending %v, want none yet and pending (claude writes its record)", id, pending)
-	}
-	dir := filepath.Join(home, ".claude", "sessions")
-	os.MkdirAll(dir, 0o700)
-	body := `{"pid":` + strconv.Itoa(pid) + `,"sessionId":"` + other + `","cwd":"/w","status":"idle"}`
-	if err := os.WriteFile(filepath.Join(dir, strconv.Itoa(pid)+".json"), []byte(body), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if id, from, _ := confirmFrom(jf, recs)(o); id != other || from != "claude sessions/"+strconv.Itoa(pid)+".json" {
-		t.Errorf("claude's record: id %q from %q, want %s from it", id, from, other)
-	}
-	jf.Records[0].ID, jf.Records[0].IDFrom = uuid, journal.FromHook
-	if id, from, _ := confirmFrom(jf, recs)(o); id != uuid || from != journal.FromHook {
-		t.Errorf("hook in the journal: id %q from %q, want the hook's", id, from)
-	}
-	o.Agent = "gemini"
-	if id, _, pending := confirmFrom(jf, recs)(o); id != "" || pending {
-		t.Errorf("an agent with no record and no hook: id %q pending %v, want nothing, not pending", id, pending)
 	}
 }
 

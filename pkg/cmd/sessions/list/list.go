@@ -111,7 +111,7 @@ func List(ctx context.Context, o *ListOptions) error {
 	}
 	ws := make([]live.Window, len(rows))
 	for i, r := range rows {
-		ws[i] = r.w.WithSince()
+		ws[i] = r.WithSince()
 	}
 	out := []ListedWindow{}
 	probes := func(names []string) probe.Probes { return o.Probes(ctx, set, names) }
@@ -132,13 +132,11 @@ func List(ctx context.Context, o *ListOptions) error {
 	return printList(o, append(out, remotes...))
 }
 
-// listRow is one agent window of a kitty, with its state and what its
-// restore prompt did.
+// listRow is one agent window of a kitty, with what the journal has of
+// it.
 type listRow struct {
-	inst     kitty.Instance
-	w        live.Window
-	state    string
-	restored string
+	inst kitty.Instance
+	live.Journaled
 }
 
 // listRows asks every kitty at once, each with its own deadline (hung ones
@@ -160,7 +158,9 @@ func listRows(ctx context.Context, o *ListOptions, set *agents.Set, insts []kitt
 			continue
 		}
 		reached++
-		rows = append(rows, kittyRows(set, jf, a, o.Getenv)...)
+		for _, j := range live.JournalWindows(set, jf, a, o.Getenv) {
+			rows = append(rows, listRow{a.Instance, j})
+		}
 		remotes = append(remotes, remoteListed(set, a.Instance.Socket, a.LS, live.ReadProc)...)
 	}
 	if reached == 0 {
@@ -169,45 +169,20 @@ func listRows(ctx context.Context, o *ListOptions, set *agents.Set, insts []kitt
 	return rows, remotes, nil
 }
 
-// kittyRows are the agent windows of the kitty that answered a.
-func kittyRows(set *agents.Set, jf *journal.File, a kitty.Answer, getenv func(string) string) []listRow {
-	var rows []listRow
-	aws := live.AgentWindows(set, a.LS)
-	live.Records{Getenv: getenv}.ReadIDs(aws)
-	var recs []*journal.Record
-	if jf != nil {
-		recs = live.OpenRecords(jf, a.Instance.Socket, a.Instance.PID, aws)
-		live.JournalIDs(aws, recs)
-	}
-	for i, w := range aws {
-		st := ""
-		var rec *journal.Record
-		if recs != nil && recs[i] != nil {
-			rec = recs[i]
-			st = rec.State
-		}
-		if st == "" {
-			st = set.TitleState(w.Cmd.Agent, w.Ref.Window.Title)
-		}
-		rows = append(rows, listRow{a.Instance, w, st, restoredAs(jf, a.Instance, w, rec)})
-	}
-	return rows
-}
-
 // listed is the row r as the rules decided it.
 func listed(r listRow, d plan.Decision) ListedWindow {
-	d.WindowID = r.w.Ref.Window.ID
-	lw := ListedWindow{Kitty: r.inst.Socket, Decision: d, Tab: r.w.Ref.Tab.Title, Cwd: r.w.Cwd, State: r.state,
-		Restored: r.restored}
+	d.WindowID = r.Ref.Window.ID
+	lw := ListedWindow{Kitty: r.inst.Socket, Decision: d, Tab: r.Ref.Tab.Title, Cwd: r.Cwd, State: r.State,
+		Restored: r.Restored}
 	if d.ID != "" {
-		lw.IDSource = idSource(r.w, d.ID)
-	} else if why := live.IDLimit(d.Agent, r.w.Cmd.Flags); why != "" {
+		lw.IDSource = idSource(r.Window, d.ID)
+	} else if why := live.IDLimit(d.Agent, r.Cmd.Flags); why != "" {
 		lw.Reason += "; " + why
 	}
-	if r.restored != "" {
-		lw.Reason += "; restored here: " + r.restored
+	if r.Restored != "" {
+		lw.Reason += "; restored here: " + r.Restored
 	}
-	if why := r.w.Unverified; why != "" && len(d.Argv) > 0 {
+	if why := r.Unverified; why != "" && len(d.Argv) > 0 {
 		lw.Reason += "; a save would not seal it (the restore asks first): " + why
 	}
 	if len(d.Argv) > 0 {

@@ -1,22 +1,60 @@
-package list
+package live
 
 import (
 	"fmt"
 	"slices"
 
+	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/ids"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/live"
 )
 
-// restoredAs says what became of the resume a restore prompt ran in
+// Journaled is an agent window with what the journal has of it.
+type Journaled struct {
+	Window
+	// State is the agent's state as the journal has it (from its hook,
+	// its records or kitty), else as the window's title shows it.
+	State string
+	// Restored says what became of the resume a restore prompt ran there
+	// (RestoredAs).
+	Restored string
+}
+
+// JournalWindows are the agent windows of the kitty that answered a, with
+// the ids the agents' records give, then the journal's (jf; nil: none),
+// their state and what their restore prompt did.
+func JournalWindows(set *agents.Set, jf *journal.File, a kitty.Answer, getenv func(string) string) []Journaled {
+	var out []Journaled
+	aws := AgentWindows(set, a.LS)
+	Records{Getenv: getenv}.ReadIDs(aws)
+	var recs []*journal.Record
+	if jf != nil {
+		recs = OpenRecords(jf, a.Instance.Socket, a.Instance.PID, aws)
+		JournalIDs(aws, recs)
+	}
+	for i, w := range aws {
+		st := ""
+		var rec *journal.Record
+		if recs != nil && recs[i] != nil {
+			rec = recs[i]
+			st = rec.State
+		}
+		if st == "" {
+			st = set.TitleState(w.Cmd.Agent, w.Ref.Window.Title)
+		}
+		out = append(out, Journaled{w, st, RestoredAs(jf, a.Instance, w, rec)})
+	}
+	return out
+}
+
+// RestoredAs says what became of the resume a restore prompt ran in
 // window w (the prompt execs the agent, so it is the agent's own process):
 // "resumed X" when the agent reports the conversation asked for, "started
 // a different conversation" when it reports another; "" when no prompt
 // resumed there, or the agent has not reported an id (its command line
 // says only what was asked).
-func restoredAs(jf *journal.File, inst kitty.Instance, w live.Window, rec *journal.Record) string {
+func RestoredAs(jf *journal.File, inst kitty.Instance, w Window, rec *journal.Record) string {
 	if jf == nil {
 		return ""
 	}
@@ -34,12 +72,12 @@ func restoredAs(jf *journal.File, inst kitty.Instance, w live.Window, rec *journ
 		return ""
 	}
 	id, from := "", ""
-	switch src := live.IDSource(w.KnownIDFrom); {
+	switch src := IDSource(w.KnownIDFrom); {
 	case src == "hook" || src == "agent record":
 		id, from = w.KnownID, src
 	default:
 		id, from = rec.ReportedID()
-		from = live.IDSource(from)
+		from = IDSource(from)
 	}
 	switch {
 	case id == "":

@@ -1,18 +1,15 @@
-package list
+package live
 
 import (
 	"testing"
 
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/recognize"
 )
 
-const (
-	asked = "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73"
-	other = "9d1c0b7e-2f4a-4e8b-8c6d-5a3b1e0f9c27"
-)
+// asked is the conversation the restore prompt asked for.
+const asked = uuid
 
 // TestRestoredAs: `sessions list` says "resumed" of a window a restore
 // prompt resumed only when the agent reports the conversation asked for;
@@ -21,15 +18,15 @@ const (
 // nothing.
 func TestRestoredAs(t *testing.T) {
 	inst := kitty.Instance{PID: 100}
-	win := func(id, from string) live.Window {
-		return live.Window{Ref: kitty.WindowRef{Window: &kitty.Window{ID: 7}}, PID: 4242, PIDs: []int{4242},
+	win := func(id, from string) Window {
+		return Window{Ref: kitty.WindowRef{Window: &kitty.Window{ID: 7}}, PID: 4242, PIDs: []int{4242},
 			Cmd: recognize.Command{Agent: "claude"}, KnownID: id, KnownIDFrom: from}
 	}
 	jf := &journal.File{Restores: []journal.Restore{
 		{Agent: "claude", Mode: "exact", ID: asked, Outcome: journal.OutcomeResumed, KittyPID: 100, WindowID: 7, PID: 4242}}}
 	for _, c := range []struct {
 		name string
-		w    live.Window
+		w    Window
 		rec  *journal.Record
 		jf   *journal.File
 		want string
@@ -43,11 +40,11 @@ func TestRestoredAs(t *testing.T) {
 		{"/clear moved on after the resume", win(other, journal.FromHook), &journal.Record{ID: other, IDFrom: journal.FromHook, PreviousIDs: []string{asked}}, jf,
 			"resumed 4f9e2a51, since moved on to 9d1c0b7e"},
 		{"only the command line", win(asked, "command line --resume"), nil, jf, ""},
-		{"another process than the prompt's", func() live.Window { w := win(asked, journal.FromHook); w.PID, w.PIDs = 5, []int{5}; return w }(), nil, jf, ""},
+		{"another process than the prompt's", func() Window { w := win(asked, journal.FromHook); w.PID, w.PIDs = 5, []int{5}; return w }(), nil, jf, ""},
 		{"no restore", win(asked, journal.FromHook), nil, &journal.File{}, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if got := restoredAs(c.jf, inst, c.w, c.rec); got != c.want {
+			if got := RestoredAs(c.jf, inst, c.w, c.rec); got != c.want {
 				t.Errorf("got %q, want %q", got, c.want)
 			}
 		})

@@ -38,6 +38,42 @@ func (s Saved) Kitties(ctx context.Context) ([]Kitty, []Save, error) {
 	return Kitties(saves, s.liveness(ctx), s.Self, st), saves, nil
 }
 
+// Resolve finds the save `restore NAME|last` opens, and the key of the
+// kitty whose session it brings back once restored ("" when it is not an
+// ended kitty's). When last finds none to restore (every kitty saved still
+// runs, or the one that ended last was restored or dismissed already) it
+// returns the Choice that says why instead, and no error.
+func (s Saved) Resolve(ctx context.Context, name string) (published.Info, string, *Choice, error) {
+	ks, saves, err := s.Kitties(ctx)
+	if err != nil {
+		return published.Info{}, "", nil, err
+	}
+	if name != "last" {
+		info, err := published.Resolve(s.Paths, name)
+		if err != nil {
+			return info, "", nil, err
+		}
+		for _, k := range ks {
+			for _, sv := range saves {
+				if sv.Name == info.Name && sv.Kitty == k.Key && k.State != Running && k.State != This {
+					return info, k.Key, nil, nil
+				}
+			}
+		}
+		return info, "", nil, nil
+	}
+	c := Last(ks, saves)
+	if c.Pick != nil {
+		info, err := published.Resolve(s.Paths, c.Pick.Name)
+		return info, c.Pick.Kitty, nil, err
+	}
+	if len(saves) == 0 {
+		_, err := published.Resolve(s.Paths, "last")
+		return published.Info{}, "", nil, err
+	}
+	return published.Info{}, "", &c, nil
+}
+
 // liveness: a kitty's pid says whether it runs; discovery (asked once, and
 // only for a kitty known by its socket alone) says it for the others.
 func (s Saved) liveness(ctx context.Context) Alive {

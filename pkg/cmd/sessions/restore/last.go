@@ -1,7 +1,6 @@
 package restore
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -12,42 +11,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/history"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/offer"
-	"github.com/kittymux/kittymux/pkg/published"
 )
-
-// resolve finds the session `restore NAME|last` opens, and the key of the
-// kitty whose session it brings back once restored ("" when it is not an
-// ended kitty's).
-func resolve(ctx context.Context, sv ended.Saved, name string) (published.Info, string, error) {
-	ks, saves, err := sv.Kitties(ctx)
-	if err != nil {
-		return published.Info{}, "", err
-	}
-	if name != "last" {
-		info, err := published.Resolve(sv.Paths, name)
-		if err != nil {
-			return info, "", err
-		}
-		for _, k := range ks {
-			for _, s := range saves {
-				if s.Name == info.Name && s.Kitty == k.Key && k.State != ended.Running && k.State != ended.This {
-					return info, k.Key, nil
-				}
-			}
-		}
-		return info, "", nil
-	}
-	c := ended.Last(ks, saves)
-	if c.Pick != nil {
-		info, err := published.Resolve(sv.Paths, c.Pick.Name)
-		return info, c.Pick.Kitty, err
-	}
-	if len(saves) == 0 {
-		_, err := published.Resolve(sv.Paths, "last")
-		return published.Info{}, "", err
-	}
-	return published.Info{}, "", lastError(c, time.Now())
-}
 
 // nothingLast: `restore last` finds no session to restore. Its lines say
 // why and what could be restored instead.
@@ -70,7 +34,7 @@ func (e *nothingLast) print(w io.Writer) error {
 // lastError says why `restore last` restores nothing: the kitty that ended
 // last was restored (or dismissed) already, or every kitty saved still runs;
 // and what could be restored instead.
-func lastError(c ended.Choice, now time.Time) error {
+func lastError(c ended.Choice, now time.Time) *nothingLast {
 	var b strings.Builder
 	switch {
 	case c.Done != nil && c.Done.State == ended.Restored:

@@ -4,7 +4,6 @@ package restore
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -91,13 +90,12 @@ Exit codes: 0 opened, 1 error, 2 bad usage.`,
 func Restore(ctx context.Context, o *RestoreOptions) error {
 	start := time.Now()
 	sv := o.Saved()
-	info, endedKey, err := resolve(ctx, sv, o.Name)
-	var none *nothingLast
-	if errors.As(err, &none) {
-		return none.print(o.IO.ErrOut)
-	}
+	info, endedKey, none, err := sv.Resolve(ctx, o.Name)
 	if err != nil {
 		return err
+	}
+	if none != nil {
+		return lastError(*none, time.Now()).print(o.IO.ErrOut)
 	}
 	defer published.Use(o.Paths, info.Name)()
 	info, left := offer.LeaveOutClosed(o.Paths, o.IO.ErrOut, endedKey, info)

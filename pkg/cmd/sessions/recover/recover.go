@@ -4,10 +4,8 @@ package recover
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -20,7 +18,6 @@ import (
 	"github.com/kittymux/kittymux/pkg/ids"
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
-	"github.com/kittymux/kittymux/pkg/live"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/probe"
 	"github.com/kittymux/kittymux/pkg/published"
@@ -157,14 +154,6 @@ func Recover(ctx context.Context, o *RecoverOptions) error {
 	return nil
 }
 
-func statDir(dir string) error {
-	fi, err := os.Stat(dir)
-	if err == nil && !fi.IsDir() {
-		return errors.New("not a directory")
-	}
-	return err
-}
-
 // key is the key that seals the records. A dry run writes nothing, not
 // even a first key: it seals them only when the key is there.
 func (o *RecoverOptions) key() ([]byte, error) {
@@ -179,43 +168,12 @@ func (o *RecoverOptions) key() ([]byte, error) {
 	return key, nil
 }
 
-// Plan builds the recovery opt asks for (its Clock, Since and Closed) from
-// the journal, the agent definitions and the kitties running now. key
-// gives the key that seals the records (nil: unsealed); lost also leaves
-// out the conversations the agents' own files no longer hold.
+// Plan builds the recovery opt asks for from the journal, the agent
+// definitions and the kitties running now (recovery.BuildFrom).
 func (r Recovery) Plan(ctx context.Context, opt recovery.Options, lost bool, key func() ([]byte, error)) (*recovery.Plan, error) {
-	jf, err := journal.New(r.Paths.Journal(), false).Read()
-	if err != nil {
-		return nil, err
-	}
-	if opt.Remote, err = journal.New(r.Paths.RemoteJournal(), false).Read(); err != nil {
-		return nil, err
-	}
-	opt.Home = r.Getenv("HOME")
-	set, err := r.Agents()
-	if err != nil {
-		return nil, err
-	}
-	bin, err := r.ResumeBin()
-	if err != nil {
-		return nil, err
-	}
-	insts, err := r.Discover(ctx)
-	if err != nil {
-		return nil, err
-	}
-	// Every kitty found says which conversations run there now. A kitty
-	// that does not answer is gone: its conversations come back.
-	opt.Live = recovery.Live(set, kitty.LSAll(ctx, insts, r.AskTimeout), live.Records{Getenv: r.Getenv})
-	if opt.Key, err = key(); err != nil {
-		return nil, err
-	}
-	opt.Agents, opt.Journal, opt.ResumeBin, opt.Stat = set, jf, bin, statDir
-	opt.Check = func(names []string) probe.Probes { return r.Probes(ctx, set, names) }
-	if lost {
-		opt.Lost = history.Lost(set, r.Getenv)
-	}
-	return recovery.Build(opt)
+	src := recovery.Sources{Paths: r.Paths, Getenv: r.Getenv, Agents: r.Agents, Probes: r.Probes, ResumeBin: r.ResumeBin,
+		Discover: r.Discover, AskTimeout: r.AskTimeout}
+	return recovery.BuildFrom(ctx, src, opt, lost, key)
 }
 
 // printRecovered: on a dry run stdout holds only the file, the summary goes

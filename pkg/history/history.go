@@ -204,3 +204,22 @@ func Lost(set *agents.Set, getenv func(string) string) func(journal.Record) stri
 		return conversations.FindRun(set, r.Agent, r.ID, run).Lost(r.Agent)
 	}
 }
+
+// MarkLost marks the ended entries of jf (es, from Entries) whose
+// conversation the agent no longer has, as lost says of their records.
+// An agent's on a host reached over ssh is not looked for: its files are
+// there.
+func MarkLost(es []Entry, jf *journal.File, lost func(journal.Record) string) {
+	byKey := make(map[string]journal.Record, len(jf.Records))
+	for _, r := range jf.Records {
+		byKey[r.Key] = r
+	}
+	for i := range es {
+		if es[i].Running || es[i].ID == "" || es[i].Host != "" {
+			continue
+		}
+		if r, ok := byKey[es[i].Key]; ok {
+			es[i].Lost = lost(r)
+		}
+	}
+}

@@ -87,7 +87,10 @@ func History(o *HistoryOptions) error {
 	jf.Records = append(jf.Records, rf.Records...)
 	now := clock.Or(o.Clock).Now()
 	es := history.Entries(jf, now, o.Since)
-	markLost(o.Agents, o.Getenv, jf, es)
+	// Without definitions nothing is marked lost.
+	if set, err := o.Agents(); err == nil && set != nil {
+		history.MarkLost(es, jf, history.Lost(set, o.Getenv))
+	}
 	if o.JSON {
 		if es == nil {
 			es = []history.Entry{}
@@ -127,26 +130,4 @@ func printHistory(w io.Writer, tty bool, now time.Time, es []history.Entry) {
 		fmt.Fprintln(tw, strings.Join(cols(e), "\t"))
 	}
 	tw.Flush()
-}
-
-// markLost marks the ended entries whose conversation the agent no longer
-// has. Without definitions nothing is marked.
-func markLost(loadAgents func() (*agents.Set, error), getenv func(string) string, jf *journal.File, es []history.Entry) {
-	set, err := loadAgents()
-	if err != nil || set == nil {
-		return
-	}
-	lost := history.Lost(set, getenv)
-	byKey := make(map[string]journal.Record, len(jf.Records))
-	for _, r := range jf.Records {
-		byKey[r.Key] = r
-	}
-	for i := range es {
-		if es[i].Running || es[i].ID == "" || es[i].Host != "" {
-			continue
-		}
-		if r, ok := byKey[es[i].Key]; ok {
-			es[i].Lost = lost(r)
-		}
-	}
 }

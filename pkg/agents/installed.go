@@ -1,10 +1,13 @@
 package agents
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strings"
 )
 
 // Installed maps each defined agent found by lookPath to its path.
@@ -21,6 +24,32 @@ func (s *Set) Installed(lookPath func(string) (string, error)) map[string]string
 		}
 	}
 	return out
+}
+
+// InstalledNames are the names of installed (from Installed), sorted.
+func InstalledNames(installed map[string]string) []string {
+	names := make([]string, 0, len(installed))
+	for n := range installed {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// CheckInstalled accepts an agent of installed (from Installed); the
+// error says whether it is defined, and lists the agents installed.
+func (s *Set) CheckInstalled(installed map[string]string, name string) error {
+	if _, ok := installed[name]; ok {
+		return nil
+	}
+	have := "none is installed"
+	if names := InstalledNames(installed); len(names) > 0 {
+		have = "installed: " + strings.Join(names, ", ")
+	}
+	if slices.Contains(s.Names(), name) {
+		return fmt.Errorf("agent %s is not installed (not on PATH); %s", name, have)
+	}
+	return fmt.Errorf("unknown agent %q; %s", name, have)
 }
 
 func (a *Agent) find(lookPath func(string) (string, error)) (string, bool) {

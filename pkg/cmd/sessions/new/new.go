@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -101,7 +100,7 @@ func New(ctx context.Context, o *NewOptions) error {
 		return err
 	}
 	installed := set.Installed(o.LookPath)
-	names := installedNames(installed)
+	names := agents.InstalledNames(installed)
 	// What was given is checked before anything is asked.
 	if o.Template != "" {
 		if _, err := sessiontemplate.Find(ts, o.Template); err != nil {
@@ -109,7 +108,7 @@ func New(ctx context.Context, o *NewOptions) error {
 		}
 	}
 	if o.Agent != "" {
-		if err := checkAgent(set, installed, o.Agent); err != nil {
+		if err := set.CheckInstalled(installed, o.Agent); err != nil {
 			return &factory.FlagError{Err: err}
 		}
 	}
@@ -145,7 +144,7 @@ func New(ctx context.Context, o *NewOptions) error {
 	}
 	v := sessiontemplate.Values{Name: o.Name, Cwd: c.Cwd}
 	if t.NeedsAgent {
-		if err := checkAgent(set, installed, c.Agent); err != nil {
+		if err := set.CheckInstalled(installed, c.Agent); err != nil {
 			return &factory.FlagError{Err: err}
 		}
 		// The program as typed at a shell: kitty finds it on its PATH.
@@ -165,30 +164,6 @@ func New(ctx context.Context, o *NewOptions) error {
 	}
 	fmt.Fprintf(o.IO.Out, "made %s from template %s (%s), opened in %s\n", o.Name, t.Name, path, where)
 	return nil
-}
-
-func installedNames(installed map[string]string) []string {
-	names := make([]string, 0, len(installed))
-	for n := range installed {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
-}
-
-// checkAgent accepts an installed agent; the error lists those there are.
-func checkAgent(set *agents.Set, installed map[string]string, name string) error {
-	if _, ok := installed[name]; ok {
-		return nil
-	}
-	have := "none is installed"
-	if names := installedNames(installed); len(names) > 0 {
-		have = "installed: " + strings.Join(names, ", ")
-	}
-	if slices.Contains(set.Names(), name) {
-		return fmt.Errorf("agent %s is not installed (not on PATH); %s", name, have)
-	}
-	return fmt.Errorf("unknown agent %q; %s", name, have)
 }
 
 // completeTemplateNames completes the names of the templates; it reads

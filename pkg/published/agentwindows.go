@@ -1,6 +1,9 @@
 package published
 
 import (
+	"path/filepath"
+
+	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/resumerecord"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
 )
@@ -34,4 +37,31 @@ func AgentWindows(data []byte, key []byte, auto bool) ([]Restored, error) {
 		out = append(out, Restored{Record: r, Dir: ref.Cwd, Auto: sealed && !r.Confirm && (r.Direct || auto)})
 	}
 	return out, nil
+}
+
+// Outcome is the outcome w's restore prompt recorded, of outcomes (those
+// recorded since the restore began): the first not used yet of its agent,
+// mode, conversation, tab and directory. It marks it used: each is used
+// once.
+func (w Restored) Outcome(outcomes []journal.Restore, used []bool) *journal.Restore {
+	r := w.Record
+	for i := range outcomes {
+		o := &outcomes[i]
+		if !used[i] && o.Agent == r.Agent && o.Mode == string(r.Mode) && o.ID == r.ID && o.Tab == r.Tab && sameDir(o.Dir, w.Dir) {
+			used[i] = true
+			return o
+		}
+	}
+	return nil
+}
+
+// sameDir compares a directory the prompt saw (its working directory) with
+// one the session file names, through links.
+func sameDir(a, b string) bool {
+	if a == b {
+		return true
+	}
+	ra, err1 := filepath.EvalSymlinks(a)
+	rb, err2 := filepath.EvalSymlinks(b)
+	return err1 == nil && err2 == nil && ra == rb
 }

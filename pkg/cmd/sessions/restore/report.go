@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/ids"
@@ -105,14 +104,7 @@ func outcomeLines(ws []published.Restored, outcomes []journal.Restore, confirm c
 	done = true
 	for _, w := range ws {
 		r := w.Record
-		var got *journal.Restore
-		for i := range outcomes {
-			o := &outcomes[i]
-			if !used[i] && o.Agent == r.Agent && o.Mode == string(r.Mode) && o.ID == r.ID && o.Tab == r.Tab && sameDir(o.Dir, w.Dir) {
-				used[i], got = true, o
-				break
-			}
-		}
+		got := w.Outcome(outcomes, used)
 		what, dir := r.Agent, w.Dir
 		if ssh, ok := remote.ParseSSH(r.Argv); ok && r.Remote != "" {
 			// An agent on a host reached over ssh: the host its ssh
@@ -188,15 +180,4 @@ func howWhy(o journal.Restore) (how, why string) {
 		why = ": " + o.Why
 	}
 	return how, why
-}
-
-// sameDir compares a directory the prompt saw (its working directory) with
-// one the session file names, through links.
-func sameDir(a, b string) bool {
-	if a == b {
-		return true
-	}
-	ra, err1 := filepath.EvalSymlinks(a)
-	rb, err2 := filepath.EvalSymlinks(b)
-	return err1 == nil && err2 == nil && ra == rb
 }

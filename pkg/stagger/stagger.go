@@ -60,6 +60,23 @@ func Interval(p paths.Paths, getenv func(string) string) (time.Duration, error) 
 	return d, errors.Join(errs...)
 }
 
+// Span is how long after the first of starts (the agent of each window
+// that starts without asking, all at once) the last one starts: one
+// agent's starts are interval apart, so the last of its n starts comes
+// (n-1)×interval after the first.
+func Span(starts []string, interval time.Duration) time.Duration {
+	n := map[string]int{}
+	most := 0
+	for _, agent := range starts {
+		n[agent]++
+		most = max(most, n[agent])
+	}
+	if most <= 1 {
+		return 0
+	}
+	return time.Duration(most-1) * interval
+}
+
 // isName: ^[a-z][a-z0-9._-]{0,31}$, an agent's name as a slot file's
 // name, checked byte by byte: the prompt checks it in every restored window,
 // and a regular expression compiled for it cost more than the slot.

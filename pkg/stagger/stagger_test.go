@@ -104,3 +104,15 @@ func TestSlotRewritten(t *testing.T) {
 	}
 	want(later)
 }
+
+// TestSpan: the last start of the agent with the most starts comes
+// (n-1)×interval after the first; one start of each agent comes at once.
+func TestSpan(t *testing.T) {
+	starts := []string{"claude", "claude", "codex", "claude", "codex"}
+	if got := Span(starts, time.Second); got != 2*time.Second {
+		t.Errorf("three claude, two codex: %v, want 2s", got)
+	}
+	if got := Span([]string{"claude", "codex"}, time.Second); got != 0 {
+		t.Errorf("one start each: %v, want 0", got)
+	}
+}

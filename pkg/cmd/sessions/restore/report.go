@@ -44,7 +44,13 @@ func (o *RestoreOptions) Report(ctx context.Context, path string, since time.Tim
 	// Resumes without asking start one after another per agent: the
 	// report waits for the last of them too.
 	interval, _ := stagger.Interval(o.Paths, o.Getenv)
-	deadline := time.Now().Add(o.Wait + staggerWait(ws, interval))
+	var auto []string
+	for _, w := range ws {
+		if w.Auto {
+			auto = append(auto, w.Record.Agent)
+		}
+	}
+	deadline := time.Now().Add(o.Wait + stagger.Span(auto, interval))
 	recs := live.Records{ProcRoot: "/proc", Getenv: o.Getenv}
 	sp := spinner.Start(o.IO.ErrOut, fmt.Sprintf("waiting for the prompts of %d agent window(s)", len(ws)))
 	defer sp.Stop()
@@ -67,25 +73,6 @@ func (o *RestoreOptions) Report(ctx context.Context, path string, since time.Tim
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
-}
-
-// staggerWait is how much longer than its own wait a restore waits for
-// the prompts that run without asking: they start one after another per
-// agent, interval apart (package stagger), so the last of n windows of one
-// agent starts (n-1)×interval after the first.
-func staggerWait(ws []published.Restored, interval time.Duration) time.Duration {
-	n := map[string]int{}
-	most := 0
-	for _, w := range ws {
-		if w.Auto {
-			n[w.Record.Agent]++
-			most = max(most, n[w.Record.Agent])
-		}
-	}
-	if most <= 1 {
-		return 0
-	}
-	return time.Duration(most-1) * interval
 }
 
 // confirmer says which conversation the agent a prompt resumed reports it

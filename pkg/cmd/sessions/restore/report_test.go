@@ -122,22 +122,6 @@ func TestReport(t *testing.T) {
 	}
 }
 
-// TestStaggerWait: the report waits for the last start of the agent with
-// the most windows that run without asking.
-func TestStaggerWait(t *testing.T) {
-	auto := func(agent string) published.Restored {
-		return published.Restored{Record: resumerecord.Record{Agent: agent}, Auto: true}
-	}
-	asks := published.Restored{Record: resumerecord.Record{Agent: "claude"}}
-	ws := []published.Restored{auto("claude"), auto("claude"), auto("codex"), auto("claude"), asks, auto("codex")}
-	if got := staggerWait(ws, time.Second); got != 2*time.Second {
-		t.Errorf("three claude, two codex: %v, want 2s", got)
-	}
-	if got := staggerWait(ws[2:3], time.Second); got != 0 {
-		t.Errorf("one window: %v, want 0", got)
-	}
-}
-
 // An agent on a host reached over ssh is reported with its host and its
 // directory there.
 func TestReportRemote(t *testing.T) {

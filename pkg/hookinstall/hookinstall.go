@@ -521,16 +521,3 @@ func Detect(env Env, lookPath func(string) (string, error)) []Agent {
 	}
 	return out
 }
-
-// Offer is what setup needs: the detected agents whose hooks are not
-// installed as this kittymux would install them, with their status, to
-// offer (and then Install) each.
-func Offer(env Env, lookPath func(string) (string, error)) []Status {
-	var out []Status
-	for _, a := range Detect(env, lookPath) {
-		if st := StatusOf(a, env); st.State != Installed {
-			out = append(out, st)
-		}
-	}
-	return out
-}

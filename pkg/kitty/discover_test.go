@@ -70,10 +70,6 @@ func TestSocketsFromConf(t *testing.T) {
 	}
 }
 
-func hasSuffix(s, suffix string) bool {
-	return len(s) >= len(suffix) && s[len(s)-len(suffix):] == suffix
-}
-
 func TestExpandListenOn(t *testing.T) {
 	env := func(k string) string { return map[string]string{"HOME": "/home/u", "X": "x"}[k] }
 	for _, c := range []struct {

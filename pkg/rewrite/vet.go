@@ -162,17 +162,6 @@ func (m *model) tabsFromSave(raw string) {
 	m.legacy = len(m.tabs) == 0
 }
 
-// ids are the tab's windows.
-func (t *tabModel) ids() map[int]bool {
-	ids := map[int]bool{}
-	for _, g := range t.groups {
-		for _, id := range g {
-			ids[id] = true
-		}
-	}
-	return ids
-}
-
 // first reports whether id is the first window of its group: the only one
 // a restore brings back.
 func (t *tabModel) first(id int) bool {

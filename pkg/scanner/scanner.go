@@ -92,9 +92,6 @@ type Scanner struct {
 	scanned  bool                   // Rescan ran once
 	loaded   bool                   // the journal's open records were taken over
 
-	mu      sync.Mutex
-	reports map[int]StateReport // by agent pid
-
 	hooks   hookWatch
 	dropped []string // keys of hook records folded into others
 }
@@ -157,16 +154,6 @@ type Pass struct {
 	MovedAside string `json:"journal_moved_aside,omitempty"`
 }
 
-// StateReport is a state reported from inside the agent (a hook) rather
-// than read from kitty. It wins over what the scanner reads until the
-// process ends.
-type StateReport struct {
-	PID   int
-	ID    string
-	State string
-	At    time.Time
-}
-
 // New returns a Scanner.
 func New(o Options) *Scanner {
 	if o.Client == nil {
@@ -192,15 +179,7 @@ func New(o Options) *Scanner {
 		o.Jitter = rand.Float64
 	}
 	o.Records = o.Records.Cached()
-	return &Scanner{o: o, kitties: map[string]*kittyState{}, sessions: map[string]*session{}, reports: map[int]StateReport{}}
-}
-
-// Report records a state reported by the agent itself (the seam for agent
-// hooks). Safe to call from any goroutine; used at the next Poll.
-func (s *Scanner) Report(r StateReport) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.reports[r.PID] = r
+	return &Scanner{o: o, kitties: map[string]*kittyState{}, sessions: map[string]*session{}}
 }
 
 func kittyID(in kitty.Instance) string { return in.Addr.String() + "|" + strconv.Itoa(in.PID) }
@@ -373,9 +352,6 @@ func (s *Scanner) Poll(ctx context.Context) (Pass, error) {
 	if err := ctx.Err(); err != nil {
 		return Pass{}, err
 	}
-	s.mu.Lock()
-	reports := copyReports(s.reports)
-	s.mu.Unlock()
 	s.readHooks(now)
 	for _, r := range results {
 		k := s.kitties[r.id]
@@ -387,21 +363,13 @@ func (s *Scanner) Poll(ctx context.Context) (Pass, error) {
 		k.status.OK, k.status.Error, k.status.Failures = true, "", 0
 		k.status.LastOK = now
 		k.status.NextPoll = now
-		s.scan(ctx, k, r.ls, reports, now)
+		s.scan(ctx, k, r.ls, now)
 		if s.o.Autosave != nil {
 			key, n := s.layout(r.id, r.ls)
 			k.status.Autosave = s.o.Autosave.Polled(ctx, k.inst, key, n, now)
 		}
 	}
 	return s.flush(now), nil
-}
-
-func copyReports(m map[int]StateReport) map[int]StateReport {
-	out := make(map[int]StateReport, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }
 
 // failed handles a kitty that did not answer. No socket, or a refusing
@@ -437,7 +405,7 @@ func processAlive(pid int) bool {
 }
 
 // scan diffs one kitty's windows against its open sessions.
-func (s *Scanner) scan(ctx context.Context, k *kittyState, ls []kitty.OSWindow, reports map[int]StateReport, now time.Time) {
+func (s *Scanner) scan(ctx context.Context, k *kittyState, ls []kitty.OSWindow, now time.Time) {
 	id := kittyID(k.inst)
 	aws := live.AgentWindows(s.o.Set, ls)
 	windows := map[int]bool{}
@@ -457,7 +425,7 @@ func (s *Scanner) scan(ctx context.Context, k *kittyState, ls []kitty.OSWindow, 
 			s.foldHook(se, aw, now)
 		}
 		se.seen, se.unseen, se.hookOnly = true, false, false
-		s.update(se, aw, reports[aw.PID], now)
+		s.update(se, aw, now)
 		s.markWindow(ctx, k, aw, se.rec)
 	}
 	s.scanRemote(k, ls, now)
@@ -496,7 +464,7 @@ func (s *Scanner) follow(k *kittyState, key, agent string, windowID, pid int, st
 }
 
 // update brings a session's record up to date with its window.
-func (s *Scanner) update(se *session, aw live.Window, hook StateReport, now time.Time) {
+func (s *Scanner) update(se *session, aw live.Window, now time.Time) {
 	r := &se.rec
 	w := aw.Ref.Window
 	set := func(dst *string, v string) {
@@ -528,8 +496,6 @@ func (s *Scanner) update(se *session, aw live.Window, hook StateReport, now time
 	rec, hasRec := s.o.Records.Read(r.Agent, aw.PIDs)
 	id, from := "", ""
 	switch {
-	case hook.ID != "":
-		id, from = hook.ID, "hook"
 	case hasRec:
 		id, from = rec.ID, rec.IDFrom
 	case aw.Cmd.ID != "":
@@ -550,8 +516,6 @@ func (s *Scanner) update(se *session, aw live.Window, hook StateReport, now time
 	// The state: the agent's own word first, then kitty's.
 	state, stateFrom := agents.StateUnknown, ""
 	switch {
-	case hook.State != "":
-		state, stateFrom = hook.State, "hook"
 	case hasRec && rec.State != "":
 		state, stateFrom = rec.State, rec.IDFrom
 	case w.NeedsAttention:

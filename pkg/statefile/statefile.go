@@ -677,21 +677,6 @@ func (d *Dir) SetModTime(name string, t time.Time) error {
 	return d.root.Chtimes(name, t, t)
 }
 
-// Link gives the file oldname in d the second name newname, failing when
-// newname exists: with Remove(oldname) after it, a rename that never
-// replaces a file.
-func (d *Dir) Link(oldname, newname string) error {
-	for _, n := range []string{oldname, newname} {
-		if err := d.plainName(n); err != nil {
-			return err
-		}
-	}
-	if err := d.root.Link(oldname, newname); err != nil {
-		return fmt.Errorf("link %s: %w", filepath.Join(d.path, newname), err)
-	}
-	return nil
-}
-
 // EnsureState creates p's state directory and its sessions directory 0700,
 // tightens them if they exist with looser permissions, and refuses either
 // if it is a symbolic link.

@@ -1,7 +1,6 @@
 package kittytest
 
 import (
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -148,5 +147,3 @@ func (s *Squatter) SentBy(pid int) bool {
 	}
 	return false
 }
-
-func (s *Squatter) String() string { return fmt.Sprintf("squatter on %s: %q", s.Path, s.Received()) }

@@ -13,15 +13,10 @@ import (
 	"github.com/kittymux/kittymux/pkg/offer"
 )
 
-// nothingLast: `restore last` finds no session to restore. Its lines say
-// why and what could be restored instead.
-type nothingLast struct{ lines []string }
-
-func (e *nothingLast) Error() string { return strings.Join(e.lines, "; ") }
-
-// print writes the lines: the first as an error, the others as they are.
-func (e *nothingLast) print(w io.Writer) error {
-	for i, l := range e.lines {
+// printNoLast prints the lines of whyNoLast: the first as an error, the
+// others as they are.
+func printNoLast(w io.Writer, lines []string) error {
+	for i, l := range lines {
 		if i == 0 {
 			l = "kittymux: " + l
 		}
@@ -31,10 +26,10 @@ func (e *nothingLast) print(w io.Writer) error {
 	return &factory.SilentError{Code: factory.ExitError}
 }
 
-// lastError says why `restore last` restores nothing: the kitty that ended
+// whyNoLast says why `restore last` restores nothing: the kitty that ended
 // last was restored (or dismissed) already, or every kitty saved still runs;
 // and what could be restored instead.
-func lastError(c ended.Choice, now time.Time) *nothingLast {
+func whyNoLast(c ended.Choice, now time.Time) []string {
 	var b strings.Builder
 	switch {
 	case c.Done != nil && c.Done.State == ended.Restored:
@@ -75,7 +70,7 @@ func lastError(c ended.Choice, now time.Time) *nothingLast {
 	} else {
 		b.WriteString("\n`kittymux sessions saves` lists every save, to restore one by name")
 	}
-	return &nothingLast{lines: strings.Split(b.String(), "\n")}
+	return strings.Split(b.String(), "\n")
 }
 
 // describeEnded names a kitty that ended and how.

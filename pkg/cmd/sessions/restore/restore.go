@@ -95,7 +95,7 @@ func Restore(ctx context.Context, o *RestoreOptions) error {
 		return err
 	}
 	if none != nil {
-		return lastError(*none, time.Now()).print(o.IO.ErrOut)
+		return printNoLast(o.IO.ErrOut, whyNoLast(*none, time.Now()))
 	}
 	defer published.Use(o.Paths, info.Name)()
 	info, left := offer.LeaveOutClosed(o.Paths, o.IO.ErrOut, endedKey, info)

@@ -386,6 +386,7 @@ func TestRealOfferOnStart(t *testing.T) {
 	if strings.Contains(words, crashed) {
 		t.Errorf("the offer shows the save's file name %s:\n%s", crashed, text)
 	}
+	freshTab := tabOf(offerIn.k.LS(), offerIn.id)
 	if err := offerIn.k.Client.SendText(t.Context(), "id:"+strconv.Itoa(offerIn.id), "\r"); err != nil {
 		t.Fatal(err)
 	}
@@ -399,6 +400,11 @@ func TestRealOfferOnStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	offerIn.k.WaitFor(func(ls []kitty.OSWindow) bool { return offerWindow(ls) == 0 }, 20*time.Second)
+	// The tab kitty opened as it started, where nothing was done, went with
+	// the offer: the restored tabs are what is left.
+	if ls := offerIn.k.LS(); freshTab == 0 || tabOf(ls, 0) == 0 || tabExists(ls, freshTab) {
+		t.Errorf("the fresh tab %d the offer ran over is still there, or nothing is left:\n%+v", freshTab, ls)
+	}
 	if id := offerWindow(other.LS()); id != 0 {
 		t.Errorf("the other kitty shows an offer too (window %d)", id)
 	}
@@ -430,6 +436,28 @@ func TestRealOfferOnStart(t *testing.T) {
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
+}
+
+// tabOf is the id of the tab holding window id (0: the first tab), 0 if
+// none.
+func tabOf(ls []kitty.OSWindow, id int) int {
+	for _, w := range kitty.Windows(ls) {
+		if id == 0 || w.Window.ID == id {
+			return w.Tab.ID
+		}
+	}
+	return 0
+}
+
+func tabExists(ls []kitty.OSWindow, id int) bool {
+	for _, ow := range ls {
+		for _, t := range ow.Tabs {
+			if t.ID == id {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 type offerAt struct {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -68,7 +69,9 @@ again, and ` + "`restore last`" + ` no longer picks it), l or Esc leaves it for 
 still restores it). The scanner opens this over the first window of a kitty that starts when a
 kitty of this user ended without its session being restored or dismissed; KITTYMUX_OFFER=0 or
 {"offer": {"on_start": false}} in config.json turn that off. A restore made meanwhile (by
-` + "`sessions restore`" + `) ends the offer.
+` + "`sessions restore`" + `) ends the offer. Once the session is back, the tab the offer ran over closes
+when kitty opened it as it started and nothing was done in it (its shell alone, at its prompt, no
+command run: kitty's shell integration says so), so crashes and restores do not pile up empty tabs.
 
 Exit codes: 0 answered (or nothing to offer), 1 error.`,
 		Hidden: true,
@@ -167,6 +170,9 @@ func ask(ctx context.Context, o *OfferOptions, key, still string, restore func()
 				}
 				fmt.Fprintf(out, "\npress Enter to close\n")
 				waitKey(keys, o.CloseAfter)
+				if err == nil {
+					closeFresh(ctx, o)
+				}
 				return err
 			case 'n', 'N':
 				fmt.Fprintf(out, "\r\ndismissed: not offered again (%s)\r\n", still)
@@ -175,6 +181,29 @@ func ask(ctx context.Context, o *OfferOptions, key, still string, restore func()
 				return ended.MarkLater(o.Paths, key, time.Now())
 			}
 		}
+	}
+}
+
+// closeFresh closes the tab the offer ran over once the session is back,
+// when kitty opened it as it started and nothing was done in it
+// (offer.FreshTab): else each crash and restore leaves one more empty tab.
+// The offer's own window goes with it.
+func closeFresh(ctx context.Context, o *OfferOptions) {
+	self, err := strconv.Atoi(o.Getenv("KITTY_WINDOW_ID"))
+	if err != nil || o.Getenv("KITTY_LISTEN_ON") == "" {
+		return
+	}
+	in, err := o.OneKitty(ctx)
+	if err != nil {
+		return
+	}
+	c := kitty.NewClient(in.Addr)
+	ls, err := c.LS(ctx)
+	if err != nil {
+		return
+	}
+	if tab := offer.FreshTab(ls, self); tab != 0 {
+		_ = c.CloseTab(ctx, "id:"+strconv.Itoa(tab))
 	}
 }
 

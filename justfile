@@ -44,6 +44,10 @@ e2e-stress runs="3":
 bench:
     go test -run '^$' -bench . ./...
 
+# Start-up of every command over a static Go "hello", interleaved, 300 rounds (BENCHMARKS.md, start-up).
+bench-startup:
+    go test -run '^$' -bench BenchmarkStartup -benchtime 1x ./cmd/kittymux/
+
 # The restore benchmark on a real kitty 0.48.2 ($KITTYMUX_KITTY) under Xvfb: `sessions restore last` of 10, 30, 60
 # agent windows beside kitty alone on the same layout, `runs` times; writes docs/bench-restore.{txt,tsv,svg}; then
 # 10 real claudes (on PATH) in conversations with the model stand-in: docs/bench-restore-claude.{txt,tsv}.

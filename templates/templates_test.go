@@ -9,7 +9,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/sessionfile"
 )
 
-// basic are the directives kitty 0.26.5 loads (kitty.md).
+// basic are the directives kitty 0.26.5 loads.
 var basic = map[string]bool{"new_tab": true, "new_os_window": true, "layout": true, "launch": true, "focus": true,
 	"enabled_layouts": true, "cd": true, "title": true}
 

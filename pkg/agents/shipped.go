@@ -9,7 +9,7 @@ var shipped = []shippedAgent{
 		Resume:   new(false),
 	}},
 	{"amp", Definition{
-		Notes:              "From agents.md. Latest is per checkout, which kittymux cannot see, so it is treated as global. Other 'threads' subcommands are helpers.",
+		Notes:              "From amp's documentation. Latest is per checkout, which kittymux cannot see, so it is treated as global. Other 'threads' subcommands are helpers.",
 		Programs:           []string{"amp"},
 		Packages:           []string{"@ampcode/cli"},
 		IDPattern:          "T-[0-9a-f][0-9a-f-]*",
@@ -145,7 +145,7 @@ var shipped = []shippedAgent{
 		}},
 	}},
 	{"crush", Definition{
-		Notes:              "From crush's documentation (agents.md). Id form not documented: a plain token.",
+		Notes:              "From crush's documentation. Id form not documented: a plain token.",
 		Programs:           []string{"crush"},
 		Packages:           []string{"@charmland/crush"},
 		IDPattern:          "[A-Za-z0-9][A-Za-z0-9_.-]{0,127}",
@@ -163,7 +163,7 @@ var shipped = []shippedAgent{
 		}},
 	}},
 	{"cursor-agent", Definition{
-		Notes:          "From cursor-agent's documentation (agents.md). 'create-chat' prints a new chat id and exits.",
+		Notes:          "From cursor-agent's documentation. 'create-chat' prints a new chat id and exits.",
 		Programs:       []string{"cursor-agent"},
 		IDPattern:      "[A-Za-z0-9][A-Za-z0-9_.-]{0,127}",
 		Exact:          []string{"--resume", "{id}"},
@@ -254,7 +254,7 @@ var shipped = []shippedAgent{
 		},
 	}},
 	{"goose", Definition{
-		Notes:              "From goose's documentation (agents.md). The conversation runs under 'goose session', which the templates put back. -n/--name names a session up front; it is stripped because a resume names it by id.",
+		Notes:              "From goose's documentation. The conversation runs under 'goose session', which the templates put back. -n/--name names a session up front; it is stripped because a resume names it by id.",
 		Programs:           []string{"goose"},
 		IDPattern:          "[A-Za-z0-9][A-Za-z0-9_.-]{0,127}",
 		Exact:              []string{"session", "--resume", "--session-id", "{id}"},
@@ -286,7 +286,7 @@ var shipped = []shippedAgent{
 		HelperFlags:  []string{"-h", "--help", "-V", "--version"},
 	}},
 	{"hermes", Definition{
-		Notes:          "From hermes's documentation (agents.md). --resume latest means the latest conversation.",
+		Notes:          "From hermes's documentation. --resume latest means the latest conversation.",
 		Programs:       []string{"hermes"},
 		IDPattern:      "[A-Za-z0-9][A-Za-z0-9_.-]{0,127}",
 		Exact:          []string{"--resume", "{id}"},
@@ -336,7 +336,7 @@ var shipped = []shippedAgent{
 		}},
 	}},
 	{"kimi", Definition{
-		Notes:              "From kimi's documentation (agents.md). -r/--session takes an optional value; an unknown id creates that session. Ids are assumed to be uuids so the optional value can be told from a prompt.",
+		Notes:              "From kimi's documentation. -r/--session takes an optional value; an unknown id creates that session. Ids are assumed to be uuids so the optional value can be told from a prompt.",
 		Programs:           []string{"kimi"},
 		IDPattern:          "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}",
 		Exact:              []string{"--session", "{id}"},
@@ -364,7 +364,7 @@ var shipped = []shippedAgent{
 		HelperFlags:  []string{"-h", "--help"},
 	}},
 	{"omp", Definition{
-		Notes:              "From omp's documentation (agents.md). -r takes an optional value; ids are assumed to be uuids, as in pi, which omp derives from.",
+		Notes:              "From omp's documentation. -r takes an optional value; ids are assumed to be uuids, as in pi, which omp derives from.",
 		Programs:           []string{"omp"},
 		IDPattern:          "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}",
 		Exact:              []string{"--resume", "{id}"},
@@ -411,7 +411,7 @@ var shipped = []shippedAgent{
 		},
 	}},
 	{"pi", Definition{
-		Notes:          "Flags read in pi --help 0.73.1. pi renames its process to 'pi', so /proc loses the flags: the typed line carries them. -r/--resume is a picker with no value. --session also takes a path, which is stripped without becoming an id; --fork starts a new conversation from another: stripped. --export and --list-models print and exit. -k is not in 0.73.1's help but agents.md names it for a key: stripped all the same, a key must never reach a saved session.",
+		Notes:          "Flags read in pi --help 0.73.1. pi renames its process to 'pi', so /proc loses the flags: the typed line carries them. -r/--resume is a picker with no value. --session also takes a path, which is stripped without becoming an id; --fork starts a new conversation from another: stripped. --export and --list-models print and exit. -k is not in 0.73.1's help but its documentation names it for a key: stripped all the same, a key must never reach a saved session.",
 		Programs:       []string{"pi"},
 		Packages:       []string{"@mariozechner/pi-coding-agent"},
 		RenamesProcess: true,

@@ -21,7 +21,9 @@ func FreshTab(ls []kitty.OSWindow, self int) int {
 	}
 	for _, ow := range ls {
 		for _, t := range ow.Tabs {
-			if len(t.Groups) != 1 || len(t.Groups[0].Windows) < 2 || t.Groups[0].Windows[0] == self {
+			// A tab with a name of its own was made so (a session file, by
+			// hand): not the one kitty opens by default.
+			if t.TitleOverridden || len(t.Groups) != 1 || len(t.Groups[0].Windows) < 2 || t.Groups[0].Windows[0] == self {
 				continue
 			}
 			g := t.Groups[0].Windows

@@ -137,7 +137,11 @@ func TestLeaseNotKeptByAChild(t *testing.T) {
 	resume := []string{"claude", "--model", "sonnet", "--resume", uuid}
 	pidFile := filepath.Join(w.dir, "helper.pid")
 	w.extraEnv = []string{"KITTY_PID=4242", "KITTY_WINDOW_ID=1", "FAKEAGENT_BACKGROUND=" + pidFile, "FAKEAGENT_EXIT=0"}
+	// The run is done once the helper's pid is written: stopped before,
+	// the agent would never write it.
+	w.until = func() bool { fi, err := os.Stat(pidFile); return err == nil && fi.Size() > 0 }
 	first := w.runPTY(args, "\r", true)
+	w.until = nil
 	if diff := cmp.Diff(resume, argvOf(first)); diff != "" {
 		t.Fatalf("first resume (-want +got):\n%s\n%s", diff, first.out)
 	}

@@ -46,6 +46,10 @@ type world struct {
 	key      []byte // the sealing key in state
 	pathPre  string // a directory before the fake agents on PATH
 	extraEnv []string
+	// until, when set, must also hold before a run in a pty counts as
+	// done (the agent is stopped then): what the agent does after it
+	// starts.
+	until func() bool
 }
 
 func newWorld(t *testing.T) *world {
@@ -134,7 +138,7 @@ func (w *world) runPTYShown(args []string, keys string, shown func()) run {
 	w.t.Helper()
 	before := len(w.log.Records())
 	o := kittytest.PTYOptions{Path: w.bin, Args: args, Env: w.env(), Dir: w.cwd, Keys: kittytest.Keys(keys),
-		Done: func() bool { return len(w.log.Records()) > before }}
+		Done: func() bool { return len(w.log.Records()) > before && (w.until == nil || w.until()) }}
 	if shown != nil {
 		o.WaitFor, o.Shown = "i commands", shown
 	}

@@ -44,6 +44,10 @@ type Asker struct {
 	// bold: the title and the option marked are drawn in bold (out is a
 	// terminal, and neither NO_COLOR nor TERM=dumb says otherwise).
 	bold bool
+	// width is the terminal's width in columns, 0 when out is none: a
+	// line redrawn in place must fit on one row, or moving back over it
+	// lands in the wrong place.
+	width int
 }
 
 // Open makes the terminal in raw and asks on out.
@@ -51,6 +55,9 @@ func Open(in io.Reader, out io.Writer) (*Asker, error) {
 	a := &Asker{r: bufio.NewReader(in), out: out, restore: func() {}}
 	if f, ok := out.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		a.bold = os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
+		if w, _, err := term.GetSize(int(f.Fd())); err == nil {
+			a.width = w
+		}
 	}
 	if f, ok := in.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		old, err := term.MakeRaw(int(f.Fd()))
@@ -106,6 +113,16 @@ func (a *Asker) next() (rune, error) {
 			return keyOther, nil
 		}
 	}
+}
+
+// fit is s cut to one row of the terminal (a column left for the
+// cursor), in runes: the options are text, a rune a column.
+func (a *Asker) fit(s string) string {
+	r := []rune(s)
+	if a.width <= 1 || len(r) < a.width {
+		return s
+	}
+	return string(r[:a.width-2]) + "…"
 }
 
 // strong is s in bold where a draws in bold.
@@ -176,9 +193,9 @@ func (a *Asker) Select(title string, options []Option) (string, error) {
 			if i < 9 {
 				num = fmt.Sprintf("%d ", i+1)
 			}
-			row := "  " + num + o.Label
+			row := a.fit("  " + num + o.Label)
 			if i == at {
-				row = a.strong("> " + num + o.Label)
+				row = a.strong(a.fit("> " + num + o.Label))
 			}
 			fmt.Fprintf(out, "\r\x1b[K%s\r\n", row)
 		}
@@ -219,7 +236,14 @@ func (a *Asker) Input(title, def string, valid func(string) error) (string, erro
 	out := a.out
 	a.header(title, "")
 	line := []rune(def)
-	draw := func() { fmt.Fprintf(out, "\r\x1b[K> %s", string(line)) }
+	draw := func() {
+		shown := line
+		if n := a.width - 4; n > 0 && len(shown) > n {
+			// The end of a line too long for one row, where the typing is.
+			shown = append([]rune("…"), shown[len(shown)-n+1:]...)
+		}
+		fmt.Fprintf(out, "\r\x1b[K> %s", string(shown))
+	}
 	draw()
 	for {
 		r, err := a.next()

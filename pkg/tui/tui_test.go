@@ -111,3 +111,28 @@ func TestAskerKeepsTypedAhead(t *testing.T) {
 		t.Errorf("got %q %q %v (%v %v %v)", pick, dir, yes, err1, err2, err3)
 	}
 }
+
+// TestFitsTheTerminal: on a terminal of 20 columns an option longer than a
+// row is cut to one, and a long line typed shows its end: each is redrawn
+// in place, which a line wrapped onto a second row would break.
+func TestFitsTheTerminal(t *testing.T) {
+	var out strings.Builder
+	a := ask("\r", &out)
+	a.width = 20
+	if _, err := a.Select("Template", []Option{{"review — an agent, the diff and a shell", "review"}}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "> 1 review — an ag…\r\n") {
+		t.Errorf("option not cut to the row: %q", out.String())
+	}
+	out.Reset()
+	a = ask("/deeply/nested/directory\r", &out)
+	a.width = 20
+	got, err := a.Input("Directory", "", nil)
+	if err != nil || got != "/deeply/nested/directory" {
+		t.Fatalf("%q %v", got, err)
+	}
+	if !strings.HasSuffix(out.String(), "\r\x1b[K> …ested/directory\r\n") {
+		t.Errorf("the line's end not shown: %q", out.String())
+	}
+}

@@ -102,7 +102,14 @@ func newTemplate(name, source string, data []byte) Template {
 	t := Template{Name: name, Source: source, Data: data, NeedsAgent: strings.Contains(string(data), "{agent}")}
 	for _, l := range strings.Split(string(data), "\n") {
 		if c, ok := strings.CutPrefix(strings.TrimSpace(l), "#"); ok {
-			t.About = kitty.Printable(strings.TrimSpace(c))
+			// A comment that names the template ("kittymux template
+			// "duo": …", as the shipped ones and the sessions made from
+			// them start) says the rest: the name is shown beside it.
+			c = strings.TrimSpace(c)
+			if rest, ok := strings.CutPrefix(c, fmt.Sprintf("kittymux template %q:", name)); ok {
+				c = strings.TrimSpace(rest)
+			}
+			t.About = kitty.Printable(c)
 			break
 		}
 	}

@@ -42,9 +42,9 @@ func TestListUserWins(t *testing.T) {
 	}
 	want := []row{
 		{"agent", "agent.kitty-session", "mine", true, true},
-		{"duo", Shipped, `kittymux template "duo": two agents side by side, a shell below.`, false, true},
-		{"plain", Shipped, `kittymux template "plain": one tab with a shell in the session's directory.`, false, false},
-		{"review", Shipped, `kittymux template "review": an agent, the working tree's diff, a shell.`, false, true},
+		{"duo", Shipped, `two agents side by side, a shell below.`, false, true},
+		{"plain", Shipped, `one tab with a shell in the session's directory.`, false, false},
+		{"review", Shipped, `an agent, the working tree's diff, a shell.`, false, true},
 		{"solo", "solo.kitty-session", "", false, false},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

@@ -3,6 +3,7 @@
 package setup
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -28,6 +29,8 @@ type Options struct {
 	Getenv     func(string) string
 	Executable string
 	LookPath   func(string) (string, error)
+	// Discover finds the kitties running (nil: none looked for).
+	Discover func(context.Context) ([]kitty.Instance, error)
 
 	DryRun bool
 	Undo   bool
@@ -45,7 +48,7 @@ type Options struct {
 
 // From fills o with what setup takes from f.
 func (o Options) From(f *factory.Factory) *Options {
-	o.IO, o.Paths, o.Getenv, o.Executable, o.LookPath = f.IO, f.Paths, f.Getenv, f.Executable, f.LookPath
+	o.IO, o.Paths, o.Getenv, o.Executable, o.LookPath, o.Discover = f.IO, f.Paths, f.Getenv, f.Executable, f.LookPath, f.Discover
 	return &o
 }
 
@@ -171,10 +174,27 @@ func Run(ctx context.Context, o *Options) error {
 
 // kittyNote says which kitty setup sets kittymux up for and what works on
 // it: the kitty it runs in (KITTY_INSTALLATION_DIR, which kitty gives its
-// windows), else kitty on PATH.
+// windows), else the kitties running (a line for each program), else kitty
+// on PATH, which may be another kitty than the one people run.
 func kittyNote(ctx context.Context, o *Options) string {
 	if v, ok := kitty.VersionOfInstall(o.Getenv("KITTY_INSTALLATION_DIR")); ok {
 		return fmt.Sprintf("kitty      %s (the kitty this runs in): %s", v, v.WhatWorks())
+	}
+	if o.Discover != nil {
+		if insts, err := o.Discover(ctx); err == nil {
+			var lines []string
+			seen := map[string]bool{}
+			for _, in := range insts {
+				if in.Utility != "" || in.Version.IsZero() || seen[in.Exe+in.Version.String()] {
+					continue
+				}
+				seen[in.Exe+in.Version.String()] = true
+				lines = append(lines, fmt.Sprintf("kitty      %s (running: %s): %s", in.Version, kitty.Printable(cmp.Or(in.Exe, in.Socket)), in.Version.WhatWorks()))
+			}
+			if len(lines) > 0 {
+				return strings.Join(lines, "\n")
+			}
+		}
 	}
 	if o.LookPath != nil {
 		if exe, err := o.LookPath("kitty"); err == nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/cmd/factory/factorytest"
 	cmdsetup "github.com/kittymux/kittymux/pkg/cmd/setup"
+	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/screenhist"
 	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
@@ -251,6 +252,29 @@ func TestOffersHooks(t *testing.T) {
 			t.Errorf("installed with --integrations=no")
 		}
 	})
+}
+
+// TestSetupNamesRunningKitty: outside kitty, setup describes the kitties
+// running (a line for each program), not the kitty on PATH, which may be
+// another.
+func TestSetupNamesRunningKitty(t *testing.T) {
+	f, out, _ := testFactory(t, "plain")
+	f.Discover = func(context.Context) ([]kitty.Instance, error) {
+		return []kitty.Instance{
+			{Socket: "/run/a", Exe: "/opt/kitty/bin/kitty", Version: kitty.Version{Major: 0, Minor: 48, Patch: 2}},
+			{Socket: "/run/b", Exe: "/opt/kitty/bin/kitty", Version: kitty.Version{Major: 0, Minor: 48, Patch: 2}},
+			{Socket: "/run/p", Exe: "/opt/kitty/bin/kitty", Utility: "panel", Version: kitty.Version{Major: 0, Minor: 48, Patch: 2}},
+			{Socket: "/run/c", Exe: "/usr/bin/kitty", Version: kitty.Version{Major: 0, Minor: 26, Patch: 5}},
+		}, nil
+	}
+	if err := cmdsetup.Run(t.Context(), cmdsetup.Options{Systemd: noSystemd{}, DryRun: true}.From(f)); err != nil {
+		t.Fatal(err)
+	}
+	want := "kitty      0.48.2 (running: /opt/kitty/bin/kitty): every part works (save, autosave and restore: 0.43.0; the quit capture: 0.46.2)\n" +
+		"kitty      0.26.5 (running: /usr/bin/kitty): works: the scanner, recover, restart, hooks, the restore prompt; needs a newer kitty: save, autosave and restore (0.43.0 or newer), the quit capture (0.46.2 or newer)\n"
+	if !strings.Contains(out.String(), want) {
+		t.Errorf("no lines\n%s\nin\n%s", want, out)
+	}
 }
 
 // TestSetupNamesKitty: setup says which kitty it found and what works on

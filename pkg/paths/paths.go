@@ -103,3 +103,14 @@ func (p Paths) UserTemplatesDir() string { return filepath.Join(p.ConfigDir, "te
 func (p Paths) Session(name string) string {
 	return filepath.Join(p.SessionsDir(), name+".kitty-session")
 }
+
+// SameDir says whether two directories are one, through links: one a
+// process saw as its working directory, one a file names.
+func SameDir(a, b string) bool {
+	if a == b {
+		return true
+	}
+	ra, err1 := filepath.EvalSymlinks(a)
+	rb, err2 := filepath.EvalSymlinks(b)
+	return err1 == nil && err2 == nil && ra == rb
+}

@@ -3,12 +3,12 @@ package prompt
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/kittymux/kittymux/pkg/conversations"
 	"github.com/kittymux/kittymux/pkg/ids"
 	"github.com/kittymux/kittymux/pkg/journal"
+	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/recognize"
 	"github.com/kittymux/kittymux/pkg/resumerecord"
 )
@@ -36,7 +36,7 @@ func (e *Env) checkConversation(r resumerecord.Record) (gone bool, why string) {
 		return false, ""
 	}
 	wd, _ := os.Getwd()
-	if sameDir(wd, c.Dir) {
+	if paths.SameDir(wd, c.Dir) {
 		return false, ""
 	}
 	if fi, err := os.Stat(c.Dir); err != nil || !fi.IsDir() {
@@ -181,14 +181,4 @@ func (e *Env) tilde(p string) string {
 		return "~" + p[len(home):]
 	}
 	return p
-}
-
-// sameDir compares two directories through links.
-func sameDir(a, b string) bool {
-	if a == b {
-		return true
-	}
-	ra, err1 := filepath.EvalSymlinks(a)
-	rb, err2 := filepath.EvalSymlinks(b)
-	return err1 == nil && err2 == nil && ra == rb
 }

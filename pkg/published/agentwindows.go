@@ -1,9 +1,8 @@
 package published
 
 import (
-	"path/filepath"
-
 	"github.com/kittymux/kittymux/pkg/journal"
+	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/resumerecord"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
 )
@@ -47,21 +46,10 @@ func (w Restored) Outcome(outcomes []journal.Restore, used []bool) *journal.Rest
 	r := w.Record
 	for i := range outcomes {
 		o := &outcomes[i]
-		if !used[i] && o.Agent == r.Agent && o.Mode == string(r.Mode) && o.ID == r.ID && o.Tab == r.Tab && sameDir(o.Dir, w.Dir) {
+		if !used[i] && o.Agent == r.Agent && o.Mode == string(r.Mode) && o.ID == r.ID && o.Tab == r.Tab && paths.SameDir(o.Dir, w.Dir) {
 			used[i] = true
 			return o
 		}
 	}
 	return nil
-}
-
-// sameDir compares a directory the prompt saw (its working directory) with
-// one the session file names, through links.
-func sameDir(a, b string) bool {
-	if a == b {
-		return true
-	}
-	ra, err1 := filepath.EvalSymlinks(a)
-	rb, err2 := filepath.EvalSymlinks(b)
-	return err1 == nil && err2 == nil && ra == rb
 }

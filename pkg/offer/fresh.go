@@ -1,6 +1,24 @@
 package offer
 
-import "github.com/kittymux/kittymux/pkg/kitty"
+import (
+	"context"
+	"strconv"
+
+	"github.com/kittymux/kittymux/pkg/kitty"
+)
+
+// CloseFresh closes the tab the offer (its window self) ran over once the
+// session is back, when it is fresh (FreshTab): else each crash and
+// restore leaves one more empty tab. The offer's window goes with it.
+func CloseFresh(ctx context.Context, c *kitty.Client, self int) {
+	ls, err := c.LS(ctx)
+	if err != nil {
+		return
+	}
+	if tab := FreshTab(ls, self); tab != 0 {
+		_ = c.CloseTab(ctx, "id:"+strconv.Itoa(tab))
+	}
+}
 
 // FreshTab is the tab the offer ran over (self is the offer's own window,
 // an overlay) when closing it, once the session is restored, loses

@@ -184,26 +184,16 @@ func ask(ctx context.Context, o *OfferOptions, key, still string, restore func()
 	}
 }
 
-// closeFresh closes the tab the offer ran over once the session is back,
-// when kitty opened it as it started and nothing was done in it
-// (offer.FreshTab): else each crash and restore leaves one more empty tab.
-// The offer's own window goes with it.
+// closeFresh closes the tab the offer ran over, if it is fresh
+// (offer.CloseFresh): the offer's window is KITTY_WINDOW_ID of the kitty
+// it runs in.
 func closeFresh(ctx context.Context, o *OfferOptions) {
 	self, err := strconv.Atoi(o.Getenv("KITTY_WINDOW_ID"))
 	if err != nil || o.Getenv("KITTY_LISTEN_ON") == "" {
 		return
 	}
-	in, err := o.OneKitty(ctx)
-	if err != nil {
-		return
-	}
-	c := kitty.NewClient(in.Addr)
-	ls, err := c.LS(ctx)
-	if err != nil {
-		return
-	}
-	if tab := offer.FreshTab(ls, self); tab != 0 {
-		_ = c.CloseTab(ctx, "id:"+strconv.Itoa(tab))
+	if in, err := o.OneKitty(ctx); err == nil {
+		offer.CloseFresh(ctx, kitty.NewClient(in.Addr), self)
 	}
 }
 

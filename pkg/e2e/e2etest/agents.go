@@ -210,17 +210,23 @@ func trustCodexHooks(w *world, k *kittytest.Real, dir string) {
 	}
 	asking := func(s string) bool { return strings.Contains(s, "2. Trust all and continue") }
 	k.WaitForText(windowMatch(id), asking, 90*time.Second)
-	// A busy codex can drop the keys while it shows the question (the
-	// screen shows "2" either way): they are pressed again while it asks.
-	for attempt := 1; ; attempt++ {
+	// "2" takes that choice at once. A busy codex can drop the key: it is
+	// pressed again while the question shows, and Enter only once the
+	// mark is on 2 (an Enter with the mark on 1, after a "2" lost, opens
+	// the hooks' review page instead, as seen under load).
+	notAsking := func(s string) bool { return !asking(s) }
+	for attempt := 1; attempt <= 4; attempt++ {
 		if err := k.Client.SendText(t.Context(), windowMatch(id), "2"); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(300 * time.Millisecond)
-		w.enter(k, id)
-		gone := w.screenShows(k, id, func(s string) bool { return !asking(s) }, 20*time.Second)
-		if gone || attempt == 4 {
+		if w.screenShows(k, id, notAsking, 10*time.Second) {
 			break
+		}
+		if s, err := w.screen(k, id); err == nil && strings.Contains(s, "› 2. Trust all") {
+			w.enter(k, id)
+			if w.screenShows(k, id, notAsking, 10*time.Second) {
+				break
+			}
 		}
 	}
 	w.waitReady(k, id)

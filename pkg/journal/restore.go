@@ -110,11 +110,16 @@ func (j *Journal) RestoresSince(t time.Time) ([]Restore, error) {
 	if err != nil {
 		return nil, err
 	}
+	return f.RestoresSince(t), nil
+}
+
+// RestoresSince are the restore outcomes of f recorded at t or later.
+func (f *File) RestoresSince(t time.Time) []Restore {
 	var out []Restore
 	for _, r := range f.Restores { // with the queued ones (Read)
 		if !r.At.Before(t) {
 			out = append(out, r)
 		}
 	}
-	return out, nil
+	return out
 }

@@ -55,8 +55,13 @@ func (o *RestoreOptions) Report(ctx context.Context, path string, since time.Tim
 	sp := spinner.Start(o.IO.ErrOut, fmt.Sprintf("waiting for the prompts of %d agent window(s)", len(ws)))
 	defer sp.Stop()
 	for {
-		outcomes, _ := j.RestoresSince(since)
+		// One read a pass: the outcomes and the records they are checked
+		// against.
 		jf, _ := j.Read()
+		var outcomes []journal.Restore
+		if jf != nil {
+			outcomes = jf.RestoresSince(since)
+		}
 		lines, done := outcomeLines(ws, outcomes, func(r journal.Restore) (string, string, bool) {
 			return recs.Resumed(jf, r)
 		})

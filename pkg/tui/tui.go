@@ -12,9 +12,12 @@ import (
 	"io"
 	"os"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/term"
+
+	"github.com/kittymux/kittymux/pkg/kitty"
 )
 
 // ErrCancelled: the person left (Ctrl-C, Ctrl-D, Esc, or the input ended).
@@ -142,10 +145,10 @@ func cancels(r rune) bool {
 // raw mode a newline only moves down: every line ends in \r\n.
 func (a *Asker) header(title, detail string) {
 	out := a.out
-	fmt.Fprintf(out, "%s\r\n", a.strong(title))
+	fmt.Fprintf(out, "%s\r\n", a.strong(kitty.Printable(title)))
 	if detail != "" {
 		for _, l := range strings.Split(detail, "\n") {
-			fmt.Fprintf(out, "  %s\r\n", l)
+			fmt.Fprintf(out, "  %s\r\n", kitty.Printable(l))
 		}
 	}
 }
@@ -193,9 +196,10 @@ func (a *Asker) Select(title string, options []Option) (string, error) {
 			if i < 9 {
 				num = fmt.Sprintf("%d ", i+1)
 			}
-			row := a.fit("  " + num + o.Label)
+			label := kitty.Printable(o.Label)
+			row := a.fit("  " + num + label)
 			if i == at {
-				row = a.strong(a.fit("> " + num + o.Label))
+				row = a.strong(a.fit("> " + num + label))
 			}
 			fmt.Fprintf(out, "\r\x1b[K%s\r\n", row)
 		}
@@ -237,7 +241,9 @@ func (a *Asker) Input(title, def string, valid func(string) error) (string, erro
 	a.header(title, "")
 	line := []rune(def)
 	draw := func() {
-		shown := line
+		// The line holds what was offered (a directory's name, which any
+		// program can choose) as well as what was typed.
+		shown := []rune(kitty.Printable(string(line)))
 		if n := a.width - 4; n > 0 && len(shown) > n {
 			// The end of a line too long for one row, where the typing is.
 			shown = append([]rune("…"), shown[len(shown)-n+1:]...)
@@ -268,7 +274,7 @@ func (a *Asker) Input(title, def string, valid func(string) error) (string, erro
 			}
 		case r == keyCtrlU:
 			line = line[:0]
-		case r >= ' ' && r != utf8.RuneError:
+		case r >= ' ' && !unicode.IsControl(r) && r != utf8.RuneError:
 			line = append(line, r)
 		default:
 			continue

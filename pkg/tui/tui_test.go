@@ -136,3 +136,24 @@ func TestFitsTheTerminal(t *testing.T) {
 		t.Errorf("the line's end not shown: %q", out.String())
 	}
 }
+
+// TestPrintsNothingItIsGiven: a default (a directory's name, which any
+// program can choose), a title and a label reach the terminal through
+// kitty.Printable, and a C1 control typed is not taken; the line returned
+// is the name itself.
+func TestPrintsNothingItIsGiven(t *testing.T) {
+	var out strings.Builder
+	dir := "/tmp/evil\x1b]2;pwned\x07\nx"
+	got, err := ask("\u009b\r", &out).Input("Directory \x1b[31m", dir, nil)
+	if err != nil || got != dir {
+		t.Fatalf("%q %v", got, err)
+	}
+	if _, err := ask("\r", &out).Select("Template", []Option{{"a\x1b[2Jb", "a"}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{"\x1b]2;", "\x1b[31m", "\x1b[2J", "\u009b", "evil\x07", "evil\x1b"} {
+		if strings.Contains(out.String(), bad) {
+			t.Errorf("%q reached the terminal: %q", bad, out.String())
+		}
+	}
+}

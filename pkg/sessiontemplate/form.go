@@ -17,8 +17,8 @@ type Choices struct {
 	Cwd      string
 }
 
-// ErrCancelled: the person left the form.
-var ErrCancelled = errors.New("cancelled")
+// ErrCancelled: the person left the form (tui's).
+var ErrCancelled = tui.ErrCancelled
 
 // Missing says what is still to choose for ts and agents, listing the
 // choices there are, for a command without a terminal to ask on; nil when
@@ -53,11 +53,7 @@ func Ask(in io.Reader, out io.Writer, c *Choices, ts []Template, agents []string
 		return err
 	}
 	defer a.Close()
-	err = ask(a, c, ts, agents, defaultCwd)
-	if errors.Is(err, tui.ErrCancelled) {
-		return ErrCancelled
-	}
-	return err
+	return ask(a, c, ts, agents, defaultCwd)
 }
 
 func ask(a *tui.Asker, c *Choices, ts []Template, agents []string, defaultCwd string) error {

@@ -189,11 +189,12 @@ func ask(ctx context.Context, o *OfferOptions, key, still string, restore func()
 // it runs in.
 func closeFresh(ctx context.Context, o *OfferOptions) {
 	self, err := strconv.Atoi(o.Getenv("KITTY_WINDOW_ID"))
-	if err != nil || o.Getenv("KITTY_LISTEN_ON") == "" {
+	if err != nil {
 		return
 	}
-	if in, err := o.OneKitty(ctx); err == nil {
-		offer.CloseFresh(ctx, kitty.NewClient(in.Addr), self)
+	// The kitty it runs in, by the address kitty gave it: nothing to find.
+	if addr, err := kitty.ParseAddress(o.Getenv("KITTY_LISTEN_ON")); err == nil {
+		offer.CloseFresh(ctx, kitty.NewClient(addr), self)
 	}
 }
 

@@ -51,18 +51,7 @@ type DiscoverOptions struct {
 // KITTY_LISTEN_ON always is, so a stale one can be reported. A
 // KITTY_LISTEN_ON kittymux cannot use is an error naming it.
 func Discover(ctx context.Context, o DiscoverOptions) ([]Instance, error) {
-	if o.Getenv == nil {
-		o.Getenv = os.Getenv
-	}
-	if o.ProcRoot == "" {
-		o.ProcRoot = "/proc"
-	}
-	if o.TempDir == "" {
-		o.TempDir = os.TempDir()
-	}
-	if o.ConfigDir == "" {
-		o.ConfigDir = kittyConfigDir(o.Getenv)
-	}
+	o = o.withDefaults()
 	var out []Instance
 	seen := map[string]bool{}
 	add := func(in Instance) {
@@ -88,10 +77,42 @@ func Discover(ctx context.Context, o DiscoverOptions) ([]Instance, error) {
 	for _, in := range running(o) {
 		add(in)
 	}
-	// Kitties of one install share their binary: ask it once.
+	withVersions(ctx, out)
+	return out, nil
+}
+
+// Programs are the kitties of this user running now, with a socket or
+// without one (on a first setup kitty has none yet): each one's binary,
+// version and whether it is a utility kitty, from /proc; elsewhere, those
+// Discover finds.
+func Programs(ctx context.Context, o DiscoverOptions) []Instance {
+	out := programs(o.withDefaults())
+	withVersions(ctx, out)
+	return out
+}
+
+func (o DiscoverOptions) withDefaults() DiscoverOptions {
+	if o.Getenv == nil {
+		o.Getenv = os.Getenv
+	}
+	if o.ProcRoot == "" {
+		o.ProcRoot = "/proc"
+	}
+	if o.TempDir == "" {
+		o.TempDir = os.TempDir()
+	}
+	if o.ConfigDir == "" {
+		o.ConfigDir = kittyConfigDir(o.Getenv)
+	}
+	return o
+}
+
+// withVersions sets each instance's version from its binary. Kitties of one
+// install share their binary: it is asked once.
+func withVersions(ctx context.Context, ins []Instance) {
 	versions := map[string]Version{}
-	for i := range out {
-		exe := out[i].Exe
+	for i := range ins {
+		exe := ins[i].Exe
 		if exe == "" {
 			continue
 		}
@@ -100,9 +121,8 @@ func Discover(ctx context.Context, o DiscoverOptions) ([]Instance, error) {
 			v, _ = VersionOfExe(ctx, exe)
 			versions[exe] = v
 		}
-		out[i].Version = v
+		ins[i].Version = v
 	}
-	return out, nil
 }
 
 // ConfigDir is kitty's configuration directory, where its kitty.conf is:

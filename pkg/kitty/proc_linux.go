@@ -51,6 +51,15 @@ func running(o DiscoverOptions) []Instance {
 	return out
 }
 
+// programs are the kitty processes of this user, socket or not.
+func programs(o DiscoverOptions) []Instance {
+	var out []Instance
+	for _, p := range kittyProcesses(o.ProcRoot) {
+		out = append(out, Instance{PID: p.pid, Exe: p.exe, Utility: p.utility()})
+	}
+	return out
+}
+
 // processDetails reads a kitty's binary and whether it is a utility kitty
 // from /proc.
 func processDetails(o DiscoverOptions, pid int) (exe, utility string) {

@@ -64,6 +64,9 @@ type Factory struct {
 	Executable string
 	// Discover finds running kitties; tests replace it.
 	Discover func(ctx context.Context) ([]kitty.Instance, error)
+	// Programs are the kitties running, with a socket or not (setup
+	// describes them); nil in tests unless they set it.
+	Programs func(ctx context.Context) []kitty.Instance
 	// AskTimeout is how long each kitty has to answer when several are
 	// asked at once; 0 is kitty.AskTimeout.
 	AskTimeout time.Duration
@@ -88,6 +91,9 @@ func New() *Factory {
 	f := &Factory{IO: System(), Paths: paths.FromEnv(), Getenv: os.Getenv}
 	f.Executable, _ = os.Executable()
 	f.Discover = f.discover
+	f.Programs = func(ctx context.Context) []kitty.Instance {
+		return kitty.Programs(ctx, kitty.DiscoverOptions{Getenv: f.Getenv})
+	}
 	f.lazy()
 	return f
 }

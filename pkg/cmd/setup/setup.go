@@ -3,7 +3,6 @@
 package setup
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -29,8 +28,9 @@ type Options struct {
 	Getenv     func(string) string
 	Executable string
 	LookPath   func(string) (string, error)
-	// Discover finds the kitties running (nil: none looked for).
-	Discover func(context.Context) ([]kitty.Instance, error)
+	// Programs are the kitties running, socket or not (nil: none looked
+	// for).
+	Programs func(context.Context) []kitty.Instance
 
 	DryRun bool
 	Undo   bool
@@ -48,7 +48,7 @@ type Options struct {
 
 // From fills o with what setup takes from f.
 func (o Options) From(f *factory.Factory) *Options {
-	o.IO, o.Paths, o.Getenv, o.Executable, o.LookPath, o.Discover = f.IO, f.Paths, f.Getenv, f.Executable, f.LookPath, f.Discover
+	o.IO, o.Paths, o.Getenv, o.Executable, o.LookPath, o.Programs = f.IO, f.Paths, f.Getenv, f.Executable, f.LookPath, f.Programs
 	return &o
 }
 
@@ -75,8 +75,9 @@ it leads to), and a copy of it from before goes beside it (kitty.conf.kittymux-b
 there already is never replaced: a later setup's copy is kitty.conf.kittymux-backup.2, ...).
 --undo removes exactly what setup added: kitty.conf gets back its original bytes.
 
-It names the kitty found (the one it runs in, else kitty on PATH) and what works on it: save,
-autosave and restore need kitty 0.43 or newer, the quit capture 0.46.2; the rest works on any.
+It names the kitty found (the one it runs in, else the kitties running, else kitty on PATH) and
+what works on it: save, autosave and restore need kitty 0.43 or newer, the quit capture 0.46.2;
+the rest works on any.
 
 Exit codes: 0 done (or nothing to do), 1 error, 2 bad usage.`,
 		Args: cobra.NoArgs,
@@ -180,20 +181,18 @@ func kittyNote(ctx context.Context, o *Options) string {
 	if v, ok := kitty.VersionOfInstall(o.Getenv("KITTY_INSTALLATION_DIR")); ok {
 		return fmt.Sprintf("kitty      %s (the kitty this runs in): %s", v, v.WhatWorks())
 	}
-	if o.Discover != nil {
-		if insts, err := o.Discover(ctx); err == nil {
-			var lines []string
-			seen := map[string]bool{}
-			for _, in := range insts {
-				if in.Utility != "" || in.Version.IsZero() || seen[in.Exe+in.Version.String()] {
-					continue
-				}
-				seen[in.Exe+in.Version.String()] = true
-				lines = append(lines, fmt.Sprintf("kitty      %s (running: %s): %s", in.Version, kitty.Printable(cmp.Or(in.Exe, in.Socket)), in.Version.WhatWorks()))
+	if o.Programs != nil {
+		var lines []string
+		seen := map[string]bool{}
+		for _, in := range o.Programs(ctx) {
+			if in.Utility != "" || in.Version.IsZero() || seen[in.Exe] {
+				continue
 			}
-			if len(lines) > 0 {
-				return strings.Join(lines, "\n")
-			}
+			seen[in.Exe] = true
+			lines = append(lines, fmt.Sprintf("kitty      %s (running: %s): %s", in.Version, kitty.Printable(in.Exe), in.Version.WhatWorks()))
+		}
+		if len(lines) > 0 {
+			return strings.Join(lines, "\n")
 		}
 	}
 	if o.LookPath != nil {

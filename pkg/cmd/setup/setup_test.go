@@ -255,19 +255,20 @@ func TestOffersHooks(t *testing.T) {
 }
 
 // TestSetupNamesRunningKitty: outside kitty, setup describes the kitties
-// running (a line for each program), not the kitty on PATH, which may be
-// another.
+// running, with a socket or not (a line for each program), not the kitty
+// on PATH, which may be another.
 func TestSetupNamesRunningKitty(t *testing.T) {
 	f, out, _ := testFactory(t, "plain")
-	f.Discover = func(context.Context) ([]kitty.Instance, error) {
+	o := cmdsetup.Options{Systemd: noSystemd{}, DryRun: true}.From(f)
+	o.Programs = func(context.Context) []kitty.Instance {
 		return []kitty.Instance{
 			{Socket: "/run/a", Exe: "/opt/kitty/bin/kitty", Version: kitty.Version{Major: 0, Minor: 48, Patch: 2}},
 			{Socket: "/run/b", Exe: "/opt/kitty/bin/kitty", Version: kitty.Version{Major: 0, Minor: 48, Patch: 2}},
 			{Socket: "/run/p", Exe: "/opt/kitty/bin/kitty", Utility: "panel", Version: kitty.Version{Major: 0, Minor: 48, Patch: 2}},
-			{Socket: "/run/c", Exe: "/usr/bin/kitty", Version: kitty.Version{Major: 0, Minor: 26, Patch: 5}},
-		}, nil
+			{Exe: "/usr/bin/kitty", Version: kitty.Version{Major: 0, Minor: 26, Patch: 5}},
+		}
 	}
-	if err := cmdsetup.Run(t.Context(), cmdsetup.Options{Systemd: noSystemd{}, DryRun: true}.From(f)); err != nil {
+	if err := cmdsetup.Run(t.Context(), o); err != nil {
 		t.Fatal(err)
 	}
 	want := "kitty      0.48.2 (running: /opt/kitty/bin/kitty): every part works (save, autosave and restore: 0.43.0; the quit capture: 0.46.2)\n" +

@@ -37,6 +37,10 @@ type DiscoverOptions struct {
 	// $KITTY_CONFIG_DIRECTORY, else $XDG_CONFIG_HOME/kitty, else ~/.config/kitty.
 	ConfigDir string
 	TempDir   string // os.TempDir(): kitty puts relative socket names there
+	// Home ($HOME) and StateDir (kittymux's state directory) say which
+	// kitties are this kittymux's: one whose environment names another HOME
+	// and another state directory is left out (Linux; see proc_linux.go).
+	Home, StateDir string
 }
 
 // Discover finds every running kitty of this user that has a remote-control
@@ -103,6 +107,9 @@ func (o DiscoverOptions) withDefaults() DiscoverOptions {
 	}
 	if o.ConfigDir == "" {
 		o.ConfigDir = kittyConfigDir(o.Getenv)
+	}
+	if o.Home == "" {
+		o.Home = o.Getenv("HOME")
 	}
 	return o
 }

@@ -2,8 +2,10 @@ package kitty
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -29,7 +31,7 @@ func running(o DiscoverOptions) []Instance {
 	}
 	confListen := listenOnFromConf(filepath.Join(o.ConfigDir, "kitty.conf"), o.Getenv)
 	var out []Instance
-	for _, p := range kittyProcesses(o.ProcRoot) {
+	for _, p := range kittyProcesses(o) {
 		listen, fromConfig, source := p.listenOn()
 		if listen == "" {
 			if p.configFile != "" {
@@ -54,7 +56,7 @@ func running(o DiscoverOptions) []Instance {
 // programs are the kitty processes of this user, socket or not.
 func programs(o DiscoverOptions) []Instance {
 	var out []Instance
-	for _, p := range kittyProcesses(o.ProcRoot) {
+	for _, p := range kittyProcesses(o) {
 		out = append(out, Instance{PID: p.pid, Exe: p.exe, Utility: p.utility()})
 	}
 	return out
@@ -117,8 +119,13 @@ func (p proc) utility() string {
 
 // kittyProcesses lists this user's kitty processes. kitty forks a prewarm
 // process that looks like kitty itself: a kitty whose parent is a kitty with
-// the same binary is left out.
-func kittyProcesses(root string) []proc {
+// the same binary is left out. So is a kitty of another kittymux: one
+// started with another HOME (a sandbox, a test, a second account's files)
+// whose environment does not name this kittymux's state directory either;
+// its windows read and write that other state. One whose environment cannot
+// be read, or names no HOME, is kept.
+func kittyProcesses(o DiscoverOptions) []proc {
+	root := o.ProcRoot
 	ents, err := os.ReadDir(root)
 	if err != nil {
 		return nil
@@ -142,10 +149,63 @@ func kittyProcesses(root string) []proc {
 		if parent, ok := byPID[p.ppid]; ok && parent.exe == p.exe {
 			continue
 		}
+		if !o.ours(root, p.pid) {
+			continue
+		}
 		out = append(out, p)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].pid < out[j].pid })
 	return out
+}
+
+// ours says whether the kitty pid belongs to this kittymux: its HOME is
+// this one, or its kittymux state directory ($XDG_STATE_HOME/kittymux, else
+// $HOME/.local/state/kittymux) is StateDir.
+func (o DiscoverOptions) ours(root string, pid int) bool {
+	env := environ(root, pid, "HOME", "XDG_STATE_HOME")
+	home := env["HOME"]
+	if home == "" || o.Home == "" || sameDir(home, o.Home) {
+		return true
+	}
+	if o.StateDir == "" {
+		return false
+	}
+	state := env["XDG_STATE_HOME"]
+	if !filepath.IsAbs(state) {
+		state = filepath.Join(home, ".local", "state")
+	}
+	return sameDir(filepath.Join(state, "kittymux"), o.StateDir)
+}
+
+// environ reads the named variables from a process's environment as it
+// started; none when it cannot be read. The read is bounded: a process of
+// this user can make its environment large.
+func environ(root string, pid int, names ...string) map[string]string {
+	out := map[string]string{}
+	f, err := os.Open(filepath.Join(root, strconv.Itoa(pid), "environ"))
+	if err != nil {
+		return out
+	}
+	defer f.Close()
+	b, _ := io.ReadAll(io.LimitReader(f, 1<<20))
+	for _, kv := range bytes.Split(b, []byte{0}) {
+		k, v, ok := bytes.Cut(kv, []byte{'='})
+		if ok && slices.Contains(names, string(k)) {
+			out[string(k)] = string(v)
+		}
+	}
+	return out
+}
+
+// sameDir: one directory, by name or (through a symlink) by file.
+func sameDir(a, b string) bool {
+	a, b = filepath.Clean(a), filepath.Clean(b)
+	if a == b {
+		return true
+	}
+	ia, errA := os.Stat(a)
+	ib, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(ia, ib)
 }
 
 func readProc(root string, pid int) (proc, bool) {

@@ -30,6 +30,13 @@ func (f *fakeProc) add(t *testing.T, pid, ppid int, exe string, args ...string) 
 	os.WriteFile(filepath.Join(dir, "stat"), []byte(fmt.Sprintf("%d (kit ty) S %d 1 1", pid, ppid)), 0o644)
 }
 
+func (f *fakeProc) environ(t *testing.T, pid int, env ...string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(f.root, fmt.Sprint(pid), "environ"), []byte(strings.Join(env, "\x00")+"\x00"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func (f *fakeProc) writeNetUnix(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("Num       RefCount Protocol Flags    Type St Inode Path\n")
@@ -70,12 +77,21 @@ func TestDiscover(t *testing.T) {
 	p.add(t, 500, 1, exe, "kitty", "+kitten", "panel", "--edge=top", "htop") // panel
 	p.add(t, 600, 1, exe, "kitty")                                           // socket not listening: gone
 	p.add(t, 700, 1, "/usr/bin/bash", "bash")                                // not kitty
-	p.sockets = []string{"/tmp/mykitty-100", "/run/k.sock", filepath.Join(tmp, "t", "rel-300"), "@other-400", "/tmp/mykitty-500", "/tmp/inside-1"}
+	p.add(t, 800, 1, exe, "kitty", "--listen-on", "unix:/run/other-home")    // another HOME: not this kittymux's
+	p.environ(t, 800, "TERM=xterm", "HOME="+filepath.Join(tmp, "elsewhere"), "X=1")
+	p.add(t, 900, 1, exe, "kitty", "--listen-on", "unix:/run/same-home") // this HOME, through a trailing slash
+	p.environ(t, 900, "HOME="+tmp+"/", "Y=2")
+	p.add(t, 1000, 1, exe, "kitty", "--listen-on", "unix:/run/same-state") // another HOME, this kittymux's state
+	p.environ(t, 1000, "HOME="+filepath.Join(tmp, "elsewhere"), "XDG_STATE_HOME="+filepath.Join(tmp, "state"))
+	p.add(t, 1100, 1, exe, "kitty", "--listen-on", "unix:/run/other-state") // another HOME, its own state there
+	p.environ(t, 1100, "HOME="+filepath.Join(tmp, "elsewhere"), "XDG_STATE_HOME=relative")
+	p.sockets = []string{"/tmp/mykitty-100", "/run/k.sock", filepath.Join(tmp, "t", "rel-300"), "@other-400", "/tmp/mykitty-500", "/tmp/inside-1", "/run/other-home", "/run/same-home", "/run/same-state", "/run/other-state"}
 	p.writeNetUnix(t)
 
 	env := map[string]string{"HOME": tmp, "KITTY_CONFIG_DIRECTORY": conf, "KITTY_LISTEN_ON": "unix:/tmp/inside-1", "KITTY_PID": "100"}
 	got, err := Discover(context.Background(), DiscoverOptions{
 		Getenv: func(k string) string { return env[k] }, ProcRoot: p.root, TempDir: filepath.Join(tmp, "t"),
+		StateDir: filepath.Join(tmp, "state", "kittymux"),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -95,6 +111,8 @@ func TestDiscover(t *testing.T) {
 		{"unix:" + filepath.Join(tmp, "t", "rel-300"), "-o listen_on", "", "0.48.2", 300},
 		{"unix:@other-400", "kitty.conf listen_on", "", "0.48.2", 400},
 		{"unix:/tmp/mykitty-500", "kitty.conf listen_on", "panel", "0.48.2", 500},
+		{"unix:/run/same-home", "--listen-on", "", "0.48.2", 900},
+		{"unix:/run/same-state", "--listen-on", "", "0.48.2", 1000},
 	}
 	if diff := cmp.Diff(want, rows); diff != "" {
 		t.Errorf("Discover (-want +got):\n%s", diff)

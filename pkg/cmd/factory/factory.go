@@ -92,7 +92,7 @@ func New() *Factory {
 	f.Executable, _ = os.Executable()
 	f.Discover = f.discover
 	f.Programs = func(ctx context.Context) []kitty.Instance {
-		return kitty.Programs(ctx, kitty.DiscoverOptions{Getenv: f.Getenv})
+		return kitty.Programs(ctx, kitty.DiscoverOptions{Getenv: f.Getenv, StateDir: f.Paths.StateDir})
 	}
 	f.lazy()
 	return f
@@ -110,7 +110,7 @@ func (f *Factory) discover(ctx context.Context) ([]kitty.Instance, error) {
 		}
 		return []kitty.Instance{{Addr: a, Socket: a.String(), Source: "--to"}}, nil
 	}
-	return kitty.Discover(ctx, kitty.DiscoverOptions{Getenv: f.Getenv})
+	return kitty.Discover(ctx, kitty.DiscoverOptions{Getenv: f.Getenv, StateDir: f.Paths.StateDir})
 }
 
 // Kitties returns the kitties a command acts on. A kitty that --to or

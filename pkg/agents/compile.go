@@ -261,7 +261,7 @@ func matchesEmpty(re *syntax.Regexp) bool {
 func build(file, name string, d Definition) (*Agent, error) {
 	b := &builder{file: file, a: newAgent(name, d)}
 	for _, step := range []func(Definition) error{
-		b.programs, b.flagLists, b.flagRoles, b.positionals, b.subcommands, b.idPattern, b.templates, b.probes,
+		b.programs, b.flagLists, b.flagRoles, b.positionals, b.subcommands, b.idPattern, b.templates, b.probes, b.configEnv,
 	} {
 		if err := step(d); err != nil {
 			return nil, err
@@ -567,6 +567,20 @@ func (b *builder) newTemplate(d Definition) error {
 
 // probes checks the probe runs, and that an agent that resumes has one
 // expecting every flag of its templates.
+// configEnv checks ConfigEnv: names of letters, digits and '_', each
+// perhaps ending in "*", never "*" alone (every variable).
+func (b *builder) configEnv(d Definition) error {
+	for _, p := range d.ConfigEnv {
+		name := strings.TrimSuffix(p, "*")
+		if name == "" || strings.TrimFunc(name, func(r rune) bool {
+			return r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9'
+		}) != "" {
+			return b.bad("config_env", "%q is not a variable name or a prefix of one (NAME or NAME_*)", p)
+		}
+	}
+	return nil
+}
+
 func (b *builder) probes(d Definition) error {
 	a := b.a
 	if d.Probe != nil {

@@ -166,6 +166,15 @@ type Definition struct {
 	// Conversations says where the agent keeps its conversations
 	// (store.go; pkg/conversations reads them).
 	Conversations *Store `json:"conversations,omitempty"`
+
+	// ConfigEnv are the environment variables that configure the agent:
+	// where its settings, account and conversations are, which server it
+	// talks to, what it loads or runs. A trailing "*" is a prefix
+	// ("CLAUDE_*"). A record sets one only when sealed: kittymux saw it on
+	// the running agent. NAME_* (the agent's name in capitals) always
+	// counts, and so does every shipped definition's list, whatever the
+	// user's file says.
+	ConfigEnv []string `json:"config_env,omitempty"`
 }
 
 // Probe runs the CLI with Args and expects each token of Expect in its output.

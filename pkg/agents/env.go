@@ -29,41 +29,65 @@ var sealOnlyEnv = []string{
 	// TLS trust and proxies: a key sent to someone else.
 	"SSL_CERT_FILE", "SSL_CERT_DIR", "SSLKEYLOGFILE", "OPENSSL_*", "CURL_CA_BUNDLE", "REQUESTS_CA_BUNDLE",
 	"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY", "GRPC_*",
-	// The agents' own configuration, from their documentation and the
-	// names in the installed CLIs: claude (CLAUDE_CONFIG_DIR, CLAUDE_ENV_FILE
-	// is sourced, CLAUDE_CODE_SHELL_PREFIX wraps every command,
-	// ANTHROPIC_BASE_URL), codex (CODEX_HOME, CODEX_SQLITE_HOME,
-	// OPENAI_BASE_URL), gemini (GEMINI_CLI_HOME, GEMINI_CLI_TRUST_WORKSPACE,
-	// GOOGLE_APPLICATION_CREDENTIALS, GOOGLE_GEMINI_BASE_URL), copilot
-	// (COPILOT_HOME, COPILOT_ALLOW_ALL, GH_TOKEN), opencode (OPENCODE_CONFIG,
-	// OPENCODE_CONFIG_DIR, OPENCODE_CONFIG_CONTENT), pi (PI_CODING_AGENT_DIR),
-	// and the rest by their prefix. Any defined agent's NAME_* is added.
-	"ANTHROPIC_*", "CLAUDE_*", "OPENAI_*", "CODEX_*", "GEMINI_*", "GOOGLE_*", "VERTEX_*", "CLOUD_ML_*", "COPILOT_*",
-	"GH_*", "GITHUB_*", "OPENCODE_*", "KILO_*", "KILOCODE_*", "PI_*", "QODER_*", "FACTORY_*", "DROID_*", "AMP_*",
-	"CRUSH_*", "CURSOR_*", "KIMI_*", "MOONSHOT_*", "HERMES_*", "GOOSE_*", "OMP_*", "MASTRA_*", "MASTRACODE_*",
-	"GROK_*", "XAI_*", "AIDER_*", "JUNIE_*", "AWS_*", "AZURE_*", "OPENROUTER_*", "OLLAMA_*", "LITELLM_*",
+	// Model providers' variables, which many agents read (keys, servers,
+	// regions). Each agent's own are its definition's config_env.
+	"ANTHROPIC_*", "OPENAI_*", "GOOGLE_*", "VERTEX_*", "CLOUD_ML_*", "AWS_*", "AZURE_*", "OPENROUTER_*", "OLLAMA_*",
+	"LITELLM_*",
 	// kittymux's own.
 	"KITTYMUX_*", "KITTY_*",
 }
 
+// AgentEnv is a variable, or a prefix of variables (a trailing "*"), that
+// configures an agent: a definition's config_env, or its NAME_*.
+type AgentEnv struct{ Pattern, Agent string }
+
+// ConfigEnv lists what configures the defined agents: each one's
+// config_env and its NAME_*. EnvNeedsSeal adds the shipped definitions'.
+func (s *Set) ConfigEnv() []AgentEnv {
+	var out []AgentEnv
+	for _, n := range s.names {
+		for _, p := range s.agents[n].Def.ConfigEnv {
+			out = append(out, AgentEnv{p, n})
+		}
+		out = append(out, AgentEnv{strings.ToUpper(strings.NewReplacer("-", "_", ".", "_").Replace(n)) + "_*", n})
+	}
+	return out
+}
+
 // EnvNeedsSeal reports why an assignment NAME=VALUE may come only from a
-// sealed record, or "" when any record may set it. agentNames are the
-// defined agents: each one's NAME_* is its own configuration.
-func EnvNeedsSeal(kv string, agentNames []string) string {
+// sealed record, or "" when any record may set it. agentEnv is what
+// configures the defined agents (Set.ConfigEnv); every shipped definition's
+// config_env counts as well, whatever the user's file replaced.
+func EnvNeedsSeal(kv string, agentEnv []AgentEnv) string {
 	name, _, _ := strings.Cut(kv, "=")
 	up := strings.ToUpper(name)
 	for _, p := range sealOnlyEnv {
-		if pre, ok := strings.CutSuffix(p, "*"); ok && strings.HasPrefix(up, pre) || up == p {
+		if envMatch(up, p) {
 			return fmt.Sprintf("%s loads code or changes the agent's configuration", name)
 		}
 	}
-	for _, a := range agentNames {
-		pre := strings.ToUpper(strings.NewReplacer("-", "_", ".", "_").Replace(a)) + "_"
-		if strings.HasPrefix(up, pre) {
-			return fmt.Sprintf("%s configures %s", name, a)
+	for _, e := range shipped {
+		for _, p := range e.Def.ConfigEnv {
+			if envMatch(up, strings.ToUpper(p)) {
+				return fmt.Sprintf("%s configures %s", name, e.Name)
+			}
+		}
+	}
+	for _, e := range agentEnv {
+		if envMatch(up, strings.ToUpper(e.Pattern)) {
+			return fmt.Sprintf("%s configures %s", name, e.Agent)
 		}
 	}
 	return ""
+}
+
+// envMatch: name (in capitals) is pattern, or begins with pattern's
+// prefix when it ends in "*".
+func envMatch(name, pattern string) bool {
+	if pre, ok := strings.CutSuffix(pattern, "*"); ok {
+		return strings.HasPrefix(name, pre)
+	}
+	return name == pattern
 }
 
 // neverKeptEnv are names no record keeps, sealed or not: the terminal's and
@@ -83,7 +107,7 @@ func EnvNeverKept(kv string) string {
 	name, _, _ := strings.Cut(kv, "=")
 	up := strings.ToUpper(name)
 	for _, p := range neverKeptEnv {
-		if pre, ok := strings.CutSuffix(p, "*"); ok && strings.HasPrefix(up, pre) || up == p {
+		if envMatch(up, p) {
 			return fmt.Sprintf("%s belongs to the window the agent ran in, not to the agent", name)
 		}
 	}

@@ -4,9 +4,10 @@ package agents
 
 var shipped = []shippedAgent{
 	{"aider", Definition{
-		Notes:    "No conversation ids: recognised, never rewritten.",
-		Programs: []string{"aider"},
-		Resume:   new(false),
+		Notes:     "No conversation ids: recognised, never rewritten.",
+		Programs:  []string{"aider"},
+		Resume:    new(false),
+		ConfigEnv: []string{"AIDER_*"},
 	}},
 	{"amp", Definition{
 		Notes:              "From amp's documentation. Latest is per checkout, which kittymux cannot see, so it is treated as global. Other 'threads' subcommands are helpers.",
@@ -26,6 +27,7 @@ var shipped = []shippedAgent{
 			Args:   []string{"threads", "continue", "--help"},
 			Expect: []string{"--last"},
 		}},
+		ConfigEnv: []string{"AMP_*"},
 	}},
 	{"claude", Definition{
 		Notes:              "Flags read in claude --help 2.1.197 and 2.1.332 (the registry's newest): the lists hold both. --continue is 'the most recent conversation in the current directory'. -r takes an optional value, so the next word is the id only when it is a uuid (2.1.332 also resumes by a session's name, a word that is then dropped with -r). --fork-session would give a resumed conversation a new id: stripped. 2.1.332: --cloud and --environment run a cloud session, --teleport pulls one in, --desktop hands off to the desktop app, and `attach` opens a background session (claude --bg) in the terminal: none is a conversation of this terminal that --resume could take over, so each is kept as saved (attach opens the background session again while claude's daemon runs it). `project` is hidden from 2.1.332's help and still answers.",
@@ -76,6 +78,7 @@ var shipped = []shippedAgent{
 				SkipPrefix: "<",
 			},
 		},
+		ConfigEnv: []string{"CLAUDE_*"},
 	}},
 	{"codex", Definition{
 		Notes:              "Flags read in codex --help and codex resume --help 0.171.0. -c is --config and -p is --profile, both with a value. resume --last filters by cwd (--all disables that, so --all is stripped). -i/--image takes several files. fork starts a new conversation from a picker: saved as it was.",
@@ -117,6 +120,7 @@ var shipped = []shippedAgent{
 				SkipPrefix: "<",
 			},
 		},
+		ConfigEnv: []string{"CODEX_*"},
 	}},
 	{"copilot", Definition{
 		Notes:              "Flags read in copilot --help 1.0.102. --resume takes an optional value written with '=', so the exact template attaches the id. --connect attaches to a remote session: kept as saved, which attaches again. -p/-s are one-shot, -i an interactive run with a prompt; there is no positional prompt.",
@@ -143,6 +147,7 @@ var shipped = []shippedAgent{
 			Args:   []string{"--help"},
 			Expect: []string{"--resume", "--continue"},
 		}},
+		ConfigEnv: []string{"COPILOT_*", "GH_*", "GITHUB_*"},
 	}},
 	{"crush", Definition{
 		Notes:              "From crush's documentation. Id form not documented: a plain token.",
@@ -161,6 +166,7 @@ var shipped = []shippedAgent{
 			Args:   []string{"--help"},
 			Expect: []string{"--session", "--continue"},
 		}},
+		ConfigEnv: []string{"CRUSH_*"},
 	}},
 	{"cursor-agent", Definition{
 		Notes:          "From cursor-agent's documentation. 'create-chat' prints a new chat id and exits.",
@@ -179,6 +185,7 @@ var shipped = []shippedAgent{
 			Args:   []string{"--help"},
 			Expect: []string{"--resume", "--continue"},
 		}},
+		ConfigEnv: []string{"CURSOR_*"},
 	}},
 	{"droid", Definition{
 		Notes:              "Flags read in droid --help and droid resume --help 0.225.1. 'droid resume <id>' is recognised too; resumes are written as --resume. --resume --last is 'in the current folder'. --fork <id> starts a new conversation from another: stripped (droid resume --fork is a switch there, which the flat grammar reads as the root's). -r means reasoning effort under exec, which is one-shot and never parsed.",
@@ -206,6 +213,7 @@ var shipped = []shippedAgent{
 			Args:   []string{"--help"},
 			Expect: []string{"--resume", "--last"},
 		}},
+		ConfigEnv: []string{"FACTORY_*", "DROID_*"},
 	}},
 	{"gemini", Definition{
 		Notes:          "Flags read in gemini --help 0.61.0 (yargs). --resume takes uuid, index or 'latest'; latest is per project, which kittymux cannot see, so it is treated as global. --session-file loads a conversation, so it is stripped like --resume. -p is one-shot, -i is an interactive run with a prompt, --acp serves an editor. It deletes chats older than general.sessionRetention.maxAge (on and \"30d\" unless set; h, d, w or m for 30 days), or past maxCount, at start (its docs and cleanupExpiredSessions, 0.61.0).",
@@ -252,6 +260,7 @@ var shipped = []shippedAgent{
 				SkipPrefix: "<session_context>",
 			},
 		},
+		ConfigEnv: []string{"GEMINI_*"},
 	}},
 	{"goose", Definition{
 		Notes:              "From goose's documentation. The conversation runs under 'goose session', which the templates put back. -n/--name names a session up front; it is stripped because a resume names it by id.",
@@ -273,6 +282,7 @@ var shipped = []shippedAgent{
 			Args:   []string{"session", "--help"},
 			Expect: []string{"--resume", "--session-id"},
 		}},
+		ConfigEnv: []string{"GOOSE_*"},
 	}},
 	{"grok", Definition{
 		Notes:        "Flags read in grok --help 0.0.34. No resume: recognised, never rewritten.",
@@ -284,6 +294,7 @@ var shipped = []shippedAgent{
 		ValueFlags:   []string{"-p", "--prompt", "--base-url", "--directory", "--max-tool-rounds", "--model", "-d", "-m", "-u"},
 		Helpers:      []string{"git", "mcp"},
 		HelperFlags:  []string{"-h", "--help", "-V", "--version"},
+		ConfigEnv:    []string{"GROK_*", "XAI_*"},
 	}},
 	{"hermes", Definition{
 		Notes:          "From hermes's documentation. --resume latest means the latest conversation.",
@@ -304,11 +315,13 @@ var shipped = []shippedAgent{
 			Args:   []string{"--help"},
 			Expect: []string{"--resume", "--continue"},
 		}},
+		ConfigEnv: []string{"HERMES_*"},
 	}},
 	{"junie", Definition{
-		Notes:    "No conversation ids: recognised, never rewritten.",
-		Programs: []string{"junie"},
-		Resume:   new(false),
+		Notes:     "No conversation ids: recognised, never rewritten.",
+		Programs:  []string{"junie"},
+		Resume:    new(false),
+		ConfigEnv: []string{"JUNIE_*"},
 	}},
 	{"kilo", Definition{
 		Notes:              "Flags read in kilo --help 7.7.9 (the binary of @kilocode/cli-linux-x64; the @kilocode/cli wrapper of that version is not in the registry). Behaves as opencode, which it is built on; --cloud-fork fetches a session from the cloud and continues it: stripped like --fork.",
@@ -334,6 +347,7 @@ var shipped = []shippedAgent{
 			Args:   []string{"--help"},
 			Expect: []string{"--session", "--continue"},
 		}},
+		ConfigEnv: []string{"KILO_*", "KILOCODE_*"},
 	}},
 	{"kimi", Definition{
 		Notes:              "From kimi's documentation. -r/--session takes an optional value; an unknown id creates that session. Ids are assumed to be uuids so the optional value can be told from a prompt.",
@@ -352,6 +366,7 @@ var shipped = []shippedAgent{
 			Args:   []string{"--help"},
 			Expect: []string{"--session", "--continue"},
 		}},
+		ConfigEnv: []string{"KIMI_*", "MOONSHOT_*"},
 	}},
 	{"mastracode", Definition{
 		Notes:        "Flags read in mastracode --help 0.32.1, which lists only its headless options. No resume in its interactive UI: recognised, never rewritten. Any positional or -p makes it one-shot. --version is not a flag and runs a prompt.",
@@ -362,6 +377,7 @@ var shipped = []shippedAgent{
 		ValueFlags:   []string{"--max-turns", "--mode", "--model", "--output", "--permission-mode", "--resource-id", "--settings", "--thinking-level", "--thread", "--timeout", "--title", "-m", "-o", "-t", "-p", "--prompt"},
 		SwitchFlags:  []string{"--clone-thread", "--continue", "-c"},
 		HelperFlags:  []string{"-h", "--help"},
+		ConfigEnv:    []string{"MASTRA_*", "MASTRACODE_*"},
 	}},
 	{"omp", Definition{
 		Notes:              "From omp's documentation. -r takes an optional value; ids are assumed to be uuids, as in pi, which omp derives from.",
@@ -381,6 +397,7 @@ var shipped = []shippedAgent{
 			Args:   []string{"--help"},
 			Expect: []string{"--resume", "--continue"},
 		}},
+		ConfigEnv: []string{"OMP_*"},
 	}},
 	{"opencode", Definition{
 		Notes:              "Flags read in opencode --help 1.18.33 (yargs). The positional is a project path and is kept; a positional with whitespace and no '/' is a prompt typed by mistake and is dropped. Subcommands other than run/attach/serve are helpers: without them 'opencode auth' would be kept as a path. --fork gives a resumed session a new id: stripped.",
@@ -409,6 +426,7 @@ var shipped = []shippedAgent{
 		Conversations: &Store{
 			Unchecked: "opencode keeps its sessions in an SQLite database (opencode.db under its data directory), which kittymux does not read",
 		},
+		ConfigEnv: []string{"OPENCODE_*"},
 	}},
 	{"pi", Definition{
 		Notes:          "Flags read in pi --help 0.73.1. pi renames its process to 'pi', so /proc loses the flags: the typed line carries them. -r/--resume is a picker with no value. --session also takes a path, which is stripped without becoming an id; --fork starts a new conversation from another: stripped. --export and --list-models print and exit. -k is not in 0.73.1's help but its documentation names it for a key: stripped all the same, a key must never reach a saved session.",
@@ -454,6 +472,7 @@ var shipped = []shippedAgent{
 				Text:  "message.content",
 			},
 		},
+		ConfigEnv: []string{"PI_*"},
 	}},
 	{"qodercli", Definition{
 		Notes:              "Flags read in qodercli --help 1.1.52. -w is --cwd, not a worktree. Ids are assumed to be uuids like claude's, which -r's optional value needs to tell an id from a prompt. --remote, --remote-control, --remote-session and --teleport attach to a cloud session: kept as saved.",
@@ -482,5 +501,6 @@ var shipped = []shippedAgent{
 			Args:   []string{"--help"},
 			Expect: []string{"--resume", "--continue"},
 		}},
+		ConfigEnv: []string{"QODER_*"},
 	}},
 }

@@ -237,7 +237,7 @@ func withTypedEnv(set *agents.Set, best candidate, w *kitty.Window, read ProcRea
 	case !best.read:
 		// Unverified: the record asks anyway; what only a seal may set is
 		// left out.
-		env = slices.DeleteFunc(slices.Clone(typed.Env), func(kv string) bool { return agents.EnvNeedsSeal(kv, set.Names()) != "" })
+		env = slices.DeleteFunc(slices.Clone(typed.Env), func(kv string) bool { return agents.EnvNeedsSeal(kv, set.ConfigEnv()) != "" })
 	}
 	cmd.Env = slices.DeleteFunc(env, func(kv string) bool { return agents.EnvNeverKept(kv) != "" })
 	return cmd

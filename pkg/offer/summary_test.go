@@ -53,7 +53,7 @@ func remoteLine(t *testing.T) string {
 	t.Helper()
 	rec := resumerecord.Record{Agent: "claude", Mode: plan.ModeExact, ID: "9d1c7e42-5b6a-4c3d-8e2f-1a0b9c8d7e6f", Dir: "/home/me",
 		Remote: "devbox.lan", RemoteDir: "/home/me/api", Argv: []string{"/usr/bin/ssh", "-p", "2222", "me@devbox"}}
-	argv, err := rec.CommandLine("/bin/kittymux-resume", nil, []string{"claude"})
+	argv, err := rec.CommandLine("/bin/kittymux-resume", nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

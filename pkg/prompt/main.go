@@ -140,7 +140,7 @@ func validate(set *agents.Set, lookPath func(string) (string, error), r resumere
 	}
 	if !sealed {
 		for _, kv := range r.Env {
-			if why := agents.EnvNeedsSeal(kv, set.Names()); why != "" {
+			if why := agents.EnvNeedsSeal(kv, set.ConfigEnv()); why != "" {
 				return "", fmt.Errorf("--env %s: %s, and only a record kittymux sealed may set it", strings.SplitN(kv, "=", 2)[0], why)
 			}
 		}

@@ -296,7 +296,7 @@ func (o Options) tabOf(c candidate, d plan.Decision) (lines, why string, ok bool
 	if len(c.rec.Exe) == 0 {
 		key = nil
 	}
-	argv, err := rec.CommandLine(o.ResumeBin, key, o.Agents.Names())
+	argv, err := rec.CommandLine(o.ResumeBin, key, o.Agents.ConfigEnv())
 	if err != nil {
 		return "", fmt.Sprintf("the restore prompt would refuse its record: %v", err), false
 	}

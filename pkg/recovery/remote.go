@@ -32,7 +32,7 @@ func (o Options) remoteTab(r journal.Record) (lines string, tab Tab, why string)
 	if len(r.Exe) == 0 {
 		key = nil
 	}
-	argv, err := rec.CommandLine(o.ResumeBin, key, o.Agents.Names())
+	argv, err := rec.CommandLine(o.ResumeBin, key, o.Agents.ConfigEnv())
 	if err != nil {
 		return "", Tab{}, fmt.Sprintf("the restore prompt would refuse its record: %v", err)
 	}

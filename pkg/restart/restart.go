@@ -158,7 +158,7 @@ func (r *Runner) prepare(t Target) (prepared, error) {
 	rec := resumerecord.Record{Agent: t.Decision.Agent, Mode: plan.ModeExact, ID: t.Decision.ID, Direct: true,
 		FromShell: !direct, Tab: t.TabTitle, Dir: t.Agent.Cwd, Env: cmd.Env, Exe: t.Agent.Seen,
 		Argv: t.Decision.Argv}
-	argv, err := rec.CommandLine(r.ResumeBin, r.Key, r.Agents.Names())
+	argv, err := rec.CommandLine(r.ResumeBin, r.Key, r.Agents.ConfigEnv())
 	if err != nil {
 		return p, fmt.Errorf("its restore record: %w", err)
 	}

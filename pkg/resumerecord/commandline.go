@@ -1,6 +1,10 @@
 package resumerecord
 
-import "path/filepath"
+import (
+	"path/filepath"
+
+	"github.com/kittymux/kittymux/pkg/agents"
+)
 
 // Program is the restore prompt's program name: a command line whose
 // program has this name runs a record.
@@ -21,8 +25,8 @@ func FromCommandLine(argv []string, bin string) (Record, bool) {
 // CommandLine is the restore prompt's command line that brings r back, the
 // one place a record becomes a command line: bin and r's arguments, sealed
 // with key (nil: not sealed; see Written).
-func (r Record) CommandLine(bin string, key []byte, agentNames []string) ([]string, error) {
-	args, err := r.Written(key, agentNames)
+func (r Record) CommandLine(bin string, key []byte, agentEnv []agents.AgentEnv) ([]string, error) {
+	args, err := r.Written(key, agentEnv)
 	if err != nil {
 		return nil, err
 	}

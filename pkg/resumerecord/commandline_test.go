@@ -14,7 +14,7 @@ func TestCommandLine(t *testing.T) {
 	rec := Record{Agent: "claude", Mode: "exact", ID: "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73", Dir: t.TempDir(),
 		Since: 1_700_000_000, LastSeen: 1_700_000_600, Argv: []string{"claude", "--resume", "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73"}}
 	const bin = "/opt/km/bin/resume-prompt"
-	argv, err := rec.CommandLine(bin, key, []string{"claude"})
+	argv, err := rec.CommandLine(bin, key, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -77,14 +77,14 @@ func (r Record) Sealed(key []byte) Record {
 // writes them: sealed with key (nil: left unsealed), or an error where the
 // prompt would refuse the record, so the caller keeps its window as saved:
 // an assignment only a sealed record may carry with no key to seal it
-// (agentNames: the defined agents, whose own variables count), or a word
+// (agentEnv: what configures the defined agents, Set.ConfigEnv), or a word
 // the prompt's parser refuses (a resolved path with a control character).
-func (r Record) Written(key []byte, agentNames []string) ([]string, error) {
+func (r Record) Written(key []byte, agentEnv []agents.AgentEnv) ([]string, error) {
 	for _, e := range r.Env {
 		if err := CheckEnv(e); err != nil {
 			return nil, err
 		}
-		if why := agents.EnvNeedsSeal(e, agentNames); why != "" && key == nil {
+		if why := agents.EnvNeedsSeal(e, agentEnv); why != "" && key == nil {
 			return nil, fmt.Errorf("%s, and there is no key to seal the record", why)
 		}
 	}

@@ -184,10 +184,10 @@ func TestReadKeyRefuses(t *testing.T) {
 func TestWritten(t *testing.T) {
 	key := bytes.Repeat([]byte{7}, resumerecord.KeySize)
 	r := resumerecord.Record{Agent: "claude", Mode: "latest", Dir: "/srv", Env: []string{"LD_PRELOAD=/x.so"}, Argv: []string{"claude", "--continue"}}
-	if _, err := r.Written(nil, []string{"claude"}); err == nil {
+	if _, err := r.Written(nil, nil); err == nil {
 		t.Error("code-loading env written with no key to seal it")
 	}
-	args, err := r.Written(key, []string{"claude"})
+	args, err := r.Written(key, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,7 +29,7 @@ func (rw *rewriter) remoteWindow(sw *saved) bool {
 	}
 	rec := resumerecord.Record{Agent: h.Agent, Mode: plan.ModeExact, ID: h.ID, FromShell: sw.fromShell,
 		Tab: sw.ref.TabTitle, Dir: sw.ref.Cwd, Remote: h.Host, RemoteDir: h.Dir, Argv: seen.SSH.Argv}
-	argv, err := rec.CommandLine(rw.o.ResumeBin, key, rw.o.Agents.Names())
+	argv, err := rec.CommandLine(rw.o.ResumeBin, key, rw.o.Agents.ConfigEnv())
 	if err == nil {
 		if sw.fromShell {
 			err = sw.l.SetCmdAtShellStartupList(argv)

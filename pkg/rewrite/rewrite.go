@@ -314,7 +314,7 @@ func (rw *rewriter) read(ref sessionfile.WindowRef) {
 	sw.env = slices.DeleteFunc(slices.Clone(sw.env), func(kv string) bool { return agents.EnvNeverKept(kv) != "" })
 	if sw.askWhy != "" {
 		// Unsealed, the prompt refuses what only a seal may set.
-		sw.env = slices.DeleteFunc(slices.Clone(sw.env), func(kv string) bool { return agents.EnvNeedsSeal(kv, rw.o.Agents.Names()) != "" })
+		sw.env = slices.DeleteFunc(slices.Clone(sw.env), func(kv string) bool { return agents.EnvNeedsSeal(kv, rw.o.Agents.ConfigEnv()) != "" })
 	}
 	if !sw.ok {
 		sw.dropMarks()
@@ -536,7 +536,7 @@ func (rw *rewriter) apply(res *Result, d plan.Decision) error {
 			rec.LastSeen = max(lw.LastSeen.Unix(), rec.Since)
 		}
 	}
-	argv, err := rec.CommandLine(o.ResumeBin, key, o.Agents.Names())
+	argv, err := rec.CommandLine(o.ResumeBin, key, o.Agents.ConfigEnv())
 	if err != nil {
 		// The prompt would refuse this record: keep the window as saved.
 		last.Mode = plan.ModeAsSaved

@@ -802,7 +802,7 @@ func TestRewriteExecdRecordOffline(t *testing.T) {
 		{"not sealed", nil, rec.Argv, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			argv, err := rec.CommandLine(bin, c.key, set.Names())
+			argv, err := rec.CommandLine(bin, c.key, set.ConfigEnv())
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -37,10 +37,11 @@ type DiscoverOptions struct {
 	// $KITTY_CONFIG_DIRECTORY, else $XDG_CONFIG_HOME/kitty, else ~/.config/kitty.
 	ConfigDir string
 	TempDir   string // os.TempDir(): kitty puts relative socket names there
-	// Home ($HOME) and StateDir (kittymux's state directory) say which
-	// kitties are this kittymux's: one whose environment names another HOME
-	// and another state directory is left out (Linux; see proc_linux.go).
-	Home, StateDir string
+	// StateDir, when set, keeps to the kitties of the kittymux whose state
+	// directory it is: one whose environment names another HOME than Home
+	// ($HOME) and another state directory is left out (Linux; see
+	// proc_linux.go). Unset, every kitty of this user is found.
+	StateDir, Home string
 }
 
 // Discover finds every running kitty of this user that has a remote-control

@@ -119,8 +119,8 @@ func (p proc) utility() string {
 
 // kittyProcesses lists this user's kitty processes. kitty forks a prewarm
 // process that looks like kitty itself: a kitty whose parent is a kitty with
-// the same binary is left out. So is a kitty of another kittymux: one
-// started with another HOME (a sandbox, a test, a second account's files)
+// the same binary is left out. So is a kitty of another kittymux, where
+// StateDir asks: one started with another HOME (a sandbox, a test, a second account's files)
 // whose environment does not name this kittymux's state directory either;
 // its windows read and write that other state. One whose environment cannot
 // be read, or names no HOME, is kept.
@@ -158,17 +158,17 @@ func kittyProcesses(o DiscoverOptions) []proc {
 	return out
 }
 
-// ours says whether the kitty pid belongs to this kittymux: its HOME is
-// this one, or its kittymux state directory ($XDG_STATE_HOME/kittymux, else
+// ours says whether the kitty pid belongs to this kittymux: StateDir is
+// unset (every kitty is), its HOME is this one, or its kittymux state directory ($XDG_STATE_HOME/kittymux, else
 // $HOME/.local/state/kittymux) is StateDir.
 func (o DiscoverOptions) ours(root string, pid int) bool {
+	if o.StateDir == "" {
+		return true
+	}
 	env := environ(root, pid, "HOME", "XDG_STATE_HOME")
 	home := env["HOME"]
 	if home == "" || o.Home == "" || sameDir(home, o.Home) {
 		return true
-	}
-	if o.StateDir == "" {
-		return false
 	}
 	state := env["XDG_STATE_HOME"]
 	if !filepath.IsAbs(state) {

@@ -64,6 +64,11 @@ type Factory struct {
 	Executable string
 	// Discover finds running kitties; tests replace it.
 	Discover func(ctx context.Context) ([]kitty.Instance, error)
+	// OwnKitties: Discover leaves out the kitties of another kittymux (a
+	// kitty started with another HOME whose environment names another
+	// state directory): the scanner, which acts in every kitty it finds on
+	// its own (offers, autosaves), sets it. A command acts where it is told.
+	OwnKitties bool
 	// Programs are the kitties running, with a socket or not (setup
 	// describes them); nil in tests unless they set it.
 	Programs func(ctx context.Context) []kitty.Instance
@@ -92,7 +97,7 @@ func New() *Factory {
 	f.Executable, _ = os.Executable()
 	f.Discover = f.discover
 	f.Programs = func(ctx context.Context) []kitty.Instance {
-		return kitty.Programs(ctx, kitty.DiscoverOptions{Getenv: f.Getenv, StateDir: f.Paths.StateDir})
+		return kitty.Programs(ctx, kitty.DiscoverOptions{Getenv: f.Getenv})
 	}
 	f.lazy()
 	return f
@@ -110,7 +115,11 @@ func (f *Factory) discover(ctx context.Context) ([]kitty.Instance, error) {
 		}
 		return []kitty.Instance{{Addr: a, Socket: a.String(), Source: "--to"}}, nil
 	}
-	return kitty.Discover(ctx, kitty.DiscoverOptions{Getenv: f.Getenv, StateDir: f.Paths.StateDir})
+	o := kitty.DiscoverOptions{Getenv: f.Getenv}
+	if f.OwnKitties {
+		o.StateDir = f.Paths.StateDir
+	}
+	return kitty.Discover(ctx, o)
 }
 
 // Kitties returns the kitties a command acts on. A kitty that --to or

@@ -78,6 +78,7 @@ written. Only one scanner runs per user: a second one says so and exits 0.
 Exit codes: 0 stopped cleanly or another scanner runs, 1 error.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			f.OwnKitties = true
 			if runF != nil {
 				return runF(o)
 			}
@@ -159,6 +160,7 @@ Exit codes: 0 done, 1 error, 2 bad usage.`,
 			if !o.Once {
 				return &factory.FlagError{Err: fmt.Errorf("scanner poll needs --once (the loop is `kittymux scanner run`)")}
 			}
+			f.OwnKitties = true
 			if runF != nil {
 				return runF(o)
 			}

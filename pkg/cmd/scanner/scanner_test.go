@@ -30,6 +30,7 @@ func TestFlags(t *testing.T) {
 		Interval   time.Duration
 		Err        string
 		Usage      bool
+		OwnKitties bool // the scanner keeps to this kittymux's kitties
 	}
 	run := func(args ...string) result {
 		f, _, _ := factorytest.New(t)
@@ -50,6 +51,7 @@ func TestFlags(t *testing.T) {
 			var fe *factory.FlagError
 			r.Usage = errors.As(err, &fe)
 		}
+		r.OwnKitties = f.OwnKitties
 		return r
 	}
 	got := map[string]result{
@@ -60,9 +62,9 @@ func TestFlags(t *testing.T) {
 		"status --json":        run("status", "--json"),
 	}
 	want := map[string]result{
-		"run":                  {Interval: 2 * time.Second},
-		"run --interval 500ms": {Interval: 500 * time.Millisecond},
-		"poll --once --json":   {Once: true, JSON: true},
+		"run":                  {Interval: 2 * time.Second, OwnKitties: true},
+		"run --interval 500ms": {Interval: 500 * time.Millisecond, OwnKitties: true},
+		"poll --once --json":   {Once: true, JSON: true, OwnKitties: true},
 		"poll":                 {Err: "scanner poll needs --once (the loop is `kittymux scanner run`)", Usage: true},
 		"status --json":        {JSON: true},
 	}

@@ -429,7 +429,7 @@ func TestCommandLinesNoResume(t *testing.T) {
 			if c.OneShot != tc.oneShot || c.Unsure != "" {
 				t.Errorf("one-shot %v (%s), unsure %q", c.OneShot, c.OneShotWhy, c.Unsure)
 			}
-			d := plan.Decide(s, []live.Window{{ID: 1, Cwd: "/a", Cmd: c}}, probes)
+			d := plan.Decide(s, []live.AgentWindow{{ID: 1, Cwd: "/a", Cmd: c}}, probes)
 			if d[0].Mode != plan.ModeAsSaved || d[0].Argv != nil {
 				t.Errorf("decided %+v", d[0])
 			}

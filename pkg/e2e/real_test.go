@@ -279,7 +279,7 @@ func TestRealCLIsSessionsCheck(t *testing.T) {
 		// exact and latest are both confirmed: Decide keeps them with these probes.
 		cmd, _ := recognize.Argv(set, []string{name})
 		const id = "0199a213-81c0-7800-8aa1-bbab2a035a53"
-		ds := plan.Decide(set, []live.Window{
+		ds := plan.Decide(set, []live.AgentWindow{
 			{ID: 1, Cwd: "/a", Cmd: cmd, KnownID: id},
 			{ID: 2, Cwd: "/b", Cmd: cmd},
 		}, rep.Probes())

@@ -14,7 +14,7 @@ import (
 // window say when that process started, the same process (not another that
 // got its pid). A kittyPID of 0 (a kitty named by --to, whose pid kittymux
 // does not know) matches records of that socket.
-func OpenRecords(f *journal.File, socket string, kittyPID int, ws []Window) []*journal.Record {
+func OpenRecords(f *journal.File, socket string, kittyPID int, ws []AgentWindow) []*journal.Record {
 	out := make([]*journal.Record, len(ws))
 	for i, aw := range ws {
 		var pids []int

@@ -18,7 +18,7 @@ const hookID = "9f3c2b1a-0d4e-4c5f-8a6b-7c8d9e0f1a2b"
 func TestOpenRecordsKittyNamedByTo(t *testing.T) {
 	const socket = "unix:/tmp/k-7"
 	win := &kitty.Window{ID: 3, ForegroundProcesses: []kitty.Process{{PID: 40, Cmdline: []string{"claude"}}}}
-	aw := live.Window{Ref: kitty.WindowRef{Window: win}, PID: 40, PIDs: []int{40}}
+	aw := live.AgentWindow{Ref: kitty.WindowRef{Window: win}, PID: 40, PIDs: []int{40}}
 	aw.Cmd.Agent = "claude"
 	rec := func(socket string, kittyPID, pid int) journal.Record {
 		return journal.Record{Key: socket + strconv.Itoa(pid), Agent: "claude", ID: hookID, IDFrom: journal.FromHook,
@@ -41,7 +41,7 @@ func TestOpenRecordsKittyNamedByTo(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			aw := aw
 			aw.Start = "boot/100"
-			got := live.OpenRecords(&journal.File{Records: []journal.Record{tc.rec}}, socket, tc.kittyPID, []live.Window{aw})
+			got := live.OpenRecords(&journal.File{Records: []journal.Record{tc.rec}}, socket, tc.kittyPID, []live.AgentWindow{aw})
 			if (got[0] != nil) != tc.found {
 				t.Errorf("found %v, want %v", got[0], tc.found)
 			}

@@ -12,7 +12,7 @@ import (
 
 // Journaled is an agent window with what the journal has of it.
 type Journaled struct {
-	Window
+	AgentWindow
 	// State is the agent's state as the journal has it (from its hook,
 	// its records or kitty), else as the window's title shows it.
 	State string
@@ -54,7 +54,7 @@ func JournalWindows(set *agents.Set, jf *journal.File, a kitty.Answer, getenv fu
 // a different conversation" when it reports another; "" when no prompt
 // resumed there, or the agent has not reported an id (its command line
 // says only what was asked).
-func RestoredAs(jf *journal.File, inst kitty.Instance, w Window, rec *journal.Record) string {
+func RestoredAs(jf *journal.File, inst kitty.Instance, w AgentWindow, rec *journal.Record) string {
 	if jf == nil {
 		return ""
 	}

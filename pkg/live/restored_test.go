@@ -18,15 +18,15 @@ const asked = uuid
 // nothing.
 func TestRestoredAs(t *testing.T) {
 	inst := kitty.Instance{PID: 100}
-	win := func(id, from string) Window {
-		return Window{Ref: kitty.WindowRef{Window: &kitty.Window{ID: 7}}, PID: 4242, PIDs: []int{4242},
+	win := func(id, from string) AgentWindow {
+		return AgentWindow{Ref: kitty.WindowRef{Window: &kitty.Window{ID: 7}}, PID: 4242, PIDs: []int{4242},
 			Cmd: recognize.Command{Agent: "claude"}, KnownID: id, KnownIDFrom: from}
 	}
 	jf := &journal.File{Restores: []journal.Restore{
 		{Agent: "claude", Mode: "exact", ID: asked, Outcome: journal.OutcomeResumed, KittyPID: 100, WindowID: 7, PID: 4242}}}
 	for _, c := range []struct {
 		name string
-		w    Window
+		w    AgentWindow
 		rec  *journal.Record
 		jf   *journal.File
 		want string
@@ -40,7 +40,7 @@ func TestRestoredAs(t *testing.T) {
 		{"/clear moved on after the resume", win(other, journal.FromHook), &journal.Record{ID: other, IDFrom: journal.FromHook, PreviousIDs: []string{asked}}, jf,
 			"resumed 4f9e2a51, since moved on to 9d1c0b7e"},
 		{"only the command line", win(asked, "command line --resume"), nil, jf, ""},
-		{"another process than the prompt's", func() Window { w := win(asked, journal.FromHook); w.PID, w.PIDs = 5, []int{5}; return w }(), nil, jf, ""},
+		{"another process than the prompt's", func() AgentWindow { w := win(asked, journal.FromHook); w.PID, w.PIDs = 5, []int{5}; return w }(), nil, jf, ""},
 		{"no restore", win(asked, journal.FromHook), nil, &journal.File{}, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {

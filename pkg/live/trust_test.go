@@ -219,8 +219,8 @@ func TestJournalIDs(t *testing.T) {
 	const id, other = "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73", "9d1c7e42-5b6a-4c3d-8e2f-1a0b9c8d7e6f"
 	w := kitty.Window{ID: 3, UserVars: map[string]string{"kittymux_agent": "claude", "kittymux_session": other, "kittymux_pid": "40"},
 		ForegroundProcesses: []kitty.Process{{PID: 40}}}
-	ws := func() []live.Window {
-		return []live.Window{{Ref: kitty.WindowRef{Window: &w}, PID: 40, ID: 3, Cmd: recognize.Command{Agent: "claude"}}}
+	ws := func() []live.AgentWindow {
+		return []live.AgentWindow{{Ref: kitty.WindowRef{Window: &w}, PID: 40, ID: 3, Cmd: recognize.Command{Agent: "claude"}}}
 	}
 	rec := journal.Record{Agent: "claude", ID: id, IDFrom: "claude sessions/40.json", Open: true, KittyPID: 9, KittySocket: "unix:/k", WindowID: 3, PID: 40}
 	for _, c := range []struct {

@@ -14,11 +14,11 @@ import (
 	"github.com/kittymux/kittymux/pkg/recognize"
 )
 
-// Window is an agent window: a live kitty window running a recognised
+// AgentWindow is an agent window: a live kitty window running a recognised
 // agent (AgentWindows: kitty's window, the agent in it as the rules see it,
 // and its processes), or one the rules decide on that a save or the journal
 // describes (no Ref, no processes).
-type Window struct {
+type AgentWindow struct {
 	// ID is the kitty window id.
 	ID  int
 	Cwd string
@@ -72,7 +72,7 @@ type Window struct {
 // WithSince is w with when its agent process started, where that process
 // was read from the OS: the conversations written since are the ones it
 // could hold.
-func (w Window) WithSince() Window {
+func (w AgentWindow) WithSince() AgentWindow {
 	if w.Unverified == "" && w.PID > 0 {
 		if w.Since = procid.Started(w.PID); !w.Since.IsZero() {
 			w.LastSeen = time.Now()
@@ -89,7 +89,7 @@ func ReadProc(pid int) (recognize.Proc, bool) { return readProc("/proc", pid) }
 
 // AgentWindows recognises the agent in each window of ls from the processes
 // the OS shows (ReadProc).
-func AgentWindows(set *agents.Set, ls []kitty.OSWindow) []Window {
+func AgentWindows(set *agents.Set, ls []kitty.OSWindow) []AgentWindow {
 	return AgentWindowsFrom(set, ls, ReadProc)
 }
 
@@ -129,9 +129,9 @@ const maxDepth = 64
 //
 // User vars (kittymux_session) are not read here: they are hints that only
 // kittymux's journal can confirm (JournalIDs).
-func AgentWindowsFrom(set *agents.Set, ls []kitty.OSWindow, read ProcReader) []Window {
+func AgentWindowsFrom(set *agents.Set, ls []kitty.OSWindow, read ProcReader) []AgentWindow {
 	read = readOnce(read)
-	var out []Window
+	var out []AgentWindow
 	for _, ref := range kitty.Windows(ls) {
 		if a, ok := agentWindow(set, ref, read); ok {
 			out = append(out, a)
@@ -160,19 +160,19 @@ func readOnce(read ProcReader) ProcReader {
 
 // agentWindow is the agent window ref is, if one of its foreground
 // processes runs an agent.
-func agentWindow(set *agents.Set, ref kitty.WindowRef, read ProcReader) (Window, bool) {
+func agentWindow(set *agents.Set, ref kitty.WindowRef, read ProcReader) (AgentWindow, bool) {
 	w := ref.Window
 	cands := candidates(set, w, read)
 	best, unverified, ok := outermost(cands, w.PID, read)
 	if !ok {
-		return Window{}, false
+		return AgentWindow{}, false
 	}
 	if best.titled && unverified == "" {
 		unverified = fmt.Sprintf("process %d shows only its name (it set its process title), not its flags", best.pid)
 	}
 	cmd := withTypedEnv(set, best, w, read)
 	pids := agentPIDs(cands, best, read)
-	a := Window{ID: w.ID, Cwd: agentCwd(w, best), Cmd: cmd, Unverified: unverified, Ref: ref, PIDs: pids}
+	a := AgentWindow{ID: w.ID, Cwd: agentCwd(w, best), Cmd: cmd, Unverified: unverified, Ref: ref, PIDs: pids}
 	if unverified == "" {
 		a.Seen, a.ProcEnv = best.seen, best.proc.Env
 	}
@@ -367,7 +367,7 @@ func descends(c candidate, pid int, read ProcReader) bool {
 
 // ReadIDs gives each window whose agent keeps a record of its running
 // process (claude's sessions/<pid>.json, codex's rollout file held open) the id the agent says it is in now.
-func (r Records) ReadIDs(ws []Window) {
+func (r Records) ReadIDs(ws []AgentWindow) {
 	for i := range ws {
 		if rec, ok := r.Read(ws[i].Cmd.Agent, ws[i].PIDs); ok {
 			ws[i].KnownID, ws[i].KnownIDFrom = rec.ID, rec.IDFrom
@@ -382,7 +382,7 @@ func (r Records) ReadIDs(ws []Window) {
 // records nor its argv give one. A user var naming an id is never enough
 // by itself (any program can set one), and an id the journal holds from a
 // user var (an older kittymux wrote such) confirms nothing.
-func JournalIDs(ws []Window, recs []*journal.Record) {
+func JournalIDs(ws []AgentWindow, recs []*journal.Record) {
 	for i := range ws {
 		if i >= len(recs) || recs[i] == nil {
 			continue

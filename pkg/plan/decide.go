@@ -66,7 +66,7 @@ type Decision struct {
 //     probe failed stay as saved.
 //
 // probes nil means not checked: the definitions are trusted.
-func Decide(s *agents.Set, ws []live.Window, probes probe.Probes) []Decision {
+func Decide(s *agents.Set, ws []live.AgentWindow, probes probe.Probes) []Decision {
 	reparse := recognize.Reparser(s, probes.Grammar)
 	ws = slices.Clone(ws)
 	for i := range ws {
@@ -85,7 +85,7 @@ func Decide(s *agents.Set, ws []live.Window, probes probe.Probes) []Decision {
 // repeat: each window is decided as the window of its position in ws
 // (from 1), and its decision's WindowID is that position. probes, when
 // not nil, is asked for the agents the windows run.
-func DecideByPosition(s *agents.Set, ws []live.Window, probes func(agents []string) probe.Probes) []Decision {
+func DecideByPosition(s *agents.Set, ws []live.AgentWindow, probes func(agents []string) probe.Probes) []Decision {
 	ws = slices.Clone(ws)
 	var names []string
 	for i := range ws {
@@ -102,7 +102,7 @@ func DecideByPosition(s *agents.Set, ws []live.Window, probes func(agents []stri
 // entries makes a decision for each agent window, in window order, and
 // decides those that stay as saved whatever the other windows are; the
 // others get the id they would resume, if any.
-func entries(s *agents.Set, ws []live.Window) ([]Decision, []*entry) {
+func entries(s *agents.Set, ws []live.AgentWindow) ([]Decision, []*entry) {
 	cat := &catalog{s: s, agents: map[string]*agent{}}
 	out := make([]Decision, 0, len(ws))
 	for _, w := range ws {
@@ -301,7 +301,7 @@ func finish(s *agents.Set, e *entry, probes probe.Probes) {
 // entry is a window under decision.
 type entry struct {
 	i     int // its place in the windows decided
-	w     live.Window
+	w     live.AgentWindow
 	a     *agent
 	id    string // the id it resumes, if any
 	src   string // where the id came from

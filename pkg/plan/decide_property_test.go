@@ -36,8 +36,8 @@ var (
 )
 
 // randomWindows are n windows with distinct ids, as kitty numbers them.
-func randomWindows(t testing.TB, s *agents.Set, r *rand.Rand, n int) []live.Window {
-	ws := make([]live.Window, n)
+func randomWindows(t testing.TB, s *agents.Set, r *rand.Rand, n int) []live.AgentWindow {
+	ws := make([]live.AgentWindow, n)
 	for i, id := range r.Perm(3 * n)[:n] {
 		line := windowLines[r.IntN(len(windowLines))]
 		c, ok := recognize.String(s, line)
@@ -47,7 +47,7 @@ func randomWindows(t testing.TB, s *agents.Set, r *rand.Rand, n int) []live.Wind
 		if r.IntN(10) == 0 {
 			c = recognize.Command{} // not an agent
 		}
-		ws[i] = live.Window{ID: id + 1, Cwd: cwds[r.IntN(len(cwds))], Cmd: c, KnownID: knownIDs[r.IntN(len(knownIDs))]}
+		ws[i] = live.AgentWindow{ID: id + 1, Cwd: cwds[r.IntN(len(cwds))], Cmd: c, KnownID: knownIDs[r.IntN(len(knownIDs))]}
 	}
 	return ws
 }
@@ -122,7 +122,7 @@ func TestDecideProperties(t *testing.T) {
 
 // input is an agent window as the rules see it.
 type input struct {
-	w       live.Window
+	w       live.AgentWindow
 	defined bool
 	def     agents.Definition
 	id      string // the id it holds: a valid reported one, else its argv's
@@ -138,7 +138,7 @@ func (in input) eligible(s *agents.Set) bool {
 // conversational: the window may hold the agent's latest conversation.
 func (in input) conversational() bool { return in.defined && !in.w.Cmd.Helper }
 
-func inputs(s *agents.Set, ws []live.Window) []input {
+func inputs(s *agents.Set, ws []live.AgentWindow) []input {
 	var out []input
 	for _, w := range ws {
 		if w.Cmd.Agent == "" {
@@ -303,12 +303,12 @@ var decisionProperties = []decisionProperty{
 	},
 }
 
-type planProperty func(s *agents.Set, ws []live.Window, in []input, ds []Decision, probes probe.Probes) string
+type planProperty func(s *agents.Set, ws []live.AgentWindow, in []input, ds []Decision, probes probe.Probes) string
 
 var planProperties = []planProperty{
 	// Never one conversation twice, and the id stays in the lowest window
 	// holding it unless the probes refuse its resume.
-	func(s *agents.Set, _ []live.Window, in []input, ds []Decision, probes probe.Probes) string {
+	func(s *agents.Set, _ []live.AgentWindow, in []input, ds []Decision, probes probe.Probes) string {
 		lowest := map[string]int{} // agent and id → index of the lowest window
 		for i, x := range in {
 			k := x.w.Cmd.Agent + " " + x.id
@@ -330,7 +330,7 @@ var planProperties = []planProperty{
 		return ""
 	},
 	// Same input, same plan, whatever the order of the windows.
-	func(s *agents.Set, ws []live.Window, _ []input, ds []Decision, probes probe.Probes) string {
+	func(s *agents.Set, ws []live.AgentWindow, _ []input, ds []Decision, probes probe.Probes) string {
 		shuffled := slices.Clone(ws)
 		slices.Reverse(shuffled)
 		again := Decide(s, shuffled, probes)
@@ -360,14 +360,14 @@ func BenchmarkDecide(b *testing.B) {
 		b.Fatal(err)
 	}
 	for _, n := range []int{100, 1000, 10000, 100000} {
-		ws := make([]live.Window, n)
+		ws := make([]live.AgentWindow, n)
 		for i := range ws {
 			line := "claude --model opus"
 			if i%2 == 0 {
 				line = fmt.Sprintf("claude --resume 4f9e2a51-3c1d-4b7a-9e0f-%012d", i)
 			}
 			c, _ := recognize.String(s, line)
-			ws[i] = live.Window{ID: i + 1, Cwd: "/home/u/code/api", Cmd: c}
+			ws[i] = live.AgentWindow{ID: i + 1, Cwd: "/home/u/code/api", Cmd: c}
 		}
 		b.Run(fmt.Sprintf("windows=%d", n), func(b *testing.B) {
 			for b.Loop() {

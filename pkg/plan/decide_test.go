@@ -19,7 +19,7 @@ import (
 // fixtureWindows reads kitty's ls output and recognises each window the way
 // the scanner does: the typed line when shell integration reported one, the
 // foreground processes otherwise.
-func fixtureWindows(t *testing.T, s *agents.Set, file string) []live.Window {
+func fixtureWindows(t *testing.T, s *agents.Set, file string) []live.AgentWindow {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "kitty", file))
 	if err != nil {
@@ -40,7 +40,7 @@ func fixtureWindows(t *testing.T, s *agents.Set, file string) []live.Window {
 	if err := json.Unmarshal(data, &ls); err != nil {
 		t.Fatal(err)
 	}
-	var ws []live.Window
+	var ws []live.AgentWindow
 	for _, o := range ls {
 		for _, tab := range o.Tabs {
 			for _, win := range tab.Windows {
@@ -56,7 +56,7 @@ func fixtureWindows(t *testing.T, s *agents.Set, file string) []live.Window {
 					c, ok = recognize.Processes(s, procs)
 				}
 				if ok {
-					ws = append(ws, live.Window{ID: win.ID, Cwd: win.Cwd, Cmd: c})
+					ws = append(ws, live.AgentWindow{ID: win.ID, Cwd: win.Cwd, Cmd: c})
 				}
 			}
 		}
@@ -154,10 +154,10 @@ func alike(d plan.Decision, ids ...int) []plan.Decision {
 }
 
 // inDir are windows 1, 2, ... in dir running cmds.
-func inDir(dir string, cmds ...recognize.Command) []live.Window {
-	out := make([]live.Window, len(cmds))
+func inDir(dir string, cmds ...recognize.Command) []live.AgentWindow {
+	out := make([]live.AgentWindow, len(cmds))
 	for i, c := range cmds {
-		out[i] = live.Window{ID: i + 1, Cwd: dir, Cmd: c}
+		out[i] = live.AgentWindow{ID: i + 1, Cwd: dir, Cmd: c}
 	}
 	return out
 }
@@ -168,18 +168,18 @@ func TestDecideRules(t *testing.T) {
 	const other = "0f0e0d0c-0b0a-4909-8807-060504030201"
 	tests := []struct {
 		name   string
-		ws     []live.Window
+		ws     []live.AgentWindow
 		probes probe.Probes
 		want   []plan.Decision
 	}{
 		{
 			name: "two plain claude in one directory: new each",
-			ws:   []live.Window{{ID: 7, Cwd: "/d", Cmd: c("claude")}, {ID: 8, Cwd: "/d/", Cmd: c("claude --continue")}},
+			ws:   []live.AgentWindow{{ID: 7, Cwd: "/d", Cmd: c("claude")}, {ID: 8, Cwd: "/d/", Cmd: c("claude --continue")}},
 			want: alike(plan.Decision{Agent: "claude", Mode: plan.ModeChoose, Argv: w("claude"), Reason: "2 claude windows in /d and no id for this one: the restore lists claude's conversations of /d to choose from"}, 7, 8),
 		},
 		{
 			name: "claude in two directories: latest each",
-			ws: []live.Window{
+			ws: []live.AgentWindow{
 				{ID: 1, Cwd: "/a", Cmd: c("claude")},
 				{ID: 2, Cwd: "/b", Cmd: c("claude")},
 			},
@@ -190,7 +190,7 @@ func TestDecideRules(t *testing.T) {
 		},
 		{
 			name: "the same id in two windows: the lowest window id keeps it",
-			ws: []live.Window{
+			ws: []live.AgentWindow{
 				{ID: 9, Cwd: "/a", Cmd: c("claude --resume " + agentstest.UUID)},
 				{ID: 3, Cwd: "/b", Cmd: c("claude"), KnownID: agentstest.UUID, KnownIDFrom: "the journal"},
 			},
@@ -201,7 +201,7 @@ func TestDecideRules(t *testing.T) {
 		},
 		{
 			name: "a known id wins over the id in argv",
-			ws: []live.Window{
+			ws: []live.AgentWindow{
 				{ID: 1, Cwd: "/a", Cmd: c("claude --resume " + agentstest.UUID), KnownID: other},
 			},
 			want: []plan.Decision{
@@ -210,7 +210,7 @@ func TestDecideRules(t *testing.T) {
 		},
 		{
 			name: "a known id that is not an id is ignored",
-			ws: []live.Window{
+			ws: []live.AgentWindow{
 				{ID: 1, Cwd: "/a", Cmd: c("claude --resume " + agentstest.UUID), KnownID: "--dangerously-skip-permissions"},
 			},
 			want: []plan.Decision{
@@ -219,12 +219,12 @@ func TestDecideRules(t *testing.T) {
 		},
 		{
 			name: "global scope: two copilot windows in different directories are new",
-			ws:   []live.Window{{ID: 1, Cwd: "/a", Cmd: c("copilot")}, {ID: 2, Cwd: "/b", Cmd: c("copilot")}},
+			ws:   []live.AgentWindow{{ID: 1, Cwd: "/a", Cmd: c("copilot")}, {ID: 2, Cwd: "/b", Cmd: c("copilot")}},
 			want: alike(plan.Decision{Agent: "copilot", Mode: plan.ModeNew, Argv: w("copilot"), Reason: "2 copilot windows and --continue is not per directory: new conversation"}, 1, 2),
 		},
 		{
 			name: "global scope, listed by its CLI: two opencode windows in different directories choose",
-			ws:   []live.Window{{ID: 1, Cwd: "/a", Cmd: c("opencode")}, {ID: 2, Cwd: "/b", Cmd: c("opencode")}},
+			ws:   []live.AgentWindow{{ID: 1, Cwd: "/a", Cmd: c("opencode")}, {ID: 2, Cwd: "/b", Cmd: c("opencode")}},
 			want: []plan.Decision{
 				{WindowID: 1, Agent: "opencode", Mode: plan.ModeChoose, Argv: w("opencode"), Reason: "2 opencode windows and no id for this one: the restore lists opencode's conversations of /a to choose from"},
 				{WindowID: 2, Agent: "opencode", Mode: plan.ModeChoose, Argv: w("opencode"), Reason: "2 opencode windows and no id for this one: the restore lists opencode's conversations of /b to choose from"},
@@ -232,7 +232,7 @@ func TestDecideRules(t *testing.T) {
 		},
 		{
 			name: "gemini per project is treated as global",
-			ws: []live.Window{
+			ws: []live.AgentWindow{
 				{ID: 1, Cwd: "/a", Cmd: c("gemini --model pro")},
 			},
 			want: []plan.Decision{
@@ -241,7 +241,7 @@ func TestDecideRules(t *testing.T) {
 		},
 		{
 			name: "codex -C moves the directory the rule looks at",
-			ws: []live.Window{
+			ws: []live.AgentWindow{
 				{ID: 1, Cwd: "/a", Cmd: c("codex -C /x")},
 				{ID: 2, Cwd: "/b", Cmd: c("codex --cd ../x")},
 				{ID: 3, Cwd: "/x", Cmd: c("codex exec hi")},
@@ -264,7 +264,7 @@ func TestDecideRules(t *testing.T) {
 		},
 		{
 			name: "a one-shot run in the directory blocks latest, a helper does not",
-			ws: []live.Window{
+			ws: []live.AgentWindow{
 				{ID: 1, Cwd: "/a", Cmd: c(`claude -p "hi"`)},
 				{ID: 2, Cwd: "/a", Cmd: c("claude")},
 				{ID: 3, Cwd: "/b", Cmd: c("claude doctor")},
@@ -279,7 +279,7 @@ func TestDecideRules(t *testing.T) {
 		},
 		{
 			name: "probe missing the latest flag: as saved; exact still fine",
-			ws: []live.Window{
+			ws: []live.AgentWindow{
 				{ID: 1, Cwd: "/a", Cmd: c("claude")},
 				{ID: 2, Cwd: "/b", Cmd: c("claude --resume " + agentstest.UUID)},
 			},
@@ -291,7 +291,7 @@ func TestDecideRules(t *testing.T) {
 		},
 		{
 			name:   "probe missing --resume",
-			ws:     []live.Window{{ID: 2, Cwd: "/b", Cmd: c("claude --resume " + agentstest.UUID)}},
+			ws:     []live.AgentWindow{{ID: 2, Cwd: "/b", Cmd: c("claude --resume " + agentstest.UUID)}},
 			probes: probe.Probes{"claude": {Agent: "claude", Installed: true, Missing: []string{"--resume", "--continue"}}},
 			want: []plan.Decision{
 				{WindowID: 2, Agent: "claude", Mode: plan.ModeAsSaved, Reason: "probe: flag --resume not in claude --help"},
@@ -299,7 +299,7 @@ func TestDecideRules(t *testing.T) {
 		},
 		{
 			name:   "codex subcommand probe",
-			ws:     []live.Window{{ID: 1, Cwd: "/a", Cmd: c("codex")}},
+			ws:     []live.AgentWindow{{ID: 1, Cwd: "/a", Cmd: c("codex")}},
 			probes: probe.Probes{"codex": {Agent: "codex", Installed: true, Missing: []string{"--last"}}},
 			want: []plan.Decision{
 				{WindowID: 1, Agent: "codex", Mode: plan.ModeAsSaved, Reason: "probe: flag --last not in codex resume --help"},
@@ -307,7 +307,7 @@ func TestDecideRules(t *testing.T) {
 		},
 		{
 			name:   "probe failed, not installed, not checked",
-			ws:     []live.Window{{ID: 1, Cwd: "/a", Cmd: c("claude")}, {ID: 2, Cwd: "/a", Cmd: c("codex")}, {ID: 3, Cwd: "/a", Cmd: c("gemini")}},
+			ws:     []live.AgentWindow{{ID: 1, Cwd: "/a", Cmd: c("claude")}, {ID: 2, Cwd: "/a", Cmd: c("codex")}, {ID: 3, Cwd: "/a", Cmd: c("gemini")}},
 			probes: probe.Probes{"claude": {Agent: "claude", Installed: true, Error: "claude --help: timed out after 20s"}, "codex": {Agent: "codex"}},
 			want: []plan.Decision{
 				{WindowID: 1, Agent: "claude", Mode: plan.ModeAsSaved, Reason: "probe: claude --help: timed out after 20s"},
@@ -318,7 +318,7 @@ func TestDecideRules(t *testing.T) {
 		},
 		{
 			name:   "probe OK",
-			ws:     []live.Window{{ID: 1, Cwd: "/a", Cmd: c("claude")}},
+			ws:     []live.AgentWindow{{ID: 1, Cwd: "/a", Cmd: c("claude")}},
 			probes: probe.Probes{"claude": {Agent: "claude", Installed: true, OK: true}},
 			want: []plan.Decision{
 				{WindowID: 1, Agent: "claude", Mode: plan.ModeLatest, Argv: w("claude", "--continue"), Reason: "only claude window in /a: --continue is per directory"},
@@ -326,14 +326,14 @@ func TestDecideRules(t *testing.T) {
 		},
 		{
 			name: "unrecognised windows are skipped",
-			ws:   []live.Window{{ID: 1, Cwd: "/a"}, {ID: 2, Cwd: "/a", Cmd: c("amp")}},
+			ws:   []live.AgentWindow{{ID: 1, Cwd: "/a"}, {ID: 2, Cwd: "/a", Cmd: c("amp")}},
 			want: []plan.Decision{
 				{WindowID: 2, Agent: "amp", Mode: plan.ModeLatest, Argv: w("amp", "threads", "continue", "--last"), Reason: "only amp window: threads continue --last is not per directory"},
 			},
 		},
 		{
 			name: "no directory: it may be any directory",
-			ws:   []live.Window{{ID: 1, Cmd: c("claude")}, {ID: 2, Cwd: "/b", Cmd: c("claude")}, {ID: 3, Cmd: c("pi")}},
+			ws:   []live.AgentWindow{{ID: 1, Cmd: c("claude")}, {ID: 2, Cwd: "/b", Cmd: c("claude")}, {ID: 3, Cmd: c("pi")}},
 			want: []plan.Decision{
 				{WindowID: 1, Agent: "claude", Mode: plan.ModeNew, Argv: w("claude"), Reason: "2 claude windows and the directory is unknown: new conversation"},
 				{WindowID: 2, Agent: "claude", Mode: plan.ModeChoose, Argv: w("claude"), Reason: "2 claude windows in /b and no id for this one: the restore lists claude's conversations of /b to choose from"},

@@ -53,7 +53,7 @@ func TestCheckRealCLIs(t *testing.T) {
 		}
 	}
 	// And Decide trusts them for every mode.
-	ws := []live.Window{
+	ws := []live.AgentWindow{
 		{ID: 1, Cwd: "/a", Cmd: recognised(t, s, "claude --model opus")},
 		{ID: 2, Cwd: "/a", Cmd: recognised(t, s, "codex -m o3")},
 		{ID: 3, Cwd: "/b", Cmd: recognised(t, s, "codex resume "+agentstest.CodexID)},

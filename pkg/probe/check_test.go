@@ -172,7 +172,7 @@ func TestCheckMissingFlag(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 	// Decide follows the report: latest is refused, exact is fine.
-	ws := []live.Window{
+	ws := []live.AgentWindow{
 		{ID: 1, Cwd: "/a", Cmd: recognised(t, s, "claude")},
 		{ID: 2, Cwd: "/b", Cmd: recognised(t, s, "claude --resume "+agentstest.UUID)},
 	}
@@ -413,7 +413,7 @@ func TestCheckTimeout(t *testing.T) {
 	if a := rep.Agents[0]; a.Cached || !a.OK {
 		t.Errorf("after FailureTTL: %+v", a)
 	}
-	got := plan.Decide(s, []live.Window{{ID: 1, Cwd: "/a", Cmd: recognised(t, s, "gemini")}}, probe.Probes{
+	got := plan.Decide(s, []live.AgentWindow{{ID: 1, Cwd: "/a", Cmd: recognised(t, s, "gemini")}}, probe.Probes{
 		"gemini": {Agent: "gemini", Installed: true, Error: "gemini --help: no answer within 300ms", TimedOut: true},
 	})
 	// No answer is no evidence against the definition: resumed from it.

@@ -66,7 +66,7 @@ type LiveKitty struct {
 	Socket string
 	PID    int
 	// Agents are its agent windows, with the ids their agents report.
-	Agents []live.Window
+	Agents []live.AgentWindow
 	// Waiting are the conversations restore prompts in its windows ask
 	// about: not running yet, but already coming back there.
 	Waiting []Conversation
@@ -253,10 +253,10 @@ func (o Options) candidate(r journal.Record) (candidate, string) {
 // agent window, so "latest" is never chosen where a running window may own
 // the newest conversation. Live windows get ids after the recovered ones.
 // names are the recovered windows' agents, to probe.
-func (o Options) windows(cands []candidate) (ws []live.Window, names []string) {
-	ws = make([]live.Window, 0, len(cands))
+func (o Options) windows(cands []candidate) (ws []live.AgentWindow, names []string) {
+	ws = make([]live.AgentWindow, 0, len(cands))
 	for i, c := range cands {
-		w := live.Window{ID: i + 1, Cwd: c.dir, Cmd: c.cmd}
+		w := live.AgentWindow{ID: i + 1, Cwd: c.dir, Cmd: c.cmd}
 		if c.rec.ID != "" {
 			w.KnownID, w.KnownIDFrom = c.rec.ID, "the journal ("+cmp.Or(c.rec.IDFrom, "recorded")+")"
 		}

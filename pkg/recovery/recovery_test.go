@@ -37,10 +37,10 @@ func rec(key, agent, id, dir string, m int, argv ...string) journal.Record {
 		KittySocket: "unix:/tmp/gone", KittyPID: 10, WindowID: len(key)}
 }
 
-func liveWindow(kittyWin, pid int, dir string, argv ...string) live.Window {
+func liveWindow(kittyWin, pid int, dir string, argv ...string) live.AgentWindow {
 	set, _ := agents.Load("")
 	c, _ := recognize.Argv(set, argv)
-	return live.Window{Ref: kitty.WindowRef{Window: &kitty.Window{ID: kittyWin}}, PID: pid,
+	return live.AgentWindow{Ref: kitty.WindowRef{Window: &kitty.Window{ID: kittyWin}}, PID: pid,
 		ID: kittyWin, Cwd: dir, Cmd: c}
 }
 
@@ -91,14 +91,14 @@ func TestBuild(t *testing.T) {
 	}, {
 		name: "a live codex in the directory makes latest unsafe",
 		recs: []journal.Record{rec("c1", "codex", "", "/w/cli", 5, "codex")},
-		live: []LiveKitty{{Socket: "unix:/tmp/other", PID: 20, Agents: []live.Window{liveWindow(3, 300, "/w/cli", "codex")}}},
+		live: []LiveKitty{{Socket: "unix:/tmp/other", PID: 20, Agents: []live.AgentWindow{liveWindow(3, 300, "/w/cli", "codex")}}},
 		want: []row{{"cli", plan.ModeChoose, "codex"}},
 	}, {
 		name: "running in a live kitty, or waiting at a restore prompt there: not recovered",
 		recs: []journal.Record{rec("a", "claude", idA, "/w/api", 5, "claude"), rec("b", "claude", idB, "/w/rev", 5, "claude"),
 			rec("c", "claude", idC, "/w/doc", 5, "claude")},
 		live: []LiveKitty{{Socket: "unix:/tmp/other", PID: 20,
-			Agents:  []live.Window{liveWindow(3, 300, "/w/api", "claude", "--resume", idA)},
+			Agents:  []live.AgentWindow{liveWindow(3, 300, "/w/api", "claude", "--resume", idA)},
 			Waiting: []Conversation{{"claude", idB}}}},
 		want:    []row{{"doc", plan.ModeExact, "claude --resume " + idC}},
 		skipped: []string{"a", "b"},

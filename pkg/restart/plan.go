@@ -36,7 +36,7 @@ type Target struct {
 	Kitty    kitty.Instance
 	Window   kitty.Window
 	TabTitle string
-	Agent    live.Window
+	Agent    live.AgentWindow
 	// Procs are the agent's processes (Agent.PIDs) as first seen, each
 	// with its start: only these are ever signalled.
 	Procs []procid.ID
@@ -77,7 +77,7 @@ func Plan(kitties []Kitty, o PlanOptions) []Target {
 	for _, k := range kitties {
 		ts = append(ts, kittyTargets(k, o)...)
 	}
-	ws := make([]live.Window, len(ts))
+	ws := make([]live.AgentWindow, len(ts))
 	for i, t := range ts {
 		ws[i] = t.Agent
 	}

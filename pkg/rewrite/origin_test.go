@@ -21,13 +21,13 @@ func TestRewriteOrigin(t *testing.T) {
 		`launch 'kitty-unserialize-data={"id": 1, "cmd_at_shell_startup": ["claude", "--resume", "` + w4ID + `"]}'` + "\n" +
 		`launch 'kitty-unserialize-data={"id": 2, "cmd_at_shell_startup": ["gemini"]}'` + "\n" +
 		`launch 'kitty-unserialize-data={"id": 3, "cmd_at_shell_startup": ["claude"]}'` + "\n")
-	var ws []live.Window
+	var ws []live.AgentWindow
 	for id, argv := range map[int][]string{1: {"claude", "--resume", w4ID}, 2: {"gemini"}, 3: {"claude"}} {
 		c, ok := recognize.Argv(set, argv)
 		if !ok {
 			t.Fatal(argv)
 		}
-		w := live.Window{ID: id, Cwd: "/srv", Cmd: c, Seen: []string{"/opt/" + c.Agent},
+		w := live.AgentWindow{ID: id, Cwd: "/srv", Cmd: c, Seen: []string{"/opt/" + c.Agent},
 			Origin: "2026-12-01T09:00:00Z|unix:/tmp/kitty-7|7|" + string(rune('0'+id)) + "|42"}
 		if id == 3 {
 			w.Unverified = "its process could not be read"

@@ -47,7 +47,7 @@ type Options struct {
 	//   - a window the file leaves out (another OS window, without --all)
 	//     still counts for the rules: "latest" is never chosen where another
 	//     window could own the newest conversation.
-	Live []live.Window
+	Live []live.AgentWindow
 	// Key seals each record written (resumerecord.LoadOrCreateKey); nil writes
 	// unsealed records, which the prompt runs only on a key press.
 	Key []byte
@@ -229,7 +229,7 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 	if len(refs) == 0 {
 		return nil, ErrEmpty
 	}
-	rw := &rewriter{o: o, live: make(map[int]live.Window, len(o.Live)), byID: map[int]found{}}
+	rw := &rewriter{o: o, live: make(map[int]live.AgentWindow, len(o.Live)), byID: map[int]found{}}
 	for _, w := range o.Live {
 		rw.live[w.ID] = w
 	}
@@ -263,9 +263,9 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 // rewriter is what a rewrite learns of the file's windows.
 type rewriter struct {
 	o        Options
-	live     map[int]live.Window
-	ws       []live.Window // the agent windows of the file, to decide
-	names    []string      // the agents in the file, the ones worth probing
+	live     map[int]live.AgentWindow
+	ws       []live.AgentWindow // the agent windows of the file, to decide
+	names    []string           // the agents in the file, the ones worth probing
 	byID     map[int]found
 	unsealed []Outcome // kept as saved before any decision
 	remotes  []Outcome // agents on other machines (remote.go)
@@ -281,7 +281,7 @@ type saved struct {
 	cmd  recognize.Command
 	ok   bool // cmd is an agent's
 	jr   *journal.Record
-	lw   live.Window
+	lw   live.AgentWindow
 	live bool
 }
 
@@ -476,8 +476,8 @@ func (sw *saved) dropMarks() {
 // window's is what kittymux read for its process. A kittymux_session user
 // var is a hint any program can set: it counts only when kittymux's journal
 // holds the same id for this window and process.
-func (sw *saved) window(ids map[int]string) live.Window {
-	w := live.Window{ID: sw.id, Cwd: sw.ref.Cwd, Cmd: sw.cmd}
+func (sw *saved) window(ids map[int]string) live.AgentWindow {
+	w := live.AgentWindow{ID: sw.id, Cwd: sw.ref.Cwd, Cmd: sw.cmd}
 	vars, jr := sw.vars, sw.jr
 	switch {
 	case sw.live:

@@ -341,14 +341,14 @@ func TestRewriteTypedEnv(t *testing.T) {
 		`launch 'kitty-unserialize-data={"id": 1, "cmd_at_shell_startup": "CLAUDE_CONFIG_DIR=/srv/.c claude --resume ` + w4ID + `"}'` + "\n" +
 		`launch 'kitty-unserialize-data={"id": 2, "cmd_at_shell_startup": "LD_PRELOAD=/x.so codex"}'` + "\n" +
 		`launch 'kitty-unserialize-data={"id": 3, "cmd_at_shell_startup": "FORCE_COLOR=1 gemini"}'` + "\n")
-	live := func() []live.Window {
-		var out []live.Window
+	live := func() []live.AgentWindow {
+		var out []live.AgentWindow
 		for id, line := range map[int]string{1: "CLAUDE_CONFIG_DIR=/srv/.c claude --resume " + w4ID, 2: "LD_PRELOAD=/x.so codex", 3: "FORCE_COLOR=1 gemini"} {
 			c, ok := recognize.String(set, line)
 			if !ok {
 				t.Fatal(line)
 			}
-			out = append(out, live.Window{ID: id, Cwd: "/srv", Cmd: c, Seen: []string{"/opt/" + c.Agent}})
+			out = append(out, live.AgentWindow{ID: id, Cwd: "/srv", Cmd: c, Seen: []string{"/opt/" + c.Agent}})
 		}
 		return out
 	}
@@ -449,7 +449,7 @@ func TestRewriteProgram(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			raw := []byte("new_tab\ncd " + c.cwd + "\n\n" +
 				`launch 'kitty-unserialize-data={"id": 1, "cmd_at_shell_startup": "` + c.line + `"}'` + "\n")
-			live := []live.Window{{ID: 1, Cwd: c.cwd, Cmd: c.live, Seen: c.seen}}
+			live := []live.AgentWindow{{ID: 1, Cwd: c.cwd, Cmd: c.live, Seen: c.seen}}
 			res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, ResumeBin: bin, Key: testKey, Live: live})
 			if err != nil {
 				t.Fatal(err)
@@ -485,7 +485,7 @@ func TestRewriteProgram(t *testing.T) {
 	})
 	t.Run("a seen path the prompt could not read stays as saved", func(t *testing.T) {
 		raw := []byte("new_tab\ncd /srv\n\n" + `launch 'kitty-unserialize-data={"id": 1}' /opt/ai/claude` + "\n")
-		live := []live.Window{{ID: 1, Cwd: "/srv", Cmd: liveCmd("/opt/ai/claude"), Seen: []string{"/opt/ai/\x01claude"}}}
+		live := []live.AgentWindow{{ID: 1, Cwd: "/srv", Cmd: liveCmd("/opt/ai/claude"), Seen: []string{"/opt/ai/\x01claude"}}}
 		res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, ResumeBin: bin, Key: testKey, Live: live})
 		if err != nil {
 			t.Fatal(err)
@@ -558,7 +558,7 @@ func TestRewriteRestoredWindows(t *testing.T) {
 	fresh, _ := recognize.Argv(set, []string{"claude"})
 	resumed, _ := recognize.Argv(set, []string{"claude", "--model", "sonnet", "--resume", w4ID})
 	res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, ResumeBin: bin, Key: testKey,
-		Live: []live.Window{{ID: 1, Cwd: "/a", Cmd: resumed}, {ID: 2, Cwd: "/b", Cmd: fresh}}})
+		Live: []live.AgentWindow{{ID: 1, Cwd: "/a", Cmd: resumed}, {ID: 2, Cwd: "/b", Cmd: fresh}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -610,12 +610,12 @@ func TestRewriteCountsWindowsLeftOut(t *testing.T) {
 	other, _ := recognize.String(set, "claude")
 	for _, c := range []struct {
 		name string
-		live []live.Window
+		live []live.AgentWindow
 		want plan.Mode
 	}{
-		{"alone", []live.Window{{ID: 1, Cwd: "/srv", Cmd: mine}}, plan.ModeLatest},
-		{"another claude there, not saved", []live.Window{{ID: 1, Cwd: "/srv", Cmd: mine}, {ID: 7, Cwd: "/srv", Cmd: other}}, plan.ModeChoose},
-		{"another claude elsewhere", []live.Window{{ID: 1, Cwd: "/srv", Cmd: mine}, {ID: 7, Cwd: "/home", Cmd: other}}, plan.ModeLatest},
+		{"alone", []live.AgentWindow{{ID: 1, Cwd: "/srv", Cmd: mine}}, plan.ModeLatest},
+		{"another claude there, not saved", []live.AgentWindow{{ID: 1, Cwd: "/srv", Cmd: mine}, {ID: 7, Cwd: "/srv", Cmd: other}}, plan.ModeChoose},
+		{"another claude elsewhere", []live.AgentWindow{{ID: 1, Cwd: "/srv", Cmd: mine}, {ID: 7, Cwd: "/home", Cmd: other}}, plan.ModeLatest},
 	} {
 		res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, ResumeBin: bin, Live: c.live})
 		if err != nil {
@@ -674,7 +674,7 @@ func TestRewriteAgentDirectory(t *testing.T) {
 		// /usr/bin; window 1's record has no id, so it may resume the latest
 		// only if it is the single claude in its directory: it is not.
 		// Window 1's process started at started and was read at seen.
-		Live: []live.Window{{ID: 1, Cwd: "/srv/web", Cmd: mine, Since: started, LastSeen: seen}, {ID: 2, Cwd: "/srv/web", Cmd: other}, {ID: 3, Cwd: "/usr/bin", Cmd: other}}})
+		Live: []live.AgentWindow{{ID: 1, Cwd: "/srv/web", Cmd: mine, Since: started, LastSeen: seen}, {ID: 2, Cwd: "/srv/web", Cmd: other}, {ID: 3, Cwd: "/usr/bin", Cmd: other}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -722,7 +722,7 @@ func TestRewriteCompoundLine(t *testing.T) {
 	set := shipped(t)
 	running, _ := recognize.Argv(set, []string{"claude", "--model", "opus"})
 	res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, ResumeBin: bin,
-		Live: []live.Window{{ID: 1, Cwd: "/srv", Cmd: running}}})
+		Live: []live.AgentWindow{{ID: 1, Cwd: "/srv", Cmd: running}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -764,7 +764,7 @@ func TestRewriteAsSavedReport(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			raw := []byte("new_tab\ncd /srv\n\n" + `launch 'kitty-unserialize-data={"id": 1, "cmd_at_shell_startup": "` + c.line + `"}'` + "\n")
-			live := []live.Window{{ID: 1, Cwd: "/srv", Cmd: oneShot, Seen: []string{"/opt/claude"}}}
+			live := []live.AgentWindow{{ID: 1, Cwd: "/srv", Cmd: oneShot, Seen: []string{"/opt/claude"}}}
 			res, err := rewrite.Rewrite(raw, rewrite.Options{Agents: set, ResumeBin: bin, Key: testKey, Live: live})
 			if err != nil {
 				t.Fatal(err)

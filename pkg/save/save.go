@@ -116,7 +116,7 @@ func Take(ctx context.Context, o Options) (*rewrite.Result, error) {
 	if after, err := o.Kitty.LS(ctx); err == nil {
 		ls = after
 	}
-	ws := make([]live.Window, len(aws))
+	ws := make([]live.AgentWindow, len(aws))
 	for i, w := range aws {
 		ws[i] = w.WithSince()
 	}
@@ -163,7 +163,7 @@ func Save(ctx context.Context, o Options) (string, *rewrite.Result, error) {
 // so kitty's save carries them as --var. Where no id is known both are
 // unset: one left from an earlier process of the window (a conversation the
 // user has since quit, a restored one) is not this conversation's.
-func markAgents(ctx context.Context, c Kitty, aws []live.Window) error {
+func markAgents(ctx context.Context, c Kitty, aws []live.AgentWindow) error {
 	for _, w := range aws {
 		vars := []string{uservars.Agent + "=" + w.Cmd.Agent}
 		id := w.KnownID

@@ -96,7 +96,7 @@ func (se *session) adopt(r journal.Record, now time.Time) bool {
 // aw under another key (the hook picked another process of the agent than
 // the window's outermost one) and folds it into se: the record under the
 // hook's key is removed from the journal at the next write.
-func (s *Scanner) foldHook(se *session, aw live.Window, now time.Time) {
+func (s *Scanner) foldHook(se *session, aw live.AgentWindow, now time.Time) {
 	var pids []int
 	for _, p := range aw.Ref.Window.ForegroundProcesses {
 		pids = append(pids, p.PID)

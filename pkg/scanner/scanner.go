@@ -464,7 +464,7 @@ func (s *Scanner) follow(k *kittyState, key, agent string, windowID, pid int, st
 }
 
 // update brings a session's record up to date with its window.
-func (s *Scanner) update(se *session, aw live.Window, now time.Time) {
+func (s *Scanner) update(se *session, aw live.AgentWindow, now time.Time) {
 	r := &se.rec
 	w := aw.Ref.Window
 	set := func(dst *string, v string) {
@@ -539,7 +539,7 @@ func (s *Scanner) update(se *session, aw live.Window, now time.Time) {
 // process group, where kitty lists them beside the agent. One there means
 // working; the agent alone again, for settle, means idle. An agent never
 // seen running a tool gets no state from this ("").
-func (se *session) foreground(aw live.Window, now time.Time, settle time.Duration) string {
+func (se *session) foreground(aw live.AgentWindow, now time.Time, settle time.Duration) string {
 	if len(aw.PIDs) == 0 {
 		// The agent's own processes are unknown: every process would look
 		// like a tool.
@@ -562,7 +562,7 @@ func (se *session) foreground(aw live.Window, now time.Time, settle time.Duratio
 
 // markWindow sets the window's user vars to the session's id (kitty ≥ 0.30),
 // so a raw save of this kitty carries it, when they say something else.
-func (s *Scanner) markWindow(ctx context.Context, k *kittyState, aw live.Window, r journal.Record) {
+func (s *Scanner) markWindow(ctx context.Context, k *kittyState, aw live.AgentWindow, r journal.Record) {
 	if r.ID == "" || aw.PID <= 0 || !k.inst.Version.Has("user_vars") {
 		return
 	}

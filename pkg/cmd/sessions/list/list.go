@@ -109,7 +109,7 @@ func List(ctx context.Context, o *ListOptions) error {
 	if err != nil {
 		return err
 	}
-	ws := make([]live.Window, len(rows))
+	ws := make([]live.AgentWindow, len(rows))
 	for i, r := range rows {
 		ws[i] = r.WithSince()
 	}
@@ -175,7 +175,7 @@ func listed(r listRow, d plan.Decision) ListedWindow {
 	lw := ListedWindow{Kitty: r.inst.Socket, Decision: d, Tab: r.Ref.Tab.Title, Cwd: r.Cwd, State: r.State,
 		Restored: r.Restored}
 	if d.ID != "" {
-		lw.IDSource = idSource(r.Window, d.ID)
+		lw.IDSource = idSource(r.AgentWindow, d.ID)
 	} else if why := live.IDLimit(d.Agent, r.Cmd.Flags); why != "" {
 		lw.Reason += "; " + why
 	}
@@ -225,7 +225,7 @@ func printList(o *ListOptions, out []ListedWindow) error {
 
 // idSource names where the id the rules chose came from: the window's
 // reported id (a hook, the agent's records, the journal) or its command line.
-func idSource(w live.Window, id string) string {
+func idSource(w live.AgentWindow, id string) string {
 	if w.KnownID == id {
 		return live.IDSource(w.KnownIDFrom)
 	}

@@ -45,7 +45,7 @@ func TestCapturedHelpIsCurrent(t *testing.T) {
 	env := scratchEnv(t)
 	for _, cli := range capturedCLIs {
 		t.Run(cli.agent, func(t *testing.T) {
-			a := s.agents[cli.agent]
+			a := s.agents[cli.agent].get()
 			path, ok := a.find(exec.LookPath)
 			if !ok {
 				msg := cli.agent + " is not on PATH (npm install its package and put node_modules/.bin on PATH)"

@@ -116,7 +116,7 @@ func TestDefinitionsAgreeWithHelp(t *testing.T) {
 	}
 	for _, cli := range capturedCLIs {
 		t.Run(cli.agent, func(t *testing.T) {
-			a := s.agents[cli.agent]
+			a := s.agents[cli.agent].get()
 			type version struct {
 				name string
 				g    *grammar.Grammar

@@ -120,22 +120,6 @@ type shippedAgent struct {
 
 //go:generate go run gen.go
 
-// buildShipped builds the shipped definitions. Those that fail are
-// reported and left out, as entries of the user's file are.
-func buildShipped() (map[string]*Agent, error) {
-	out := make(map[string]*Agent, len(shipped))
-	var errs []error
-	for _, e := range shipped {
-		a, err := buildNamed(ShippedFile, e.Name, e.Def)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		out[e.Name] = a
-	}
-	return out, errors.Join(errs...)
-}
-
 // decodeFile decodes a definitions file entry by entry, each strictly, so
 // that one entry that fails is reported and the others kept.
 func decodeFile(data []byte, file string) (map[string]*Agent, error) {

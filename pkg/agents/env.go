@@ -46,7 +46,7 @@ type AgentEnv struct{ Pattern, Agent string }
 func (s *Set) ConfigEnv() []AgentEnv {
 	var out []AgentEnv
 	for _, n := range s.names {
-		for _, p := range s.agents[n].Def.ConfigEnv {
+		for _, p := range s.agents[n].def.ConfigEnv {
 			out = append(out, AgentEnv{p, n})
 		}
 		out = append(out, AgentEnv{strings.ToUpper(strings.NewReplacer("-", "_", ".", "_").Replace(n)) + "_*", n})

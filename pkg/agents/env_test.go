@@ -79,3 +79,23 @@ func TestConfigEnvRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestShippedCompile: every shipped definition compiles. A Set compiles
+// each one only when it is first asked for, where one that failed would
+// read as not defined.
+func TestShippedCompile(t *testing.T) {
+	for _, e := range shipped {
+		if _, err := buildNamed(ShippedFile, e.Name, e.Def); err != nil {
+			t.Errorf("%s: %v", e.Name, err)
+		}
+	}
+	s, err := Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range s.Names() {
+		if a, ok := s.Agent(n); !ok || a.Name != n {
+			t.Errorf("%s: not compiled when asked for", n)
+		}
+	}
+}

@@ -26,6 +26,6 @@ func CapturedGrammarAt(t testing.TB, agent, version string) *grammar.Grammar {
 // KeepsValue reports whether agent keeps flag with a value (as recognition
 // reads it with g): a flag whose value a resume argv must not lose.
 func (s *Set) KeepsValue(agent, flag string, g *grammar.Grammar) bool {
-	k := s.agents[agent].Kind(flag, CompileGrammar(g))
+	k := s.agents[agent].get().Kind(flag, CompileGrammar(g))
 	return k == KindValue || k == KindOptionalValue
 }

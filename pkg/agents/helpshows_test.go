@@ -31,7 +31,7 @@ func TestDefinitionsMatchCapturedHelp(t *testing.T) {
 			}
 			text += string(data) + "\n"
 		}
-		a := s.agents[name]
+		a := s.agents[name].get()
 		var words []string
 		for f := range a.kinds {
 			words = append(words, f)

@@ -170,6 +170,10 @@ type Journal struct {
 	// wrote, in the file's order, each with the line of text it was decoded
 	// from. Shared between versions: never changed.
 	lines []*line
+	// shared is the file as the lookups (LatestOf, MayHaveLeft) last read
+	// it, with what the file was then (readShared).
+	shared     []byte
+	sharedInfo os.FileInfo
 }
 
 // New returns the journal at path (paths.Paths.Journal). off is whether the
@@ -240,6 +244,30 @@ func readJournalOpen(path string, old **os.File) ([]byte, error) {
 		return nil, fmt.Errorf("read journal %s: %w", path, err)
 	}
 	return nil, err
+}
+
+// readShared reads the file for the lookups that only read it (LatestOf,
+// MayHaveLeft): while the file is the same (its inode, size and time of
+// modification), the bytes read before. A restore prompt asks of one
+// journal more than once before its exec, and a journal of 300 records is
+// 110 KB. Writers rename a new file over the journal, which changes its
+// inode; a Journal that reads this way lives for one prompt's run.
+func (j *Journal) readShared() ([]byte, error) {
+	st, err := os.Stat(j.Path)
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if err == nil && j.sharedInfo != nil && os.SameFile(st, j.sharedInfo) && st.Size() == j.sharedInfo.Size() &&
+		st.ModTime().Equal(j.sharedInfo.ModTime()) {
+		return j.shared, nil
+	}
+	data, rerr := readJournal(j.Path)
+	j.shared, j.sharedInfo = nil, nil
+	if rerr == nil && err == nil {
+		// Kept with what the file was before it was read: one changed in
+		// between reads as changed next time, and is read again.
+		j.shared, j.sharedInfo = data, st
+	}
+	return data, rerr
 }
 
 // readJournal reads the file at path: a FIFO or device there is refused,
@@ -605,7 +633,7 @@ func (j *Journal) LatestOf(agent, id string) (*Record, error) {
 		}
 		return f.Latest(agent, id), nil
 	}
-	data, err := readJournal(j.Path)
+	data, err := j.readShared()
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -654,7 +682,7 @@ func (j *Journal) MayHaveLeft(id string) bool {
 	if j.hookSpool().Waiting() {
 		return true
 	}
-	data, err := readJournal(j.Path)
+	data, err := j.readShared()
 	if err != nil {
 		return false
 	}

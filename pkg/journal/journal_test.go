@@ -526,6 +526,20 @@ func TestLatestOf(t *testing.T) {
 	if diff := cmp.Diff(want, lookup()); diff != "" {
 		t.Errorf("indented file (-want +got):\n%s", diff)
 	}
+	// Another writer's change (a new file renamed over the old one): the
+	// bytes read before are not taken for the file.
+	other := New(j.Path, false)
+	other.Clock = j.Clock
+	if _, err := other.Update(func(f *File) error {
+		f.Upsert(Record{Key: "5", Agent: "claude", ID: id, LastSeen: t0.Add(2 * time.Minute), RunsFinished: 3})
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	want = map[string]string{"claude/" + id: "5"}
+	if diff := cmp.Diff(want, lookup()); diff != "" {
+		t.Errorf("after another writer (-want +got):\n%s", diff)
+	}
 }
 
 // BenchmarkLatestOf300: the prompt's read of one conversation's record from

@@ -53,5 +53,15 @@ func span(d time.Duration) string {
 }
 
 func (e *Env) journalFacts(r resumerecord.Record) (facts, tab string) {
-	return JournalFacts(journal.New(e.Paths.Journal(), journal.IsOff(e.Paths.StateDir, e.Getenv)), r, e.clk().Now())
+	return JournalFacts(e.journal(), r, e.clk().Now())
+}
+
+// journal is kittymux's journal as this prompt reads it: one for the run,
+// so that what it reads of the file more than once is read once while the
+// file is unchanged.
+func (e *Env) journal() *journal.Journal {
+	if e.jrnl == nil || e.jrnl.Path != e.Paths.Journal() {
+		e.jrnl = journal.New(e.Paths.Journal(), journal.IsOff(e.Paths.StateDir, e.Getenv))
+	}
+	return e.jrnl
 }

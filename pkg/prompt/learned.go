@@ -27,7 +27,7 @@ func (e *Env) learned(r resumerecord.Record, sealed bool) resumerecord.Record {
 	if !sealed || r.Origin == "" || r.Dir == "" || e.ExactArgv == nil {
 		return r
 	}
-	j := journal.New(e.Paths.Journal(), journal.IsOff(e.Paths.StateDir, e.Getenv))
+	j := e.journal()
 	if j.Off || r.Mode == "exact" && !j.MayHaveLeft(r.ID) {
 		return r // the common case, kept off the decoding of the journal
 	}

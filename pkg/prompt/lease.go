@@ -56,7 +56,7 @@ func (e *Env) holder(r resumerecord.Record) *lease.Holder {
 	if h := lease.Find(e.Paths.StateDir, r.Agent, r.ID); h != nil && h.PID != os.Getpid() {
 		return h
 	}
-	j := journal.New(e.Paths.Journal(), journal.IsOff(e.Paths.StateDir, e.Getenv))
+	j := e.journal()
 	rec, err := j.LatestOf(r.Agent, r.ID)
 	if err != nil || rec == nil || !rec.Open || rec.PID <= 0 || rec.PID == os.Getpid() || !alive(rec.PID) {
 		return nil

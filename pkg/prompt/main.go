@@ -157,7 +157,7 @@ func validate(set *agents.Set, lookPath func(string) (string, error), r resumere
 // the answer: no lock, no fsync (journal.QueueRestore), and an outcome that
 // cannot be written is skipped.
 func recordOutcome(e *Env, o journal.Restore) {
-	j := journal.New(e.Paths.Journal(), journal.IsOff(e.Paths.StateDir, e.Getenv))
+	j := e.journal()
 	if j.Off {
 		return
 	}

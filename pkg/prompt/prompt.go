@@ -100,6 +100,8 @@ type Env struct {
 	byResumeAll bool
 	// picked says how the user chose the conversation, for the report.
 	picked string
+	// jrnl is the journal the run reads (journal()).
+	jrnl *journal.Journal
 }
 
 // resumeAllFor is how long `a` keeps answering the other waiting windows.

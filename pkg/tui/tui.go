@@ -15,6 +15,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"golang.org/x/sys/unix"
 	"golang.org/x/term"
 
 	"github.com/kittymux/kittymux/pkg/kitty"
@@ -51,7 +52,15 @@ type Asker struct {
 	// line redrawn in place must fit on one row, or moving back over it
 	// lands in the wrong place.
 	width int
+	// more reports whether another byte arrives soon after an Esc, nil
+	// where in is no terminal (what was read then is all there is).
+	more func() bool
 }
+
+// escWait is how long an Esc waits for the rest of an escape sequence that
+// the terminal's link split (ssh, a slow line): vim's ttimeout is of this
+// order. A sequence the terminal wrote whole arrives whole and waits not.
+const escWait = 30 // milliseconds
 
 // Open makes the terminal in raw and asks on out.
 func Open(in io.Reader, out io.Writer) (*Asker, error) {
@@ -68,6 +77,15 @@ func Open(in io.Reader, out io.Writer) (*Asker, error) {
 			return nil, err
 		}
 		a.restore = func() { _ = term.Restore(int(f.Fd()), old) }
+		fd := int(f.Fd())
+		a.more = func() bool {
+			for {
+				n, err := unix.Poll([]unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}, escWait)
+				if err != unix.EINTR {
+					return err == nil && n > 0
+				}
+			}
+		}
 	}
 	return a, nil
 }
@@ -86,14 +104,14 @@ func Confirm(in io.Reader, out io.Writer, title, detail string) (bool, error) {
 }
 
 // next is the next key: a rune, or keyUp, keyDown, keyOther for an escape
-// sequence. Esc alone is an Esc: a sequence arrives whole in one read, so
-// an Esc with nothing read after it is the key.
+// sequence. Esc alone is an Esc: one with nothing after it, read with it or
+// arriving within escWait, is the key.
 func (a *Asker) next() (rune, error) {
 	r, _, err := a.r.ReadRune()
 	if err != nil {
 		return 0, err
 	}
-	if r != keyEsc || a.r.Buffered() == 0 {
+	if r != keyEsc || a.r.Buffered() == 0 && (a.more == nil || !a.more()) {
 		return r, nil
 	}
 	b, _ := a.r.ReadByte()

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"errors"
+	"io"
 	"strings"
 	"testing"
 )
@@ -154,6 +155,49 @@ func TestPrintsNothingItIsGiven(t *testing.T) {
 	for _, bad := range []string{"\x1b]2;", "\x1b[31m", "\x1b[2J", "\u009b", "evil\x07", "evil\x1b"} {
 		if strings.Contains(out.String(), bad) {
 			t.Errorf("%q reached the terminal: %q", bad, out.String())
+		}
+	}
+}
+
+// chunks hands out one string a read: keys as a slow link splits them.
+type chunks []string
+
+func (c *chunks) Read(p []byte) (int, error) {
+	if len(*c) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, (*c)[0])
+	(*c)[0] = (*c)[0][n:]
+	if (*c)[0] == "" {
+		*c = (*c)[1:]
+	}
+	return n, nil
+}
+
+// TestSplitSequence: an arrow whose bytes arrive apart is an arrow when
+// more comes soon after the Esc; an Esc with nothing after it leaves.
+func TestSplitSequence(t *testing.T) {
+	opts := []Option{{"one", "1"}, {"two", "2"}}
+	for _, c := range []struct {
+		keys []string
+		more bool
+		want string
+		err  error
+	}{
+		{[]string{"\x1b", "[B", "\r"}, true, "2", nil},
+		{[]string{"\x1b", "[", "B", "\r"}, true, "2", nil},
+		{[]string{"\x1b", "[B\r"}, false, "", ErrCancelled},
+	} {
+		var out strings.Builder
+		in := chunks(c.keys)
+		a, err := Open(&in, &out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.more = func() bool { return c.more }
+		got, err := a.Select("Pick", opts)
+		if got != c.want || !errors.Is(err, c.err) {
+			t.Errorf("%q (more %v): %q, %v; want %q, %v", c.keys, c.more, got, err, c.want, c.err)
 		}
 	}
 }

@@ -64,7 +64,35 @@ const escWait = 30 // milliseconds
 
 // Open makes the terminal in raw and asks on out.
 func Open(in io.Reader, out io.Writer) (*Asker, error) {
-	a := &Asker{r: bufio.NewReader(in), out: out, restore: func() {}}
+	return open(bufio.NewReader(in), in, out)
+}
+
+// Session asks questions one at a time on one input: the terminal is raw
+// only while each is asked (what is printed between them is printed as
+// usual), and keys typed ahead go to the next question.
+type Session struct {
+	in  io.Reader
+	out io.Writer
+	r   *bufio.Reader
+}
+
+// NewSession asks on in and out.
+func NewSession(in io.Reader, out io.Writer) *Session {
+	return &Session{in: in, out: out, r: bufio.NewReader(in)}
+}
+
+// Confirm asks one yes or no question (Asker.Confirm).
+func (s *Session) Confirm(title, detail string) (bool, error) {
+	a, err := open(s.r, s.in, s.out)
+	if err != nil {
+		return false, err
+	}
+	defer a.Close()
+	return a.Confirm(title, detail)
+}
+
+func open(r *bufio.Reader, in io.Reader, out io.Writer) (*Asker, error) {
+	a := &Asker{r: r, out: out, restore: func() {}}
 	if f, ok := out.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		a.bold = os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
 		if w, _, err := term.GetSize(int(f.Fd())); err == nil {
@@ -95,12 +123,7 @@ func (a *Asker) Close() { a.restore() }
 
 // Confirm asks one yes or no question on in and out (Asker.Confirm).
 func Confirm(in io.Reader, out io.Writer, title, detail string) (bool, error) {
-	a, err := Open(in, out)
-	if err != nil {
-		return false, err
-	}
-	defer a.Close()
-	return a.Confirm(title, detail)
+	return NewSession(in, out).Confirm(title, detail)
 }
 
 // next is the next key: a rune, or keyUp, keyDown, keyOther for an escape

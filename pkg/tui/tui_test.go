@@ -201,3 +201,15 @@ func TestSplitSequence(t *testing.T) {
 		}
 	}
 }
+
+// TestSessionKeepsTypedAhead: a key typed ahead of the first question
+// answers the second, though each question has the terminal to itself.
+func TestSessionKeepsTypedAhead(t *testing.T) {
+	var out strings.Builder
+	s := NewSession(strings.NewReader("ny"), &out)
+	first, err1 := s.Confirm("One?", "")
+	second, err2 := s.Confirm("Two?", "")
+	if first || !second || err1 != nil || err2 != nil {
+		t.Errorf("answers %v, %v (%v, %v); want no, yes", first, second, err1, err2)
+	}
+}

@@ -51,7 +51,7 @@ func screenHistory(o *Options) error {
 	confirm := o.Confirm
 	if confirm == nil {
 		confirm = func(q string) (bool, error) {
-			return tui.Confirm(o.IO.In, o.IO.Out, q, historyDetail(o, s.Bounds))
+			return o.terminal().Confirm(q, historyDetail(o, s.Bounds))
 		}
 	}
 	yes, err := confirm(historyQuestion)

@@ -44,6 +44,18 @@ type Options struct {
 	Integrations string
 	// Confirm asks a yes/no question on the terminal; nil: asked on the terminal (tui).
 	Confirm func(question string) (bool, error)
+
+	// asking is the terminal's questions of this run, one session so that
+	// a key typed ahead answers the next question (terminal()).
+	asking *tui.Session
+}
+
+// terminal is where setup's questions are asked.
+func (o *Options) terminal() *tui.Session {
+	if o.asking == nil {
+		o.asking = tui.NewSession(o.IO.In, o.IO.Out)
+	}
+	return o.asking
 }
 
 // From fills o with what setup takes from f.
@@ -249,7 +261,7 @@ func hooks(o *Options) error {
 		confirm := o.Confirm
 		if confirm == nil {
 			confirm = func(q string) (bool, error) {
-				return tui.Confirm(o.IO.In, o.IO.Out, q, "Hooks report each conversation's exact id and whether the agent is working.")
+				return o.terminal().Confirm(q, "Hooks report each conversation's exact id and whether the agent is working.")
 			}
 		}
 		yes, err := confirm(question)

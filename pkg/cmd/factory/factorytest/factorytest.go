@@ -27,5 +27,8 @@ func Writing(t testing.TB, out, errOut io.Writer) *factory.Factory {
 	f.IO = &factory.IOStreams{In: strings.NewReader(""), Out: out, ErrOut: errOut}
 	f.Paths = paths.Under(t.TempDir())
 	f.Getenv = func(string) string { return "" }
+	// The kitties running on the machine are none of a test's business:
+	// tests that want some set their own (other tests' kitties run beside).
+	f.Programs = nil
 	return f
 }

@@ -49,3 +49,28 @@ func Printable(s string) string {
 func isBidiControl(r rune) bool {
 	return r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
 }
+
+// Cells is how many terminal columns s takes, printed (Printable): two for
+// the wide East Asian ranges and emoji, none for combining marks, else one.
+// An estimate without a table of every code point, erring wide.
+func Cells(s string) int {
+	n := 0
+	for _, r := range s {
+		n += RuneCells(r)
+	}
+	return n
+}
+
+// RuneCells is Cells of one rune.
+func RuneCells(r rune) int {
+	switch {
+	case unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Me, r) || r == 0x200d:
+		return 0
+	case r >= 0x1100 && r <= 0x115f, r >= 0x2e80 && r <= 0xa4cf && r != 0x303f,
+		r >= 0xac00 && r <= 0xd7a3, r >= 0xf900 && r <= 0xfaff, r >= 0xfe30 && r <= 0xfe4f,
+		r >= 0xff00 && r <= 0xff60, r >= 0xffe0 && r <= 0xffe6,
+		r >= 0x1f300 && r <= 0x1faff, r >= 0x20000 && r <= 0x3fffd:
+		return 2
+	}
+	return 1
+}

@@ -6,8 +6,8 @@ import (
 	"os"
 	"strings"
 	"time"
-	"unicode"
 
+	"github.com/kittymux/kittymux/pkg/kitty"
 	"golang.org/x/term"
 )
 
@@ -119,13 +119,13 @@ func (p Para) wrap(width int) [][]Span {
 	used, fresh := indent, true
 	for _, a := range p.Atoms {
 		n := a.cells()
-		if !fresh && used+cells(a.Sep)+n > width {
+		if !fresh && used+kitty.Cells(a.Sep)+n > width {
 			lines = append(lines, cur)
 			cur, used, fresh = []Span{{Text: strings.Repeat(" ", hang)}}, hang, true
 		}
 		if !fresh {
 			cur = append(cur, Span{Text: a.Sep})
-			used += cells(a.Sep)
+			used += kitty.Cells(a.Sep)
 		}
 		if n > width-used {
 			a = a.shortened(width - used)
@@ -141,7 +141,7 @@ func (p Para) wrap(width int) [][]Span {
 func (a Atom) cells() int {
 	n := 0
 	for _, s := range a.Spans {
-		n += cells(s.Text)
+		n += kitty.Cells(s.Text)
 	}
 	return n
 }
@@ -157,30 +157,11 @@ func (a Atom) shortened(n int) Atom {
 	}
 	rs := []rune(text)
 	for i := range rs {
-		if cells(string(rs[i:]))+1 <= n {
+		if kitty.Cells(string(rs[i:]))+1 <= n {
 			return Atom{Spans: []Span{{Text: "…" + string(rs[i:]), Bold: bold}}, Sep: a.Sep}
 		}
 	}
 	return Atom{Spans: []Span{{Text: "…", Bold: bold}}, Sep: a.Sep}
-}
-
-// cells is how many columns s takes: 2 for the wide East Asian ranges and
-// emoji, 0 for combining marks, else 1 (an estimate, erring wide).
-func cells(s string) int {
-	n := 0
-	for _, r := range s {
-		switch {
-		case unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Me, r) || r == 0x200d:
-		case r >= 0x1100 && r <= 0x115f, r >= 0x2e80 && r <= 0xa4cf && r != 0x303f,
-			r >= 0xac00 && r <= 0xd7a3, r >= 0xf900 && r <= 0xfaff, r >= 0xfe30 && r <= 0xfe4f,
-			r >= 0xff00 && r <= 0xff60, r >= 0xffe0 && r <= 0xffe6,
-			r >= 0x1f300 && r <= 0x1faff, r >= 0x20000 && r <= 0x3fffd:
-			n += 2
-		default:
-			n++
-		}
-	}
-	return n
 }
 
 // Tilde is dir with home shown as ~.

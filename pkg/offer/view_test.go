@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/ended"
+	"github.com/kittymux/kittymux/pkg/kitty"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata")
@@ -103,8 +104,8 @@ func TestOfferWrapsAtWords(t *testing.T) {
 	for width := 30; width <= 130; width++ {
 		out := Render(ps, width, false)
 		for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
-			if cells(l) > width {
-				t.Errorf("at %d columns a line is %d wide: %q", width, cells(l), l)
+			if kitty.Cells(l) > width {
+				t.Errorf("at %d columns a line is %d wide: %q", width, kitty.Cells(l), l)
 			}
 		}
 		got := strings.Fields(out)
@@ -112,7 +113,7 @@ func TestOfferWrapsAtWords(t *testing.T) {
 			t.Fatalf("at %d columns %d words, want %d:\n%s", width, len(got), len(want), out)
 		}
 		for i := range got {
-			if got[i] != want[i] && !(strings.HasPrefix(got[i], "…") && strings.HasSuffix(want[i], strings.TrimPrefix(got[i], "…")) && cells(want[i]) > width-4) {
+			if got[i] != want[i] && !(strings.HasPrefix(got[i], "…") && strings.HasSuffix(want[i], strings.TrimPrefix(got[i], "…")) && kitty.Cells(want[i]) > width-4) {
 				t.Errorf("at %d columns word %d is %q, want %q:\n%s", width, i, got[i], want[i], out)
 			}
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/journal"
+	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/resumerecord"
 )
 
@@ -181,7 +182,7 @@ func (e *Env) chooseBlock(r resumerecord.Record, sealed bool, list []choice, not
 		if ch.where != "" {
 			facts += " · open in " + printable(ch.where)
 		}
-		room := max(width-7-cells(facts), 10)
+		room := max(width-7-kitty.Cells(facts), 10)
 		first := cutAtWord(printable(strings.Join(strings.Fields(ch.c.First), " ")), room)
 		st := plain
 		if ch.where != "" {
@@ -227,20 +228,20 @@ func wallTime(t, now time.Time) string {
 
 // cutAtWord cuts s to at most n cells, at a word where it can, with "…".
 func cutAtWord(s string, n int) string {
-	if cells(s) <= n {
+	if kitty.Cells(s) <= n {
 		return s
 	}
 	out := ""
 	for _, w := range strings.Fields(s) {
 		next := strings.TrimSpace(out + " " + w)
-		if cells(next)+1 > n {
+		if kitty.Cells(next)+1 > n {
 			break
 		}
 		out = next
 	}
 	if out == "" {
 		r := []rune(s)
-		for len(r) > 0 && cells(string(r))+1 > n {
+		for len(r) > 0 && kitty.Cells(string(r))+1 > n {
 			r = r[:len(r)-1]
 		}
 		out = string(r)

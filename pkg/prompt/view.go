@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/kittymux/kittymux/pkg/kitty"
 )
 
 // The prompt is drawn as paragraphs of atoms: a word, or a key hint that
@@ -63,34 +65,10 @@ func text(indent int, st style, s string) para {
 	return para{indent: indent, atoms: words(s, st)}
 }
 
-// cells is how many terminal columns s takes.
-func cells(s string) int {
-	n := 0
-	for _, r := range s {
-		n += runeCells(r)
-	}
-	return n
-}
-
-// runeCells: 2 for the wide East Asian ranges and emoji, 0 for combining
-// marks, else 1. An estimate (no table of every code point), erring wide.
-func runeCells(r rune) int {
-	switch {
-	case unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Me, r) || r == 0x200d:
-		return 0
-	case r >= 0x1100 && r <= 0x115f, r >= 0x2e80 && r <= 0xa4cf && r != 0x303f,
-		r >= 0xac00 && r <= 0xd7a3, r >= 0xf900 && r <= 0xfaff, r >= 0xfe30 && r <= 0xfe4f,
-		r >= 0xff00 && r <= 0xff60, r >= 0xffe0 && r <= 0xffe6,
-		r >= 0x1f300 && r <= 0x1faff, r >= 0x20000 && r <= 0x3fffd:
-		return 2
-	}
-	return 1
-}
-
 func (a atom) cells() int {
 	n := 0
 	for _, p := range a.pieces {
-		n += cells(p.text)
+		n += kitty.Cells(p.text)
 	}
 	return n
 }
@@ -156,14 +134,14 @@ func (p para) wrap(width int) []line {
 		n := a.cells()
 		// A word wider than any line, shown whole, starts where it is.
 		breaks := p.whole && n > width-hang
-		if !fresh && used+cells(a.sep)+n > width && !(breaks && used+cells(a.sep) < width) {
+		if !fresh && used+kitty.Cells(a.sep)+n > width && !(breaks && used+kitty.Cells(a.sep) < width) {
 			flush()
 			start()
 			fresh = true
 		}
 		if !fresh {
 			cur = append(cur, piece{a.sep, plain})
-			used += cells(a.sep)
+			used += kitty.Cells(a.sep)
 		}
 		room := width - used
 		if n > room {
@@ -179,7 +157,7 @@ func (p para) wrap(width int) []line {
 						start()
 					} else {
 						for _, g := range got {
-							used += cells(g.text)
+							used += kitty.Cells(g.text)
 						}
 					}
 				}
@@ -205,7 +183,7 @@ func take(ps []piece, n int) (got, rest []piece) {
 	for i, p := range ps {
 		cut := 0
 		for j, r := range p.text {
-			if c := runeCells(r); c > n && (cut > 0 || len(got) > 0) {
+			if c := kitty.RuneCells(r); c > n && (cut > 0 || len(got) > 0) {
 				break
 			} else {
 				n -= c
@@ -239,19 +217,19 @@ func shorten(a atom, n int) atom {
 	if a.tail {
 		// Whole components when they fit: "…/src/api".
 		for i, r := range rs {
-			if r == '/' && cells(string(rs[i:]))+1 <= n {
+			if r == '/' && kitty.Cells(string(rs[i:]))+1 <= n {
 				return atom{pieces: []piece{{"…" + string(rs[i:]), st}}, sep: a.sep}
 			}
 		}
 		for i := range rs {
-			if cells(string(rs[i:]))+1 <= n {
+			if kitty.Cells(string(rs[i:]))+1 <= n {
 				return atom{pieces: []piece{{"…" + string(rs[i:]), st}}, sep: a.sep}
 			}
 		}
 		return atom{pieces: []piece{{"…", st}}, sep: a.sep}
 	}
 	for i := len(rs); i >= 0; i-- {
-		if cells(string(rs[:i]))+1 <= n {
+		if kitty.Cells(string(rs[:i]))+1 <= n {
 			return atom{pieces: []piece{{string(rs[:i]) + "…", st}}, sep: a.sep}
 		}
 	}
@@ -266,7 +244,7 @@ func rows(lines []line, width int) int {
 	}
 	n := 0
 	for _, l := range lines {
-		c := cells(l.String())
+		c := kitty.Cells(l.String())
 		n += max(1, (c+width-1)/width)
 	}
 	return n

@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-
 	"github.com/kittymux/kittymux/pkg/clock"
 	"github.com/kittymux/kittymux/pkg/journal"
+	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/resumerecord"
 )
@@ -107,7 +107,7 @@ func TestPromptFits(t *testing.T) {
 				for _, l := range got {
 					s := l.String()
 					b.WriteString(s + "\n")
-					if n := cells(s); n > width {
+					if n := kitty.Cells(s); n > width {
 						t.Errorf("line wider than %d (%d): %q", width, n, s)
 					}
 				}
@@ -168,7 +168,7 @@ func sameWords(wide, got []line, width int) string {
 		case strings.HasSuffix(h, "…") && strings.HasPrefix(w, strings.TrimSuffix(h, "…")),
 			strings.HasPrefix(h, "…") && strings.HasSuffix(w, strings.TrimPrefix(h, "…")):
 			i++
-		case cells(w) > width-2 && strings.HasPrefix(w, h):
+		case kitty.Cells(w) > width-2 && strings.HasPrefix(w, h):
 			// Wider than a line: broken, in pieces that make it up again.
 			joined := ""
 			for i < len(have) && len(joined) < len(w) {

@@ -159,14 +159,20 @@ func (a *Asker) next() (rune, error) {
 	}
 }
 
-// fit is s cut to one row of the terminal (a column left for the
-// cursor), in runes: the options are text, a rune a column.
+// fit is s cut to one row of the terminal, a column left for the cursor:
+// counted in cells, a wide character (CJK, emoji) two.
 func (a *Asker) fit(s string) string {
-	r := []rune(s)
-	if a.width <= 1 || len(r) < a.width {
+	if a.width <= 1 || kitty.Cells(s) < a.width {
 		return s
 	}
-	return string(r[:a.width-2]) + "…"
+	n := 0
+	for i, r := range s {
+		if n+kitty.RuneCells(r) > a.width-2 {
+			return s[:i] + "…"
+		}
+		n += kitty.RuneCells(r)
+	}
+	return s
 }
 
 // strong is s in bold where a draws in bold.
@@ -284,12 +290,19 @@ func (a *Asker) Input(title, def string, valid func(string) error) (string, erro
 	draw := func() {
 		// The line holds what was offered (a directory's name, which any
 		// program can choose) as well as what was typed.
-		shown := []rune(kitty.Printable(string(line)))
-		if n := a.width - 4; n > 0 && len(shown) > n {
-			// The end of a line too long for one row, where the typing is.
-			shown = append([]rune("…"), shown[len(shown)-n+1:]...)
+		shown := kitty.Printable(string(line))
+		if n := a.width - 4; n > 0 && kitty.Cells(shown) > n {
+			// The end of a line too long for one row, where the typing is:
+			// the last n-1 cells after "…".
+			rs := []rune(shown)
+			i, used := len(rs), 0
+			for i > 0 && used+kitty.RuneCells(rs[i-1]) <= n-1 {
+				i--
+				used += kitty.RuneCells(rs[i])
+			}
+			shown = "…" + string(rs[i:])
 		}
-		fmt.Fprintf(out, "\r\x1b[K> %s", string(shown))
+		fmt.Fprintf(out, "\r\x1b[K> %s", shown)
 	}
 	draw()
 	for {

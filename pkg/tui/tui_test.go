@@ -136,6 +136,25 @@ func TestFitsTheTerminal(t *testing.T) {
 	if !strings.HasSuffix(out.String(), "\r\x1b[K> …ested/directory\r\n") {
 		t.Errorf("the line's end not shown: %q", out.String())
 	}
+	// Wide characters take two columns each: the row holds half as many.
+	out.Reset()
+	a = ask("\r", &out)
+	a.width = 12
+	if _, err := a.Select("T", []Option{{"日本語のテンプレート", "x"}}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "> 1 日本語…\r\n") {
+		t.Errorf("wide option not cut by its cells: %q", out.String())
+	}
+	out.Reset()
+	a = ask("\r", &out)
+	a.width = 12
+	if got, err := a.Input("Directory", "/srv/日本語のディレクトリ", nil); err != nil || got != "/srv/日本語のディレクトリ" {
+		t.Fatalf("%q %v", got, err)
+	}
+	if !strings.HasSuffix(out.String(), "\r\x1b[K> …クトリ\r\n") {
+		t.Errorf("wide line's end not cut by its cells: %q", out.String())
+	}
 }
 
 // TestPrintsNothingItIsGiven: a default (a directory's name, which any

@@ -539,27 +539,6 @@ func (e *Env) ask(r resumerecord.Record, sealed bool) (choice Choice, err error)
 	return choice, err
 }
 
-// ReadKeys reads the terminal's bytes, one at a time, until it fails; the
-// channel is closed then. The offer of an ended session reads its keys so
-// too.
-func ReadKeys(in io.Reader) <-chan byte {
-	keys := make(chan byte, 16)
-	go func() {
-		buf := make([]byte, 64)
-		for {
-			n, err := in.Read(buf)
-			for _, c := range buf[:n] {
-				keys <- c
-			}
-			if err != nil {
-				close(keys)
-				return
-			}
-		}
-	}()
-	return keys
-}
-
 // keyChoice is the answer a key gives, if it is one: Enter takes the
 // record's mode, `a` does so for the other waiting windows too.
 func (e *Env) keyChoice(c byte, r resumerecord.Record) (Choice, bool) {

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/kittymux/kittymux/pkg/resumerecord"
+	"github.com/kittymux/kittymux/pkg/tui"
 )
 
 // block is what a question shows: its paragraphs at the terminal's width,
@@ -55,7 +56,7 @@ func (e *Env) wait(r resumerecord.Record, b *block, every time.Duration, tick fu
 	winch := make(chan os.Signal, 1)
 	signal.Notify(winch, syscall.SIGWINCH)
 	defer signal.Stop(winch)
-	keys := ReadKeys(e.In)
+	keys := tui.ReadKeys(e.In)
 	t := e.clk().NewTicker(every)
 	defer t.Stop()
 	for {

@@ -24,8 +24,8 @@ import (
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/offer"
 	"github.com/kittymux/kittymux/pkg/paths"
-	"github.com/kittymux/kittymux/pkg/prompt"
 	"github.com/kittymux/kittymux/pkg/published"
+	"github.com/kittymux/kittymux/pkg/tui"
 )
 
 // OfferOptions of `sessions offer`.
@@ -235,7 +235,7 @@ func rawKeys(in io.Reader) (<-chan byte, func(), error) {
 		return nil, nil, err
 	}
 	restored := false
-	return prompt.ReadKeys(file), func() {
+	return tui.ReadKeys(file), func() {
 		if !restored {
 			restored = true
 			_ = term.Restore(int(file.Fd()), old)

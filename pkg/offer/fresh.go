@@ -62,9 +62,11 @@ func FreshTab(ls []kitty.OSWindow, self int) int {
 	return 0
 }
 
-// untouched: w's shell runs alone, at its prompt, and no command was run.
+// untouched: w's shell runs alone, at its prompt, and no command was run;
+// and kitty did not open it from a session file (startup_session, --session:
+// kitty 0.47 and newer name the file), which the user asked for.
 func untouched(w kitty.Window) bool {
 	fg := w.ForegroundProcesses
-	return len(fg) == 1 && fg[0].PID == w.PID && w.AtPrompt != nil && *w.AtPrompt &&
+	return w.SessionName == "" && len(fg) == 1 && fg[0].PID == w.PID && w.AtPrompt != nil && *w.AtPrompt &&
 		w.LastReportedCmdline == "" && !w.InAlternateScreen
 }

@@ -40,6 +40,7 @@ func TestFreshTab(t *testing.T) {
 		{"in the alternate screen", ls(offerTab(shell(func(w *kitty.Window) { w.InAlternateScreen = true })), restored), 0},
 		{"a split beside it", ls(kitty.Tab{ID: 1, Groups: []kitty.Group{{ID: 1, Windows: []int{1, 9}}, {ID: 3, Windows: []int{4}}},
 			Windows: []kitty.Window{shell(nil), {ID: 9}, {ID: 4}}}, restored), 0},
+		{"opened from a session file (startup_session)", ls(offerTab(shell(func(w *kitty.Window) { w.SessionName = "work" })), restored), 0},
 		{"a tab named", ls(func() kitty.Tab { t := offerTab(shell(nil)); t.TitleOverridden = true; return t }(), restored), 0},
 		{"no groups listed (0.26.x)", ls(kitty.Tab{ID: 1, Windows: []kitty.Window{shell(nil), {ID: 9}}}, restored), 0},
 		{"the offer is not over it", ls(kitty.Tab{ID: 1, Groups: []kitty.Group{{ID: 1, Windows: []int{1, 8}}},

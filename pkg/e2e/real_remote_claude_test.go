@@ -128,8 +128,12 @@ func TestRealRemoteClaude(t *testing.T) {
 	waitGone(t, k1, 20*time.Second)
 	// The connection dropped: each claude on the host ends on the hangup.
 	kittytest.Eventually(t, "the claudes on the host to end with their connection", 60*time.Second, func() (bool, string) {
-		ps := h.sh(`ps -o pid=,args= -u "$(id -u)" | grep -v grep | grep -c '[c]laude' || true`, nil)
-		return strings.TrimSpace(ps) == "0", ps
+		// This test's claudes: those in its two directories (another
+		// test may run claude on the host beside it).
+		ps := h.sh(`n=0; for p in $(pgrep -u "$(id -u)" -f claude); do
+  case "$(readlink /proc/$p/cwd 2>/dev/null)" in "$HOME/a"|"$HOME/b") n=$((n+1)); echo "$p $(tr '\0' ' ' </proc/$p/cmdline)";; esac
+done; echo "count $n"`, nil)
+		return strings.Contains(ps, "count 0\n") || strings.HasSuffix(strings.TrimSpace(ps), "count 0"), ps
 	})
 
 	// The scanner recorded both, with their host: history lists them,

@@ -119,6 +119,7 @@ func Offer(ctx context.Context, o *OfferOptions) error {
 	return ask(ctx, o, k.Key, "`kittymux sessions saves` still lists it, to restore by name", func() error {
 		r := o.restore()
 		r.Name = k.Newest.Name
+		r.Chosen = &restore.Chosen{Info: info, EndedKey: k.Key, Left: left}
 		return restore.Restore(ctx, r)
 	})
 }

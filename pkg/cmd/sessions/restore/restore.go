@@ -35,6 +35,19 @@ type RestoreOptions struct {
 	// Wait is how long to wait for the outcome of the prompts that run
 	// without asking.
 	Wait time.Duration
+	// Chosen, when set, is the save as the offer showed it: resolved, its
+	// windows closed by hand left out. What was shown is what is restored,
+	// and nothing is looked up again.
+	Chosen *Chosen
+}
+
+// Chosen is a save picked and prepared before Restore runs.
+type Chosen struct {
+	// Info is the session to load: the save, or its copy without the
+	// windows left out.
+	Info     published.Info
+	EndedKey string // the ended kitty whose save it is
+	Left     []offer.LeftOut
 }
 
 // From fills o with what `sessions restore` takes from f.
@@ -90,15 +103,20 @@ Exit codes: 0 opened, 1 error, 2 bad usage.`,
 func Restore(ctx context.Context, o *RestoreOptions) error {
 	start := time.Now()
 	sv := o.Saved()
-	info, endedKey, none, err := sv.Resolve(ctx, o.Name)
-	if err != nil {
-		return err
+	c := o.Chosen
+	if c == nil {
+		info, endedKey, none, err := sv.Resolve(ctx, o.Name)
+		if err != nil {
+			return err
+		}
+		if none != nil {
+			return printNoLast(o.IO.ErrOut, whyNoLast(*none, time.Now()))
+		}
+		defer published.Use(o.Paths, info.Name)()
+		info, left := offer.LeaveOutClosed(o.Paths, o.IO.ErrOut, endedKey, info)
+		c = &Chosen{Info: info, EndedKey: endedKey, Left: left}
 	}
-	if none != nil {
-		return printNoLast(o.IO.ErrOut, whyNoLast(*none, time.Now()))
-	}
-	defer published.Use(o.Paths, info.Name)()
-	info, left := offer.LeaveOutClosed(o.Paths, o.IO.ErrOut, endedKey, info)
+	info, endedKey, left := c.Info, c.EndedKey, c.Left
 	where, err := open(ctx, o, info)
 	if err != nil {
 		return err

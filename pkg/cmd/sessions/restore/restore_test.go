@@ -110,3 +110,30 @@ func TestRestoreNamesHistoryWindows(t *testing.T) {
 		t.Errorf("the restore names other windows as shells:\n%s", got)
 	}
 }
+
+// TestRestoreChosen: a save chosen before (the offer's, its closed windows
+// left out already) is loaded as it was chosen: not looked up again by its
+// name, which here names no save at all.
+func TestRestoreChosen(t *testing.T) {
+	tmp := t.TempDir()
+	bin := filepath.Join(tmp, "bin")
+	os.MkdirAll(bin, 0o755)
+	os.WriteFile(filepath.Join(bin, "kitty"), []byte("#!/bin/sh\necho 'kitty 0.48.2 created by Kovid Goyal'\n"), 0o755)
+	f, out, _ := factorytest.New(t)
+	f.Paths = paths.Under(tmp)
+	f.Getenv = func(k string) string { return map[string]string{"PATH": bin}[k] }
+	path, err := storage.Publish(f.Paths, "work", []byte("new_tab\nlaunch\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var started []string
+	err = restore.Restore(t.Context(), restore.RestoreOptions{Name: "gone",
+		Chosen:     &restore.Chosen{Info: storage.Info{Name: "work", Path: path}},
+		StartKitty: func(k, s string) error { started = append(started, s); return nil }}.From(f))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(started) != 1 || started[0] != path || !strings.Contains(out.String(), "restored work in ") {
+		t.Errorf("started %v, said %q", started, out)
+	}
+}

@@ -99,6 +99,19 @@ func TestRealDoctor(t *testing.T) {
 			}
 			k := kittytest.StartReal(t, kittytest.RealOptions{Kitty: bin})
 			env := realEnv(t, k)
+			// doctor with another HOME and state directory than kitty's: the
+			// kitty is another kittymux's, which its scanner leaves alone.
+			if code, out, errOut := kittymux(t, env, "doctor", "--json"); code != 0 {
+				t.Fatalf("doctor exit %d\n%s\n%s", code, out, errOut)
+			} else if k.Version.AtLeast(kitty.VersionSaveAsSession) && !strings.Contains(out, "another kittymux's: started with another HOME") {
+				t.Errorf("kitty of another HOME and state not named another kittymux's:\n%s", out)
+			}
+			// The kitty's own state directory: this kittymux's kitty.
+			for _, kv := range k.Env {
+				if v, ok := strings.CutPrefix(kv, "XDG_STATE_HOME="); ok {
+					env["XDG_STATE_HOME"] = v
+				}
+			}
 			code, out, errOut := kittymux(t, env, "doctor", "--json")
 			if code != 0 {
 				t.Fatalf("doctor exit %d\n%s\n%s", code, out, errOut)

@@ -158,6 +158,14 @@ func kittyProcesses(o DiscoverOptions) []proc {
 	return out
 }
 
+// Ours says whether the kitty pid is this kittymux's, by the rule the
+// scanner keeps to (o.StateDir set): doctor says so of a kitty it leaves
+// alone.
+func Ours(o DiscoverOptions, pid int) bool {
+	o = o.withDefaults()
+	return o.ours(o.ProcRoot, pid)
+}
+
 // ours says whether the kitty pid belongs to this kittymux: StateDir is
 // unset (every kitty is), its HOME is this one, or its kittymux state directory ($XDG_STATE_HOME/kittymux, else
 // $HOME/.local/state/kittymux) is StateDir.

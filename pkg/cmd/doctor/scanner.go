@@ -101,7 +101,7 @@ func checkAutosave(o *Options, kitties []KittyReport, installed *InstalledKitty,
 	}
 	if v, ok := noneCanSave(found); ok {
 		r.Note = fmt.Sprintf("off: kitty %s cannot save its layout (save, autosave and restore need kitty %s or newer); `kittymux sessions recover` rebuilds from the journal", v, kitty.VersionSaveAsSession)
-		r.Kitties = autosaveKitties(kitties, nil)
+		r.Kitties = autosaveKitties(kitties, nil, nil)
 		return r
 	}
 	r.On = true
@@ -119,13 +119,17 @@ func checkAutosave(o *Options, kitties []KittyReport, installed *InstalledKitty,
 			byScanner[k.Socket] = k.Autosave
 		}
 	}
-	r.Kitties = autosaveKitties(kitties, byScanner)
+	ours := func(pid int) bool {
+		return kitty.Ours(kitty.DiscoverOptions{Getenv: o.Getenv, StateDir: o.Paths.StateDir}, pid)
+	}
+	r.Kitties = autosaveKitties(kitties, byScanner, ours)
 	return r
 }
 
 // autosaveKitties is autosave of each kitty: as the scanner reports it
-// (byScanner, by socket), or off where the kitty cannot save.
-func autosaveKitties(kitties []KittyReport, byScanner map[string]string) []AutosaveKitty {
+// (byScanner, by socket), off where the kitty cannot save, or left to
+// another kittymux (ours, nil: every kitty is this one's).
+func autosaveKitties(kitties []KittyReport, byScanner map[string]string, ours func(pid int) bool) []AutosaveKitty {
 	out := []AutosaveKitty{}
 	for _, k := range kitties {
 		if k.Utility != "" {
@@ -134,6 +138,9 @@ func autosaveKitties(kitties []KittyReport, byScanner map[string]string) []Autos
 		note := byScanner[k.Socket]
 		if v, err := kitty.ParseVersion(k.Version); err == nil && !v.IsZero() && !v.AtLeast(kitty.VersionSaveAsSession) {
 			note = fmt.Sprintf("off: kitty %s cannot save its layout (save_as_session needs %s)", k.Version, kitty.VersionSaveAsSession)
+		}
+		if note == "" && ours != nil && k.PID > 0 && !ours(k.PID) {
+			note = "another kittymux's: started with another HOME and kittymux state directory, so this scanner leaves it alone"
 		}
 		if note == "" {
 			note = "not seen by the scanner yet"

@@ -8,8 +8,6 @@ import (
 	"syscall"
 	"time"
 
-	"golang.org/x/term"
-
 	"github.com/kittymux/kittymux/pkg/resumerecord"
 	"github.com/kittymux/kittymux/pkg/tui"
 )
@@ -45,18 +43,16 @@ func (b *block) add(more []para) {
 // and hands each tick (every) and each key to the caller until one of them
 // says it is done.
 func (e *Env) wait(r resumerecord.Record, b *block, every time.Duration, tick func() bool, key func(c byte, keys <-chan byte) bool) error {
-	fd := int(e.In.Fd())
-	old, err := term.MakeRaw(fd)
+	keys, done, err := tui.RawKeys(e.In)
 	if err != nil {
 		return fmt.Errorf("terminal: %w", err)
 	}
-	defer term.Restore(fd, old)
+	defer done()
 	e.title(e.waitingTitle(r))
 	b.draw()
 	winch := make(chan os.Signal, 1)
 	signal.Notify(winch, syscall.SIGWINCH)
 	defer signal.Stop(winch)
-	keys := tui.ReadKeys(e.In)
 	t := e.clk().NewTicker(every)
 	defer t.Stop()
 	for {

@@ -1,6 +1,12 @@
 package tui
 
-import "io"
+import (
+	"errors"
+	"io"
+	"os"
+
+	"golang.org/x/term"
+)
 
 // ReadKeys reads the terminal's bytes, one at a time, until it fails; the
 // channel is closed then. For a screen that waits on keys and a clock at
@@ -21,4 +27,25 @@ func ReadKeys(in io.Reader) <-chan byte {
 		}
 	}()
 	return keys
+}
+
+// RawKeys reads the terminal in raw mode, key by key (ReadKeys); done puts
+// it back as it was, once however often it is called. in must be a
+// terminal.
+func RawKeys(in io.Reader) (keys <-chan byte, done func(), err error) {
+	file, ok := in.(*os.File)
+	if !ok || !term.IsTerminal(int(file.Fd())) {
+		return nil, nil, errors.New("standard input is not a terminal")
+	}
+	old, err := term.MakeRaw(int(file.Fd()))
+	if err != nil {
+		return nil, nil, err
+	}
+	restored := false
+	return ReadKeys(file), func() {
+		if !restored {
+			restored = true
+			_ = term.Restore(int(file.Fd()), old)
+		}
+	}, nil
 }

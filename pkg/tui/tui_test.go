@@ -232,3 +232,10 @@ func TestSessionKeepsTypedAhead(t *testing.T) {
 		t.Errorf("answers %v, %v (%v, %v); want no, yes", first, second, err1, err2)
 	}
 }
+
+// TestRawKeysNeedsATerminal: keys are read raw from a terminal only.
+func TestRawKeysNeedsATerminal(t *testing.T) {
+	if _, _, err := RawKeys(strings.NewReader("y")); err == nil {
+		t.Error("raw keys from a reader that is no terminal")
+	}
+}

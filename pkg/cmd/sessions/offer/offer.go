@@ -7,14 +7,11 @@ package offer
 import (
 	"context"
 	"fmt"
-	"io"
-	"os"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/cmd/sessions/recover"
@@ -133,7 +130,7 @@ func ask(ctx context.Context, o *OfferOptions, key, still string, restore func()
 	keys, done := o.Keys, func() {}
 	if keys == nil {
 		var err error
-		if keys, done, err = rawKeys(o.IO.In); err != nil {
+		if keys, done, err = tui.RawKeys(o.IO.In); err != nil {
 			fmt.Fprintf(out, "kittymux: no terminal to answer in (%v): left for later\n", err)
 			return nil
 		}
@@ -223,25 +220,6 @@ func orNothing(err error, what string) string {
 		return err.Error()
 	}
 	return what
-}
-
-// rawKeys reads the terminal key by key; done puts it back as it was.
-func rawKeys(in io.Reader) (<-chan byte, func(), error) {
-	file, ok := in.(*os.File)
-	if !ok || !term.IsTerminal(int(file.Fd())) {
-		return nil, nil, fmt.Errorf("standard input is not a terminal")
-	}
-	old, err := term.MakeRaw(int(file.Fd()))
-	if err != nil {
-		return nil, nil, err
-	}
-	restored := false
-	return tui.ReadKeys(file), func() {
-		if !restored {
-			restored = true
-			_ = term.Restore(int(file.Fd()), old)
-		}
-	}, nil
 }
 
 // waitKey waits for a key, at most d.

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/kittymux/kittymux/pkg/paths"
 )
 
 // running finds the kitties of this user from /proc: each kitty process's
@@ -175,14 +177,14 @@ func (o DiscoverOptions) ours(root string, pid int) bool {
 	}
 	env := environ(root, pid, "HOME", "XDG_STATE_HOME")
 	home := env["HOME"]
-	if home == "" || o.Home == "" || sameDir(home, o.Home) {
+	if home == "" || o.Home == "" || paths.SameDir(home, o.Home) {
 		return true
 	}
 	state := env["XDG_STATE_HOME"]
 	if !filepath.IsAbs(state) {
 		state = filepath.Join(home, ".local", "state")
 	}
-	return sameDir(filepath.Join(state, "kittymux"), o.StateDir)
+	return paths.SameDir(filepath.Join(state, "kittymux"), o.StateDir)
 }
 
 // environ reads the named variables from a process's environment as it
@@ -203,17 +205,6 @@ func environ(root string, pid int, names ...string) map[string]string {
 		}
 	}
 	return out
-}
-
-// sameDir: one directory, by name or (through a symlink) by file.
-func sameDir(a, b string) bool {
-	a, b = filepath.Clean(a), filepath.Clean(b)
-	if a == b {
-		return true
-	}
-	ia, errA := os.Stat(a)
-	ib, errB := os.Stat(b)
-	return errA == nil && errB == nil && os.SameFile(ia, ib)
 }
 
 func readProc(root string, pid int) (proc, bool) {

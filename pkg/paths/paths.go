@@ -107,7 +107,7 @@ func (p Paths) Session(name string) string {
 // SameDir says whether two directories are one, through links: one a
 // process saw as its working directory, one a file names.
 func SameDir(a, b string) bool {
-	if a == b {
+	if filepath.Clean(a) == filepath.Clean(b) {
 		return true
 	}
 	ra, err1 := filepath.EvalSymlinks(a)

@@ -60,7 +60,7 @@ func (e *Env) journalFacts(r resumerecord.Record) (facts, tab string) {
 // so that what it reads of the file more than once is read once while the
 // file is unchanged.
 func (e *Env) journal() *journal.Journal {
-	if e.jrnl == nil || e.jrnl.Path != e.Paths.Journal() {
+	if e.jrnl == nil {
 		e.jrnl = journal.New(e.Paths.Journal(), journal.IsOff(e.Paths.StateDir, e.Getenv))
 	}
 	return e.jrnl

@@ -6,10 +6,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kittymux/kittymux/pkg/cmd/factory"
 	"github.com/kittymux/kittymux/pkg/cmd/factory/factorytest"
 	"github.com/kittymux/kittymux/pkg/cmd/sessions/restore"
 	"github.com/kittymux/kittymux/pkg/paths"
 	storage "github.com/kittymux/kittymux/pkg/published"
+	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 )
 
 // Outside kitty, restore starts a new kitty on the file, if that kitty can
@@ -74,16 +76,23 @@ func TestRestoreOutsideKitty(t *testing.T) {
 	}
 }
 
-// The restore names each plain window that prints a kept screen history,
-// and says so of one whose file is gone; an agent window is not one.
-func TestRestoreNamesHistoryWindows(t *testing.T) {
+// withKitty is a factory whose PATH has only a kitty of version, and whose
+// state is a fresh directory.
+func withKitty(t *testing.T, version string) (*factory.Factory, *kittytest.Buffer) {
 	tmp := t.TempDir()
 	bin := filepath.Join(tmp, "bin")
 	os.MkdirAll(bin, 0o755)
-	os.WriteFile(filepath.Join(bin, "kitty"), []byte("#!/bin/sh\necho 'kitty 0.48.2 created by Kovid Goyal'\n"), 0o755)
+	os.WriteFile(filepath.Join(bin, "kitty"), []byte("#!/bin/sh\necho 'kitty "+version+" created by Kovid Goyal'\n"), 0o755)
 	f, out, _ := factorytest.New(t)
 	f.Paths = paths.Under(tmp)
 	f.Getenv = func(k string) string { return map[string]string{"PATH": bin}[k] }
+	return f, out
+}
+
+// The restore names each plain window that prints a kept screen history,
+// and says so of one whose file is gone; an agent window is not one.
+func TestRestoreNamesHistoryWindows(t *testing.T) {
+	f, out := withKitty(t, "0.48.2")
 	dir := storage.HistoryDir(f.Paths, "work")
 	show := func(id, cwd string) string {
 		return "cd " + cwd + "\nlaunch 'kitty-unserialize-data={\"id\": " + id + ", \"cmd_at_shell_startup\": [\"/opt/kittymux-resume\", \"--show-history\", \"" + dir + "/s-" + id + ".txt\"]}'\n"
@@ -115,13 +124,7 @@ func TestRestoreNamesHistoryWindows(t *testing.T) {
 // left out already) is loaded as it was chosen: not looked up again by its
 // name, which here names no save at all.
 func TestRestoreChosen(t *testing.T) {
-	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "bin")
-	os.MkdirAll(bin, 0o755)
-	os.WriteFile(filepath.Join(bin, "kitty"), []byte("#!/bin/sh\necho 'kitty 0.48.2 created by Kovid Goyal'\n"), 0o755)
-	f, out, _ := factorytest.New(t)
-	f.Paths = paths.Under(tmp)
-	f.Getenv = func(k string) string { return map[string]string{"PATH": bin}[k] }
+	f, out := withKitty(t, "0.48.2")
 	path, err := storage.Publish(f.Paths, "work", []byte("new_tab\nlaunch\n"))
 	if err != nil {
 		t.Fatal(err)

@@ -137,27 +137,31 @@ done; echo "count $n"`, nil)
 	})
 
 	// The scanner recorded both, with their host: history lists them,
+	// ended once the scanner's next pass finds the kitty gone, and
 	// recover would bring them back.
-	code, out, errOut := r.run(nil, "sessions", "history", "--json")
-	var hist struct {
-		Sessions []struct {
-			ID, Dir, Host string
-			Running       bool
+	kittytest.Eventually(t, "history to list both claudes on 127.0.0.1, ended", 30*time.Second, func() (bool, string) {
+		code, out, errOut := r.run(nil, "sessions", "history", "--json")
+		var hist struct {
+			Sessions []struct {
+				ID, Dir, Host string
+				Running       bool
+			}
 		}
-	}
-	if err := json.Unmarshal([]byte(out), &hist); code != 0 || err != nil {
-		t.Fatalf("history: exit %d %v\n%s%s", code, err, out, errOut)
-	}
-	for _, d := range []string{"a", "b"} {
-		found := false
-		for _, e := range hist.Sessions {
-			found = found || e.ID == convs[d] && e.Dir == home+"/"+d && e.Host == "127.0.0.1" && !e.Running
+		if err := json.Unmarshal([]byte(out), &hist); code != 0 || err != nil {
+			t.Fatalf("history: exit %d %v\n%s%s", code, err, out, errOut)
 		}
-		if !found {
-			t.Errorf("history lacks claude on 127.0.0.1 in %s/%s, ended:\n%s", home, d, out)
+		for _, d := range []string{"a", "b"} {
+			found := false
+			for _, e := range hist.Sessions {
+				found = found || e.ID == convs[d] && e.Dir == home+"/"+d && e.Host == "127.0.0.1" && !e.Running
+			}
+			if !found {
+				return false, "no " + d + " in:\n" + out
+			}
 		}
-	}
-	code, out, errOut = r.run(nil, "sessions", "recover", "--dry-run", "--since", "1h")
+		return true, ""
+	})
+	code, out, errOut := r.run(nil, "sessions", "recover", "--dry-run", "--since", "1h")
 	if flat := strings.Join(strings.Fields(errOut), " "); code != 0 || !strings.Contains(flat, "would recover 2 conversation(s)") ||
 		!strings.Contains(flat, home+"/a on 127.0.0.1") || !strings.Contains(flat, home+"/b on 127.0.0.1") {
 		t.Errorf("recover --dry-run: exit %d\n%s", code, errOut)

@@ -16,7 +16,12 @@ export default function (pi: any) {
 			const sm = ctx?.sessionManager;
 			const id = sm?.getSessionId?.();
 			if (!id || !sm?.getSessionFile?.()) return;
-			const payload = { session_id: id, cwd: ctx?.cwd ?? process.cwd(), hook_event_name: event, source };
+			// pi sets its process title, so the system shows `pi` alone:
+			// on a session start it also says the argv it was started with
+			// (node, its options, the script, pi's flags), kept for this
+			// process only.
+			const argv = event === "SessionStart" ? [process.argv[0], ...process.execArgv, ...process.argv.slice(1)] : undefined;
+			const payload = { session_id: id, cwd: ctx?.cwd ?? process.cwd(), hook_event_name: event, source, argv };
 			const child = spawn(KITTYMUX, ["hook", "pi", event, "--integration=1"], {
 				stdio: ["pipe", "ignore", "ignore"],
 			});

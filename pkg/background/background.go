@@ -49,7 +49,7 @@ func build(ctx context.Context, o Options, j *journal.Journal, withAutosave bool
 		Set:      set,
 		Journal:  j,
 		Discover: o.Discover,
-		Records:  live.Records{ProcRoot: "/proc", Getenv: o.Getenv},
+		Records:  live.Records{ProcRoot: "/proc", Getenv: o.Getenv, StateDir: o.Paths.StateDir},
 		Logf:     o.Logf,
 	}
 	if j != nil {

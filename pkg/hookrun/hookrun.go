@@ -17,6 +17,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -28,6 +29,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/procid"
 	"github.com/kittymux/kittymux/pkg/uservars"
 )
 
@@ -65,6 +67,11 @@ type Payload struct {
 	HookEventName string `json:"hook_event_name"`
 	// Source of a SessionStart: startup, resume, clear, compact.
 	Source string `json:"source"`
+	// Argv is the agent process's own argv, sent by an integration that
+	// runs inside an agent which rewrites its command line (pi sets its
+	// process title): kept by pid and start (procid.WriteArgv) so the
+	// scanner and a save read the flags the process started with.
+	Argv []string `json:"argv"`
 }
 
 // Proc is one process above the hook.
@@ -185,10 +192,15 @@ func Run(ctx context.Context, o Options, agent, event string, in io.Reader) (Res
 	if err != nil {
 		return res, err
 	}
-	// The journal first: it says whether the event came from a run nested
+	var errs []error
+	// The argv before the journal: a reader that sees the id the event
+	// brings sees the flags too.
+	if err := keepArgv(o, &res, event, p.Argv); err != nil {
+		errs = append(errs, err)
+	}
+	// Then the journal: it says whether the event came from a run nested
 	// in the window's agent, which must not move the window's id, its user
 	// vars or its lease.
-	var errs []error
 	if err := record(ctx, o, &res, win, pids, chain, p.Cwd); err != nil {
 		errs = append(errs, err)
 	}
@@ -266,6 +278,22 @@ func findAgent(o Options, res *Result, procs []Proc, win where) ([]int, error) {
 	}
 	res.Nested = nested
 	return chain, nil
+}
+
+// keepArgv keeps the argv the agent's integration reported for its process
+// (Payload.Argv), on a session start of the window's own agent, where the
+// journal is on (the report is kept beside it). Only
+// Linux's readers of processes take it (elsewhere a process is read from
+// kitty's ls alone), so only there is it kept.
+func keepArgv(o Options, res *Result, event string, argv []string) error {
+	if len(argv) == 0 || event != "SessionStart" || res.Nested || res.AgentPID <= 0 || o.JournalOff || runtime.GOOS != "linux" {
+		return nil
+	}
+	start := o.Start
+	if start == nil {
+		start = procid.Start
+	}
+	return procid.WriteArgv(o.Paths.StateDir, procid.ID{PID: res.AgentPID, Start: start(res.AgentPID)}, argv)
 }
 
 // record writes the event into the journal, and sets res's key, whether it

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -20,6 +21,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/lease"
 	"github.com/kittymux/kittymux/pkg/paths"
+	"github.com/kittymux/kittymux/pkg/procid"
 	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 )
 
@@ -379,4 +381,52 @@ func writeToAgentTTY(pid string) int {
 		return 1
 	}
 	return 0
+}
+
+// TestPiReportsItsArgv: pi sets its process title, so its integration
+// sends the argv it started with; the hook keeps it for pi's process (its
+// pid and start) on a session start, before the journal, and not on other
+// events, nor with the journal off.
+func TestPiReportsItsArgv(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("only Linux's readers of processes take a reported argv")
+	}
+	o, _, _ := setup(t, nil)
+	o.Ancestors = func(int) []Proc { return []Proc{{4242, "pi"}, {4000, "bash"}} }
+	o.Start = func(pid int) string { return "boot:" + strconv.Itoa(pid) }
+	pi := func(event, argv string) string {
+		return `{"session_id":"01a23cf1-50ff-7213-94e8-4cce4f7df62d","cwd":"/home/u/api","hook_event_name":"` + event + `","argv":` + argv + `}`
+	}
+	started := []string{"/usr/bin/node", "/usr/lib/node_modules/.bin/pi", "--model", "x/y", "Remember ORCHID"}
+	argvJSON := `["/usr/bin/node","/usr/lib/node_modules/.bin/pi","--model","x/y","Remember ORCHID"]`
+	res, err := Run(context.Background(), o, "pi", "SessionStart", strings.NewReader(pi("SessionStart", argvJSON)))
+	if err != nil || res.AgentPID != 4242 {
+		t.Fatalf("SessionStart: %+v %v", res, err)
+	}
+	id := procid.ID{PID: 4242, Start: "boot:4242"}
+	if got, ok := procid.ReadArgv(o.Paths.StateDir, id); !ok || !cmp.Equal(got, started) {
+		t.Errorf("kept %q %v, want %q", got, ok, started)
+	}
+	if _, err := Run(context.Background(), o, "pi", "Stop", strings.NewReader(pi("Stop", `["/usr/bin/node","/x.js","--evil"]`))); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := procid.ReadArgv(o.Paths.StateDir, id); !cmp.Equal(got, started) {
+		t.Errorf("a Stop replaced the argv: %q", got)
+	}
+	// A bad argv is an error in the log, and the event is still recorded.
+	res, err = Run(context.Background(), o, "pi", "SessionStart", strings.NewReader(pi("SessionStart", `["a\u0000b"]`)))
+	if err == nil || res.Key == "" {
+		t.Errorf("a NUL in the argv: %+v %v, want an error and the event recorded", res, err)
+	}
+
+	o, _, _ = setup(t, nil)
+	o.Ancestors = func(int) []Proc { return []Proc{{4242, "pi"}, {4000, "bash"}} }
+	o.Start = func(pid int) string { return "boot:" + strconv.Itoa(pid) }
+	o.JournalOff = true
+	if _, err := Run(context.Background(), o, "pi", "SessionStart", strings.NewReader(pi("SessionStart", argvJSON))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(o.Paths.StateDir, procid.ArgvDirName)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("journal off, yet argv kept: %v", err)
+	}
 }

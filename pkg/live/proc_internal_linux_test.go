@@ -3,7 +3,10 @@ package live
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
+
+	"github.com/kittymux/kittymux/pkg/procid"
 )
 
 // TestReadProcStart: a process's start is its boot's id and the clock
@@ -28,7 +31,7 @@ func TestReadProcStart(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	p, ok := readProc(root, 123)
+	p, ok := readProc(root, "", 123)
 	if !ok || p.PPID != 100 || p.PGID != 123 || p.Start != "" {
 		t.Fatalf("without a boot id: %+v %v, want ppid 100, pgid 123, no start", p, ok)
 	}
@@ -40,7 +43,62 @@ func TestReadProcStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Spelt as procid spells a process's start, which the prompt compares.
-	if p, _ := readProc(root, 123); p.Start != "3f1c0e2a-7b4d-4e59-9a8b-1c2d3e4f5a6b:98765" {
+	if p, _ := readProc(root, "", 123); p.Start != "3f1c0e2a-7b4d-4e59-9a8b-1c2d3e4f5a6b:98765" {
 		t.Errorf("start %q", p.Start)
+	}
+}
+
+// TestReadProcReported: a process whose argv is its title alone takes the
+// argv reported for its pid and start in the state directory; a report of
+// another start (a process that had the pid before) is not taken, and a
+// process that shows its argv reads no report.
+func TestReadProcReported(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "123")
+	boot := filepath.Join(root, "sys", "kernel", "random")
+	for _, d := range []string{dir, boot} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("/usr/bin/node", filepath.Join(dir, "exe")); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		filepath.Join(boot, "boot_id"): "b00t\n",
+		filepath.Join(dir, "cmdline"):  "pi\x00",
+		filepath.Join(dir, "environ"):  "PATH=/bin\x00",
+		filepath.Join(dir, "stat"):     "123 (pi) S 100 123 100 34816 123 4194560 1 0 0 0 0 0 0 0 20 0 1 0 98765 1000 10 18446744073709551615",
+	}
+	for name, content := range files {
+		if err := os.WriteFile(name, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	state := filepath.Join(t.TempDir(), "kittymux")
+	argv := []string{"/usr/bin/node", "/lib/pi/cli.js", "--model", "m"}
+	if err := procid.WriteArgv(state, procid.ID{PID: 123, Start: "b00t:98765"}, argv); err != nil {
+		t.Fatal(err)
+	}
+	if p, ok := readProc(root, state, 123); !ok || !slices.Equal(p.Reported, argv) || !slices.Equal(p.Argv, []string{"pi"}) {
+		t.Errorf("titled, reported: %+v %v, want Reported %q", p, ok, argv)
+	}
+	if p, _ := readProc(root, "", 123); p.Reported != nil {
+		t.Errorf("no state directory: reported %q", p.Reported)
+	}
+	if err := procid.WriteArgv(state, procid.ID{PID: 123, Start: "b00t:11111"}, argv); err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := readProc(root, state, 123); p.Reported != nil {
+		t.Errorf("a report of another start taken: %q", p.Reported)
+	}
+	if err := procid.WriteArgv(state, procid.ID{PID: 123, Start: "b00t:98765"}, argv); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "cmdline"), []byte("node\x00/lib/pi/cli.js\x00"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := readProc(root, state, 123); p.Reported != nil {
+		t.Errorf("a process showing its argv took a report: %q", p.Reported)
 	}
 }

@@ -13,9 +13,11 @@ import (
 )
 
 // readProc reads process pid from root (/proc): its executable, argv,
-// environment, directory, parent and process group. ok is false when any of
+// environment, directory, parent and process group, and, where its argv is
+// a process title, the argv it reported in reportDir (a state directory,
+// procid.ReadArgv). ok is false when any of
 // them cannot be read (a process gone meanwhile, another user's).
-func readProc(root string, pid int) (recognize.Proc, bool) {
+func readProc(root, reportDir string, pid int) (recognize.Proc, bool) {
 	if pid <= 0 {
 		return recognize.Proc{}, false
 	}
@@ -46,6 +48,10 @@ func readProc(root string, pid int) (recognize.Proc, bool) {
 	p.PPID, _ = strconv.Atoi(f[1])
 	p.PGID, _ = strconv.Atoi(f[2])
 	p.Start = startOf(root, f)
+	if len(p.Argv) == 1 && reportDir != "" {
+		// A process title: the argv the process reported, if any.
+		p.Reported, _ = procid.ReadArgv(reportDir, procid.ID{PID: pid, Start: p.Start})
+	}
 	return p, true
 }
 

@@ -21,6 +21,10 @@ type Records struct {
 	// Getenv is kittymux's own environment, used when the process's
 	// cannot be read (another OS, a process gone meanwhile).
 	Getenv func(string) string
+	// StateDir is kittymux's state directory, where an agent that shows
+	// only its process title has reported the argv it started with
+	// (procid.ReadArgv); "": no reports are read.
+	StateDir string
 
 	// envs caches the environment of each process: it does not change,
 	// and reading it every 2 s per window is most of what ids cost. nil: no

@@ -24,10 +24,10 @@ type Journaled struct {
 // JournalWindows are the agent windows of the kitty that answered a, with
 // the ids the agents' records give, then the journal's (jf; nil: none),
 // their state and what their restore prompt did.
-func JournalWindows(set *agents.Set, jf *journal.File, a kitty.Answer, getenv func(string) string) []Journaled {
+func (r Records) JournalWindows(set *agents.Set, jf *journal.File, a kitty.Answer) []Journaled {
 	var out []Journaled
-	aws := AgentWindows(set, a.LS)
-	Records{Getenv: getenv}.ReadIDs(aws)
+	aws := r.AgentWindows(set, a.LS)
+	r.ReadIDs(aws)
 	var recs []*journal.Record
 	if jf != nil {
 		recs = OpenRecords(jf, a.Instance.Socket, a.Instance.PID, aws)

@@ -247,7 +247,9 @@ func TestJournalIDs(t *testing.T) {
 // TestAgentWindowsTitled: pi sets its process title, so the OS shows `pi`
 // alone. Run by the interpreter its #! line names, it is pi, unverified: the
 // command is the typed line kitty reported (the restore asks, showing it
-// whole), or the name alone with its flags hidden; never sealed.
+// whole), or the name alone with its flags hidden; never sealed. Unless
+// its integration reported the argv it started with, which is then read
+// as any process's argv is.
 func TestAgentWindowsTitled(t *testing.T) {
 	set, err := agents.Load("")
 	if err != nil {
@@ -297,8 +299,45 @@ func TestAgentWindowsTitled(t *testing.T) {
 	if len(ws) != 1 || ws[0].Unverified == "" || !ws[0].Cmd.FlagsHidden || len(ws[0].Cmd.Flags) != 0 {
 		t.Errorf("pi without a report: %+v, want unverified, its flags hidden", ws)
 	}
+
+	// pi's integration reported the argv the process started with
+	// (procid.ReadArgv, this pid and start): the process is read by it, as
+	// any other, its program checked against the file it executes. The
+	// flags are the process's own, whatever the typed line said; the
+	// prompt is dropped; it is verified, so a save seals it.
+	reported := func(argv ...string) live.AgentWindow {
+		t.Helper()
+		q := p[agent]
+		q.Reported = argv
+		p[agent] = q
+		ws := live.AgentWindowsFrom(set, window("pi --model typed/other"), p.read)
+		if len(ws) != 1 {
+			t.Fatalf("reported %q: %d agent windows", argv, len(ws))
+		}
+		return ws[0]
+	}
+	w = reported(node, filepath.Join(root, "node/bin/pi"), "--model", "openai/gpt-4o", "--thinking", "off", "Remember ORCHID")
+	if w.Unverified != "" || w.Seen == nil || w.Cmd.FlagsHidden || !slices.Equal(w.Cmd.Flags, []string{"--model", "openai/gpt-4o", "--thinking", "off"}) ||
+		len(w.Cmd.Program) != 2 || w.Cmd.Program[0] != node {
+		t.Errorf("pi with its argv reported: %+v, want verified node …/pi --model openai/gpt-4o --thinking off", w)
+	}
+	// A report whose program is not what the process executes, or not
+	// pi's script, is not taken: the window is pi with its flags hidden,
+	// as without one.
+	for _, argv := range [][]string{
+		{python, piJS, "--model", "x"},
+		{node, write("lib/evil.js", "#!/usr/bin/env node\n"), "--model", "x"},
+		{node},
+		{"--extension", "/tmp/evil.ts"},
+	} {
+		if w := reported(argv...); w.Unverified == "" || w.Seen != nil || !slices.Equal(w.Cmd.Program, []string{"pi"}) {
+			t.Errorf("pi reporting %q: %+v, want unverified pi", argv, w)
+		}
+	}
+
 	// `exec -a pi python3`: not pi at all.
-	p[agent] = recognize.Proc{PID: agent, PPID: shell, PGID: agent, Exe: python, Argv: []string{"pi"}, Env: []string{pathEnv}, Cwd: "/w"}
+	p[agent] = recognize.Proc{PID: agent, PPID: shell, PGID: agent, Exe: python, Argv: []string{"pi"}, Env: []string{pathEnv}, Cwd: "/w",
+		Reported: []string{node, piJS}}
 	if ws := live.AgentWindowsFrom(set, window("pi --model x"), p.read); len(ws) != 0 {
 		t.Errorf("python named pi is an agent window: %+v", ws)
 	}

@@ -85,12 +85,17 @@ func (w AgentWindow) WithSince() AgentWindow {
 type ProcReader func(pid int) (recognize.Proc, bool)
 
 // ReadProc reads a process from /proc (Linux); elsewhere it reads nothing.
-func ReadProc(pid int) (recognize.Proc, bool) { return readProc("/proc", pid) }
+func ReadProc(pid int) (recognize.Proc, bool) { return readProc("/proc", "", pid) }
+
+// ReadProc reads a process as live.ReadProc does, and, for a process that
+// shows only its title, the argv its agent's integration reported in
+// r.StateDir (procid.ReadArgv).
+func (r Records) ReadProc(pid int) (recognize.Proc, bool) { return readProc("/proc", r.StateDir, pid) }
 
 // AgentWindows recognises the agent in each window of ls from the processes
-// the OS shows (ReadProc).
-func AgentWindows(set *agents.Set, ls []kitty.OSWindow) []AgentWindow {
-	return AgentWindowsFrom(set, ls, ReadProc)
+// the OS shows (r.ReadProc).
+func (r Records) AgentWindows(set *agents.Set, ls []kitty.OSWindow) []AgentWindow {
+	return AgentWindowsFrom(set, ls, r.ReadProc)
 }
 
 // candidate is one foreground process running an agent.
@@ -196,7 +201,11 @@ func candidates(set *agents.Set, w *kitty.Window, read ProcReader) []candidate {
 			if c, seen, ok := recognize.Process(set, proc); ok {
 				cands = append(cands, candidate{pos: i, pid: p.PID, cmd: c, seen: seen, proc: proc, read: true})
 			} else if c, seen, ok := recognize.Titled(set, proc); ok {
-				cands = append(cands, candidate{pos: i, pid: p.PID, cmd: c, seen: seen, proc: proc, read: true, titled: true})
+				if rc, rseen, rproc, ok := reported(set, proc, c.Agent); ok {
+					cands = append(cands, candidate{pos: i, pid: p.PID, cmd: rc, seen: rseen, proc: rproc, read: true})
+				} else {
+					cands = append(cands, candidate{pos: i, pid: p.PID, cmd: c, seen: seen, proc: proc, read: true, titled: true})
+				}
 			}
 			continue
 		}
@@ -205,6 +214,24 @@ func candidates(set *agents.Set, w *kitty.Window, read ProcReader) []candidate {
 		}
 	}
 	return cands
+}
+
+// reported recognises a process that shows only its title (of agent) by
+// the argv its integration reported from inside it (proc.Reported, for
+// this pid and start): as any process is, the program checked against the
+// file it executes. The process with that argv is returned for the rest
+// (its environment and parent are the OS's).
+func reported(set *agents.Set, proc recognize.Proc, agent string) (recognize.Command, []string, recognize.Proc, bool) {
+	if len(proc.Reported) == 0 {
+		return recognize.Command{}, nil, proc, false
+	}
+	rp := proc
+	rp.Argv, rp.Reported = proc.Reported, nil
+	c, seen, ok := recognize.Process(set, rp)
+	if !ok || c.Agent != agent {
+		return recognize.Command{}, nil, proc, false
+	}
+	return c, seen, rp, true
 }
 
 // withTypedEnv is best's command with the environment of the line the

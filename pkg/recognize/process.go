@@ -33,6 +33,10 @@ type Proc struct {
 	// boot and the clock tick it started at (/proc/PID/stat), "" where the
 	// OS does not say. With PID it is the process's identity.
 	Start string
+	// Reported is the argv the process started with, as its kittymux
+	// integration reported it from inside the process (procid.ReadArgv),
+	// where Argv shows only its process title; nil where there is none.
+	Reported []string
 }
 
 // Getenv is the value of name in the process's environment.

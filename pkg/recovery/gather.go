@@ -55,7 +55,7 @@ func BuildFrom(ctx context.Context, src Sources, opt Options, lost bool, key fun
 	}
 	// Every kitty found says which conversations run there now. A kitty
 	// that does not answer is gone: its conversations come back.
-	opt.Live = Live(set, kitty.LSAll(ctx, insts, src.AskTimeout), live.Records{Getenv: src.Getenv})
+	opt.Live = Live(set, kitty.LSAll(ctx, insts, src.AskTimeout), live.Records{Getenv: src.Getenv, StateDir: src.Paths.StateDir})
 	if opt.Key, err = key(); err != nil {
 		return nil, err
 	}

@@ -87,7 +87,7 @@ func Live(set *agents.Set, answers []kitty.Answer, recs live.Records) []LiveKitt
 		if a.Err != nil {
 			continue
 		}
-		lk := LiveKitty{Socket: a.Instance.Addr.String(), PID: a.Instance.PID, Agents: live.AgentWindows(set, a.LS)}
+		lk := LiveKitty{Socket: a.Instance.Addr.String(), PID: a.Instance.PID, Agents: recs.AgentWindows(set, a.LS)}
 		recs.ReadIDs(lk.Agents)
 		for _, ref := range kitty.Windows(a.LS) {
 			for _, p := range ref.Window.ForegroundProcesses {

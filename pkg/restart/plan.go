@@ -55,7 +55,7 @@ type PlanOptions struct {
 	Journal *journal.File
 	// Records reads the agents' own records of their processes.
 	Records live.Records
-	// Read reads a process from the OS; nil is live.ReadProc.
+	// Read reads a process from the OS; nil is Records.ReadProc.
 	Read live.ProcReader
 	// Start reads a process's start; nil is procid.Start.
 	Start func(pid int) string
@@ -112,7 +112,7 @@ func Plan(kitties []Kitty, o PlanOptions) []Target {
 func kittyTargets(k Kitty, o PlanOptions) []Target {
 	read := o.Read
 	if read == nil {
-		read = live.ReadProc
+		read = o.Records.ReadProc
 	}
 	aws := live.AgentWindowsFrom(o.Agents, k.LS, read)
 	// The agents' own records of their processes: the id they are in

@@ -81,8 +81,9 @@ func Take(ctx context.Context, o Options) (*rewrite.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	aws := live.AgentWindows(o.Agents, ls)
-	live.Records{Getenv: o.Getenv}.ReadIDs(aws)
+	lr := live.Records{Getenv: o.Getenv, StateDir: o.Paths.StateDir}
+	aws := lr.AgentWindows(o.Agents, ls)
+	lr.ReadIDs(aws)
 	// The journal confirms ids (a hook's, an earlier pass's); the user vars
 	// kitty shows are not read: any program can set them. An unreadable
 	// journal leaves the ids the agents' records and argv give.

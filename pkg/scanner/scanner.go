@@ -407,7 +407,7 @@ func processAlive(pid int) bool {
 // scan diffs one kitty's windows against its open sessions.
 func (s *Scanner) scan(ctx context.Context, k *kittyState, ls []kitty.OSWindow, now time.Time) {
 	id := kittyID(k.inst)
-	aws := live.AgentWindows(s.o.Set, ls)
+	aws := s.o.Records.AgentWindows(s.o.Set, ls)
 	windows := map[int]bool{}
 	for _, ref := range kitty.Windows(ls) {
 		windows[ref.Window.ID] = true

@@ -457,7 +457,7 @@ func TestReadIDs(t *testing.T) {
 		win{id: 2, pid: 2002, argv: []string{"/usr/bin/claude"}, cwd: "/b",
 			vars: map[string]string{"kittymux_agent": "claude", "kittymux_session": uuidRec, "kittymux_pid": "2002"}},
 		win{id: 3, pid: 2003, argv: []string{"/usr/bin/claude"}, cwd: "/b"})
-	ws := live.AgentWindows(set, ls)
+	ws := live.Records{}.AgentWindows(set, ls)
 	live.Records{ProcRoot: r.proc}.ReadIDs(ws)
 	got := map[int][2]string{}
 	for _, w := range ws {

@@ -134,7 +134,7 @@ func Restart(ctx context.Context, o *RestartOptions) error {
 		return fmt.Errorf("%w (none of %d answered)", factory.ErrNoKitty, len(insts))
 	}
 	jf, _ := journal.New(o.Paths.Journal(), false).Read()
-	ts := restart.Plan(kitties, restart.PlanOptions{Agents: set, Journal: jf, Records: live.Records{Getenv: o.Getenv},
+	ts := restart.Plan(kitties, restart.PlanOptions{Agents: set, Journal: jf, Records: live.Records{Getenv: o.Getenv, StateDir: o.Paths.StateDir},
 		Probes: func(names []string) probe.Probes { return o.Probes(ctx, set, names) }, Agent: o.Agent, Working: o.All,
 		Start: o.Start})
 	r, err := runner(o, set)

@@ -148,6 +148,7 @@ func listRows(ctx context.Context, o *ListOptions, set *agents.Set, insts []kitt
 	var rows []listRow
 	var remotes []ListedWindow
 	var reached int
+	lr := live.Records{Getenv: o.Getenv, StateDir: o.Paths.StateDir}
 	for _, a := range kitty.LSAll(ctx, insts, o.AskTimeout) {
 		if a.Err != nil {
 			if len(insts) == 1 {
@@ -158,7 +159,7 @@ func listRows(ctx context.Context, o *ListOptions, set *agents.Set, insts []kitt
 			continue
 		}
 		reached++
-		for _, j := range live.JournalWindows(set, jf, a, o.Getenv) {
+		for _, j := range lr.JournalWindows(set, jf, a) {
 			rows = append(rows, listRow{a.Instance, j})
 		}
 		remotes = append(remotes, remoteListed(set, a.Instance.Socket, a.LS, live.ReadProc)...)

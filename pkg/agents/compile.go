@@ -118,6 +118,18 @@ type shippedAgent struct {
 	Def  Definition
 }
 
+// ShippedSecretFlags are the flags whose value is a secret (secret_flags)
+// in the shipped definition of agent name: for a reader that loads no
+// definitions (the hook) and must not keep a key it was handed.
+func ShippedSecretFlags(name string) []string {
+	for _, e := range shipped {
+		if e.Name == name {
+			return e.Def.SecretFlags
+		}
+	}
+	return nil
+}
+
 //go:generate go run gen.go
 
 // decodeFile decodes a definitions file entry by entry, each strictly, so

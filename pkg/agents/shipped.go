@@ -429,7 +429,7 @@ var shipped = []shippedAgent{
 		ConfigEnv: []string{"OPENCODE_*"},
 	}},
 	{"pi", Definition{
-		Notes:          "Flags read in pi --help 0.73.1. pi renames its process to 'pi', so /proc loses the flags: the typed line carries them. -r/--resume is a picker with no value. --session also takes a path, which is stripped without becoming an id; --fork starts a new conversation from another: stripped. --export and --list-models print and exit. -k is not in 0.73.1's help but its documentation names it for a key: stripped all the same, a key must never reach a saved session.",
+		Notes:          "Flags read in pi --help 0.73.1. pi renames its process to 'pi', so /proc loses the flags: kittymux's pi integration reports them from inside the process, else the typed line carries them (unsealed). -r/--resume is a picker with no value. --session also takes a path, which is stripped without becoming an id; --fork starts a new conversation from another: stripped. --export and --list-models print and exit. -k is not in 0.73.1's help but its documentation names it for a key: stripped all the same, a key must never reach a saved session.",
 		Programs:       []string{"pi"},
 		Packages:       []string{"@mariozechner/pi-coding-agent"},
 		RenamesProcess: true,

@@ -293,7 +293,39 @@ func keepArgv(o Options, res *Result, event string, argv []string) error {
 	if start == nil {
 		start = procid.Start
 	}
-	return procid.WriteArgv(o.Paths.StateDir, procid.ID{PID: res.AgentPID, Start: start(res.AgentPID)}, argv)
+	return procid.WriteArgv(o.Paths.StateDir, procid.ID{PID: res.AgentPID, Start: start(res.AgentPID)},
+		withoutSecrets(argv, agents.ShippedSecretFlags(res.Agent)))
+}
+
+// withoutSecrets is argv without the flags whose value is a secret and
+// their values (`-k KEY`, `--api-key=KEY`, `-kKEY`): a key is never kept,
+// and a save would drop it all the same.
+func withoutSecrets(argv, secret []string) []string {
+	out := make([]string, 0, len(argv))
+	for i := 0; i < len(argv); i++ {
+		a := argv[i]
+		if i == 0 || len(secret) == 0 {
+			out = append(out, a)
+			continue
+		}
+		drop := false
+		for _, f := range secret {
+			switch {
+			case a == f:
+				drop = true
+				i++ // and its value
+			case strings.HasPrefix(a, f+"="), len(f) == 2 && f[0] == '-' && f[1] != '-' && strings.HasPrefix(a, f):
+				drop = true
+			}
+			if drop {
+				break
+			}
+		}
+		if !drop {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // record writes the event into the journal, and sets res's key, whether it

@@ -397,8 +397,9 @@ func TestPiReportsItsArgv(t *testing.T) {
 	pi := func(event, argv string) string {
 		return `{"session_id":"01a23cf1-50ff-7213-94e8-4cce4f7df62d","cwd":"/home/u/api","hook_event_name":"` + event + `","argv":` + argv + `}`
 	}
+	// A key on the command line is never kept.
 	started := []string{"/usr/bin/node", "/usr/lib/node_modules/.bin/pi", "--model", "x/y", "Remember ORCHID"}
-	argvJSON := `["/usr/bin/node","/usr/lib/node_modules/.bin/pi","--model","x/y","Remember ORCHID"]`
+	argvJSON := `["/usr/bin/node","/usr/lib/node_modules/.bin/pi","-k","sk-1","--model","x/y","--api-key=sk-2","-ksk-3","--api-key","sk-4","Remember ORCHID"]`
 	res, err := Run(context.Background(), o, "pi", "SessionStart", strings.NewReader(pi("SessionStart", argvJSON)))
 	if err != nil || res.AgentPID != 4242 {
 		t.Fatalf("SessionStart: %+v %v", res, err)

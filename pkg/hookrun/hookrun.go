@@ -195,7 +195,7 @@ func Run(ctx context.Context, o Options, agent, event string, in io.Reader) (Res
 	var errs []error
 	// The argv before the journal: a reader that sees the id the event
 	// brings sees the flags too.
-	if err := keepArgv(o, &res, event, p.Argv); err != nil {
+	if err := keepArgv(o, &res, event, procs, p.Argv); err != nil {
 		errs = append(errs, err)
 	}
 	// Then the journal: it says whether the event came from a run nested
@@ -281,12 +281,16 @@ func findAgent(o Options, res *Result, procs []Proc, win where) ([]int, error) {
 }
 
 // keepArgv keeps the argv the agent's integration reported for its process
-// (Payload.Argv), on a session start of the window's own agent, where the
-// journal is on (the report is kept beside it). Only
+// (Payload.Argv), on a session start of the window's own agent, whose
+// process among the hook's parents (procs) bears the agent's name (pi's
+// title), where the journal is on (the report is kept beside it). Only
 // Linux's readers of processes take it (elsewhere a process is read from
 // kitty's ls alone), so only there is it kept.
-func keepArgv(o Options, res *Result, event string, argv []string) error {
+func keepArgv(o Options, res *Result, event string, procs []Proc, argv []string) error {
 	if len(argv) == 0 || event != "SessionStart" || res.Nested || res.AgentPID <= 0 || o.JournalOff || runtime.GOOS != "linux" {
+		return nil
+	}
+	if !slices.ContainsFunc(procs, func(p Proc) bool { return p.PID == res.AgentPID && p.Comm == res.Agent }) {
 		return nil
 	}
 	start := o.Start

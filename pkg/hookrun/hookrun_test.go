@@ -420,14 +420,16 @@ func TestPiReportsItsArgv(t *testing.T) {
 		t.Errorf("a NUL in the argv: %+v %v, want an error and the event recorded", res, err)
 	}
 
-	o, _, _ = setup(t, nil)
-	o.Ancestors = func(int) []Proc { return []Proc{{4242, "pi"}, {4000, "bash"}} }
-	o.Start = func(pid int) string { return "boot:" + strconv.Itoa(pid) }
-	o.JournalOff = true
-	if _, err := Run(context.Background(), o, "pi", "SessionStart", strings.NewReader(pi("SessionStart", argvJSON))); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(o.Paths.StateDir, procid.ArgvDirName)); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("journal off, yet argv kept: %v", err)
+	// Not kept with the journal off, nor for a hook with no pi above it
+	// (another agent's process would get pi's argv).
+	for name, ancestors := range map[string][]Proc{"journal off": {{4242, "pi"}, {4000, "bash"}}, "no pi": {{4300, "sh"}, {4242, "claude"}, {4000, "bash"}}} {
+		o, _, _ = setup(t, nil)
+		o.Ancestors = func(int) []Proc { return ancestors }
+		o.Start = func(pid int) string { return "boot:" + strconv.Itoa(pid) }
+		o.JournalOff = name == "journal off"
+		_, _ = Run(context.Background(), o, "pi", "SessionStart", strings.NewReader(pi("SessionStart", argvJSON)))
+		if _, err := os.Stat(filepath.Join(o.Paths.StateDir, procid.ArgvDirName)); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s, yet argv kept: %v", name, err)
+		}
 	}
 }

@@ -24,7 +24,7 @@ type Autosave interface {
 
 // layout is what a save of one kitty would hold, as a key that changes
 // when it does: every window with its OS window, tab and directory, and
-// each agent session with its agent, id and directory. Titles and agent
+// each agent session with its agent, id, directory and command. Titles and agent
 // states are left out: they change all the time and a save would not
 // differ by them.
 func (s *Scanner) layout(id string, ls []kitty.OSWindow) (string, int) {
@@ -42,7 +42,9 @@ func (s *Scanner) layout(id string, ls []kitty.OSWindow) (string, int) {
 	for _, se := range s.sessions {
 		if se.kitty == id {
 			r := se.rec
-			parts = append(parts, "a\x00"+strconv.Itoa(r.WindowID)+"\x00"+r.Agent+"\x00"+r.ID+"\x00"+r.Dir)
+			// Its command too: a process read anew (pi's argv reported
+			// after a save) changes what the save holds.
+			parts = append(parts, "a\x00"+strconv.Itoa(r.WindowID)+"\x00"+r.Agent+"\x00"+r.ID+"\x00"+r.Dir+"\x00"+strings.Join(r.Argv, "\x00"))
 		}
 	}
 	sort.Strings(parts)

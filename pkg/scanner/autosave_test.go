@@ -31,7 +31,7 @@ func (a *recordingAutosave) Gone(in kitty.Instance) { a.gone = append(a.gone, in
 
 // TestAutosaveLayout: after each poll the autosave sees the kitty's layout
 // as a key that changes with the windows, their directories and the agents'
-// ids, not with titles; and it hears when the kitty goes away.
+// ids and commands, not with titles; and it hears when the kitty goes away.
 func TestAutosaveLayout(t *testing.T) {
 	set, err := agents.Load("")
 	if err != nil {
@@ -64,6 +64,10 @@ func TestAutosaveLayout(t *testing.T) {
 		{"a window opened", lsOf(shell, claude(a), win{id: 3, cwd: "/w"})},
 		{"a directory changed", lsOf(win{id: 1, cwd: "/tmp"}, claude(a), win{id: 3, cwd: "/w"})},
 		{"another conversation", lsOf(win{id: 1, cwd: "/tmp"}, claude(b), win{id: 3, cwd: "/w"})},
+		// The same process read anew with its flags (pi's argv reported
+		// after a save).
+		{"its command read anew", lsOf(win{id: 1, cwd: "/tmp"},
+			win{id: 2, title: "claude", pid: 42, argv: []string{"claude", "--model", "opus", "--resume", b}, cwd: "/w/api"}, win{id: 3, cwd: "/w"})},
 	}
 	var status []string
 	for _, s := range steps {
@@ -80,6 +84,7 @@ func TestAutosaveLayout(t *testing.T) {
 		"a window opened is one":        !same(1, 2),
 		"a directory changed is one":    !same(2, 3),
 		"another conversation is one":   !same(3, 4),
+		"a command read anew is one":    !same(4, 5),
 		"each key is new (none repeat)": !same(0, 2) && !same(0, 3) && !same(0, 4) && !same(2, 4),
 	}
 	for what, ok := range got {
@@ -87,10 +92,10 @@ func TestAutosaveLayout(t *testing.T) {
 			t.Errorf("%s: keys %v", what, as.keys)
 		}
 	}
-	if diff := cmp.Diff([]int{2, 2, 3, 3, 3}, as.windows); diff != "" {
+	if diff := cmp.Diff([]int{2, 2, 3, 3, 3, 3}, as.windows); diff != "" {
 		t.Errorf("windows (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]string{"seen 1", "seen 2", "seen 3", "seen 4", "seen 5"}, status); diff != "" {
+	if diff := cmp.Diff([]string{"seen 1", "seen 2", "seen 3", "seen 4", "seen 5", "seen 6"}, status); diff != "" {
 		t.Errorf("status (-want +got):\n%s", diff)
 	}
 	k.set(nil, fmt.Errorf("dial: %w", kitty.ErrNoSocket))

@@ -173,7 +173,7 @@ func agentWindow(set *agents.Set, ref kitty.WindowRef, read ProcReader) (AgentWi
 		return AgentWindow{}, false
 	}
 	if best.titled && unverified == "" {
-		unverified = fmt.Sprintf("process %d shows only its name (it set its process title), not its flags", best.pid)
+		unverified = fmt.Sprintf("process %d shows only its name (it set its process title), not its flags, and its integration did not report them (kittymux integration install %s)", best.pid, best.cmd.Agent)
 	}
 	cmd := withTypedEnv(set, best, w, read)
 	pids := agentPIDs(cands, best, read)

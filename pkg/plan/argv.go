@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/recognize"
@@ -107,7 +108,8 @@ func Validate(s *agents.Set, agentName string, mode Mode, id string, argv []stri
 		if w == "" {
 			return fmt.Errorf("word %d of the command is empty", i+1)
 		}
-		if strings.ContainsFunc(w, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+		// C0, DEL and C1 (U+0080–U+009F: 8-bit CSI and OSC among them).
+		if strings.ContainsFunc(w, unicode.IsControl) {
 			return fmt.Errorf("word %d of the command holds a control character", i+1)
 		}
 	}

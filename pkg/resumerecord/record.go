@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/kittymux/kittymux/pkg/plan"
 	"github.com/kittymux/kittymux/pkg/remote"
@@ -164,8 +165,9 @@ func CheckEnv(kv string) error {
 	return nil
 }
 
+// hasControl: C0, DEL or C1 (U+0080–U+009F).
 func hasControl(s string) bool {
-	return strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f })
+	return strings.ContainsFunc(s, unicode.IsControl)
 }
 
 // checkPath accepts a clean absolute path for option opt.

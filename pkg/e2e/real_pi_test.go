@@ -97,32 +97,13 @@ func TestRealPiTypedModel(t *testing.T) {
 // session file at path.
 func piRecord(t *testing.T, env map[string]string, path string) resumerecord.Record {
 	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("saved:\n%s", data)
-	f, err := sessionfile.Parse(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, ref := range f.Windows() {
-		l := ref.Line.Launch
-		argv := l.Argv
-		if c := l.Unserialize.CmdAtShellStartup; c.Set && c.IsList {
-			argv = c.List
-		}
-		if len(argv) > 0 && argv[0] == env["KITTYMUX_RESUME_BIN"] {
-			rec, err := resumerecord.ParseArgs(argv[1:])
-			if err != nil {
-				t.Fatal(err)
-			}
-			if rec.Agent == "pi" {
-				return rec
-			}
+	recs := piRecords(t, env, path)
+	if len(recs) == 1 {
+		for _, rec := range recs {
+			return rec
 		}
 	}
-	t.Fatalf("no record of pi in the save")
+	t.Fatalf("%d records of pi in the save, want 1", len(recs))
 	return resumerecord.Record{}
 }
 
@@ -251,6 +232,7 @@ func piRecords(t *testing.T, env map[string]string, path string) map[string]resu
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Logf("saved:\n%s", data)
 	f, err := sessionfile.Parse(data)
 	if err != nil {
 		t.Fatal(err)

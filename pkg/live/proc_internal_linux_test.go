@@ -48,10 +48,10 @@ func TestReadProcStart(t *testing.T) {
 	}
 }
 
-// TestReadProcReported: a process whose argv is its title alone takes the
-// argv reported for its pid and start in the state directory; a report of
-// another start (a process that had the pid before) is not taken, and a
-// process that shows its argv reads no report.
+// TestReadProcReported: an interpreter whose argv is its title alone takes
+// the argv reported for its pid and start in the state directory; a report
+// of another start (a process that had the pid before) is not taken, and a
+// shell, or a process that shows its argv, reads no report.
 func TestReadProcReported(t *testing.T) {
 	root := t.TempDir()
 	dir := filepath.Join(root, "123")
@@ -93,6 +93,23 @@ func TestReadProcReported(t *testing.T) {
 		t.Errorf("a report of another start taken: %q", p.Reported)
 	}
 	if err := procid.WriteArgv(state, procid.ID{PID: 123, Start: "b00t:98765"}, argv); err != nil {
+		t.Fatal(err)
+	}
+	// Only an interpreter's title is looked up: a shell or a native
+	// program alone on its command line is read as it shows.
+	if err := os.Remove(filepath.Join(dir, "exe")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/usr/bin/bash", filepath.Join(dir, "exe")); err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := readProc(root, state, 123); p.Reported != nil {
+		t.Errorf("a shell took a report: %q", p.Reported)
+	}
+	if err := os.Remove(filepath.Join(dir, "exe")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/usr/bin/node", filepath.Join(dir, "exe")); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "cmdline"), []byte("node\x00/lib/pi/cli.js\x00"), 0o644); err != nil {

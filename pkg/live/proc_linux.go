@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/procid"
 	"github.com/kittymux/kittymux/pkg/recognize"
 )
@@ -48,8 +49,10 @@ func readProc(root, reportDir string, pid int) (recognize.Proc, bool) {
 	p.PPID, _ = strconv.Atoi(f[1])
 	p.PGID, _ = strconv.Atoi(f[2])
 	p.Start = startOf(root, f)
-	if len(p.Argv) == 1 && reportDir != "" {
-		// A process title: the argv the process reported, if any.
+	if len(p.Argv) == 1 && reportDir != "" && agents.IsInterpreter(filepath.Base(exe)) {
+		// An interpreter showing one word, a process title: the argv the
+		// process reported, if any (a shell or a native agent alone on
+		// its command line costs no look).
 		p.Reported, _ = procid.ReadArgv(reportDir, procid.ID{PID: pid, Start: p.Start})
 	}
 	return p, true

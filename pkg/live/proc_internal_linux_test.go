@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/kittymux/kittymux/pkg/procid"
+	"github.com/kittymux/kittymux/pkg/recognize"
 )
 
 // TestReadProcStart: a process's start is its boot's id and the clock
@@ -31,7 +32,7 @@ func TestReadProcStart(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	p, ok := readProc(root, "", 123)
+	p, ok := readProc(root, 123)
 	if !ok || p.PPID != 100 || p.PGID != 123 || p.Start != "" {
 		t.Fatalf("without a boot id: %+v %v, want ppid 100, pgid 123, no start", p, ok)
 	}
@@ -43,7 +44,7 @@ func TestReadProcStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Spelt as procid spells a process's start, which the prompt compares.
-	if p, _ := readProc(root, "", 123); p.Start != "3f1c0e2a-7b4d-4e59-9a8b-1c2d3e4f5a6b:98765" {
+	if p, _ := readProc(root, 123); p.Start != "3f1c0e2a-7b4d-4e59-9a8b-1c2d3e4f5a6b:98765" {
 		t.Errorf("start %q", p.Start)
 	}
 }
@@ -51,7 +52,8 @@ func TestReadProcStart(t *testing.T) {
 // TestReadProcReported: an interpreter whose argv is its title alone takes
 // the argv reported for its pid and start in the state directory; a report
 // of another start (a process that had the pid before) is not taken, and a
-// shell, or a process that shows its argv, reads no report.
+// shell, or a process that shows its argv, reads no report. A poller reads
+// a report it found once (Cached), until Forget.
 func TestReadProcReported(t *testing.T) {
 	root := t.TempDir()
 	dir := filepath.Join(root, "123")
@@ -76,20 +78,30 @@ func TestReadProcReported(t *testing.T) {
 		}
 	}
 	state := filepath.Join(t.TempDir(), "kittymux")
+	// The process as Records.ReadProc reads it, with r's report.
+	read := func(r Records) recognize.Proc {
+		t.Helper()
+		p, ok := readProc(root, 123)
+		if !ok {
+			t.Fatal("process 123 not read")
+		}
+		p.Reported = r.reported(p)
+		return p
+	}
 	argv := []string{"/usr/bin/node", "/lib/pi/cli.js", "--model", "m"}
 	if err := procid.WriteArgv(state, procid.ID{PID: 123, Start: "b00t:98765"}, argv); err != nil {
 		t.Fatal(err)
 	}
-	if p, ok := readProc(root, state, 123); !ok || !slices.Equal(p.Reported, argv) || !slices.Equal(p.Argv, []string{"pi"}) {
-		t.Errorf("titled, reported: %+v %v, want Reported %q", p, ok, argv)
+	if p := read(Records{StateDir: state}); !slices.Equal(p.Reported, argv) || !slices.Equal(p.Argv, []string{"pi"}) {
+		t.Errorf("titled, reported: %+v, want Reported %q", p, argv)
 	}
-	if p, _ := readProc(root, "", 123); p.Reported != nil {
+	if p := read(Records{}); p.Reported != nil {
 		t.Errorf("no state directory: reported %q", p.Reported)
 	}
 	if err := procid.WriteArgv(state, procid.ID{PID: 123, Start: "b00t:11111"}, argv); err != nil {
 		t.Fatal(err)
 	}
-	if p, _ := readProc(root, state, 123); p.Reported != nil {
+	if p := read(Records{StateDir: state}); p.Reported != nil {
 		t.Errorf("a report of another start taken: %q", p.Reported)
 	}
 	if err := procid.WriteArgv(state, procid.ID{PID: 123, Start: "b00t:98765"}, argv); err != nil {
@@ -103,7 +115,7 @@ func TestReadProcReported(t *testing.T) {
 	if err := os.Symlink("/usr/bin/bash", filepath.Join(dir, "exe")); err != nil {
 		t.Fatal(err)
 	}
-	if p, _ := readProc(root, state, 123); p.Reported != nil {
+	if p := read(Records{StateDir: state}); p.Reported != nil {
 		t.Errorf("a shell took a report: %q", p.Reported)
 	}
 	if err := os.Remove(filepath.Join(dir, "exe")); err != nil {
@@ -115,7 +127,26 @@ func TestReadProcReported(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "cmdline"), []byte("node\x00/lib/pi/cli.js\x00"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if p, _ := readProc(root, state, 123); p.Reported != nil {
+	if p := read(Records{StateDir: state}); p.Reported != nil {
 		t.Errorf("a process showing its argv took a report: %q", p.Reported)
+	}
+
+	// A poller's Records reads a report found once, until Forget.
+	if err := os.WriteFile(filepath.Join(dir, "cmdline"), []byte("pi\x00"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cached := Records{StateDir: state}.Cached()
+	if p := read(cached); !slices.Equal(p.Reported, argv) {
+		t.Fatalf("cached, first read: %q", p.Reported)
+	}
+	if err := os.RemoveAll(filepath.Join(state, procid.ArgvDirName)); err != nil {
+		t.Fatal(err)
+	}
+	if p := read(cached); !slices.Equal(p.Reported, argv) {
+		t.Errorf("cached, read again: %q, want the report found before", p.Reported)
+	}
+	cached.Forget(123)
+	if p := read(cached); p.Reported != nil {
+		t.Errorf("after Forget: %q, want none (the report is gone)", p.Reported)
 	}
 }

@@ -8,17 +8,14 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/kittymux/kittymux/pkg/agents"
 	"github.com/kittymux/kittymux/pkg/procid"
 	"github.com/kittymux/kittymux/pkg/recognize"
 )
 
 // readProc reads process pid from root (/proc): its executable, argv,
-// environment, directory, parent and process group, and, where its argv is
-// a process title, the argv it reported in reportDir (a state directory,
-// procid.ReadArgv). ok is false when any of
+// environment, directory, parent and process group. ok is false when any of
 // them cannot be read (a process gone meanwhile, another user's).
-func readProc(root, reportDir string, pid int) (recognize.Proc, bool) {
+func readProc(root string, pid int) (recognize.Proc, bool) {
 	if pid <= 0 {
 		return recognize.Proc{}, false
 	}
@@ -49,12 +46,6 @@ func readProc(root, reportDir string, pid int) (recognize.Proc, bool) {
 	p.PPID, _ = strconv.Atoi(f[1])
 	p.PGID, _ = strconv.Atoi(f[2])
 	p.Start = startOf(root, f)
-	if len(p.Argv) == 1 && reportDir != "" && agents.IsInterpreter(filepath.Base(exe)) {
-		// An interpreter showing one word, a process title: the argv the
-		// process reported, if any (a shell or a native agent alone on
-		// its command line costs no look).
-		p.Reported, _ = procid.ReadArgv(reportDir, procid.ID{PID: pid, Start: p.Start})
-	}
 	return p, true
 }
 

@@ -9,4 +9,4 @@ import (
 // readProc: without /proc kittymux does not read another process's
 // executable or environment here; kitty's ls is all it has, and records made
 // from it are not sealed.
-func readProc(string, string, int) (recognize.Proc, bool) { return recognize.Proc{}, false }
+func readProc(string, int) (recognize.Proc, bool) { return recognize.Proc{}, false }

@@ -7,6 +7,8 @@ import (
 	"strconv"
 
 	"github.com/kittymux/kittymux/pkg/agents"
+	"github.com/kittymux/kittymux/pkg/procid"
+	"github.com/kittymux/kittymux/pkg/recognize"
 )
 
 // Records reads what agents write about their own running processes: the
@@ -30,13 +32,17 @@ type Records struct {
 	// and reading it every 2 s per window is most of what ids cost. nil: no
 	// cache (a Records not made by Cached).
 	envs map[int]map[string]string
+	// argvs caches the argv each process reported, found once: a report
+	// does not change for its process (its pid and start).
+	argvs map[procid.ID][]string
 }
 
-// Cached is r keeping what it reads of each process's environment until
-// Forget: for a reader that polls the same processes again and again (the
-// scanner).
+// Cached is r keeping what it reads of each process's environment and
+// reported argv until Forget: for a reader that polls the same processes
+// again and again (the scanner).
 func (r Records) Cached() Records {
 	r.envs = map[int]map[string]string{}
+	r.argvs = map[procid.ID][]string{}
 	return r
 }
 
@@ -46,6 +52,31 @@ func (r Records) Forget(pid int) {
 	if r.envs != nil {
 		delete(r.envs, pid)
 	}
+	for id := range r.argvs {
+		if id.PID == pid {
+			delete(r.argvs, id)
+		}
+	}
+}
+
+// reported is the argv p's agent integration reported for it
+// (procid.ReadArgv) where p is an interpreter showing one word, its process
+// title; nil otherwise (a shell or a native agent alone on its command line
+// costs no look). Until one is found it is looked for again: the report
+// comes once the agent's session starts.
+func (r Records) reported(p recognize.Proc) []string {
+	if len(p.Argv) != 1 || r.StateDir == "" || !agents.IsInterpreter(filepath.Base(p.Exe)) {
+		return nil
+	}
+	id := procid.ID{PID: p.PID, Start: p.Start}
+	if argv, ok := r.argvs[id]; ok {
+		return argv
+	}
+	argv, ok := procid.ReadArgv(r.StateDir, id)
+	if ok && r.argvs != nil {
+		r.argvs[id] = argv
+	}
+	return argv
 }
 
 // Read returns the record the agent keeps for its processes pids (a

@@ -85,12 +85,18 @@ func (w AgentWindow) WithSince() AgentWindow {
 type ProcReader func(pid int) (recognize.Proc, bool)
 
 // ReadProc reads a process from /proc (Linux); elsewhere it reads nothing.
-func ReadProc(pid int) (recognize.Proc, bool) { return readProc("/proc", "", pid) }
+func ReadProc(pid int) (recognize.Proc, bool) { return readProc("/proc", pid) }
 
-// ReadProc reads a process as live.ReadProc does, and, for a process that
-// shows only its title, the argv its agent's integration reported in
-// r.StateDir (procid.ReadArgv).
-func (r Records) ReadProc(pid int) (recognize.Proc, bool) { return readProc("/proc", r.StateDir, pid) }
+// ReadProc reads a process as live.ReadProc does, and, for an interpreter
+// that shows only its title, the argv its agent's integration reported in
+// r.StateDir (reported).
+func (r Records) ReadProc(pid int) (recognize.Proc, bool) {
+	p, ok := readProc("/proc", pid)
+	if ok {
+		p.Reported = r.reported(p)
+	}
+	return p, ok
+}
 
 // AgentWindows recognises the agent in each window of ls from the processes
 // the OS shows (r.ReadProc).

@@ -43,7 +43,9 @@ type AgentEnv struct{ Pattern, Agent string }
 
 // ConfigEnv lists what configures the defined agents: each one's
 // config_env and its NAME_*. EnvNeedsSeal adds the shipped definitions'.
-func (s *Set) ConfigEnv() []AgentEnv {
+func (s *Set) ConfigEnv() []AgentEnv { return s.configEnv() }
+
+func (s *Set) makeConfigEnv() []AgentEnv {
 	var out []AgentEnv
 	for _, n := range s.names {
 		for _, p := range s.agents[n].def.ConfigEnv {

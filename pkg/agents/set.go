@@ -20,6 +20,9 @@ type Set struct {
 	byProgram map[string]*slot
 	packages  []string // longest first, so a nested package name wins
 	byPackage map[string]*slot
+	// configEnv is ConfigEnv, made once: a record's every assignment is
+	// checked against it.
+	configEnv func() []AgentEnv
 }
 
 // slot holds one agent: a user's entry compiled as it was read, a shipped
@@ -128,6 +131,7 @@ type conflict struct{ agent, field, value, owner string }
 
 func index(merged, user map[string]*slot) (*Set, *conflict) {
 	s := &Set{agents: merged, byProgram: map[string]*slot{}, byPackage: map[string]*slot{}}
+	s.configEnv = sync.OnceValue(s.makeConfigEnv)
 	for n := range merged {
 		s.names = append(s.names, n)
 	}

@@ -22,6 +22,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unicode"
 )
 
 // Var is the user var a host's hook sets on the window it runs in.
@@ -66,8 +67,9 @@ func (h Hint) Check() error {
 	return nil
 }
 
+// hasControl: C0, DEL or C1 (U+0080–U+009F), as a restore record's words.
 func hasControl(s string) bool {
-	return strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f })
+	return strings.ContainsFunc(s, unicode.IsControl)
 }
 
 // Encode is h as the user var's value.

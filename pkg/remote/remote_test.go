@@ -26,6 +26,7 @@ func TestParseHint(t *testing.T) {
 		`{"agent":"claude","id":"a","dir":"x","host":"h"}`,
 		`{"agent":"claude","id":"a","dir":"/x/../y","host":"h"}`,
 		`{"agent":"claude","id":"a","dir":"/x\ny","host":"h"}`,
+		"{\"agent\":\"claude\",\"id\":\"a\",\"dir\":\"/x\u009by\",\"host\":\"h\"}", // C1: an 8-bit CSI
 		`{"agent":"claude","id":"a","dir":"/x","host":"-oProxyCommand=x"}`,
 		`{"agent":"claude","id":"a","dir":"/x","host":"h h"}`,
 		`{"agent":"Claude;rm","id":"a","dir":"/x","host":"h"}`,

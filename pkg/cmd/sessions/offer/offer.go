@@ -115,7 +115,6 @@ func Offer(ctx context.Context, o *OfferOptions) error {
 	fmt.Fprint(out, offer.RenderOn(out, o.Getenv, offer.OfferView(*k, sum, left, time.Now(), o.Getenv("HOME"))))
 	return ask(ctx, o, k.Key, "`kittymux sessions saves` still lists it, to restore by name", func() error {
 		r := o.restore()
-		r.Name = k.Newest.Name
 		r.Chosen = &restore.Chosen{Info: info, EndedKey: k.Key, Left: left}
 		return restore.Restore(ctx, r)
 	})

@@ -305,27 +305,22 @@ func keepArgv(o Options, res *Result, event string, procs []Proc, argv []string)
 // their values (`-k KEY`, `--api-key=KEY`, `-kKEY`): a key is never kept,
 // and a save would drop it all the same.
 func withoutSecrets(argv, secret []string) []string {
-	out := make([]string, 0, len(argv))
-	for i := 0; i < len(argv); i++ {
-		a := argv[i]
-		if i == 0 || len(secret) == 0 {
-			out = append(out, a)
-			continue
-		}
-		drop := false
-		for _, f := range secret {
-			switch {
-			case a == f:
-				drop = true
-				i++ // and its value
-			case strings.HasPrefix(a, f+"="), len(f) == 2 && f[0] == '-' && f[1] != '-' && strings.HasPrefix(a, f):
-				drop = true
-			}
-			if drop {
-				break
-			}
-		}
-		if !drop {
+	if len(secret) == 0 || len(argv) == 0 {
+		return argv
+	}
+	joined := func(a string) bool {
+		return slices.ContainsFunc(secret, func(f string) bool {
+			short := len(f) == 2 && f[0] == '-' && f[1] != '-'
+			return strings.HasPrefix(a, f+"=") || short && strings.HasPrefix(a, f)
+		})
+	}
+	out := []string{argv[0]}
+	for i := 1; i < len(argv); i++ {
+		switch a := argv[i]; {
+		case slices.Contains(secret, a):
+			i++ // and its value
+		case joined(a):
+		default:
 			out = append(out, a)
 		}
 	}

@@ -136,11 +136,7 @@ func TestRealPiReportedArgv(t *testing.T) {
 	// The state directory the hooks in the kitty use: its XDG_STATE_HOME.
 	env := realEnv(t, r.k)
 	env["HOME"] = r.home
-	for _, kv := range r.k.Env {
-		if v, ok := strings.CutPrefix(kv, "XDG_STATE_HOME="); ok {
-			env["XDG_STATE_HOME"] = v
-		}
-	}
+	env["XDG_STATE_HOME"] = r.k.Getenv("XDG_STATE_HOME")
 	if env["XDG_STATE_HOME"] == "" {
 		t.Fatalf("the kitty's environment names no XDG_STATE_HOME: %q", r.k.Env)
 	}

@@ -86,8 +86,8 @@ func TestRealRemoteAgents(t *testing.T) {
 	env["KITTYMUX_RESUME_BIN"] = resumeBin(t)
 	env["KITTY_LISTEN_ON"] = k.Addr.String()
 	env["KITTY_PID"] = strconv.Itoa(k.PID)
-	for _, kv := range k.Env {
-		if name, v, ok := strings.Cut(kv, "="); ok && (name == "XDG_STATE_HOME" || name == "HOME") {
+	for _, name := range []string{"XDG_STATE_HOME", "HOME"} {
+		if v := k.Getenv(name); v != "" {
 			env[name] = v
 		}
 	}

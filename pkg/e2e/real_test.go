@@ -69,10 +69,8 @@ func resumeBin(t *testing.T) string {
 
 func realEnv(t *testing.T, k *kittytest.Real) map[string]string {
 	env := map[string]string{"HOME": t.TempDir(), "PATH": os.Getenv("PATH")}
-	for _, kv := range k.Env {
-		if name, v, ok := strings.Cut(kv, "="); ok && name == "KITTY_CONFIG_DIRECTORY" {
-			env[name] = v
-		}
+	if v := k.Getenv("KITTY_CONFIG_DIRECTORY"); v != "" {
+		env["KITTY_CONFIG_DIRECTORY"] = v
 	}
 	return env
 }
@@ -107,11 +105,7 @@ func TestRealDoctor(t *testing.T) {
 				t.Errorf("kitty of another HOME and state not named another kittymux's:\n%s", out)
 			}
 			// The kitty's own state directory: this kittymux's kitty.
-			for _, kv := range k.Env {
-				if v, ok := strings.CutPrefix(kv, "XDG_STATE_HOME="); ok {
-					env["XDG_STATE_HOME"] = v
-				}
-			}
+			env["XDG_STATE_HOME"] = k.Getenv("XDG_STATE_HOME")
 			code, out, errOut := kittymux(t, env, "doctor", "--json")
 			if code != 0 {
 				t.Fatalf("doctor exit %d\n%s\n%s", code, out, errOut)

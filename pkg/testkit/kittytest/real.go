@@ -520,6 +520,17 @@ func terminate(p *os.Process, done <-chan struct{}, grace time.Duration) {
 	<-done
 }
 
+// Getenv is the value of name in the environment kitty was started with
+// (Env), "" when it has none.
+func (r *Real) Getenv(name string) string {
+	for _, kv := range r.Env {
+		if k, v, ok := strings.Cut(kv, "="); ok && k == name {
+			return v
+		}
+	}
+	return ""
+}
+
 // Running reports whether the kitty process is still there.
 func (r *Real) Running() bool {
 	select {

@@ -27,32 +27,32 @@ const ArgvDirName = "proc-argv"
 
 // Bounds of one report: an argv longer than these is not kept.
 const (
-	MaxArgs      = 256
-	MaxArgvBytes = 64 << 10
+	maxArgs      = 256
+	maxArgvBytes = 64 << 10
 )
 
-// ErrBadArgv: the report is not an argv kittymux keeps.
-var ErrBadArgv = errors.New("argv is not kept: empty, too long, or holding a NUL")
+// errBadArgv: the report is not an argv kittymux keeps.
+var errBadArgv = errors.New("argv is not kept: empty, too long, or holding a NUL")
 
 type argvReport struct {
 	Start string   `json:"start"`
 	Argv  []string `json:"argv"`
 }
 
-// CheckArgv reports whether argv is within the bounds of a report.
-func CheckArgv(argv []string) error {
-	if len(argv) < 1 || len(argv) > MaxArgs {
-		return ErrBadArgv
+// checkArgv reports whether argv is within the bounds of a report.
+func checkArgv(argv []string) error {
+	if len(argv) < 1 || len(argv) > maxArgs {
+		return errBadArgv
 	}
 	n := 0
 	for _, a := range argv {
 		n += len(a) + 1
 		if strings.ContainsRune(a, 0) {
-			return ErrBadArgv
+			return errBadArgv
 		}
 	}
-	if n > MaxArgvBytes {
-		return ErrBadArgv
+	if n > maxArgvBytes {
+		return errBadArgv
 	}
 	return nil
 }
@@ -64,7 +64,7 @@ func WriteArgv(stateDir string, id ID, argv []string) error {
 	if id.PID <= 0 || id.Start == "" {
 		return fmt.Errorf("keep argv of pid %d: its start is not known", id.PID)
 	}
-	if err := CheckArgv(argv); err != nil {
+	if err := checkArgv(argv); err != nil {
 		return fmt.Errorf("keep argv of pid %d: %w", id.PID, err)
 	}
 	data, err := json.Marshal(argvReport{Start: id.Start, Argv: argv})
@@ -105,11 +105,11 @@ func ReadArgv(stateDir string, id ID) ([]string, bool) {
 	}
 	defer d.Close()
 	data, err := d.ReadFile(strconv.Itoa(id.PID))
-	if err != nil || len(data) > 2*MaxArgvBytes {
+	if err != nil || len(data) > 2*maxArgvBytes {
 		return nil, false
 	}
 	var r argvReport
-	if json.Unmarshal(data, &r) != nil || r.Start != id.Start || CheckArgv(r.Argv) != nil {
+	if json.Unmarshal(data, &r) != nil || r.Start != id.Start || checkArgv(r.Argv) != nil {
 		return nil, false
 	}
 	return r.Argv, true

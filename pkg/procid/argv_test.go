@@ -34,13 +34,13 @@ func TestArgv(t *testing.T) {
 	if err := WriteArgv(state, ID{PID: self.PID}, argv); err == nil {
 		t.Error("kept an argv without the process's start")
 	}
-	long := make([]string, MaxArgs+1)
+	long := make([]string, maxArgs+1)
 	for i := range long {
 		long[i] = "x"
 	}
-	for _, bad := range [][]string{nil, {"a\x00b"}, long, {strings.Repeat("x", MaxArgvBytes)}} {
-		if err := WriteArgv(state, self, bad); !errors.Is(err, ErrBadArgv) {
-			t.Errorf("WriteArgv(%.40q) = %v, want ErrBadArgv", bad, err)
+	for _, bad := range [][]string{nil, {"a\x00b"}, long, {strings.Repeat("x", maxArgvBytes)}} {
+		if err := WriteArgv(state, self, bad); !errors.Is(err, errBadArgv) {
+			t.Errorf("WriteArgv(%.40q) = %v, want errBadArgv", bad, err)
 		}
 	}
 	if got, _ := ReadArgv(state, self); !slices.Equal(got, argv) {

@@ -4,10 +4,11 @@
 //
 // Several writers share the file (a scanner, commands, a second scanner of
 // another login): every change is a read-modify-write under a lock on a
-// sibling lock file, written by atomic rename, so a reader never sees a torn
-// file and no writer's change is lost. Agents' hooks, which cannot wait
-// long, queue what they could not write in a spool the next writer merges
-// (queues.go, pkg/spool).
+// sibling lock file, appended as one line to the journal's log of changes,
+// and now and then the whole written by atomic rename (log.go), so a reader
+// never sees a torn journal and no writer's change is lost. Agents' hooks,
+// which cannot wait long, queue what they could not write in a spool the
+// next writer merges (queues.go, pkg/spool).
 package journal
 
 import (
@@ -35,7 +36,9 @@ import (
 // SchemaVersion is the version of the file format this package writes. A
 // file with a newer version is left alone: an older kittymux must not
 // rewrite what it does not understand.
-const SchemaVersion = 1
+// Version 2 added the log of changes (log.go): an older kittymux, which
+// would not read it, leaves such a journal alone.
+const SchemaVersion = 2
 
 // Bounds of the journal (docs/how-it-works.md).
 const (
@@ -64,7 +67,10 @@ var (
 
 // File is the whole of agent-sessions.json. Field names are stable.
 type File struct {
-	Version int      `json:"version"`
+	Version int `json:"version"`
+	// Log names the log of changes that goes with the file (log.go);
+	// Read has applied it.
+	Log     uint64   `json:"log,omitempty"`
 	Records []Record `json:"records"`
 	// Restores are what the restore prompts did, oldest first.
 	Restores []Restore `json:"restores,omitempty"`
@@ -166,14 +172,14 @@ type Journal struct {
 	held func(time.Duration)
 
 	mu sync.Mutex
-	// lines are the records of the last version this Journal read or
-	// wrote, in the file's order, each with the line of text it was decoded
-	// from. Shared between versions: never changed.
-	lines []*line
-	// shared is the file as the lookups (LatestOf, MayHaveLeft) last read
-	// it, with what the file was then (readShared).
-	shared     []byte
-	sharedInfo os.FileInfo
+	// st is the journal as an update of this Journal last read or wrote
+	// it. Its lines are shared between versions: never changed.
+	st *state
+	// shared and sharedLog are the file and its log as the lookups
+	// (LatestOf, MayHaveLeft) last read them, with what they were then
+	// (readShared).
+	shared, sharedLog         []byte
+	sharedInfo, sharedLogInfo os.FileInfo
 }
 
 // New returns the journal at path (paths.Paths.Journal). off is whether the
@@ -201,22 +207,19 @@ func (j *Journal) LockPath() string { return j.Path + ".lock" }
 const MaxSize = 32 << 20
 
 // Read returns the journal as it is now, without the lock: the file is only
-// ever replaced whole, so any read sees one complete version. Hook events
-// still waiting in the spool are applied to what is returned (see AddHook).
-// A missing file is an empty journal; a corrupt one is an error (writers
-// move it aside); anything but a regular file is refused without blocking.
+// ever replaced whole and its log only appended to, so any read sees one
+// complete version. Hook events still waiting in the spool are applied to
+// what is returned (see AddHook). A missing file is an empty journal; a
+// corrupt one is an error (writers move it aside); anything but a regular
+// file is refused without blocking.
 func (j *Journal) Read() (*File, error) {
 	// The queue is read before the journal: an outcome a writer moves in
 	// between is then read twice (and kept once), never missed.
 	pending, _ := j.readQueue()
 	var f *File
 	err := j.hookSpool().With(func(spool []byte) error {
-		data, err := readJournal(j.Path)
-		if errors.Is(err, fs.ErrNotExist) {
-			f = &File{Version: SchemaVersion}
-		} else if err != nil {
-			return err
-		} else if f, err = decode(data, j.Path); err != nil {
+		var err error
+		if f, err = j.readFile(); err != nil {
 			return err
 		}
 		applySpool(f, spool)
@@ -227,47 +230,100 @@ func (j *Journal) Read() (*File, error) {
 	return f, err
 }
 
-// readJournalOpen is readJournal that leaves the file open in *old, for
-// a writer to close once it has released the lock: the writer's rename
-// unlinks it, and the last close of an unlinked file frees its blocks,
-// which is work no other writer need wait for.
-func readJournalOpen(path string, old **os.File) ([]byte, error) {
-	f, err := userfile.Open(path)
-	if err == nil {
-		*old = f
-		var data []byte
-		if data, err = userfile.ReadOpen(f, MaxSize); err == nil {
-			return data, nil
+// readFile reads the journal file and applies its log.
+func (j *Journal) readFile() (*File, error) {
+	for attempt := 0; ; attempt++ {
+		data, err := readJournal(j.Path)
+		if errors.Is(err, fs.ErrNotExist) {
+			return &File{Version: SchemaVersion}, nil
 		}
+		if err != nil {
+			return nil, err
+		}
+		f, err := decode(data, j.Path)
+		if err != nil || f.Log == 0 {
+			return f, err
+		}
+		logData, err := readJournal(j.LogPath())
+		if errors.Is(err, fs.ErrNotExist) {
+			return f, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		ents, newer := entries(logData, f.Log)
+		if newer && attempt < 3 {
+			continue
+		}
+		applyLog(f, ents)
+		return f, nil
 	}
-	if !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("read journal %s: %w", path, err)
-	}
-	return nil, err
 }
 
-// readShared reads the file for the lookups that only read it (LatestOf,
-// MayHaveLeft): while the file is the same (its inode, size and time of
-// modification), the bytes read before. A restore prompt asks of one
-// journal more than once before its exec, and a journal of 300 records is
-// 110 KB. Writers rename a new file over the journal, which changes its
-// inode; a Journal that reads this way lives for one prompt's run.
-func (j *Journal) readShared() ([]byte, error) {
+// applyLog applies the log's entries to f.
+func applyLog(f *File, ents []byte) {
+	if len(ents) == 0 {
+		return
+	}
+	st := &state{lines: make([]*line, len(f.Records)), restores: f.Restores}
+	for i := range f.Records {
+		st.lines[i] = &line{rec: f.Records[i]}
+	}
+	st.replay(ents, 0)
+	f.Records = make([]Record, len(st.lines))
+	for i, l := range st.lines {
+		f.Records[i] = l.rec
+	}
+	f.Restores = st.restores
+}
+
+// readShared reads the file and its log for the lookups that only read
+// them (LatestOf, MayHaveLeft): while both are the same (inode, size and
+// time of modification), the bytes read before. A restore prompt asks of
+// one journal more than once before its exec, and a journal of 300 records
+// is 110 KB. Writers rename a new file over the journal, and append to the
+// log; a Journal that reads this way lives for one prompt's run.
+func (j *Journal) readShared() (data, logData []byte, err error) {
 	st, err := os.Stat(j.Path)
+	lst, lerr := os.Stat(j.LogPath())
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if err == nil && j.sharedInfo != nil && os.SameFile(st, j.sharedInfo) && st.Size() == j.sharedInfo.Size() &&
-		st.ModTime().Equal(j.sharedInfo.ModTime()) {
-		return j.shared, nil
+	if err == nil && sameInfo(st, j.sharedInfo) && (lerr != nil && j.sharedLogInfo == nil || lerr == nil && sameInfo(lst, j.sharedLogInfo)) {
+		return j.shared, j.sharedLog, nil
 	}
-	data, rerr := readJournal(j.Path)
-	j.shared, j.sharedInfo = nil, nil
-	if rerr == nil && err == nil {
-		// Kept with what the file was before it was read: one changed in
-		// between reads as changed next time, and is read again.
+	j.shared, j.sharedLog, j.sharedInfo, j.sharedLogInfo = nil, nil, nil, nil
+	for attempt := 0; ; attempt++ {
+		data, err = readJournal(j.Path)
+		if err != nil {
+			return nil, nil, err
+		}
+		logData, lerr = readJournal(j.LogPath())
+		if lerr != nil && !errors.Is(lerr, fs.ErrNotExist) {
+			return nil, nil, lerr
+		}
+		// A log newer than the file: a writer wrote the file whole in
+		// between. Read both again.
+		if gen, ok := headGen(data); ok && attempt < 3 {
+			if _, newer := entries(logData, gen); newer {
+				continue
+			}
+		}
+		break
+	}
+	if err == nil {
+		// Kept with what the files were before they were read: one
+		// changed in between reads as changed next time, and is read
+		// again.
 		j.shared, j.sharedInfo = data, st
+		if lerr == nil && lst != nil {
+			j.sharedLog, j.sharedLogInfo = logData, lst
+		}
 	}
-	return data, rerr
+	return data, logData, nil
+}
+
+func sameInfo(a, b os.FileInfo) bool {
+	return b != nil && os.SameFile(a, b) && a.Size() == b.Size() && a.ModTime().Equal(b.ModTime())
 }
 
 // readJournal reads the file at path: a FIFO or device there is refused,
@@ -304,17 +360,19 @@ func (e *CorruptError) Error() string { return fmt.Sprintf("journal %s is corrup
 func (e *CorruptError) Unwrap() error { return e.Err }
 
 // Update reads the journal under the lock, lets fn change it, bounds it and
-// writes it back atomically through statefile (a state directory that is a
-// symbolic link is refused). A corrupt journal is moved aside (kept, named
-// agent-sessions.json.corrupt-<time>) and fn starts from an empty one; the
-// returned Result says so. fn returning an error writes nothing, and so
-// does a change that leaves every record as it was.
+// writes the change: one line appended to the journal's log, or the journal
+// written whole (log.go), atomically through statefile (a state directory
+// that is a symbolic link is refused). A corrupt journal is moved aside
+// (kept, named agent-sessions.json.corrupt-<time>, its log beside it) and fn
+// starts from an empty one; the returned Result says so. fn returning an
+// error writes nothing, and so does a change that leaves every record as it
+// was.
 //
-// The lock is held from the read to the rename, so every writer waits for
-// the one before: the time it is held is kept short. Each record is a line
-// of the file, and a line this Journal decoded before is not decoded again,
-// nor a record fn left as it was encoded again: an update costs the records
-// it changes, not all 300.
+// The lock is held from the read to the write, so every writer waits for
+// the one before: the time it is held is kept short. It reads only the
+// lines other writers appended to the log since this Journal last looked,
+// and writes only the records fn changed: an update costs the records it
+// changes, not all 300.
 func (j *Journal) Update(fn func(*File) error) (Result, error) {
 	return j.UpdateContext(context.Background(), fn)
 }
@@ -323,11 +381,9 @@ func (j *Journal) Update(fn func(*File) error) (Result, error) {
 // hook must never hold up its agent); a ctx that never ends waits as long
 // as it takes.
 //
-// The new journal's data is synced before the rename that publishes it
-// (a crash of the machine leaves the old journal or the new one, whole),
-// and the directory after the lock is released: the next writer does not
+// The log is synced after the lock is released: the next writer does not
 // wait for that sync, and Update still returns only once the change is
-// durable.
+// durable (a sync covers every line written before it, its own included).
 func (j *Journal) UpdateContext(ctx context.Context, fn func(*File) error) (Result, error) {
 	res, sync, err := j.update(ctx, fn)
 	if err != nil || sync == nil {
@@ -340,7 +396,7 @@ func (j *Journal) UpdateContext(ctx context.Context, fn func(*File) error) (Resu
 }
 
 // update is UpdateContext up to the sync, which it returns (nil when
-// nothing was written); every lock is released when it returns.
+// nothing is left to sync); every lock is released when it returns.
 func (j *Journal) update(ctx context.Context, fn func(*File) error) (Result, func() error, error) {
 	var res Result
 	if j.Off {
@@ -351,23 +407,16 @@ func (j *Journal) update(ctx context.Context, fn func(*File) error) (Result, fun
 		return res, nil, fmt.Errorf("journal directory: %w", err)
 	}
 	defer dir.Close()
-	// The new journal's file is made before the lock is asked for: making
-	// a file can wait on the file system, and no other writer should wait
-	// with it. Unused (nothing changed, an error), it is removed once the
-	// lock is released.
-	next, err := dir.Prepare(filepath.Base(j.Path))
-	if err != nil {
-		return res, nil, fmt.Errorf("write journal: %w", err)
-	}
-	defer func() {
-		if next != nil {
-			next.Discard()
-		}
-	}()
-	var old *os.File // the journal read, closed after the lock
+	// The journal file and its log as read, closed after the lock (the log
+	// by the sync, when it was written): a rename that unlinks the file
+	// then frees nothing, which is work no other writer need wait for.
+	var old, logf *os.File
 	defer func() {
 		if old != nil {
 			old.Close()
+		}
+		if logf != nil {
+			logf.Close()
 		}
 	}()
 	lock, err := dir.OpenLock(filepath.Base(j.LockPath()))
@@ -398,7 +447,7 @@ func (j *Journal) update(ctx context.Context, fn func(*File) error) (Result, fun
 
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	f, lines, restores, err := j.readCached(&old)
+	st, err := j.readState(dir, &old, &logf)
 	var ce *CorruptError
 	switch {
 	case errors.As(err, &ce):
@@ -406,11 +455,17 @@ func (j *Journal) update(ctx context.Context, fn func(*File) error) (Result, fun
 		if err := os.Rename(j.Path, aside); err != nil {
 			return res, nil, fmt.Errorf("move corrupt journal aside: %w", err)
 		}
+		// Its log goes with it: what it says is of that file.
+		if err := os.Rename(j.LogPath(), aside+".log"); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return res, nil, fmt.Errorf("move corrupt journal aside: %w", err)
+		}
 		res.MovedAside = aside
-		f, lines, restores = &File{Version: SchemaVersion}, nil, ""
+		st = &state{version: SchemaVersion}
 	case err != nil:
+		j.st = nil
 		return res, nil, err
 	}
+	f := st.fileOf()
 	applySpool(f, hook.Lines())
 	if err := fn(f); err != nil {
 		return res, nil, err
@@ -418,27 +473,91 @@ func (j *Journal) update(ctx context.Context, fn func(*File) error) (Result, fun
 	// Outcomes the restore prompts queued come in with any update.
 	pending, queued := j.readQueue()
 	f.Restores = mergeRestores(f.Restores, pending)
-	oldVersion := f.Version
 	f.Version = SchemaVersion
 	Bound(f, j.now())
-	data, changed, err := j.encodeCached(f, lines, restores)
+	ent, lines, restoresText, changed, ok, err := st.entry(f)
 	if err != nil {
 		return res, nil, err
 	}
-	if !changed && oldVersion == SchemaVersion && res.MovedAside == "" && lines != nil {
+	current := st.laidOut && st.version == SchemaVersion && st.gen > 0 && res.MovedAside == ""
+	if !changed && current {
 		hook.Drop(len(hook.Lines()))
 		j.dropQueued(dir, queued)
 		return res, nil, nil
 	}
-	p := next
-	next = nil
-	sync, err := p.Replace(data)
-	if err != nil {
+	var sync func() error
+	if ok && current && st.log != nil && st.logEnd+len(ent) <= maxLog {
+		// The change, as one line of the log.
+		if err := appendLog(logf, st, ent); err != nil {
+			j.st = nil
+			return res, nil, fmt.Errorf("write journal log: %w", err)
+		}
+		next := *st
+		next.lines, next.restores, next.restoresText = lines, f.Restores, restoresText
+		next.logEnd += len(ent)
+		j.st = &next
+		lf := logf
+		logf = nil
+		sync = func() error {
+			defer lf.Close()
+			return lf.Sync()
+		}
+	} else if err := j.writeWhole(dir, st, f, lines, restoresText); err != nil {
+		j.st = nil
 		return res, nil, fmt.Errorf("write journal: %w", err)
 	}
 	hook.Drop(len(hook.Lines()))
 	j.dropQueued(dir, queued)
 	return res, sync, nil
+}
+
+// appendLog writes ent where st's log ends, over what a write cut short
+// left there.
+func appendLog(logf *os.File, st *state, ent []byte) error {
+	if st.log.Size() > int64(st.logEnd) {
+		if err := logf.Truncate(int64(st.logEnd)); err != nil {
+			return err
+		}
+	}
+	_, err := logf.WriteAt(ent, int64(st.logEnd))
+	return err
+}
+
+// writeWhole writes f as the journal file, naming the next log, and starts
+// that log, empty. Each is synced before its rename, and the directory
+// after each: the file must be durable before its old log is replaced (the
+// old log's changes are in no other file), and the new log's name before
+// the lock is released (the next writer's change goes to it and is synced
+// there alone). It runs once in maxLog of changes.
+func (j *Journal) writeWhole(dir *statefile.Dir, st *state, f *File, lines []*line, restoresText string) error {
+	gen := st.gen + 1
+	if st.gen == 0 {
+		// A new journal's first log: a number no journal at this path had
+		// (one removed, then made again, starts from another), for
+		// readState to tell files apart by.
+		gen = uint64(time.Now().UnixNano())
+	}
+	data := encodeFile(f.Version, gen, lines, restoresText)
+	for _, w := range []struct {
+		name string
+		data []byte
+	}{{filepath.Base(j.Path), data}, {filepath.Base(j.LogPath()), logHeadLine(gen)}} {
+		p, err := dir.Prepare(w.name)
+		if err != nil {
+			return err
+		}
+		sync, err := p.Replace(w.data)
+		if err != nil {
+			return err
+		}
+		if err := sync(); err != nil {
+			return err
+		}
+	}
+	// What was written is what the next update of this Journal reads: its
+	// lines are matched against these, and not decoded again.
+	j.st = &state{version: f.Version, gen: gen, lines: lines, restoresText: restoresText}
+	return nil
 }
 
 // line is one record as read, with the text it was decoded from.
@@ -447,23 +566,95 @@ type line struct {
 	rec  Record
 }
 
-// readCached reads the journal for Update: its records, and beside each
-// the line it came from (nil lines: the file is new, or not laid out a
-// record a line), and the text of its restores list as written. Lines
-// decoded by an earlier Update of this Journal are taken from j.lines rather
-// than decoded again.
-func (j *Journal) readCached(old **os.File) (*File, []*line, string, error) {
-	data, err := readJournalOpen(j.Path, old)
+// readState reads the journal for an update, under its lock: the file
+// and the log applied over it. While the file is the one this Journal
+// read last, and the log too, only what was appended to the log since is
+// read. The file is left open in *old, the log in *logf (for the update
+// to append to).
+func (j *Journal) readState(dir *statefile.Dir, old, logf **os.File) (*state, error) {
+	lf, err := dir.OpenInPlace(filepath.Base(j.LogPath()), os.O_RDWR)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("read journal log: %w", err)
+	}
+	var li os.FileInfo
+	if lf != nil {
+		*logf = lf
+		if li, err = lf.Stat(); err != nil {
+			return nil, fmt.Errorf("read journal log: %w", err)
+		}
+	}
+	jf, err := userfile.Open(j.Path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return &File{Version: SchemaVersion}, nil, "", nil
+		return &state{version: SchemaVersion}, nil
 	}
 	if err != nil {
-		return nil, nil, "", err
+		return nil, fmt.Errorf("read journal %s: %w", j.Path, err)
 	}
-	head := fmt.Sprintf("{\"version\":%d,\"records\":[", SchemaVersion)
-	body, ok := bytes.CutPrefix(data, []byte(head))
-	var restores []byte
+	*old = jf
+	fi, err := jf.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("read journal %s: %w", j.Path, err)
+	}
+	// The same file: its inode, size and time (a freed inode is used
+	// again, and a time is of the clock's tick), and the log it names,
+	// which changes with each whole write.
+	if c := j.st; c != nil && c.file != nil && sameInfo(fi, c.file) && headGenOf(jf) == c.gen && li != nil &&
+		c.log != nil && os.SameFile(li, c.log) && li.Size() >= int64(c.logEnd) {
+		tail := make([]byte, li.Size()-int64(c.logEnd))
+		if _, err := lf.ReadAt(tail, int64(c.logEnd)); err != nil {
+			return nil, fmt.Errorf("read journal log: %w", err)
+		}
+		st := *c
+		st.lines = slices.Clone(c.lines)
+		st.log = li
+		st.logEnd += st.replay(tail, 0)
+		return &st, nil
+	}
+	data, err := userfile.ReadOpen(jf, MaxSize)
+	if err != nil {
+		return nil, fmt.Errorf("read journal %s: %w", j.Path, err)
+	}
+	st, err := j.decodeFile(data)
+	if err != nil {
+		return nil, err
+	}
+	st.file = fi
+	if lf != nil && st.gen > 0 {
+		ldata, err := userfile.ReadOpen(lf, MaxSize)
+		if err != nil {
+			return nil, fmt.Errorf("read journal log: %w", err)
+		}
+		if lg, start, ok := logHeader(ldata); ok && lg == st.gen {
+			st.log = li
+			st.logEnd = st.replay(ldata, start)
+		}
+	}
+	return st, nil
+}
+
+// headGenOf reads the "log" of the journal file f from its first bytes; 0
+// when it has none.
+func headGenOf(f *os.File) uint64 {
+	var b [64]byte
+	n, _ := f.ReadAt(b[:], 0)
+	gen, _ := headGen(b[:n])
+	return gen
+}
+
+// decodeFile decodes the journal file for an update: its records, each
+// with the line it came from, and its restores. Lines decoded by an
+// earlier update of this Journal are taken from it rather than decoded
+// again. A file not laid out a record a line is decoded whole, and its
+// lines are encoded.
+func (j *Journal) decodeFile(data []byte) (*state, error) {
+	var prev []*line
+	if j.st != nil {
+		prev = j.st.lines
+	}
+	gen, ok := headGen(data)
+	var body, restores []byte
 	if ok {
+		body = data[len(fileHead(SchemaVersion, gen)):]
 		body, ok = bytes.CutSuffix(body, []byte("\n]}\n"))
 	}
 	if ok {
@@ -472,44 +663,49 @@ func (j *Journal) readCached(old **os.File) (*File, []*line, string, error) {
 			body, restores = body[:i], body[i+len(restoresHead):]
 		}
 	}
-	f := &File{Version: SchemaVersion}
+	st := &state{version: SchemaVersion, gen: gen, laidOut: true, restoresText: string(restores)}
 	if ok && len(restores) > 0 {
-		ok = json.Unmarshal(append(append([]byte("["), restores...), ']'), &f.Restores) == nil
-	}
-	if !ok {
-		f, err := decode(data, j.Path)
-		return f, nil, "", err
+		ok = json.Unmarshal(append(append([]byte("["), restores...), ']'), &st.restores) == nil
 	}
 	n := bytes.Count(body, []byte(",\n")) + 1
-	f.Records = make([]Record, 0, n)
-	lines := make([]*line, 0, n)
-	prev, k := j.lines, 0
+	st.lines = make([]*line, 0, n)
+	k := 0
 	for raw := range bytes.SplitSeq(body, []byte(",\n")) {
+		if !ok {
+			break
+		}
 		raw = bytes.TrimPrefix(raw, []byte("\n"))
 		if len(raw) == 0 {
-			if len(body) == 0 {
-				continue // no records
-			}
-			// An empty element (a comma too many): not valid JSON, which
-			// the whole decode says.
-			f, err := decode(data, j.Path)
-			return f, nil, "", err
+			// No records, or an empty element (a comma too many: not
+			// valid JSON, which the whole decode says).
+			ok = len(body) == 0
+			continue
 		}
 		l := match(prev, &k, raw)
 		if l == nil {
 			l = &line{text: string(raw)}
-			if err := json.Unmarshal(raw, &l.rec); err != nil {
-				// Not our layout after all (a record spanning lines):
-				// the whole decode says whether it is corrupt.
-				f, err := decode(data, j.Path)
-				return f, nil, "", err
-			}
+			// Not our layout after all (a record spanning lines): the
+			// whole decode says whether it is corrupt.
+			ok = json.Unmarshal(raw, &l.rec) == nil
 		}
-		lines = append(lines, l)
-		f.Records = append(f.Records, l.rec.clone())
+		st.lines = append(st.lines, l)
 	}
-	j.lines = lines
-	return f, lines, string(restores), nil
+	if ok {
+		return st, nil
+	}
+	f, err := decode(data, j.Path)
+	if err != nil {
+		return nil, err
+	}
+	st = &state{version: f.Version, gen: f.Log, restores: f.Restores, restoresText: encodeRestores(f.Restores)}
+	for _, r := range f.Records {
+		enc, err := json.Marshal(r)
+		if err != nil {
+			return nil, fmt.Errorf("encode journal: %w", err)
+		}
+		st.lines = append(st.lines, &line{text: string(enc), rec: r})
+	}
+	return st, nil
 }
 
 // lookahead is how far past the last line matched match looks: the lines
@@ -535,54 +731,25 @@ func match(prev []*line, k *int, raw []byte) *line {
 // restoresHead ends the records and starts the restores list.
 const restoresHead = "\n],\"restores\":["
 
-// encodeCached encodes f a record a line, reusing the text of each record
-// fn did not change, and reports whether anything changed.
-func (j *Journal) encodeCached(f *File, lines []*line, restores string) ([]byte, bool, error) {
-	changed := len(f.Records) != len(lines)
-	written := make([]*line, len(f.Records))
+// encodeFile encodes the journal file: a record a line (lines, each with
+// its text), then the restores (as encodeRestores writes them).
+func encodeFile(version int, gen uint64, lines []*line, restores string) []byte {
 	var b bytes.Buffer
-	b.Grow(len(f.Records) * 512)
-	fmt.Fprintf(&b, "{\"version\":%d,\"records\":[", f.Version)
-	for i, r := range f.Records {
-		if i < len(lines) && lines[i].rec.equal(r) {
-			written[i] = lines[i]
-		} else {
-			changed = true
-			enc, err := json.Marshal(r)
-			if err != nil {
-				return nil, false, fmt.Errorf("encode journal: %w", err)
-			}
-			written[i] = &line{text: string(enc), rec: r.clone()}
-		}
+	b.Grow(len(lines)*512 + len(restores) + 64)
+	b.WriteString(fileHead(version, gen))
+	for i, l := range lines {
 		if i > 0 {
 			b.WriteByte(',')
 		}
 		b.WriteByte('\n')
-		b.WriteString(written[i].text)
+		b.WriteString(l.text)
 	}
-	var rs bytes.Buffer
-	for i, r := range f.Restores {
-		enc, err := json.Marshal(r)
-		if err != nil {
-			return nil, false, fmt.Errorf("encode journal: %w", err)
-		}
-		if i > 0 {
-			rs.WriteByte(',')
-		}
-		rs.WriteByte('\n')
-		rs.Write(enc)
-	}
-	if rs.String() != restores {
-		changed = true
-	}
-	if rs.Len() > 0 {
+	if restores != "" {
 		b.WriteString(restoresHead)
-		b.Write(rs.Bytes())
+		b.WriteString(restores)
 	}
 	b.WriteString("\n]}\n")
-	// What is written is what the next update of this Journal reads.
-	j.lines = written
-	return b.Bytes(), changed, nil
+	return b.Bytes()
 }
 
 func (r Record) clone() Record {
@@ -620,8 +787,9 @@ func sameTime(a, b time.Time) bool { return a.Equal(b) && a.Location() == b.Loca
 
 // LatestOf returns the most recently seen record of conversation id of
 // agent, or nil, reading only the lines of the journal that name the id (the
-// prompt asks in every restored window: no full decode of 300 records). A
-// file not laid out a record a line is read whole.
+// prompt asks in every restored window: no full decode of 300 records), and
+// of its log those that name the id or the key of one of them. A file not
+// laid out a record a line is read whole.
 func (j *Journal) LatestOf(agent, id string) (*Record, error) {
 	if id == "" {
 		return nil, nil
@@ -633,19 +801,21 @@ func (j *Journal) LatestOf(agent, id string) (*Record, error) {
 		}
 		return f.Latest(agent, id), nil
 	}
-	data, err := j.readShared()
+	data, logData, err := j.readShared()
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	quoted, _ := json.Marshal(id)
-	if indexQuoted(data, quoted) < 0 {
-		return nil, nil
+	gen, laidOut := headGen(data)
+	if !laidOut {
+		return j.latestSlow(data, logData, agent, id)
 	}
-	if !bytes.HasPrefix(data, []byte(`{"version":`)) {
-		return j.latestSlow(data, agent, id)
+	ents, _ := entries(logData, gen)
+	quoted, _ := json.Marshal(id)
+	if indexQuoted(data, quoted) < 0 && indexQuoted(ents, quoted) < 0 {
+		return nil, nil
 	}
 	f := &File{}
 	for rest := data; ; {
@@ -660,21 +830,81 @@ func (j *Journal) LatestOf(agent, id string) (*Record, error) {
 		}
 		line := bytes.TrimRight(rest[start:i+end], ",")
 		rest = rest[i+end:]
-		var r Record
-		if err := json.Unmarshal(line, &r); err != nil {
-			return j.latestSlow(data, agent, id)
+		if bytes.HasPrefix(line, []byte(`{"at":`)) {
+			continue // a restore's line
 		}
-		if r.Key != "" { // not a restore's line
+		// A record's line starts with its key; any other line (records
+		// written on one line by hand) is read whole.
+		var r Record
+		if !bytes.HasPrefix(line, []byte(`{"key":`)) || json.Unmarshal(line, &r) != nil {
+			return j.latestSlow(data, logData, agent, id)
+		}
+		if r.Key != "" { // a record without a key names no window
 			f.Records = append(f.Records, r)
 		}
 	}
+	f.Records = logFor(f.Records, ents, quoted, id)
 	return f.Latest(agent, id), nil
+}
+
+// logFor applies the log's entries to recs, the records of the journal
+// file that name id, as far as they concern them: the lines that name id,
+// or the key of one of recs. A put of a key among recs replaces the last
+// record of it (as a replay does), a put of another key that names id
+// joins them; a drop removes every record of its key.
+func logFor(recs []Record, ents, quoted []byte, id string) []Record {
+	keys := make([][]byte, len(recs))
+	for i, r := range recs {
+		keys[i], _ = json.Marshal(r.Key)
+	}
+	for off := 0; ; {
+		text, next, ok := logLine(ents, off)
+		if !ok {
+			return recs
+		}
+		off = next
+		relevant := indexQuoted(text, quoted) >= 0
+		for _, k := range keys {
+			if relevant {
+				break
+			}
+			relevant = indexQuoted(text, k) >= 0
+		}
+		if !relevant {
+			continue
+		}
+		e, puts, _, ok := decodeEntry(text)
+		if !ok {
+			continue
+		}
+		for _, k := range e.Drop {
+			for i := len(recs) - 1; i >= 0; i-- {
+				if recs[i].Key == k {
+					recs = slices.Delete(recs, i, i+1)
+					keys = slices.Delete(keys, i, i+1)
+				}
+			}
+		}
+	puts:
+		for _, p := range puts {
+			for i := len(recs) - 1; i >= 0; i-- {
+				if recs[i].Key == p.rec.Key {
+					recs[i] = p.rec
+					continue puts
+				}
+			}
+			if p.rec.ID == id {
+				k, _ := json.Marshal(p.rec.Key)
+				recs, keys = append(recs, p.rec), append(keys, k)
+			}
+		}
+	}
 }
 
 // MayHaveLeft reports whether a process of the journal may have left
 // conversation id (it is among some record's previous ids), reading the
-// file's bytes only: false means surely not, so a restore prompt resuming
-// id need not decode the journal to follow where it went.
+// bytes of the file and its log only: false means surely not, so a restore
+// prompt resuming id need not decode the journal to follow where it went.
 func (j *Journal) MayHaveLeft(id string) bool {
 	if id == "" || j.Off {
 		return false
@@ -682,15 +912,17 @@ func (j *Journal) MayHaveLeft(id string) bool {
 	if j.hookSpool().Waiting() {
 		return true
 	}
-	data, err := j.readShared()
+	data, logData, err := j.readShared()
 	if err != nil {
 		return false
 	}
-	if !bytes.HasPrefix(data, []byte(`{"version":`)) {
+	gen, laidOut := headGen(data)
+	if !laidOut {
 		return true // not as kittymux writes it: the decoder will tell
 	}
+	ents, _ := entries(logData, gen)
 	quoted, _ := json.Marshal(id)
-	return inPreviousIDs(data, quoted)
+	return inPreviousIDs(data, quoted) || inPreviousIDs(ents, quoted)
 }
 
 // inPreviousIDs reports whether quoted (a JSON string) is in some record's
@@ -735,10 +967,14 @@ func indexQuoted(data, quoted []byte) int {
 	}
 }
 
-func (j *Journal) latestSlow(data []byte, agent, id string) (*Record, error) {
+func (j *Journal) latestSlow(data, logData []byte, agent, id string) (*Record, error) {
 	f, err := decode(data, j.Path)
 	if err != nil {
 		return nil, err
+	}
+	if f.Log > 0 {
+		ents, _ := entries(logData, f.Log)
+		applyLog(f, ents)
 	}
 	// As the fast path: a record without a key names no window.
 	f.Records = slices.DeleteFunc(f.Records, func(r Record) bool { return r.Key == "" })
@@ -757,6 +993,8 @@ func (j *Journal) now() time.Time { return clock.Or(j.Clock).Now() }
 // oldest first, for doctor.
 func (j *Journal) CorruptCopies() []string {
 	m, _ := userfile.Glob(j.Path + ".corrupt-*")
+	// The log moved aside with one (.log) is not a journal of its own.
+	m = slices.DeleteFunc(m, func(p string) bool { return strings.HasSuffix(p, ".log") })
 	sort.Strings(m)
 	return m
 }
@@ -830,7 +1068,9 @@ func (f *File) Latest(agent, id string) *Record {
 		if r.Agent != agent || r.ID != id || id == "" {
 			continue
 		}
-		if best == nil || r.LastSeen.After(best.LastSeen) {
+		// Of two seen at once, the one of the greater key: the same
+		// whichever order the records are in.
+		if best == nil || r.LastSeen.After(best.LastSeen) || r.LastSeen.Equal(best.LastSeen) && r.Key > best.Key {
 			best = r
 		}
 	}

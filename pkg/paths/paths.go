@@ -41,7 +41,8 @@ const (
 	SessionsName      = "sessions"
 	RestoreCopiesName = ".restore"
 	NewKittyPrefix    = ".new-kitty-"
-	// JournalName is the journal; JournalName+".lock", ".turn" (the
+	// JournalName is the journal; JournalName+".log" (its changes since
+	// it was last written whole), ".lock", ".turn" (the
 	// order its writers take the lock), ".spool" (hook
 	// events waiting for it) and ".restores" (restore outcomes waiting for
 	// it) lie beside it. JournalOffName turns it off.

@@ -94,7 +94,7 @@ func files(dirs ...string) []string {
 		filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
 			// So is its outcome queued for the journal (.restores).
 			switch filepath.Base(p) {
-			case "agent-sessions.json", "agent-sessions.json.lock", "agent-sessions.json.turn", "agent-sessions.json.restores":
+			case "agent-sessions.json", "agent-sessions.json.log", "agent-sessions.json.lock", "agent-sessions.json.turn", "agent-sessions.json.restores":
 				return nil
 			}
 			// A resume's lease (state/kittymux/leases) is the prompt's own.

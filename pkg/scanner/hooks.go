@@ -20,13 +20,17 @@ import (
 type hookWatch struct {
 	mod  time.Time
 	size int64
+	// Of its log, where each change is appended.
+	logMod  time.Time
+	logSize int64
 	// Of the spool, where hook events wait when the journal was busy.
 	spoolMod  time.Time
 	spoolSize int64
 }
 
 func (w hookWatch) same(o hookWatch) bool {
-	return w.mod.Equal(o.mod) && w.size == o.size && w.spoolMod.Equal(o.spoolMod) && w.spoolSize == o.spoolSize
+	return w.mod.Equal(o.mod) && w.size == o.size && w.logMod.Equal(o.logMod) && w.logSize == o.logSize &&
+		w.spoolMod.Equal(o.spoolMod) && w.spoolSize == o.spoolSize
 }
 
 // readHooks takes over what hooks wrote since the last pass: into the
@@ -41,6 +45,9 @@ func (s *Scanner) readHooks(now time.Time) {
 	fi, err := os.Stat(s.o.Journal.Path)
 	if err == nil {
 		seen.mod, seen.size = fi.ModTime(), fi.Size()
+	}
+	if lg, lerr := os.Stat(s.o.Journal.LogPath()); lerr == nil {
+		seen.logMod, seen.logSize = lg.ModTime(), lg.Size()
 	}
 	if sp, serr := os.Stat(s.o.Journal.SpoolPath()); serr == nil {
 		seen.spoolMod, seen.spoolSize = sp.ModTime(), sp.Size()

@@ -227,7 +227,8 @@ func (w *world) checkListed(k *kittytest.Real, ws []*convWindow, wants map[strin
 	}
 	if t.Failed() {
 		jf, _ := os.ReadFile(w.p.Journal())
-		t.Logf("journal:\n%s\nhook.log:\n%s", jf, w.hookLog())
+		lg, _ := os.ReadFile(w.p.Journal() + ".log")
+		t.Logf("journal:\n%s\nits log:\n%s\nhook.log:\n%s", jf, lg, w.hookLog())
 	}
 }
 

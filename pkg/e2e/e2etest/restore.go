@@ -210,8 +210,9 @@ func (w *world) waitJournal(k *kittytest.Real, ws []*convWindow, want map[string
 		}
 		if bound.Over() {
 			jf, _ := os.ReadFile(w.p.Journal())
-			t.Fatalf("%v; it lacks:\n%s\nscanner log:\n%s\njournal:\n%s\nhook.log:\n%s",
-				bound, strings.Join(missing, "\n"), w.scanLog, jf, w.hookLog())
+			lg, _ := os.ReadFile(w.p.Journal() + ".log")
+			t.Fatalf("%v; it lacks:\n%s\nscanner log:\n%s\njournal:\n%s\nits log:\n%s\nhook.log:\n%s",
+				bound, strings.Join(missing, "\n"), w.scanLog, jf, lg, w.hookLog())
 		}
 		time.Sleep(200 * time.Millisecond)
 	}

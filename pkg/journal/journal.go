@@ -853,37 +853,57 @@ func (j *Journal) LatestOf(agent, id string) (*Record, error) {
 // record of it (as a replay does), a put of another key that names id
 // joins them; a drop removes every record of its key.
 func logFor(recs []Record, ents, quoted []byte, id string) []Record {
-	keys := make([][]byte, len(recs))
-	for i, r := range recs {
-		keys[i], _ = json.Marshal(r.Key)
+	// Each text looked for is looked for once along the log, not again
+	// on each line: at is where it is next, from the line read on.
+	type needle struct {
+		q  []byte
+		at int
 	}
+	needles := []*needle{{q: quoted, at: -1}}
+	for _, r := range recs {
+		k, _ := json.Marshal(r.Key)
+		needles = append(needles, &needle{q: k, at: -1})
+	}
+	// The lines passed over are checked to be whole (else the log ends
+	// there, as a replay says) only when a line that concerns recs comes
+	// after them: the JSON check is most of the time a lookup takes.
+	checked := 0
 	for off := 0; ; {
-		text, next, ok := logLine(ents, off)
-		if !ok {
+		nl := bytes.IndexByte(ents[off:], '\n')
+		if nl < 0 {
 			return recs
 		}
-		off = next
-		relevant := indexQuoted(text, quoted) >= 0
-		for _, k := range keys {
-			if relevant {
+		text, next := ents[off:off+nl], off+nl+1
+		relevant := false
+		for _, n := range needles {
+			if n.at < off {
+				n.at = len(ents)
+				if i := indexQuoted(ents[off:], n.q); i >= 0 {
+					n.at = off + i
+				}
+			}
+			if n.at < next {
+				relevant = true
 				break
 			}
-			relevant = indexQuoted(text, k) >= 0
 		}
 		if !relevant {
+			off = next
 			continue
 		}
+		for checked < next {
+			var ok bool
+			if _, checked, ok = logLine(ents, checked); !ok {
+				return recs
+			}
+		}
+		off = next
 		e, puts, _, ok := decodeEntry(text)
 		if !ok {
 			continue
 		}
 		for _, k := range e.Drop {
-			for i := len(recs) - 1; i >= 0; i-- {
-				if recs[i].Key == k {
-					recs = slices.Delete(recs, i, i+1)
-					keys = slices.Delete(keys, i, i+1)
-				}
-			}
+			recs = slices.DeleteFunc(recs, func(r Record) bool { return r.Key == k })
 		}
 	puts:
 		for _, p := range puts {
@@ -895,7 +915,8 @@ func logFor(recs []Record, ents, quoted []byte, id string) []Record {
 			}
 			if p.rec.ID == id {
 				k, _ := json.Marshal(p.rec.Key)
-				recs, keys = append(recs, p.rec), append(keys, k)
+				recs = append(recs, p.rec)
+				needles = append(needles, &needle{q: k, at: -1})
 			}
 		}
 	}

@@ -545,23 +545,43 @@ func TestLatestOf(t *testing.T) {
 // BenchmarkLatestOf300: the prompt's read of one conversation's record from
 // a full journal.
 func BenchmarkLatestOf300(b *testing.B) {
-	j := New(filepath.Join(b.TempDir(), "agent-sessions.json"), false)
-	now := time.Now()
-	_, err := j.Update(func(f *File) error {
-		for i := range MaxRecords {
-			f.Upsert(Record{Key: Key("unix:/tmp/kitty-1", 1, i, 1000+i), Agent: "claude", Open: i%2 == 0,
-				ID: fmt.Sprintf("4f9e2a51-3c1d-4b7a-9e0f-%012d", i), Dir: "/home/user/code/api", TabTitle: "api work",
-				Argv: []string{"claude", "--model", "opus"}, FirstSeen: now, LastSeen: now, State: agents.StateIdle})
-		}
-		return nil
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
-	for b.Loop() {
-		if r, err := j.LatestOf("claude", "4f9e2a51-3c1d-4b7a-9e0f-000000000150"); err != nil || r == nil {
-			b.Fatal(r, err)
-		}
+	// "file": the journal just written whole; "log": with 100 updates in
+	// its log (45 KB), one of them to the record looked up.
+	for _, logged := range []int{0, 100} {
+		name := map[int]string{0: "file", 100: "log"}[logged]
+		b.Run(name, func(b *testing.B) {
+			j := New(filepath.Join(b.TempDir(), "agent-sessions.json"), false)
+			now := time.Now()
+			_, err := j.Update(func(f *File) error {
+				for i := range MaxRecords {
+					f.Upsert(Record{Key: Key("unix:/tmp/kitty-1", 1, i, 1000+i), Agent: "claude", Open: i%2 == 0,
+						ID: fmt.Sprintf("4f9e2a51-3c1d-4b7a-9e0f-%012d", i), Dir: "/home/user/code/api", TabTitle: "api work",
+						Argv: []string{"claude", "--model", "opus"}, FirstSeen: now, LastSeen: now, State: agents.StateIdle})
+				}
+				return nil
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+			for k := range logged {
+				if _, err := j.Update(func(f *File) error {
+					r := &f.Records[(k*37+150)%MaxRecords]
+					r.LastSeen = r.LastSeen.Add(time.Second)
+					r.RunsFinished++
+					return nil
+				}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if fi, err := os.Stat(j.LogPath()); err != nil || logged > 0 && fi.Size() < 40<<10 {
+				b.Fatalf("the log: %v %v", fi, err)
+			}
+			for b.Loop() {
+				if r, err := j.LatestOf("claude", "4f9e2a51-3c1d-4b7a-9e0f-000000000150"); err != nil || r == nil {
+					b.Fatal(r, err)
+				}
+			}
+		})
 	}
 }
 

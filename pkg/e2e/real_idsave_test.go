@@ -62,7 +62,7 @@ func idAfterTheSave(t *testing.T, floor, id string, saved bool) {
 	var seen string
 	t.Cleanup(func() {
 		if t.Failed() {
-			t.Logf("the last autosave seen:\n%s\njournal:\n%s", seen, readFile(r.p.Journal()))
+			t.Logf("the last autosave seen:\n%s\njournal:\n%s", seen, journalText(r.p.Journal()))
 		}
 	})
 	first := r.waitSave(k1, "the agent, its conversation not known yet", func(s string) bool {
@@ -74,9 +74,9 @@ func idAfterTheSave(t *testing.T, floor, id string, saved bool) {
 		t.Fatal(err)
 	}
 	bound := kittytest.NewBound(t, "the hook's id in the journal", 30*time.Second)
-	for !strings.Contains(readFile(r.p.Journal()), `"id":"`+id+`","id_from":"hook"`) {
+	for !strings.Contains(journalText(r.p.Journal()), `"id":"`+id+`","id_from":"hook"`) {
 		if bound.Over() {
-			t.Fatalf("%v:\n%s\n%s", bound, readFile(r.p.Journal()), r.scanLog)
+			t.Fatalf("%v:\n%s\n%s", bound, journalText(r.p.Journal()), r.scanLog)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}

@@ -5,6 +5,7 @@ package e2e_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"maps"
 	"os"
 	"os/exec"
@@ -26,6 +27,7 @@ import (
 	cmdscanner "github.com/kittymux/kittymux/pkg/cmd/scanner"
 	"github.com/kittymux/kittymux/pkg/e2e/e2etest"
 	"github.com/kittymux/kittymux/pkg/ended"
+	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/offer"
 	"github.com/kittymux/kittymux/pkg/paths"
@@ -250,9 +252,9 @@ func TestRealCrashRestoreLast(t *testing.T) {
 		t.Fatal(err)
 	}
 	bound := kittytest.NewBound(t, "the journal to say the window was closed", 20*time.Second)
-	for !regexp.MustCompile(`"id":"` + idGone + `"[^\n]*"close_reason":"window-closed"`).MatchString(readFile(r.p.Journal())) {
+	for !regexp.MustCompile(`"id":"` + idGone + `"[^\n]*"close_reason":"window-closed"`).MatchString(journalText(r.p.Journal())) {
 		if bound.Over() {
-			t.Fatalf("%v:\n%s", bound, readFile(r.p.Journal()))
+			t.Fatalf("%v:\n%s", bound, journalText(r.p.Journal()))
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -523,7 +525,7 @@ func TestRealOfferOldKitty(t *testing.T) {
 	waitRuns(t, r.log, 1, 30*time.Second)
 	// The scanner has it in the journal.
 	bound := kittytest.NewBound(t, "a record of claude "+idAPI+" in the journal", 30*time.Second)
-	for !strings.Contains(readFile(r.p.Journal()), idAPI) {
+	for !strings.Contains(journalText(r.p.Journal()), idAPI) {
 		if bound.Over() {
 			t.Fatalf("%v:\n%s", bound, r.scanLog)
 		}
@@ -531,9 +533,9 @@ func TestRealOfferOldKitty(t *testing.T) {
 	}
 	r.crash(k1)
 	bound = kittytest.NewBound(t, "the journal to say kitty went away", 30*time.Second)
-	for !strings.Contains(readFile(r.p.Journal()), `"close_reason":"kitty-gone"`) {
+	for !strings.Contains(journalText(r.p.Journal()), `"close_reason":"kitty-gone"`) {
 		if bound.Over() {
-			t.Fatalf("%v:\n%s\n%s", bound, readFile(r.p.Journal()), r.scanLog)
+			t.Fatalf("%v:\n%s\n%s", bound, journalText(r.p.Journal()), r.scanLog)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
@@ -563,4 +565,22 @@ func TestRealOfferOldKitty(t *testing.T) {
 func readFile(path string) string {
 	b, _ := os.ReadFile(path)
 	return string(b)
+}
+
+// journalText is the journal at path as a reader has it (its log applied),
+// a record a line as in the file, for a test to look for a record's
+// fields with a regular expression; what went wrong, when it cannot be
+// read.
+func journalText(path string) string {
+	f, err := journal.New(path, false).Read()
+	if err != nil {
+		return err.Error()
+	}
+	var b strings.Builder
+	for _, r := range f.Records {
+		line, _ := json.Marshal(r)
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	return b.String()
 }

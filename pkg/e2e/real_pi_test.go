@@ -131,7 +131,11 @@ func TestRealPiReportedArgv(t *testing.T) {
 		}, 90*time.Second)
 	}
 	before := "pi --model " + model
-	titled(shellWindow(t, r.k, r.dirs[0], nil, before), before)
+	first := shellWindow(t, r.k, r.dirs[0], nil, before)
+	titled(first, before)
+	// Drawn: its extensions loaded (pi sets its title before), so that the
+	// integration installed next is not one it loads.
+	r.k.WaitForText(winMatch(first), func(s string) bool { return strings.Contains(s, modelstub.OpenAIModel) }, 90*time.Second)
 
 	// The state directory the hooks in the kitty use: its XDG_STATE_HOME.
 	env := realEnv(t, r.k)

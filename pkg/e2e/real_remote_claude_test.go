@@ -113,7 +113,7 @@ func TestRealRemoteClaude(t *testing.T) {
 			}
 		}
 		if len(convs) < 2 && bound.Over() {
-			t.Fatalf("%v: %v; host's journal:\n%s", bound, convs, h.sh(`cat ~/.local/state/kittymux/agent-sessions.json`, nil))
+			t.Fatalf("%v: %v; host's journal:\n%s", bound, convs, h.sh(`cat ~/.local/state/kittymux/agent-sessions.json ~/.local/state/kittymux/agent-sessions.json.log`, nil))
 		}
 		time.Sleep(200 * time.Millisecond)
 	}

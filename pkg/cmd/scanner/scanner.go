@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"text/tabwriter"
 	"time"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/kittymux/kittymux/pkg/background"
 	"github.com/kittymux/kittymux/pkg/cmd/factory"
+	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/scanner"
 	"github.com/kittymux/kittymux/pkg/statefile"
@@ -97,6 +99,9 @@ func Run(ctx context.Context, o *RunOptions) error {
 	}
 	lock, err := scanner.Lock(ctx, o.Paths.StateDir)
 	if errors.Is(err, scanner.ErrRunning) {
+		lock, err = takeOver(ctx, o)
+	}
+	if errors.Is(err, scanner.ErrRunning) {
 		st := scanner.Current(o.Paths.StateDir)
 		msg := "a kittymux scanner is already running"
 		if st.Status != nil && st.Status.Stopped == nil {
@@ -125,6 +130,39 @@ func Run(ctx context.Context, o *RunOptions) error {
 	}
 	return background.Run(ctx, d, o.Interval, o.Rescan)
 }
+
+// takeOver stops the running scanner when it is of an older kittymux that
+// cannot write the journal this one can (it says the journal was written
+// by a newer kittymux: after an upgrade changed the journal's version, a
+// scanner started before it records nothing until it is restarted), and
+// takes the lock once it has gone. Else, or when it does not go in
+// takeOverWait, ErrRunning.
+func takeOver(ctx context.Context, o *RunOptions) (*scanner.Held, error) {
+	st := scanner.Current(o.Paths.StateDir)
+	s := st.Status
+	if !st.Running || s == nil || s.Stopped != nil || s.PID <= 1 || s.PID == os.Getpid() ||
+		!strings.Contains(s.JournalError, journal.ErrNewer.Error()) {
+		return nil, scanner.ErrRunning
+	}
+	if _, err := journal.New(o.Paths.Journal(), false).Read(); err != nil {
+		return nil, scanner.ErrRunning // newer for this one too, or unreadable
+	}
+	if err := syscall.Kill(s.PID, syscall.SIGTERM); err != nil {
+		return nil, scanner.ErrRunning
+	}
+	fmt.Fprintf(o.IO.ErrOut, "the running scanner (pid %d) is of an older kittymux, which cannot write the journal: stopped it, starting this one\n", s.PID)
+	ctx, cancel := context.WithTimeout(ctx, takeOverWait)
+	defer cancel()
+	for {
+		lock, err := scanner.Lock(ctx, o.Paths.StateDir)
+		if !errors.Is(err, scanner.ErrRunning) || ctx.Err() != nil {
+			return lock, err
+		}
+	}
+}
+
+// takeOverWait bounds the wait for an older scanner to stop.
+const takeOverWait = 10 * time.Second
 
 // PollOptions of `scanner poll`.
 type PollOptions struct {

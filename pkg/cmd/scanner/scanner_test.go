@@ -1,11 +1,16 @@
 package scanner_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"os"
+	"os/exec"
+	"os/signal"
 	"strings"
 	"sync"
 	"syscall"
@@ -21,6 +26,7 @@ import (
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/scanner"
+	"github.com/kittymux/kittymux/pkg/statefile"
 	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 )
 
@@ -268,5 +274,138 @@ func TestRunKittyFaults(t *testing.T) {
 	waitStatus("the kitty is ok again", func(s string) bool { return strings.Contains(s, "ok at ") })
 	if n := openRecords(); n != open {
 		t.Errorf("%d sessions open after kitty recovered, were %d", n, open)
+	}
+}
+
+// envOldScanner makes this test binary a scanner of an older kittymux: it
+// holds the scanner lock of the state directory named, says in its status
+// what such a scanner says of a journal of a newer version (journalError),
+// and exits on SIGTERM.
+const (
+	envOldScanner      = "KITTYMUX_TEST_OLD_SCANNER"
+	envOldJournalError = "KITTYMUX_TEST_OLD_JOURNAL_ERROR"
+)
+
+func TestMain(m *testing.M) {
+	if dir := os.Getenv(envOldScanner); dir != "" {
+		oldScanner(dir, os.Getenv(envOldJournalError))
+	}
+	os.Exit(m.Run())
+}
+
+func oldScanner(dir, journalError string) {
+	lock, err := scanner.Lock(context.Background(), dir)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	defer lock.Unlock()
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGTERM)
+	now := time.Now()
+	if err := scanner.WriteStatus(dir, scanner.Status{PID: os.Getpid(), Started: now, Updated: now, JournalError: journalError}); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	fmt.Println("ready")
+	select {
+	case <-sigs:
+		os.Exit(0)
+	case <-time.After(time.Minute):
+		os.Exit(3)
+	}
+}
+
+// TestRunTakesOverFromOlder: a scanner of an older kittymux, which cannot
+// write the journal since this one's version of it (it says so in its
+// status), is stopped by `scanner run`, which then runs in its place. A
+// running scanner that says anything else is left alone.
+func TestRunTakesOverFromOlder(t *testing.T) {
+	for _, tc := range []struct {
+		name, journalError string
+		takesOver          bool
+	}{
+		{"older", "journal /x/agent-sessions.json has version 2, this kittymux knows 1: journal was written by a newer kittymux", true},
+		{"another error", "lock journal: permission denied", false},
+		{"no error", "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fake := kittytest.StartFake(t, kittytest.FakeOptions{LS: kittytest.Fixture(t, "0.48.2/ls.json")})
+			f, _, errOut := newFactory(t, fake)
+			if err := statefile.EnsureState(f.Paths); err != nil {
+				t.Fatal(err)
+			}
+			old := exec.Command(os.Args[0], "-test.run=^$")
+			old.Env = append(os.Environ(), envOldScanner+"="+f.Paths.StateDir, envOldJournalError+"="+tc.journalError)
+			out, err := old.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			old.Stderr = os.Stderr
+			if err := old.Start(); err != nil {
+				t.Fatal(err)
+			}
+			exited, gone := make(chan error, 1), make(chan struct{})
+			defer func() {
+				old.Process.Kill()
+				<-gone
+			}()
+			r := bufio.NewReader(out)
+			line, err := r.ReadString('\n')
+			go func() {
+				io.Copy(io.Discard, r)
+				exited <- old.Wait()
+				close(gone)
+			}()
+			if err != nil || line != "ready\n" {
+				t.Fatalf("the older scanner said %q, %v", line, err)
+			}
+
+			ctx, cancel := context.WithCancel(t.Context())
+			done := make(chan error, 1)
+			go func() {
+				done <- cmdscanner.Run(ctx, cmdscanner.RunOptions{Interval: 20 * time.Millisecond, Rescan: time.Minute,
+					Signals: []os.Signal{}}.From(f))
+			}()
+			if !tc.takesOver {
+				select {
+				case err := <-done:
+					if err != nil || !strings.Contains(errOut.String(), "already running") {
+						t.Errorf("run: %v, said %q", err, errOut)
+					}
+				case <-time.After(15 * time.Second):
+					t.Fatal("run did not say another scanner runs")
+				}
+				select {
+				case err := <-exited:
+					t.Fatalf("the running scanner was stopped: %v", err)
+				default:
+				}
+				cancel()
+				return
+			}
+			select {
+			case err := <-exited:
+				if err != nil {
+					t.Fatalf("the older scanner: %v", err)
+				}
+			case <-time.After(15 * time.Second):
+				t.Fatal("the older scanner was not stopped")
+			}
+			deadline := time.Now().Add(10 * time.Second)
+			for st := scanner.Current(f.Paths.StateDir); !st.Running || st.Status == nil || st.Status.PID != os.Getpid(); st = scanner.Current(f.Paths.StateDir) {
+				if time.Now().After(deadline) {
+					t.Fatalf("this scanner did not take over: %+v\n%s", st, errOut)
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+			if !strings.Contains(errOut.String(), "is of an older kittymux") {
+				t.Errorf("run said %q", errOut)
+			}
+			cancel()
+			if err := <-done; err != nil {
+				t.Fatal(err)
+			}
+		})
 	}
 }

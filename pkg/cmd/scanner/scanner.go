@@ -75,7 +75,9 @@ func NewCmdRun(f *factory.Factory, runF func(*RunOptions) error) *cobra.Command 
 		Example: `  kittymux scanner run
   kittymux scanner run --interval 2s`,
 		Long: `Run the scanner in the foreground until SIGTERM or SIGINT, which stop it with the journal
-written. Only one scanner runs per user: a second one says so and exits 0.
+written. Only one scanner runs per user: a second one says so and exits 0, unless the one
+running is of an older kittymux that cannot write the journal (after an upgrade): that one
+is stopped, and this one runs in its place.
 
 Exit codes: 0 stopped cleanly or another scanner runs, 1 error.`,
 		Args: cobra.NoArgs,

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -79,6 +80,11 @@ func checkJournal(t *testing.T, data, log []byte) {
 			}
 		}
 		for _, r := range want.Records[:min(len(want.Records), 4)] {
+			// Spelled out by kittymux too: encoding/json writes these
+			// escaped (an id the agents' patterns never allow).
+			if strings.ContainsAny(r.ID, "<>&\u2028\u2029") {
+				continue
+			}
 			got, err := j.LatestOf(r.Agent, r.ID)
 			if err != nil {
 				t.Fatalf("LatestOf(%q, %q): %v", r.Agent, r.ID, err)

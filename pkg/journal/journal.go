@@ -232,32 +232,54 @@ func (j *Journal) Read() (*File, error) {
 
 // readFile reads the journal file and applies its log.
 func (j *Journal) readFile() (*File, error) {
-	for attempt := 0; ; attempt++ {
-		data, err := readJournal(j.Path)
-		if errors.Is(err, fs.ErrNotExist) {
-			return &File{Version: SchemaVersion}, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		f, err := decode(data, j.Path)
-		if err != nil || f.Log == 0 {
-			return f, err
-		}
-		logData, err := readJournal(j.LogPath())
-		if errors.Is(err, fs.ErrNotExist) {
-			return f, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		ents, newer := entries(logData, f.Log)
-		if newer && attempt < 3 {
-			continue
-		}
-		applyLog(f, ents)
-		return f, nil
+	data, logData, err := j.readPair()
+	if errors.Is(err, fs.ErrNotExist) {
+		return &File{Version: SchemaVersion}, nil
 	}
+	if err != nil {
+		return nil, err
+	}
+	f, err := decode(data, j.Path)
+	if err != nil {
+		return nil, err
+	}
+	if f.Log > 0 {
+		ents, _ := entries(logData, f.Log)
+		applyLog(f, ents)
+	}
+	return f, nil
+}
+
+// readPair reads the journal file, then its log (nil when there is none).
+// A log newer than the file read means a writer wrote the file whole in
+// between: both are read again.
+func (j *Journal) readPair() (data, logData []byte, err error) {
+	for attempt := 0; ; attempt++ {
+		if data, err = readJournal(j.Path); err != nil {
+			return nil, nil, err
+		}
+		logData, err = readJournal(j.LogPath())
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, err
+		}
+		gen := fileGen(data)
+		if _, newer := entries(logData, gen); gen == 0 || !newer || attempt == 3 {
+			return data, logData, nil
+		}
+	}
+}
+
+// fileGen is the "log" a journal file names; 0 when it names none (or does
+// not parse, which its decoder says).
+func fileGen(data []byte) uint64 {
+	if gen, ok := headGen(data); ok {
+		return gen
+	}
+	var head struct {
+		Log uint64 `json:"log"`
+	}
+	_ = json.Unmarshal(data, &head)
+	return head.Log
 }
 
 // applyLog applies the log's entries to f.
@@ -292,32 +314,14 @@ func (j *Journal) readShared() (data, logData []byte, err error) {
 		return j.shared, j.sharedLog, nil
 	}
 	j.shared, j.sharedLog, j.sharedInfo, j.sharedLogInfo = nil, nil, nil, nil
-	for attempt := 0; ; attempt++ {
-		data, err = readJournal(j.Path)
-		if err != nil {
-			return nil, nil, err
-		}
-		logData, lerr = readJournal(j.LogPath())
-		if lerr != nil && !errors.Is(lerr, fs.ErrNotExist) {
-			return nil, nil, lerr
-		}
-		// A log newer than the file: a writer wrote the file whole in
-		// between. Read both again.
-		if gen, ok := headGen(data); ok && attempt < 3 {
-			if _, newer := entries(logData, gen); newer {
-				continue
-			}
-		}
-		break
+	if data, logData, err = j.readPair(); err != nil {
+		return nil, nil, err
 	}
-	if err == nil {
-		// Kept with what the files were before they were read: one
-		// changed in between reads as changed next time, and is read
-		// again.
-		j.shared, j.sharedInfo = data, st
-		if lerr == nil && lst != nil {
-			j.sharedLog, j.sharedLogInfo = logData, lst
-		}
+	// Kept with what the files were before they were read: one changed in
+	// between reads as changed next time, and is read again.
+	j.shared, j.sharedInfo = data, st
+	if lerr == nil {
+		j.sharedLog, j.sharedLogInfo = logData, lst
 	}
 	return data, logData, nil
 }

@@ -175,6 +175,9 @@ type Journal struct {
 	// st is the journal as an update of this Journal last read or wrote
 	// it. Its lines are shared between versions: never changed.
 	st *state
+	// scratch is the array the last update gave fn its records in, for
+	// the next to give them in again.
+	scratch []Record
 	// shared and sharedLog are the file and its log as the lookups
 	// (LatestOf, MayHaveLeft) last read them, with what they were then
 	// (readShared).
@@ -370,7 +373,9 @@ func (e *CorruptError) Unwrap() error { return e.Err }
 // (kept, named agent-sessions.json.corrupt-<time>, its log beside it) and fn
 // starts from an empty one; the returned Result says so. fn returning an
 // error writes nothing, and so does a change that leaves every record as it
-// was.
+// was. fn must keep neither f nor its records past its return (a copy of a
+// record is the caller's): the next update gives its records in the same
+// array.
 //
 // The lock is held from the read to the write, so every writer waits for
 // the one before: the time it is held is kept short. It reads only the
@@ -469,7 +474,8 @@ func (j *Journal) update(ctx context.Context, fn func(*File) error) (Result, fun
 		j.st = nil
 		return res, nil, err
 	}
-	f := st.fileOf()
+	f := st.fileOf(j.scratch)
+	j.scratch = f.Records
 	applySpool(f, hook.Lines())
 	if err := fn(f); err != nil {
 		return res, nil, err
@@ -895,14 +901,17 @@ func logFor(recs []Record, ents, quoted []byte, id string) []Record {
 			off = next
 			continue
 		}
-		for checked < next {
+		for checked < off {
 			var ok bool
 			if _, checked, ok = logLine(ents, checked); !ok {
 				return recs
 			}
 		}
-		off = next
-		e, puts, _, ok := decodeEntry(text)
+		e, puts, _, ok, whole := decodeEntry(text)
+		if !whole {
+			return recs
+		}
+		checked, off = next, next
 		if !ok {
 			continue
 		}

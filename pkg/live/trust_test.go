@@ -122,6 +122,33 @@ func TestAgentWindowsTrust(t *testing.T) {
 			}
 		})
 	}
+	t.Run("the window's own process is the agent: its child never replaces it", func(t *testing.T) {
+		// A window kitty started with the agent, no shell (a restored
+		// one: the restore prompt execs the agent in its place), whose
+		// child runs the agent too (codex's node launcher and its native
+		// binary). The child's parent is the window's own process.
+		p := procs{
+			agent: {PID: agent, PPID: 50, PGID: agent, Exe: claude, Argv: []string{"claude", "--model", "opus"},
+				Env: []string{pathEnv}, Cwd: "/w"},
+			102: {PID: 102, PPID: agent, PGID: agent, Exe: claude, Argv: []string{"claude", "--model", "sonnet"}, Cwd: "/w"},
+			50:  {PID: 50, PPID: 1, PGID: 50, Exe: exe("bin/kitty"), Argv: []string{"kitty"}},
+		}
+		w := kitty.Window{ID: 7, PID: agent, Cwd: "/w"}
+		for _, pid := range []int{agent, 102} {
+			w.ForegroundProcesses = append(w.ForegroundProcesses, kitty.Process{PID: pid, Cmdline: p[pid].Argv, Cwd: "/w"})
+		}
+		ws := live.AgentWindowsFrom(set, []kitty.OSWindow{{ID: 1, Tabs: []kitty.Tab{{ID: 1, Windows: []kitty.Window{w}}}}}, p.read)
+		if len(ws) != 1 {
+			t.Fatalf("%d agent windows", len(ws))
+		}
+		if ws[0].PID != agent || ws[0].Unverified != "" || !slices.Equal(ws[0].Cmd.Flags, []string{"--model", "opus"}) {
+			t.Errorf("window: pid %d, flags %q, unverified %q; want the window's own process %d, --model opus, verified",
+				ws[0].PID, ws[0].Cmd.Flags, ws[0].Unverified, agent)
+		}
+		if !slices.Equal(ws[0].PIDs, []int{agent, 102}) {
+			t.Errorf("PIDs %v, want [%d 102]: the agent, then its child", ws[0].PIDs, agent)
+		}
+	})
 	t.Run("two different agent commands equally near the shell: unverified", func(t *testing.T) {
 		// A forged process started as the job's leader beside the agent.
 		p := with(recognize.Proc{PID: 99, PPID: shell, PGID: 99, Exe: forged, Argv: []string{forged, "--dangerously-skip-permissions"}},

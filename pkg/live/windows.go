@@ -331,9 +331,15 @@ func outermost(cands []candidate, shell int, read ProcReader) (candidate, string
 			continue
 		}
 		depth, inner := 0, false
-		for pid, n := c.proc.PPID, 0; pid > 1 && pid != shell && n < maxDepth; n++ {
+		// The walk stops at the window's own process, after asking whether
+		// it runs the agent itself (a window kitty started with the agent,
+		// no shell: a restored one), whose child is then no root.
+		for pid, n := c.proc.PPID, 0; pid > 1 && c.pid != shell && n < maxDepth; n++ {
 			if slices.ContainsFunc(cands, func(o candidate) bool { return o.pid == pid }) {
 				inner = true
+				break
+			}
+			if pid == shell {
 				break
 			}
 			depth++

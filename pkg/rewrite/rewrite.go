@@ -209,6 +209,19 @@ func lsAgent(set *agents.Set) AgentArgv {
 	}
 }
 
+// readsAs: the line reads as argv's agent, flags and environment (its
+// program may differ: `codex` typed runs as `node …/bin/codex`).
+func readsAs(set *agents.Set) ReadsAs {
+	return func(line string, argv []string) bool {
+		a, ok := recognize.String(set, line)
+		if !ok {
+			return false
+		}
+		b, ok := recognize.Argv(set, argv)
+		return ok && a.Agent == b.Agent && slices.Equal(a.Flags, b.Flags) && slices.Equal(a.Env, b.Env)
+	}
+}
+
 // Rewrite rewrites raw, a file written by kitty's save_as_session.
 func Rewrite(raw []byte, o Options) (*Result, error) {
 	if o.Agents == nil {
@@ -217,7 +230,7 @@ func Rewrite(raw []byte, o Options) (*Result, error) {
 	if o.ResumeBin == "" {
 		return nil, errors.New("rewrite: no path for kittymux-resume")
 	}
-	raw, warnings := vet(raw, o.LS, sealedExec(o), lsAgent(o.Agents))
+	raw, warnings := vet(raw, o.LS, sealedExec(o), lsAgent(o.Agents), readsAs(o.Agents))
 	f, err := sessionfile.Parse(raw)
 	if err != nil {
 		return nil, fmt.Errorf("read kitty's save: %w", err)

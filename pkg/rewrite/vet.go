@@ -53,7 +53,7 @@ import (
 // it), the tabs are those the save's own set_layout_state lines name, and
 // only their structure is checked.
 func Vet(raw []byte, ls []kitty.OSWindow) ([]byte, []string) {
-	return vet(raw, ls, nil, nil)
+	return vet(raw, ls, nil, nil, nil)
 }
 
 // AgentArgv is the command of an agent window's foreground process as ls
@@ -68,12 +68,18 @@ type AgentArgv func(w *kitty.Window) []string
 // command as it was created, where ls lists what the window runs now.
 type Execd func(argv []string, w *kitty.Window) bool
 
+// ReadsAs tells whether line, a command line a shell reported, reads as
+// the same agent command (agent, flags, environment) as argv, a process's.
+type ReadsAs func(line string, argv []string) bool
+
 // vet is Vet; a launch command that is not what ls lists is kept when
 // execd (nil: none) vouches for it, and a tab written from ls runs in each
-// agent window what agentArgv (nil: none) gives.
-func vet(raw []byte, ls []kitty.OSWindow, execd Execd, agentArgv AgentArgv) ([]byte, []string) {
+// agent window what agentArgv (nil: none) gives, as does a window whose
+// shell's reported line no process runs (without a warning where readsAs
+// says the line reads as that agent's command).
+func vet(raw []byte, ls []kitty.OSWindow, execd Execd, agentArgv AgentArgv, readsAs ReadsAs) ([]byte, []string) {
 	m := newModel(ls, string(raw))
-	m.execd, m.agentArgv = execd, agentArgv
+	m.execd, m.agentArgv, m.readsAs = execd, agentArgv, readsAs
 	a := &accountant{src: string(raw), m: m, seen: map[int]bool{}}
 	a.run()
 	return a.out, a.warnings
@@ -84,6 +90,7 @@ type model struct {
 	fromLS    bool
 	execd     Execd
 	agentArgv AgentArgv
+	readsAs   ReadsAs
 	// legacy: no ls, and the save holds no set_layout_state (kitty 0.43
 	// and newer write one for every tab): a file written by hand, whose
 	// tabs are read as they come, any window once.

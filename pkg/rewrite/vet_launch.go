@@ -125,6 +125,15 @@ func (t *tabModel) place(id int) int {
 	return -1
 }
 
+// agentArgv is the command of the agent kitty listed running in w, nil
+// for none (or when the vet was given no way to tell).
+func (b *block) agentArgv(w *kitty.Window) []string {
+	if b.a.m.agentArgv == nil {
+		return nil
+	}
+	return b.a.m.agentArgv(w)
+}
+
 // shellLine is a launch line for window id as a shell in its directory,
 // or, where agentArgv gives one, the agent ls lists in it.
 func (t *tabModel) shellLine(id int, tabDir string, agentArgv AgentArgv) string {
@@ -184,6 +193,20 @@ func (b *block) check(l *sessionfile.Launch, id, num int) string {
 	}
 	switch c := l.Unserialize.CmdAtShellStartup; {
 	case c.Set && w != nil && !ranCommand(c, w):
+		// An agent kitty listed running stands in its place, as kitty
+		// read it from the process (a node launcher's argv is not the
+		// line typed: `codex` runs as `node …/bin/codex`): without it, a
+		// save made when the agent can no longer be read (at a quit, by
+		// the publish) would lose the agent, not only the printed line.
+		if argv := b.agentArgv(w); argv != nil {
+			line := c.String
+			l.Unserialize.CmdAtShellStartup = sessionfile.CmdAtShellStartup{Set: true, IsList: true, List: slices.Clone(argv)}
+			if !c.IsList && b.a.m.readsAs != nil && b.a.m.readsAs(line, argv) {
+				break // the line typed, as its launcher runs it
+			}
+			b.note(num, "window %d: the command its shell was to run is not one kitty listed it running: written as the agent's that kitty listed, %s", id, shown(strings.Join(argv, " ")))
+			break
+		}
 		l.Unserialize.CmdAtShellStartup = sessionfile.CmdAtShellStartup{}
 		b.note(num, "window %d: the command its shell was to run is not one kitty listed it running: left out", id)
 	}

@@ -4,11 +4,13 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/kittymux/kittymux/pkg/journal"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/rewrite"
 	"github.com/kittymux/kittymux/pkg/sessionfile"
@@ -374,5 +376,81 @@ func TestVetDropsTheOffer(t *testing.T) {
 	want := tab("/home/u", win1, `launch 'kitty-unserialize-data={"id": 2}' --env=XDG_STATE_HOME=/home/u/.local/state`)
 	if dropBlank(string(got)) != dropBlank(want) || len(warnings) != 1 {
 		t.Errorf("another program: %v\n%s", warnings, got)
+	}
+}
+
+// TestRewriteQuitLauncher: at a quit, kitty saves a window whose shell ran
+// `codex …` with the line the shell reported, while ls lists the process
+// as its launcher runs it (`node …/bin/codex …`, and the native binary
+// under it). The agent kitty listed stands in the line's place: the
+// publish, with kitty and the agent gone, still resumes the conversation
+// the journal's open record of that window holds, from the window's shell;
+// with no record, the window asks first. A line that reads as another
+// command (printed text) is said in a warning, and never runs.
+func TestRewriteQuitLauncher(t *testing.T) {
+	const (
+		codexID  = "019b2c3d-4e5f-7a6b-8c7d-9e0f1a2b3c4d"
+		kittyPID = 4242
+		launcher = "/home/u/.npm/lib/node_modules/@openai/codex/bin/codex.js"
+		native   = "/home/u/.npm/lib/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex"
+	)
+	seen := journal.Record{Key: "k2", Agent: "codex", ID: codexID, IDFrom: journal.FromHook, Argv: []string{"node", launcher, "--no-daemon", "fix the bug"},
+		Exe: []string{"/usr/bin/node", launcher}, WindowID: 2, PID: 300, Start: "boot/700", KittyPID: kittyPID, Open: true, Dir: "/home/u"}
+	for _, c := range []struct {
+		name, line string
+		records    []journal.Record
+		sealed     bool
+		warned     bool
+	}{
+		{"the journal's open record", `codex --no-daemon "fix the bug"`, []journal.Record{seen}, true, false},
+		{"no record", `codex --no-daemon "fix the bug"`, nil, false, false},
+		{"a printed line", `codex --dangerously-bypass-approvals-and-sandbox; touch /tmp/pwned`, []journal.Record{seen}, true, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ls := testLS(func(ws map[int]*kitty.Window) {
+				ws[2].LastReportedCmdline = c.line
+				ws[2].UserVars = map[string]string{"kittymux_agent": "codex", "kittymux_session": codexID}
+				ws[2].ForegroundProcesses = []kitty.Process{
+					{PID: 300, Cmdline: []string{"node", launcher, "--no-daemon", "fix the bug"}, Cwd: "/home/u"},
+					{PID: 301, Cmdline: []string{native, "--no-daemon", "fix the bug"}, Cwd: "/home/u"},
+				}
+			})
+			unser, err := json.Marshal(map[string]any{"id": 2, "cmd_at_shell_startup": c.line})
+			if err != nil {
+				t.Fatal(err)
+			}
+			word, err := sessionfile.QuoteWord("kitty-unserialize-data=" + string(unser))
+			if err != nil {
+				t.Fatal(err)
+			}
+			raw := tab("/home/u", win1, "launch "+word+" --var=kittymux_agent=codex --var=kittymux_session="+codexID)
+			res, err := rewrite.Rewrite([]byte(raw), rewrite.Options{Agents: shipped(t), ResumeBin: bin, Key: testKey, LS: ls,
+				Journal: &journal.File{Version: 1, Records: c.records}, KittyPID: kittyPID})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if warned := strings.Contains(strings.Join(res.Warnings, "\n"), "written as the agent's that kitty listed"); warned != c.warned {
+				t.Errorf("warnings %q: want one that the line was replaced by the agent kitty listed: %v", res.Warnings, c.warned)
+			}
+			r, ok := records(t, res.Data)[2]
+			if !ok {
+				t.Fatalf("window 2 comes back without its agent:\n%s", res.Data)
+			}
+			if r.Agent != "codex" || !r.FromShell || (r.Verify(testKey) == nil) != c.sealed || r.Confirm == c.sealed {
+				t.Errorf("window 2 = %+v; want codex from its shell, sealed %v", r, c.sealed)
+			}
+			if c.sealed && (r.Mode != "exact" || r.ID != codexID) {
+				t.Errorf("window 2 resumes %s %q, want exact %s", r.Mode, r.ID, codexID)
+			}
+			if !c.sealed && r.Mode == "exact" {
+				t.Errorf("window 2 resumes %q from a record nothing confirmed", r.ID)
+			}
+			if slices.Contains(r.Argv, "fix the bug") || slices.Contains(r.Argv, "--dangerously-bypass-approvals-and-sandbox") {
+				t.Errorf("window 2 runs %q", r.Argv)
+			}
+			if strings.Contains(string(res.Data), "pwned") {
+				t.Errorf("printed text reached the save:\n%s", res.Data)
+			}
+		})
 	}
 }

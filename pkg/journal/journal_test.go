@@ -372,11 +372,10 @@ func benchWriter(n int) {
 	os.Exit(0)
 }
 
-func benchUpdate(b *testing.B, nWriters int, unordered bool) {
-	path := filepath.Join(b.TempDir(), "agent-sessions.json")
-	j := New(path, false)
-	j.unordered = unordered
-	now := time.Now()
+// fill300 writes the journal's bound of open records, as a working day
+// leaves it.
+func fill300(b *testing.B, j *Journal, now time.Time) {
+	b.Helper()
 	if _, err := j.Update(func(f *File) error {
 		for i := range MaxRecords {
 			f.Upsert(Record{Key: Key("unix:/tmp/kitty-1", 1, i, 1000+i), Agent: "claude", Open: true,
@@ -387,6 +386,14 @@ func benchUpdate(b *testing.B, nWriters int, unordered bool) {
 	}); err != nil {
 		b.Fatal(err)
 	}
+}
+
+func benchUpdate(b *testing.B, nWriters int, unordered bool) {
+	path := filepath.Join(b.TempDir(), "agent-sessions.json")
+	j := New(path, false)
+	j.unordered = unordered
+	now := time.Now()
+	fill300(b, j, now)
 	var lat, held []time.Duration
 	var cpu time.Duration
 	if nWriters == 1 {
@@ -910,16 +917,7 @@ func BenchmarkUpdate300RecordsInTurn(b *testing.B) {
 	for w := range js {
 		js[w] = New(path, false)
 	}
-	if _, err := js[0].Update(func(f *File) error {
-		for i := range MaxRecords {
-			f.Upsert(Record{Key: Key("unix:/tmp/kitty-1", 1, i, 1000+i), Agent: "claude", Open: true,
-				ID: "4f9e2a51-3c1d-4b7a-9e0f-2d5c8a1b6e73", Dir: "/home/user/code/api", TabTitle: "api work",
-				Argv: []string{"claude", "--model", "opus"}, FirstSeen: now, LastSeen: now, State: agents.StateIdle, KittySocket: "unix:/tmp/kitty-1"})
-		}
-		return nil
-	}); err != nil {
-		b.Fatal(err)
-	}
+	fill300(b, js[0], now)
 	b.ReportAllocs()
 	cpu0 := cpuTime(b)
 	b.ResetTimer()

@@ -209,11 +209,17 @@ func lsAgent(set *agents.Set) AgentArgv {
 	}
 }
 
-// readsAs: the line reads as argv's agent, flags and environment (its
+// readsAs: the command reads as argv's agent, flags and environment (its
 // program may differ: `codex` typed runs as `node …/bin/codex`).
 func readsAs(set *agents.Set) ReadsAs {
-	return func(line string, argv []string) bool {
-		a, ok := recognize.String(set, line)
+	return func(c sessionfile.CmdAtShellStartup, argv []string) bool {
+		var a recognize.Command
+		var ok bool
+		if c.IsList {
+			a, ok = recognize.Argv(set, c.List)
+		} else {
+			a, ok = recognize.String(set, c.String)
+		}
 		if !ok {
 			return false
 		}

@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/kittymux/kittymux/pkg/kitty"
+	"github.com/kittymux/kittymux/pkg/sessionfile"
 )
 
 // Vet accounts for every line of a raw save (kitty's save_as_session)
@@ -68,15 +69,15 @@ type AgentArgv func(w *kitty.Window) []string
 // command as it was created, where ls lists what the window runs now.
 type Execd func(argv []string, w *kitty.Window) bool
 
-// ReadsAs tells whether line, a command line a shell reported, reads as
-// the same agent command (agent, flags, environment) as argv, a process's.
-type ReadsAs func(line string, argv []string) bool
+// ReadsAs tells whether c, the command a window's shell was to run (a
+// line the shell reported, or an argv kitty read), reads as the same agent
+// command (agent, flags, environment) as argv, a process's.
+type ReadsAs func(c sessionfile.CmdAtShellStartup, argv []string) bool
 
 // vet is Vet; a launch command that is not what ls lists is kept when
 // execd (nil: none) vouches for it, and a tab written from ls runs in each
 // agent window what agentArgv (nil: none) gives, as does a window whose
-// shell's reported line no process runs (without a warning where readsAs
-// says the line reads as that agent's command).
+// shell was to run a command that does not read as that agent's (readsAs).
 func vet(raw []byte, ls []kitty.OSWindow, execd Execd, agentArgv AgentArgv, readsAs ReadsAs) ([]byte, []string) {
 	m := newModel(ls, string(raw))
 	m.execd, m.agentArgv, m.readsAs = execd, agentArgv, readsAs

@@ -191,24 +191,8 @@ func (b *block) check(l *sessionfile.Launch, id, num int) string {
 			return fmt.Sprintf("kitty listed no window %d", id)
 		}
 	}
-	switch c := l.Unserialize.CmdAtShellStartup; {
-	case c.Set && w != nil && !ranCommand(c, w):
-		// An agent kitty listed running stands in its place, as kitty
-		// read it from the process (a node launcher's argv is not the
-		// line typed: `codex` runs as `node …/bin/codex`): without it, a
-		// save made when the agent can no longer be read (at a quit, by
-		// the publish) would lose the agent, not only the printed line.
-		if argv := b.agentArgv(w); argv != nil {
-			line := c.String
-			l.Unserialize.CmdAtShellStartup = sessionfile.CmdAtShellStartup{Set: true, IsList: true, List: slices.Clone(argv)}
-			if !c.IsList && b.a.m.readsAs != nil && b.a.m.readsAs(line, argv) {
-				break // the line typed, as its launcher runs it
-			}
-			b.note(num, "window %d: the command its shell was to run is not one kitty listed it running: written as the agent's that kitty listed, %s", id, shown(strings.Join(argv, " ")))
-			break
-		}
-		l.Unserialize.CmdAtShellStartup = sessionfile.CmdAtShellStartup{}
-		b.note(num, "window %d: the command its shell was to run is not one kitty listed it running: left out", id)
+	if c := l.Unserialize.CmdAtShellStartup; c.Set && w != nil {
+		b.checkCommand(l, c, w, num)
 	}
 	var kept []sessionfile.Option
 	for _, o := range l.Options {
@@ -234,6 +218,38 @@ func (b *block) check(l *sessionfile.Launch, id, num int) string {
 		_ = l.SetArgv(nil)
 	}
 	return ""
+}
+
+// checkCommand checks the command window w's shell was to run (c, kitty's
+// cmd_at_shell_startup) against what w runs. Where a foreground process
+// runs an agent, the agent's argv as kitty listed it stands in c's place
+// unless c reads as that same command: a line typed is not what its
+// launcher runs (`codex` runs as `node …/bin/codex`), and kitty's own argv
+// of a process that set its title is only its interpreter (pi's
+// ["/usr/bin/node"]). Without it, a save taken when the agent can no
+// longer be read (the quit capture's publish, kitty gone) would lose the
+// agent, or run the interpreter. Any other command stays only when a
+// process runs it.
+func (b *block) checkCommand(l *sessionfile.Launch, c sessionfile.CmdAtShellStartup, w *kitty.Window, num int) {
+	agent := b.agentArgv(w)
+	ran := ranCommand(c, w)
+	switch {
+	case agent == nil && ran:
+		return
+	case agent == nil:
+		l.Unserialize.CmdAtShellStartup = sessionfile.CmdAtShellStartup{}
+		b.note(num, "window %d: the command its shell was to run is not one kitty listed it running: left out", w.ID)
+		return
+	}
+	same := b.a.m.readsAs != nil && b.a.m.readsAs(c, agent)
+	if ran && same {
+		return
+	}
+	l.Unserialize.CmdAtShellStartup = sessionfile.CmdAtShellStartup{Set: true, IsList: true, List: slices.Clone(agent)}
+	if !ran && !same {
+		b.note(num, "window %d: the command its shell was to run is not one kitty listed it running: written as the agent's that kitty listed, %s",
+			w.ID, shown(strings.Join(agent, " ")))
+	}
 }
 
 // checkOption checks one option of window w's line (nil without ls): keep

@@ -454,3 +454,41 @@ func TestRewriteQuitLauncher(t *testing.T) {
 		})
 	}
 }
+
+// TestRewriteQuitTitled: pi renames its process to "pi", so kitty's save
+// writes its argv as the interpreter alone (argv[0] made absolute from
+// /proc/PID/exe: ["/usr/bin/node"]), which restored would start a node
+// prompt. The agent kitty listed stands in its place, and the publish
+// resumes the conversation the journal's open record holds.
+func TestRewriteQuitTitled(t *testing.T) {
+	const (
+		piID     = "01a2418b-461b-7374-a2cf-3e77abea613f"
+		kittyPID = 4242
+		script   = "/home/u/.npm/lib/node_modules/@mariozechner/pi-coding-agent/dist/cli.js"
+	)
+	ls := testLS(func(ws map[int]*kitty.Window) {
+		ws[2].UserVars = map[string]string{"kittymux_agent": "pi", "kittymux_session": piID}
+		ws[2].ForegroundProcesses = []kitty.Process{{PID: 300, Cmdline: []string{"pi"}, Cwd: "/home/u"}}
+	})
+	raw := tab("/home/u", win1, `launch 'kitty-unserialize-data={"id": 2, "cmd_at_shell_startup": ["/usr/bin/node"]}' --var=kittymux_agent=pi --var=kittymux_session=`+piID)
+	seen := journal.Record{Key: "k2", Agent: "pi", ID: piID, IDFrom: journal.FromHook, Argv: []string{"/usr/bin/node", script, "--model", "m1"},
+		Exe: []string{"/usr/bin/node", script}, WindowID: 2, PID: 300, Start: "boot/700", KittyPID: kittyPID, Open: true, Dir: "/home/u"}
+	res, err := rewrite.Rewrite([]byte(raw), rewrite.Options{Agents: shipped(t), ResumeBin: bin, Key: testKey, LS: ls,
+		Journal: &journal.File{Version: 1, Records: []journal.Record{seen}}, KittyPID: kittyPID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Warnings) != 0 {
+		t.Errorf("warnings %q: kitty's own argv of a renamed process is no printed text", res.Warnings)
+	}
+	r, ok := records(t, res.Data)[2]
+	if !ok {
+		t.Fatalf("window 2 comes back without pi:\n%s", res.Data)
+	}
+	if r.Agent != "pi" || r.Mode != "exact" || r.ID != piID || !r.FromShell || r.Verify(testKey) != nil || r.Confirm {
+		t.Errorf("window 2 = %+v; want pi's exact resume of %s from its shell, sealed", r, piID)
+	}
+	if !slices.Contains(r.Argv, "--model") {
+		t.Errorf("window 2 runs %q, want the flags the journal saw", r.Argv)
+	}
+}

@@ -64,6 +64,12 @@ type Kitty struct {
 	Mark Mark
 }
 
+// QuitShutdown is how long a kitty may take to go after its quit watcher
+// saved it: a save of that kitty taken in that time (the scanner's, as its
+// windows closed) is never newer than the quit's. A later one is of
+// another kitty that got the same pid.
+const QuitShutdown = time.Minute
+
 // Alive tells whether the kitty of a key runs.
 type Alive func(key string) bool
 
@@ -71,13 +77,23 @@ type Alive func(key string) bool
 // state each kitty is in. self is the key of the kitty the command runs in
 // ("" outside kitty).
 func Kitties(saves []Save, alive Alive, self string, st File) []Kitty {
-	newest := map[string]Save{}
+	newest, quit := map[string]Save{}, map[string]Save{}
 	for _, s := range saves {
 		if s.Kitty == "" {
 			continue
 		}
 		if n, ok := newest[s.Kitty]; !ok || s.At.After(n.At) || (s.At.Equal(n.At) && s.Quit && !n.Quit) {
 			newest[s.Kitty] = s
+		}
+		if q, ok := quit[s.Kitty]; s.Quit && (!ok || s.At.After(q.At)) {
+			quit[s.Kitty] = s
+		}
+	}
+	for key, q := range quit {
+		// A save the scanner took while the kitty went, after the quit
+		// watcher's, holds what was left of it as its windows closed.
+		if n := newest[key]; !n.Quit && !n.At.After(q.At.Add(QuitShutdown)) {
+			newest[key] = q
 		}
 	}
 	out := make([]Kitty, 0, len(newest))

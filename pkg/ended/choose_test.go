@@ -1,6 +1,7 @@
 package ended
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -174,6 +175,30 @@ func TestKittiesStates(t *testing.T) {
 	}
 	if ks[0].Key != "606" || ks[len(ks)-1].Key != "101" {
 		t.Errorf("not newest first: %v", ks)
+	}
+}
+
+// TestKittiesQuitWins: the scanner may save a kitty while it goes, after
+// its quit watcher saved it whole: the quit's save is the kitty's newest.
+// A save long after is of a kitty that got the same pid.
+func TestKittiesQuitWins(t *testing.T) {
+	during := auto("101", 3)
+	during.At = at(3).Add(5 * time.Second)
+	for _, c := range []struct {
+		name  string
+		saves []Save
+		want  string
+	}{
+		{"a save while it went", []Save{auto("101", 1), quitSave("101", 3), during}, quitSave("101", 3).Name},
+		{"the quit's alone", []Save{auto("101", 1), quitSave("101", 3)}, quitSave("101", 3).Name},
+		{"a later kitty with the pid", []Save{quitSave("101", 3), auto("101", 90)}, auto("101", 90).Name},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ks := Kitties(c.saves, aliveSet(), "", File{})
+			if len(ks) != 1 || ks[0].Newest.Name != c.want || ks[0].Quit != strings.HasPrefix(c.want, autosave.QuitPrefix) {
+				t.Errorf("kitties %+v, want the newest %s", ks, c.want)
+			}
+		})
 	}
 }
 

@@ -33,7 +33,8 @@ func TestRealConversationsClaude(t *testing.T) {
 // in one directory start new conversations; one alone resumes its
 // directory's latest. Run in its window (--no-daemon), codex holds its
 // thread's rollout open itself: exact without hooks, and its hooks report
-// from the window.
+// from the window; quit rather than killed, its save is published with
+// kitty and codex gone, from the journal.
 func TestRealConversationsCodex(t *testing.T) {
 	t.Parallel()
 	why := "two codex windows in api and no id"
@@ -49,5 +50,8 @@ func TestRealConversationsCodex(t *testing.T) {
 		{Agent: e2etest.Codex, Hooks: true, Recover: true, Want: noID},
 		{Agent: e2etest.CodexInWindow, Want: e2etest.ExactAll("agent record")},
 		{Agent: e2etest.CodexInWindow, Hooks: true, Want: e2etest.ExactAll("hook")},
+		// Quit, not killed: kitty's save names the line typed (`codex
+		// --no-daemon`) where the process is node running codex's launcher.
+		{Agent: e2etest.CodexInWindow, Hooks: true, Quit: true, Want: e2etest.ExactAll("hook")},
 	})
 }

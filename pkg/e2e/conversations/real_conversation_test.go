@@ -40,11 +40,15 @@ func TestRealConversationsGemini(t *testing.T) {
 // session on session_start (startup, new, resume), which `pi --session ID`
 // takes back. Without it, two windows in one directory start anew and one
 // alone continues its directory's latest (pi's --continue is per
-// directory).
+// directory). Quit rather than killed, the save is published with kitty
+// and pi gone, from the journal.
 func TestRealConversationsPi(t *testing.T) {
 	e2etest.RunMatrix(t, []e2etest.Case{
 		{Agent: e2etest.Pi, Hooks: true, Want: e2etest.ExactAll("hook")},
 		{Agent: e2etest.Pi, Hooks: true, Recover: true, Want: e2etest.ExactAll("hook")},
+		// Quit, not killed: pi renames its process, and kitty's save gives
+		// its window's command as node alone.
+		{Agent: e2etest.Pi, Hooks: true, Quit: true, Want: e2etest.ExactAll("hook")},
 		{Agent: e2etest.Pi, Want: map[string]e2etest.Want{
 			"api#1": {Mode: "choose", Back: true},
 			"api#2": {Mode: "choose", Back: true},

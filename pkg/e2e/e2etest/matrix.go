@@ -59,6 +59,11 @@ type Case struct {
 	Agent   Agent
 	Hooks   bool
 	Recover bool // `sessions recover --since 1h` on kitty on PATH (0.26.5), else `sessions restore last`
+	// Quit: kitty is quit (the quit action, as ctrl+shift+q) instead of
+	// killed, with the watcher `kittymux setup` installs: `sessions restore
+	// last` then restores the save the watcher took as kitty went, which
+	// `sessions publish` rewrote with kitty and its agents gone.
+	Quit bool
 	// Want is, by window, how it comes back: api#1 and api#2 (two windows in
 	// one directory), web (a second conversation started inside the agent).
 	// docs, whose agent the user quit before the crash, never comes back.
@@ -72,6 +77,9 @@ func (c Case) String() string {
 	}
 	if c.Recover {
 		path = "recover (kitty 0.26.5)"
+	}
+	if c.Quit {
+		path = "quit, restore last (kitty 0.48.2)"
 	}
 	return c.Agent.command() + " × " + hooks + " × " + path
 }
@@ -123,7 +131,12 @@ func runConv(t *testing.T, c Case) []string {
 	if c.Hooks {
 		w.installHooks()
 	}
-	k1 := w.startKitty(kittyBin, "")
+	var k1 *kittytest.Real
+	if c.Quit {
+		k1 = w.startKitty(kittyBin, "", w.watcher())
+	} else {
+		k1 = w.startKitty(kittyBin, "")
+	}
 	if c.Hooks && c.Agent.trustHooks != nil {
 		c.Agent.trustHooks(w, k1, docs)
 	}
@@ -141,7 +154,10 @@ func runConv(t *testing.T, c Case) []string {
 	ws = ws[:3]
 	w.checkListed(k1, ws, c.Want)
 	var saved string
-	if !c.Recover {
+	switch {
+	case c.Quit:
+		saved = w.quitKitty(k1, len(ws))
+	case !c.Recover:
 		var exact []string
 		for _, cw := range ws {
 			if c.Want[cw.name].Mode == "exact" {
@@ -150,7 +166,9 @@ func runConv(t *testing.T, c Case) []string {
 		}
 		saved = w.waitAutosave(k1, quitAt, exact, len(ws))
 	}
-	w.kill(k1)
+	if !c.Quit {
+		w.kill(k1)
+	}
 	stop()
 
 	k2 := w.bringBack(c, saved)

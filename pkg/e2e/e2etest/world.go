@@ -122,10 +122,10 @@ func (w *world) scanner(k *kittytest.Real) (stop func()) {
 
 // startKitty starts a real kitty with the world's environment, on session
 // when it is not "".
-func (w *world) startKitty(bin, session string) *kittytest.Real {
+func (w *world) startKitty(bin, session string, config ...string) *kittytest.Real {
 	// Each window as wide as the tab: the TUIs wrap what is typed.
 	return kittytest.StartReal(w.t, kittytest.RealOptions{Env: w.kitty, Kitty: bin, Session: session, Cwd: w.home,
-		Config: []string{"enabled_layouts stack"}})
+		Config: append([]string{"enabled_layouts stack"}, config...)})
 }
 
 // installHooks runs `kittymux integration install AGENT` for the agent's

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/kittymux/kittymux/pkg/autosave"
+	"github.com/kittymux/kittymux/pkg/e2e/e2etest"
 	"github.com/kittymux/kittymux/pkg/kitty"
 	"github.com/kittymux/kittymux/pkg/paths"
 	"github.com/kittymux/kittymux/pkg/plan"
@@ -23,15 +24,6 @@ import (
 	"github.com/kittymux/kittymux/pkg/setup"
 	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 )
-
-// userSystemd is a running user manager that starts nothing: the watcher
-// then leaves the scanner alone, and the test leaves no scanner behind.
-type userSystemd struct{}
-
-func (userSystemd) Running(context.Context) bool         { return true }
-func (userSystemd) Enabled(context.Context, string) bool { return true }
-func (userSystemd) Active(context.Context, string) bool  { return true }
-func (userSystemd) Run(context.Context, ...string) error { return nil }
 
 // quitSetup runs `kittymux setup`'s plan over a throw-away kitty.conf that
 // already has remote control and a socket (StartReal's own), and returns
@@ -54,7 +46,7 @@ func quitSetup(t *testing.T) (include string, pubGlob string, p paths.Paths) {
 	}
 	env := map[string]string{"XDG_STATE_HOME": filepath.Join(dir, "state"), "XDG_CONFIG_HOME": filepath.Join(dir, "config")}
 	e := setup.Env{Paths: p, KittyConfDir: confDir, Home: filepath.Join(dir, "home"), Getenv: func(k string) string { return env[k] },
-		Executable: kittymux, Systemd: userSystemd{}}
+		Executable: kittymux, Systemd: e2etest.UserSystemd{}}
 	plan, err := setup.PlanSetup(context.Background(), e)
 	if err != nil {
 		t.Fatal(err)

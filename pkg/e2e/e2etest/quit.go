@@ -15,14 +15,15 @@ import (
 	"github.com/kittymux/kittymux/pkg/testkit/kittytest"
 )
 
-// userSystemd is a running user manager that starts nothing: the watcher
-// then leaves the scanner to the test's own.
-type userSystemd struct{}
+// UserSystemd is a running user manager that starts nothing: the watcher
+// `kittymux setup` installs then leaves the scanner to the test's own, and
+// the test leaves no scanner behind.
+type UserSystemd struct{}
 
-func (userSystemd) Running(context.Context) bool         { return true }
-func (userSystemd) Enabled(context.Context, string) bool { return true }
-func (userSystemd) Active(context.Context, string) bool  { return true }
-func (userSystemd) Run(context.Context, ...string) error { return nil }
+func (UserSystemd) Running(context.Context) bool         { return true }
+func (UserSystemd) Enabled(context.Context, string) bool { return true }
+func (UserSystemd) Active(context.Context, string) bool  { return true }
+func (UserSystemd) Run(context.Context, ...string) error { return nil }
 
 // watcher runs `kittymux setup`'s plan for the world (its state, the
 // kittymux Bin built) over a throw-away kitty.conf that has remote control
@@ -40,7 +41,7 @@ func (w *world) watcher() string {
 		t.Fatal(err)
 	}
 	e := setup.Env{Paths: w.p, KittyConfDir: confDir, Home: filepath.Join(base, "home"), Getenv: func(k string) string { return w.env[k] },
-		Executable: Bin(t, "kittymux"), Systemd: userSystemd{}}
+		Executable: Bin(t, "kittymux"), Systemd: UserSystemd{}}
 	plan, err := setup.PlanSetup(t.Context(), e)
 	if err != nil {
 		t.Fatal(err)

@@ -142,7 +142,13 @@ func (fd found) keptAsSaved(w *Outcome) {
 
 // sameCommand: a reported command is the one the process shows.
 func sameCommand(a, b recognize.Command) bool {
-	return a.Agent == b.Agent && slices.Equal(a.Program, b.Program) && slices.Equal(a.Flags, b.Flags) && slices.Equal(a.Env, b.Env)
+	return sameAgentCommand(a, b) && slices.Equal(a.Program, b.Program)
+}
+
+// sameAgentCommand: a and b are the same agent, flags and environment,
+// whatever program runs it (`codex` typed runs as `node …/bin/codex`).
+func sameAgentCommand(a, b recognize.Command) bool {
+	return a.Agent == b.Agent && slices.Equal(a.Flags, b.Flags) && slices.Equal(a.Env, b.Env)
 }
 
 // seenEnv keeps the assignments env holds that the process's environment
@@ -209,22 +215,19 @@ func lsAgent(set *agents.Set) AgentArgv {
 	}
 }
 
-// readsAs: the command reads as argv's agent, flags and environment (its
-// program may differ: `codex` typed runs as `node …/bin/codex`).
+// readsAs: the command reads as argv's (sameAgentCommand).
 func readsAs(set *agents.Set) ReadsAs {
 	return func(c sessionfile.CmdAtShellStartup, argv []string) bool {
-		var a recognize.Command
-		var ok bool
+		read := func() (recognize.Command, bool) { return recognize.String(set, c.String) }
 		if c.IsList {
-			a, ok = recognize.Argv(set, c.List)
-		} else {
-			a, ok = recognize.String(set, c.String)
+			read = func() (recognize.Command, bool) { return recognize.Argv(set, c.List) }
 		}
+		a, ok := read()
 		if !ok {
 			return false
 		}
 		b, ok := recognize.Argv(set, argv)
-		return ok && a.Agent == b.Agent && slices.Equal(a.Flags, b.Flags) && slices.Equal(a.Env, b.Env)
+		return ok && sameAgentCommand(a, b)
 	}
 }
 
